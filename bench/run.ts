@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApp } from '../src/app.js';
+import { prepareDatabase } from '../src/bootstrap.js';
+import { testConfig } from '../src/config.js';
+import { type Database, openPglite, openPostgres } from '../src/db/client.js';
+import { createLogger } from '../src/logger.js';
+import { type BenchCase, type BenchResult, graphqlCase, measure, table } from './load.js';
+import { timeStartup } from './startup.js';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '1' },
+    'pg-url': { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/test' },
+    'skip-startup': { type: 'boolean', default: false },
+    'skip-pg': { type: 'boolean', default: false },
+    'skip-pglite': { type: 'boolean', default: false },
+  },
+});
+
+const PRICE_FIELDS = 'totalCount meta { resolution upstreamSources } edges { node { datetime biddingZone priceEurMwh interpolated year } }';
+const CASES: BenchCase[] = [
+  { name: 'REST /prices default (all zones, 30 d, 1D)', path: '/api/v1/prices' },
+  { name: 'REST /prices DE_LU native 2 d', path: '/api/v1/prices?zone=DE_LU&datetime_from=now-2d&resolution=native' },
+  graphqlCase('GraphQL prices default (all zones, 30 d, 1D)', `{ prices(first: 10000) { ${PRICE_FIELDS} } }`),
+  graphqlCase('GraphQL prices DE_LU native 2 d', `{ prices(zones: ["DE_LU"], from: "now-2d", resolution: NATIVE, first: 10000) { ${PRICE_FIELDS} } }`),
+];
+
+async function serve(db: Database): Promise<{ base: string; server: Server }> {
+  const app = await createApp({ config: testConfig(), db });
+  const server = createServer(app.yoga);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+async function latency(db: Database): Promise<BenchResult[]> {
+  const { base, server } = await serve(db);
+  const results: BenchResult[] = [];
+  for (const c of CASES) results.push(await measure(base, c, Number(args.seconds), Number(args.connections)));
+  await new Promise((r) => server.close(r));
+  return results;
+}
+
+async function main(): Promise<void> {
+  const report: string[] = [`Benchmark run ${new Date().toISOString()} (connections=${args.connections}, ${args.seconds} s per case)`, ''];
+  const dir = mkdtempSync(join(tmpdir(), 'eumarket-bench-'));
+  const pgliteDir = join(dir, 'pglite');
+  try {
+    if (!args['skip-startup']) {
+      const env = { PGLITE_DIR: pgliteDir, PORT: '0', LOG_LEVEL: 'warn', SEED_DEMO: 'true' };
+      const first = await timeStartup(env);
+      const restart = await timeStartup(env);
+      report.push('### Start-up on the embedded database', '', `- first start (migrations + demo data): ${first.toFixed(1)} s`, `- restart: ${restart.toFixed(1)} s`, '');
+    }
+    const log = createLogger({ LOG_LEVEL: 'warn' });
+    if (!args['skip-pglite']) {
+      const db = await openPglite(pgliteDir);
+      await prepareDatabase(db, testConfig({ SEED_DEMO: true }), log, new Date());
+      report.push(table('PGlite (embedded, on disk)', await latency(db)));
+      await db.close();
+    }
+    if (!args['skip-pg']) {
+      const config = testConfig({ DATABASE_URL: args['pg-url'], DATABASE_SCHEMA: 'bench', SEED_DEMO: true, MIGRATE_ON_START: true });
+      const db = await openPostgres(config, args['pg-url']!);
+      await db.execScript('CREATE SCHEMA IF NOT EXISTS bench');
+      await prepareDatabase(db, config, log, new Date());
+      report.push(table('PostgreSQL 15', await latency(db)));
+      await db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const text = report.join('\n');
+  mkdirSync('bench-results', { recursive: true });
+  writeFileSync('bench-results/latest.md', text);
+  process.stdout.write(`${text}\n`);
+}
+
+await main();

@@ -1,0 +1,194 @@
+/**
+ * `npm run ingest -- --from <date> --to <date> [--zones ES,FR] [--borders ES->FR] [--what prices,flows]`
+ * `npm run ingest -- --follow [--from <date>] [--interval 15]`
+ *
+ * Fills the configured database (PostgreSQL with DATABASE_URL, else PGlite in PGLITE_DIR) from the
+ * ENTSO-E Transparency Platform (token: ENTSOE_SECURITY_TOKEN; endpoint: ENTSOE_API_URL).
+ * Exit codes: 0 done, 1 failed (the summary names the failed windows), 2 usage or configuration
+ * error, 130 interrupted (Ctrl-C: the current window is abandoned or, if committing, completed).
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { classificationThresholds, type Config, loadConfig } from '../config.js';
+import { openDatabase } from '../db/client.js';
+import { migrate } from '../db/migrate.js';
+import { resolveBorders, resolveZones } from '../domain/catalogue.js';
+import { parseDateTime } from '../domain/time.js';
+import { ensureCatalogue } from '../repositories/catalogue.js';
+import { EntsoeClient } from '../ingest/client.js';
+import { follow } from '../ingest/follow.js';
+import { type IngestSummary, runIngest } from '../ingest/job.js';
+import { createProgress } from '../ingest/progress.js';
+import { ITEMS, type Item } from '../ingest/windows.js';
+
+/** Thrown for bad arguments: exit code 2, with the usage text. */
+class UsageError extends Error {}
+
+/** Thrown for a missing or bad setting: exit code 2, without the usage text. */
+class SettingError extends Error {}
+
+const USAGE = `usage: npm run ingest -- --from <date> [--to <date>] [--zones ES,FR] [--borders ES->FR] [--what ${ITEMS.join(',')}]
+       npm run ingest -- --follow [--from <date>] [--interval <minutes>] [--lookback-days <n>]
+dates: ISO 8601 (no offset = UTC, a bare date = 00:00 UTC) or now[-<n><unit>]`;
+
+const OPTIONS = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  zones: { type: 'string', multiple: true },
+  borders: { type: 'string', multiple: true },
+  what: { type: 'string', multiple: true },
+  follow: { type: 'boolean', default: false },
+  interval: { type: 'string' },
+  'lookback-days': { type: 'string', default: '2' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+interface Plan {
+  from: Date | null;
+  to: Date;
+  zones: string[];
+  borders: string[];
+  what: Item[];
+  follow: boolean;
+  intervalMinutes: number | null;
+  lookbackDays: number;
+}
+
+const list = (values: readonly string[] | undefined): string[] => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+
+function date(text: string | undefined, name: string, now: Date): Date | null {
+  if (text === undefined) return null;
+  const d = parseDateTime(text, now);
+  if (!d) throw new UsageError(`--${name}: cannot read '${text}' as a date`);
+  return d;
+}
+
+function positive(text: string | undefined, name: string): number | null {
+  if (text === undefined) return null;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name}: expected a non-negative number, got '${text}'`);
+  return n;
+}
+
+function parsePlan(argv: readonly string[], now: Date): Plan | 'help' {
+  let values;
+  try {
+    values = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  const what = list(values.what);
+  const unknown = what.filter((w) => !(ITEMS as readonly string[]).includes(w));
+  if (unknown.length) throw new UsageError(`--what: unknown item(s) ${unknown.join(', ')}; expected ${ITEMS.join(', ')}`);
+  const from = date(values.from, 'from', now);
+  if (!from && !values.follow) throw new UsageError('--from is required (or use --follow)');
+  const to = date(values.to, 'to', now) ?? now;
+  if (from && !values.follow && from >= to) throw new UsageError('--from must be before --to');
+  try {
+    return {
+      from,
+      to,
+      zones: resolveZones(list(values.zones), 'zones'),
+      borders: resolveBorders(list(values.borders), 'borders').map((b) => b.key),
+      what: what.length ? (what as Item[]) : [...ITEMS],
+      follow: values.follow ?? false,
+      intervalMinutes: positive(values.interval, 'interval'),
+      lookbackDays: positive(values['lookback-days'], 'lookback-days') ?? 2,
+    };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${(error as Error).message.replace(/\s*\n\s*/g, '; ')}`);
+  }
+}
+
+function summaryLine(s: IngestSummary, seconds: number): string {
+  const base = `ingest: ${s.completed}/${s.planned} window(s), ${s.rows} row(s), ${s.requests} request(s) in ${seconds.toFixed(1)} s`;
+  if (s.fatal) return `${base}; stopped: ${s.fatal.message}`;
+  if (s.interrupted) return `${base}; interrupted (re-run to resume)`;
+  if (s.failed.length) return `${base}; ${s.failed.length} failed:\n${s.failed.map((f) => `  ${f.window}: ${f.error}`).join('\n')}`;
+  return base;
+}
+
+/** Injection points for tests. */
+export interface MainDeps {
+  readonly config?: Config;
+  readonly stdout?: NodeJS.WritableStream;
+  readonly stderr?: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly signal?: AbortSignal;
+}
+
+/** Runs the command; @returns the exit code. */
+export async function main(argv: readonly string[], deps: MainDeps = {}): Promise<number> {
+  const stdout = deps.stdout ?? process.stdout;
+  const stderr = deps.stderr ?? process.stderr;
+  let plan: Plan | 'help';
+  let config: Config;
+  try {
+    plan = parsePlan(argv, new Date());
+    if (plan === 'help') {
+      stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    config = deps.config ?? loadConfig();
+    if (!config.ENTSOE_SECURITY_TOKEN) throw new SettingError('ENTSOE_SECURITY_TOKEN is not set: put your Transparency Platform token in the environment');
+  } catch (error) {
+    stderr.write(`ingest: ${(error as Error).message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ')}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
+    return 2;
+  }
+  const progress = createProgress({ stream: stderr });
+  const client = new EntsoeClient({
+    token: config.ENTSOE_SECURITY_TOKEN,
+    baseUrl: config.ENTSOE_API_URL,
+    requestsPerMinute: config.ENTSOE_REQUESTS_PER_MINUTE,
+    timeoutMs: config.ENTSOE_TIMEOUT_MS,
+    maxAttempts: config.ENTSOE_MAX_ATTEMPTS,
+    onRetry: (e) => progress.note(`retry ${e.attempt}: ${e.request}: ${e.reason}; waiting ${(e.delayMs / 1000).toFixed(1)} s`),
+  });
+  const signal = deps.signal ?? interruptSignal(stderr);
+  const db = await openDatabase(config);
+  try {
+    await migrate(db);
+    const catalogue = await ensureCatalogue(db);
+    const p = plan;
+    const once = async (range: { from: Date; to: Date }) => {
+      const started = Date.now();
+      const args = { from: range.from.toISOString(), to: range.to.toISOString(), zones: p.zones, borders: p.borders, what: p.what, follow: p.follow };
+      const summary = await runIngest({ db, client, catalogue, signal, progress, thresholds: classificationThresholds(config), ...range, zones: p.zones, borders: p.borders, what: p.what, args });
+      stdout.write(`${summaryLine(summary, (Date.now() - started) / 1000)}\n`);
+      return summary;
+    };
+    if (!p.follow) return exitCode(await once({ from: p.from!, to: p.to }), signal);
+    if (p.from) await once({ from: p.from, to: new Date(Date.now() + 2 * 86_400_000) });
+    const minutes = p.intervalMinutes ?? config.INGEST_FOLLOW_INTERVAL_MINUTES;
+    await follow({ runOnce: once, intervalMs: minutes * 60_000, lookbackDays: p.lookbackDays, signal, log: (l) => stderr.write(`${l}\n`) });
+    return signal.aborted ? 130 : 0;
+  } catch (error) {
+    stderr.write(`ingest failed: ${(error as Error).message.replace(/\s*\n\s*/g, '; ')}\n`);
+    return 1;
+  } finally {
+    await db.close();
+  }
+}
+
+function exitCode(s: IngestSummary, signal: AbortSignal): number {
+  if (s.interrupted || signal.aborted) return 130;
+  return s.fatal || s.failed.length ? 1 : 0;
+}
+
+/** First Ctrl-C (or SIGTERM) aborts gracefully; a second one exits at once. */
+function interruptSignal(stderr: NodeJS.WritableStream): AbortSignal {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    stderr.write('\nStopping: the current window is abandoned or finishes committing (Ctrl-C again to quit now)\n');
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return controller.signal;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+const bool = (fallback: boolean) => z.stringbool().default(fallback);
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
+    .default('public'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  PGLITE_DIR: z.string().min(1).default('./data/pglite'),
+  SEED_DEMO: bool(true),
+  MIGRATE_ON_START: bool(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  GRAPHIQL: bool(true),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  RATE_LIMIT_CAPACITY: z.coerce.number().int().min(1).default(200),
+  RATE_LIMIT_REFILL_PER_SECOND: z.coerce.number().positive().default(2),
+  RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('emk:rl:'),
+  API_KEY_REQUIRED: bool(false),
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  CORS_ORIGINS: z.string().default('*'),
+  ENTSOE_SECURITY_TOKEN: z.string().min(1).optional(),
+  ENTSOE_API_URL: z.url().default('https://web-api.tp.entsoe.eu/api'),
+  ENTSOE_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(400).default(300),
+  ENTSOE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
+  ENTSOE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  INGEST_FOLLOW_INTERVAL_MINUTES: z.coerce.number().min(1).default(15),
+  CLASSIFY_EPS_EUR_MWH: z.coerce.number().min(0).default(0.01),
+  CLASSIFY_CONGESTION_SHARE: z.coerce.number().gt(0).max(1).default(0.97),
+  CLASSIFY_MIN_FLOW_MW: z.coerce.number().min(0).default(1),
+});
+
+/** Parsed, validated service configuration. Built once at start-up from the environment. */
+export type Config = z.infer<typeof schema>;
+
+/** Thrown when the environment holds an invalid setting; the message names every bad variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses the environment into a {@link Config}. Empty strings count as unset.
+ * @throws ConfigError listing each invalid variable and why.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { ...parsed.data, ...overrides };
+}
+
+/** Configuration for tests and tools: defaults plus overrides, ignoring the process environment. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return loadConfig({}, { LOG_LEVEL: 'silent', PGLITE_DIR: 'memory://', SEED_DEMO: false, ...overrides });
+}
+
+/** Classification thresholds (DESIGN.md) from the CLASSIFY_* settings. */
+export function classificationThresholds(config: Config): { epsEurMwh: number; congestionShare: number; minFlowMw: number } {
+  return {
+    epsEurMwh: config.CLASSIFY_EPS_EUR_MWH,
+    congestionShare: config.CLASSIFY_CONGESTION_SHARE,
+    minFlowMw: config.CLASSIFY_MIN_FLOW_MW,
+  };
+}

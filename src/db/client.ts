@@ -1,0 +1,87 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { Config } from '../config.js';
+import { PrismaClient } from '../generated/prisma/client.js';
+
+/** Which engine backs the service: an embedded PGlite or a PostgreSQL server. */
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/**
+ * A connected database: Prisma for queries, plus raw access for migrations and bulk loads.
+ * Only repositories, migrations and loaders use it.
+ */
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly prisma: PrismaClient;
+  /** The schema holding the tables (search_path on PostgreSQL; always `public` on PGlite). */
+  readonly schema: string;
+  /** The embedded engine, when kind is `pglite` (COPY from a blob, dumps). */
+  readonly pglite?: PGlite;
+  /** The connection pool, when kind is `postgres`. */
+  readonly pool?: pg.Pool;
+  /** Runs SQL text holding one or more statements without parameters (DDL, migrations). */
+  execScript(sql: string): Promise<void>;
+  /** Runs one parameterised statement outside Prisma and returns its rows (bulk loads, locks). */
+  rawQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** Opens the database the configuration names: PostgreSQL with DATABASE_URL, else PGlite in PGLITE_DIR. */
+export async function openDatabase(config: Config): Promise<Database> {
+  return config.DATABASE_URL ? openPostgres(config, config.DATABASE_URL) : openPglite(config.PGLITE_DIR);
+}
+
+/** Opens an embedded database; `memory://` keeps it in memory, any other value is a data directory. */
+export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Database> {
+  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir, loadDataDir ? { loadDataDir } : {});
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    kind: 'pglite',
+    prisma,
+    schema: 'public',
+    pglite,
+    async execScript(sql) {
+      await pglite.exec(sql);
+    },
+    async rawQuery<T>(sql: string, params: unknown[] = []) {
+      return (await pglite.query<T>(sql, params)).rows;
+    },
+    async close() {
+      await prisma.$disconnect();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/** Opens a PostgreSQL pool whose sessions use the configured schema and request timeout. */
+export async function openPostgres(config: Config, url: string): Promise<Database> {
+  const schema = config.DATABASE_SCHEMA;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.DATABASE_POOL_SIZE,
+    options: `-c search_path=${schema} -c statement_timeout=${config.REQUEST_TIMEOUT_MS}`,
+    connectionTimeoutMillis: 5_000,
+  });
+  pool.on('error', () => undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
+  return {
+    kind: 'postgres',
+    prisma,
+    schema,
+    pool,
+    async execScript(sql) {
+      await pool.query(sql);
+    },
+    async rawQuery<T>(sql: string, params: unknown[] = []) {
+      return (await pool.query(sql, params)).rows as T[];
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Turns the generated demo data set into loader rows with database ids. Pure. Source `demo`
+ * everywhere; physical flows carry no source where they were not reported (hours after now).
+ */
+import type { BorderHourRow, BorderOutageRow, PricePointRow } from '../repositories/load.js';
+import type { BorderFlows } from './flows.js';
+import type { DemoDataSet } from './generate.js';
+
+const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
+
+function idOf(map: ReadonlyMap<string, number>, key: string): number {
+  const id = map.get(key);
+  if (id === undefined) throw new Error(`demo data: ${key} is not in the stored catalogue`);
+  return id;
+}
+
+/** Price rows (EUR/MWh, native periods) of every demo zone. */
+export function demoPriceRows(data: DemoDataSet, zoneIdByCode: ReadonlyMap<string, number>): PricePointRow[] {
+  const { periodStart, periodMinutes } = data.grid;
+  const stamps = Array.from(periodStart, (ms) => new Date(ms));
+  const rows: PricePointRow[] = [];
+  for (const zone of data.prices) {
+    const zoneId = idOf(zoneIdByCode, zone.code);
+    for (let i = 0; i < stamps.length; i++) {
+      rows.push({
+        zoneId,
+        ts: stamps[i] as Date,
+        periodMinutes: periodMinutes[i] as number,
+        priceEurMwh: zone.price[i] as number,
+        interpolated: zone.interpolated[i] === 1,
+        source: 'demo',
+      });
+    }
+  }
+  return rows;
+}
+
+function oneBorderRows(f: BorderFlows, borderId: number, stamps: readonly Date[], rows: BorderHourRow[]): void {
+  for (let k = 0; k < stamps.length; k++) {
+    const physicalAbMw = orNull(f.physicalAb[k] as number);
+    const physicalBaMw = orNull(f.physicalBa[k] as number);
+    const reported = physicalAbMw !== null || physicalBaMw !== null;
+    rows.push({
+      borderId,
+      ts: stamps[k] as Date,
+      physicalAbMw,
+      physicalBaMw,
+      physicalInterpolated: f.physicalInterpolated[k] === 1,
+      physicalSource: reported ? 'demo' : null,
+      scheduledAbMw: f.scheduledAb[k] as number,
+      scheduledBaMw: f.scheduledBa[k] as number,
+      scheduledSource: 'demo',
+      ntcAbMw: f.ntcAb[k] as number,
+      ntcBaMw: f.ntcBa[k] as number,
+      ntcSource: 'demo',
+      classification: f.classes[k] ?? null,
+    });
+  }
+}
+
+/** Border-hour rows (MW, stored orientation) with their precomputed classification. */
+export function demoBorderHourRows(data: DemoDataSet, borderIdByKey: ReadonlyMap<string, number>): BorderHourRow[] {
+  const stamps = Array.from({ length: data.hours }, (_, k) => new Date(data.range.start + k * 3_600_000));
+  const rows: BorderHourRow[] = [];
+  for (const f of data.flows) {
+    const b = data.borders[f.border];
+    if (!b) continue;
+    oneBorderRows(f, idOf(borderIdByKey, `${b.a}->${b.b}`), stamps, rows);
+  }
+  return rows;
+}
+
+/** Outage rows of the demo borders. */
+export function demoOutageRows(data: DemoDataSet, borderIdByKey: ReadonlyMap<string, number>): BorderOutageRow[] {
+  return data.outages.map((o) => {
+    const b = data.borders[o.border];
+    if (!b) throw new Error('demo data: outage of an unknown border');
+    return {
+      borderId: idOf(borderIdByKey, `${b.a}->${b.b}`),
+      startsAt: new Date(o.startsAt),
+      endsAt: new Date(o.endsAt),
+      planned: o.planned,
+      reason: o.reason,
+      mrid: o.mrid,
+      source: 'demo',
+    };
+  });
+}

@@ -1,0 +1,118 @@
+import { InputError } from '../errors.js';
+
+/** A half-open UTC range [from, to). */
+export interface TimeRange {
+  readonly from: Date;
+  readonly to: Date;
+}
+
+const RELATIVE = /^now(?:-(\d{1,6})([mHhdwMy]))?$/;
+const ABSOLUTE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+const MS = { m: 60_000, H: 3_600_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+function subtractRelative(now: Date, amount: number, unit: string): Date {
+  if (unit === 'M' || unit === 'y') {
+    const d = new Date(now);
+    const months = unit === 'M' ? amount : amount * 12;
+    const day = d.getUTCDate();
+    d.setUTCDate(1);
+    d.setUTCMonth(d.getUTCMonth() - months);
+    const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+    d.setUTCDate(Math.min(day, lastDay));
+    return d;
+  }
+  return new Date(now.getTime() - amount * MS[unit as keyof typeof MS]);
+}
+
+function parseAbsolute(m: RegExpMatchArray): Date | null {
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', offset] = m;
+  const ms = frac ? Math.round(Number(frac) * 1000) : 0;
+  const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
+  const check = new Date(utc);
+  const valid =
+    check.getUTCFullYear() === Number(y) &&
+    check.getUTCMonth() === Number(mo) - 1 &&
+    check.getUTCDate() === Number(d) &&
+    Number(h) < 24 &&
+    Number(mi) < 60 &&
+    Number(s) < 60;
+  if (!valid) return null;
+  if (!offset || offset === 'Z') return check;
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const digits = offset.slice(1).replace(':', '');
+  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2));
+  return new Date(utc - sign * minutes * 60_000);
+}
+
+/**
+ * Parses a datetime parameter: ISO 8601 (no offset means UTC; a bare date is 00:00 UTC; `Z` or an
+ * offset is converted) or relative `now[-<n><unit>]` with units m, H/h, d, w, M (months), y.
+ * Relative values resolve against `now`. Returns null when the text matches neither form.
+ */
+export function parseDateTime(text: string, now: Date): Date | null {
+  const value = text.trim();
+  const rel = RELATIVE.exec(value);
+  if (rel) return rel[1] ? subtractRelative(now, Number(rel[1]), rel[2] ?? 'd') : new Date(now);
+  const abs = ABSOLUTE.exec(value);
+  return abs ? parseAbsolute(abs) : null;
+}
+
+/** Defaults of the spec: `now-30d` to `now`. */
+export const DEFAULT_FROM = 'now-30d';
+export const DEFAULT_TO = 'now';
+
+/**
+ * Resolves `datetime_from`/`datetime_to` into a UTC range, `now` truncated to the second.
+ * @throws InputError naming the parameter when a value is unreadable or from >= to.
+ */
+export function resolveRange(fromText: string | undefined, toText: string | undefined, nowMs: number): TimeRange {
+  const now = new Date(Math.floor(nowMs / 1000) * 1000);
+  const issues = [];
+  const from = parseDateTime(fromText ?? DEFAULT_FROM, now);
+  const to = parseDateTime(toText ?? DEFAULT_TO, now);
+  const hint = "expected an ISO 8601 datetime (UTC when no offset) or 'now' optionally followed by -<n><unit>, unit one of m, H, h, d, w, M, y";
+  if (!from) issues.push({ param: 'datetime_from', msg: `Invalid datetime: ${hint}`, type: 'datetime_parsing', input: fromText });
+  if (!to) issues.push({ param: 'datetime_to', msg: `Invalid datetime: ${hint}`, type: 'datetime_parsing', input: toText });
+  if (issues.length) throw new InputError(issues);
+  if (from!.getTime() >= to!.getTime()) {
+    throw InputError.of('datetime_to', 'datetime_to must be later than datetime_from', 'value_error', toText);
+  }
+  return { from: from!, to: to! };
+}
+
+/** Formats an instant as the spec's meta does: UTC without offset, milliseconds only when set. */
+export function formatUtcNaive(d: Date): string {
+  const iso = d.toISOString();
+  return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
+}
+
+/** Formats an instant as RFC 3339 UTC with `Z`, seconds precision unless milliseconds are set. */
+export function formatUtc(d: Date): string {
+  const iso = d.toISOString();
+  return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A range split into whole UTC days (served from daily rollups) and partial-day edges. */
+export interface DaySplit {
+  /** Whole UTC days [from, to), or null when the range holds none. */
+  readonly days: TimeRange | null;
+  /** At most two partial-day ranges before and after the whole days (or the whole range). */
+  readonly edges: readonly TimeRange[];
+}
+
+/** Splits [from, to) into whole UTC days and the partial days at its ends. */
+export function splitDays(range: TimeRange): DaySplit {
+  const from = range.from.getTime();
+  const to = range.to.getTime();
+  const lo = Math.ceil(from / DAY_MS) * DAY_MS;
+  const hi = Math.floor(to / DAY_MS) * DAY_MS;
+  if (lo >= hi) return { days: null, edges: [range] };
+  const edges: TimeRange[] = [];
+  if (from < lo) edges.push({ from: range.from, to: new Date(lo) });
+  if (hi < to) edges.push({ from: new Date(hi), to: range.to });
+  return { days: { from: new Date(lo), to: new Date(hi) }, edges };
+}

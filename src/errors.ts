@@ -1,0 +1,51 @@
+import { GraphQLError } from 'graphql';
+
+/** One invalid input, in the shape of a FastAPI validation error entry. */
+export interface InputIssue {
+  /** Name of the parameter at fault as the REST API spells it (e.g. `datetime_from`). */
+  readonly param: string;
+  readonly msg: string;
+  /** Error class: `enum`, `value_error`, `int_parsing`, `greater_than_equal`, ... */
+  readonly type: string;
+  readonly input?: unknown;
+}
+
+/** Error codes carried in GraphQL `extensions.code` and mapped to HTTP status by the REST layer. */
+export const ERROR_STATUS = {
+  BAD_USER_INPUT: 422,
+  UNAUTHENTICATED: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  RATE_LIMITED: 429,
+  DATABASE_UNAVAILABLE: 503,
+  TIMEOUT: 504,
+  INTERNAL_SERVER_ERROR: 500,
+} as const;
+
+/** A code of {@link ERROR_STATUS}. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An error meant for the client: its message and code are safe to show. */
+export class AppError extends GraphQLError {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    extra: Record<string, unknown> = {},
+  ) {
+    super(message, { extensions: { code, ...extra } });
+  }
+}
+
+/** Invalid input: one or more {@link InputIssue}s (REST 422, GraphQL BAD_USER_INPUT). */
+export class InputError extends AppError {
+  constructor(readonly issues: readonly InputIssue[]) {
+    super('BAD_USER_INPUT', issues.map((i) => `${i.param}: ${i.msg}`).join('; '), {
+      issues: issues.map(({ param, msg, type }) => ({ param, msg, type })),
+    });
+  }
+
+  /** Shorthand for a single issue. */
+  static of(param: string, msg: string, type = 'value_error', input?: unknown): InputError {
+    return new InputError([{ param, msg, type, input }]);
+  }
+}

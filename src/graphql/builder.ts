@@ -1,0 +1,40 @@
+import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import RelayPlugin from '@pothos/plugin-relay';
+import ValidationPlugin from '@pothos/plugin-validation';
+import { DateTimeResolver } from 'graphql-scalars';
+import { InputError } from '../errors.js';
+import type { ServiceDeps } from '../services/context.js';
+
+/** Per-request GraphQL context. */
+export interface GraphQLContext {
+  readonly deps: ServiceDeps;
+}
+
+/** The Pothos builder: context, scalars and plugins only. */
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  DefaultFieldNullability: false;
+  DefaultEdgesNullability: { list: false; items: false };
+  DefaultNodeNullability: false;
+  Scalars: { DateTime: { Input: Date; Output: Date } };
+}>({
+  plugins: [RelayPlugin, ValidationPlugin, DataloaderPlugin],
+  defaultFieldNullability: false,
+  relay: { cursorType: 'String', clientMutationId: 'omit', edgesFieldOptions: { nullable: { list: false, items: false } }, nodeFieldOptions: { nullable: false } },
+  validation: {
+    validationError: (result) =>
+      new InputError(
+        result.issues.map((i) => ({
+          param: String(i.path?.map((p) => (typeof p === 'object' ? p.key : p)).join('.') ?? 'input'),
+          msg: i.message,
+          type: 'value_error',
+        })),
+      ),
+  },
+});
+
+builder.addScalarType('DateTime', DateTimeResolver, {
+  description: 'An instant in UTC, RFC 3339 (e.g. 2026-11-01T00:00:00.000Z). Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
+});
+builder.queryType({ description: 'European electricity market data: day-ahead prices (EUR/MWh) and zones.' });

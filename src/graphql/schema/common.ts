@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { parseDateTime } from '../../domain/time.js';
+import { InputError } from '../../errors.js';
+import type { Meta } from '../../services/meta.js';
+import { builder } from '../builder.js';
+
+/** Requested resolution as a GraphQL enum; values map to the REST spelling. */
+export const ResolutionEnum = builder.enumType('Resolution', {
+  description: 'Requested aggregation. AUTO picks by range width (<= 2 days NATIVE, <= 14 days HOURLY, <= 90 days DAILY, else WEEKLY). Buckets are UTC; WEEKLY buckets are ISO weeks from Monday 00:00 UTC; aggregates are time-weighted means.',
+  values: {
+    AUTO: { value: 'auto', description: 'Choose by range width.' },
+    NATIVE: { value: 'native', description: 'Values as published (15-minute or hourly); range at most 2 days.' },
+    HOURLY: { value: '1H', description: 'UTC hours (REST 1H); range at most 14 days.' },
+    DAILY: { value: '1D', description: 'UTC days (REST 1D).' },
+    WEEKLY: { value: '1W', description: 'ISO weeks, Monday 00:00 UTC (REST 1W).' },
+  } as const,
+});
+
+/** Applied resolution as reported in meta. */
+export const AppliedResolutionEnum = builder.enumType('AppliedResolution', {
+  description: 'Resolution the server applied (REST meta.resolution: native, 1H, 1D, 1W).',
+  values: {
+    NATIVE: { value: 'native' },
+    HOURLY: { value: '1H' },
+    DAILY: { value: '1D' },
+    WEEKLY: { value: '1W' },
+  } as const,
+});
+
+export const ProvenanceEnum = builder.enumType('Provenance', {
+  description: 'MEASURED: upstream observations; DERIVED: computed from other signals.',
+  values: { MEASURED: { value: 'measured' }, DERIVED: { value: 'derived' } } as const,
+});
+
+/** Response meta (REST meta, spec 2.2). */
+export const MetaRef = builder.objectRef<Meta>('Meta').implement({
+  description: 'Provenance, resolved UTC range and applied resolution of a result.',
+  fields: (t) => ({
+    provenance: t.field({ type: ProvenanceEnum, resolve: (m) => m.provenance }),
+    upstreamSources: t.stringList({ nullable: true, description: 'Where the data came from ("ENTSO-E Transparency Platform", or "demo").', resolve: (m) => m.upstreamSources }),
+    resolvedFrom: t.field({ type: 'DateTime', nullable: true, description: 'Start of the range used, UTC.', resolve: (m) => m.range?.from ?? null }),
+    resolvedTo: t.field({ type: 'DateTime', nullable: true, description: 'End of the range used (exclusive), UTC.', resolve: (m) => m.range?.to ?? null }),
+    resolution: t.field({ type: AppliedResolutionEnum, nullable: true, resolve: (m) => m.resolution }),
+  }),
+});
+
+/** Validation of a range argument: the REST grammar (ISO 8601 or now-<n><unit>). */
+export const rangeArgSchema = z
+  .string()
+  .refine((v) => parseDateTime(v, new Date()) !== null, 'Invalid datetime: expected ISO 8601 (UTC when no offset) or now[-<n><unit>] with unit m, H, h, d, w, M, y');
+
+const GRAPHQL_PARAM: Record<string, string> = { datetime_from: 'from', datetime_to: 'to', zone: 'zones', border: 'borders' };
+
+/** Runs a service call, renaming REST parameter names in input errors to GraphQL argument names. */
+export async function withArgNames<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    throw new InputError(err.issues.map((i) => ({ ...i, param: GRAPHQL_PARAM[i.param] ?? i.param })));
+  }
+}
+
+/** Opaque keyset cursor: base64url of a JSON array. */
+export const encodeCursor = (parts: readonly unknown[]): string => Buffer.from(JSON.stringify(parts)).toString('base64url');
+
+/** Decodes a cursor made by {@link encodeCursor}. @throws InputError on `after` for a bad cursor. */
+export function decodeCursor(cursor: string, arity: number): unknown[] {
+  try {
+    const parts: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parts) && parts.length === arity) return parts;
+  } catch {
+    // fall through
+  }
+  throw InputError.of('after', 'Invalid cursor', 'value_error');
+}

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, ERROR_STATUS, InputError } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+/** JSON response helper; bodies are always JSON. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+/**
+ * Maps an error to an HTTP response: InputError 422 FastAPI-style, other AppErrors by code with
+ * `{"detail": message}`, anything else 500 with an error id (logged, never the stack or SQL).
+ */
+export function errorResponse(err: unknown, logger: Logger): Response {
+  if (err instanceof InputError) {
+    const detail = err.issues.map((i) => ({
+      loc: ['query', i.param],
+      msg: i.msg,
+      type: i.type,
+      ...(i.input !== undefined ? { input: i.input } : {}),
+    }));
+    return json({ detail }, 422);
+  }
+  if (err instanceof AppError) return json({ detail: err.message }, ERROR_STATUS[err.code]);
+  const errorId = randomUUID();
+  logger.error({ err, errorId }, 'unhandled error');
+  return json({ detail: 'Internal Server Error', error_id: errorId }, 500);
+}

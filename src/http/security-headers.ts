@@ -1,0 +1,90 @@
+import type { CORSOptions, Plugin } from 'graphql-yoga';
+
+/** CSP of every API response (JSON, the OpenAPI file, assets): nothing may load, nothing may frame. */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * CSP of the GraphiQL page: its bundle is inlined (inline scripts and styles), its editor starts web
+ * workers from blob: URLs, queries go to this origin.
+ */
+export const GRAPHIQL_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline' blob:",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** CSP of the Swagger UI page: local script and stylesheet, one inline start-up script, inline styles. */
+export const SWAGGER_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** Headers every response carries. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+};
+
+/** Options of {@link securityHeadersPlugin}. */
+export interface SecurityHeadersOptions {
+  readonly graphqlPath?: string;
+  /** Path of the Swagger UI page. Default `/api/v1/docs`. */
+  readonly docsPath?: string;
+}
+
+/** The CSP for a response: relaxed only for the two HTML pages (GraphiQL, Swagger UI). */
+export function contentSecurityPolicy(pathname: string, contentType: string | null, opts: SecurityHeadersOptions = {}): string {
+  if (!(contentType ?? '').includes('text/html')) return API_CSP;
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === (opts.graphqlPath ?? '/graphql')) return GRAPHIQL_CSP;
+  if (path === (opts.docsPath ?? '/api/v1/docs')) return SWAGGER_CSP;
+  return API_CSP;
+}
+
+/** Adds X-Content-Type-Options, Referrer-Policy, X-Frame-Options and a CSP to every response. */
+export function securityHeadersPlugin(opts: SecurityHeadersOptions = {}): Plugin {
+  return {
+    onResponse({ request, response }) {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+      const { pathname } = new URL(request.url, 'http://localhost');
+      response.headers.set('Content-Security-Policy', contentSecurityPolicy(pathname, response.headers.get('content-type'), opts));
+    },
+  };
+}
+
+/** Splits a comma-separated origin list (`*` or empty: any origin). */
+export function parseOrigins(value: string): string[] {
+  const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+  return origins.length === 0 || origins.includes('*') ? ['*'] : origins;
+}
+
+/**
+ * Yoga's `cors` option for an origin list. `*`: any origin, without credentials (Yoga answers with
+ * the caller's origin and `Vary: Origin`, which a browser treats like `*`). A list: only those origins.
+ * Credentials are never allowed (keys travel in a header, not cookies). The key header may be sent;
+ * the rate limit headers may be read.
+ */
+export function corsOptions(origins: readonly string[]): Exclude<CORSOptions, false> {
+  return {
+    origin: origins.includes('*') ? '*' : [...origins],
+    credentials: false,
+    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowedHeaders: ['content-type', 'x-api-key'],
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+    maxAge: 600,
+  };
+}

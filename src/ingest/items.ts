@@ -1,0 +1,237 @@
+/**
+ * Per-item fetch, parse and load of one request window. Fetching and parsing happen before any
+ * transaction; the returned `load` runs inside the window's transaction and writes the rows, then
+ * recomputes what depends on them (price rollup, classification of the affected border-hours,
+ * flow rollups). Prices EUR/MWh, power MW, instants UTC; every value is stored with source `entsoe`.
+ */
+import { unzipSync } from 'fflate';
+import type { ClassificationThresholds } from '../domain/classification.js';
+import type { CatalogueLookup } from '../repositories/catalogue.js';
+import { refreshFlowRollups } from '../repositories/flow-rollup.js';
+import { borderHourSpan, deleteOutagesByMrid } from '../repositories/ingest-load.js';
+import { type BorderHourGroup, type BorderHourRow, type BorderOutageRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../repositories/load.js';
+import { reclassify } from '../repositories/reclassify.js';
+import type { Sql } from '../repositories/sql.js';
+import type { EntsoeClient, EntsoeReply, EntsoeRequest } from './client.js';
+import { type DirectedHourlySeries, type EntsoeResult, type TransmissionOutage, parseDayAheadPrices, parseNetTransferCapacity, parsePhysicalFlows, parseScheduledExchanges, parseTransmissionOutages } from './entsoe/index.js';
+import type { PlannedWindow } from './windows.js';
+
+/** TimeSeries per page of the paged A44 data item (the platform's limit for energy prices). */
+export const PRICE_PAGE_SIZE = 100;
+/** Documents per page of A78 outage replies (the platform's limit). */
+export const OUTAGE_PAGE_SIZE = 200;
+const MAX_PAGES = 40;
+
+/** What the items need from the job. */
+export interface ItemContext {
+  readonly client: EntsoeClient;
+  readonly catalogue: CatalogueLookup;
+  readonly thresholds: ClassificationThresholds;
+}
+
+/** What writing needs: the stored catalogue and the classification thresholds. */
+export type LoadContext = Pick<ItemContext, 'catalogue' | 'thresholds'>;
+
+/** A fetched and parsed window, ready to be written inside a transaction. */
+export interface PreparedWindow {
+  readonly rows: number;
+  load(sql: Sql): Promise<void>;
+}
+
+const SOURCE = 'entsoe' as const;
+const HOUR_MS = 3_600_000;
+
+function zoneOf(ctx: ItemContext, code: string) {
+  const zone = ctx.catalogue.zones.find((z) => z.code === code);
+  if (!zone) throw new Error(`zone ${code} is not in the stored catalogue`);
+  return zone;
+}
+
+function borderOf(ctx: ItemContext, key: string) {
+  const border = ctx.catalogue.borders.find((b) => b.key === key);
+  if (!border) throw new Error(`border ${key} is not in the stored catalogue`);
+  return { border, a: zoneOf(ctx, border.a), b: zoneOf(ctx, border.b) };
+}
+
+/**
+ * Reclassifies border-hours of some borders over [from, to), then refreshes the daily flow rollups
+ * when border facts were loaded (`factsChanged`) or a stored classification changed.
+ */
+async function reclassifyRange(sql: Sql, ctx: LoadContext, range: { from: Date; to: Date }, borderIds: readonly number[], factsChanged: boolean): Promise<void> {
+  if (range.from >= range.to || borderIds.length === 0) return;
+  const result = await reclassify(sql, { ...range, borderIds, thresholds: ctx.thresholds });
+  if (factsChanged || result.changed > 0) await refreshFlowRollups(sql, range);
+}
+
+function countOccurrences(body: Uint8Array, needle: string): number {
+  const text = new TextDecoder().decode(body);
+  let n = 0;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) n++;
+  return n;
+}
+
+function zipEntries(body: Uint8Array): number {
+  if (body[0] !== 0x50 || body[1] !== 0x4b) return 0;
+  let n = 0;
+  unzipSync(body, { filter: () => (n++, false) });
+  return n;
+}
+
+/** Fetches every page of a paged item: offsets 0, size, 2×size... while a page comes back full. */
+async function fetchPages(ctx: ItemContext, req: EntsoeRequest, size: number, count: (b: Uint8Array) => number, signal?: AbortSignal): Promise<EntsoeReply[]> {
+  const pages: EntsoeReply[] = [];
+  for (let offset = 0; pages.length < MAX_PAGES; offset += size) {
+    const page = await ctx.client.get(offset ? { ...req, offset } : req, signal);
+    const previous = pages[pages.length - 1];
+    if (previous && Buffer.compare(previous.body, page.body) === 0) break; // a server ignoring `offset`
+    pages.push(page);
+    if (count(page.body) < size) break;
+  }
+  return pages;
+}
+
+function dataOf<T>(result: EntsoeResult<T>): T | null {
+  return result.kind === 'data' ? result.data : null;
+}
+
+/** Price rows of a zone from A44 pages; a period published twice keeps its first value. */
+export function priceRows(pages: readonly EntsoeReply[], zone: { id: number; eic: string }): PricePointRow[] {
+  const byTs = new Map<number, PricePointRow>();
+  for (const page of pages) {
+    const data = dataOf(parseDayAheadPrices(page.body, { httpStatus: page.status }));
+    for (const series of data?.series ?? []) {
+      if (series.zoneEic !== zone.eic) continue;
+      for (const p of series.points) {
+        const key = p.ts.getTime();
+        if (!byTs.has(key)) byTs.set(key, { zoneId: zone.id, ts: p.ts, periodMinutes: p.periodMinutes, priceEurMwh: p.priceEurMwh, interpolated: p.interpolated, source: SOURCE });
+      }
+    }
+  }
+  return [...byTs.values()].sort((x, y) => x.ts.getTime() - y.ts.getTime());
+}
+
+/** Writes price rows, refreshes the daily rollup, reclassifies the zone's borders over the touched hours. */
+export async function loadPriceRows(sql: Sql, ctx: LoadContext, zoneId: number, rows: readonly PricePointRow[]): Promise<void> {
+  const touched = await loadPrices(sql, rows);
+  if (!touched) return;
+  const borderIds = ctx.catalogue.borders.filter((b) => b.zoneAId === zoneId || b.zoneBId === zoneId).map((b) => b.id);
+  await reclassifyRange(sql, ctx, touched, borderIds, false);
+}
+
+async function preparePrices(ctx: ItemContext, w: PlannedWindow, signal?: AbortSignal): Promise<PreparedWindow> {
+  const zone = zoneOf(ctx, w.areaKey);
+  const req: EntsoeRequest = { documentType: 'A44', contractType: 'A01', inDomain: zone.eic, outDomain: zone.eic, periodStart: w.start, periodEnd: w.end };
+  const pages = await fetchPages(ctx, req, PRICE_PAGE_SIZE, (b) => countOccurrences(b, '<TimeSeries>'), signal);
+  const rows = priceRows(pages, zone);
+  return { rows: rows.length, load: (sql) => loadPriceRows(sql, ctx, zone.id, rows) };
+}
+
+type HourlyParser = (body: Uint8Array, status: number) => EntsoeResult<readonly DirectedHourlySeries[]>;
+
+const HOURLY: Record<'flows' | 'schedules' | 'ntc', { doc: EntsoeRequest['documentType']; contract?: string; group: BorderHourGroup; parse: HourlyParser }> = {
+  flows: { doc: 'A11', group: 'physical', parse: (b, s) => parsePhysicalFlows(b, { httpStatus: s }) },
+  // No contract filter: the reply holds A05 (total) and A01 (day-ahead); the parser prefers A05.
+  schedules: { doc: 'A09', group: 'scheduled', parse: (b, s) => parseScheduledExchanges(b, { httpStatus: s }) },
+  ntc: { doc: 'A61', contract: 'A01', group: 'ntc', parse: (b, s) => parseNetTransferCapacity(b, { httpStatus: s }) },
+};
+
+function hourlyValues(reply: EntsoeReply, parse: HourlyParser, fromEic: string, toEic: string): Map<number, { mw: number; interpolated: boolean }> {
+  const out = new Map<number, { mw: number; interpolated: boolean }>();
+  for (const s of dataOf(parse(reply.body, reply.status)) ?? []) {
+    if (s.fromZoneEic !== fromEic || s.toZoneEic !== toEic) continue;
+    for (const p of s.points) if (!out.has(p.ts.getTime())) out.set(p.ts.getTime(), { mw: p.mw, interpolated: p.interpolated });
+  }
+  return out;
+}
+
+function borderHourRow(group: BorderHourGroup, borderId: number, ts: number, ab?: { mw: number; interpolated: boolean }, ba?: { mw: number; interpolated: boolean }): BorderHourRow {
+  const base = { borderId, ts: new Date(ts) };
+  const [abMw, baMw] = [ab?.mw ?? null, ba?.mw ?? null];
+  if (group === 'physical') return { ...base, physicalAbMw: abMw, physicalBaMw: baMw, physicalInterpolated: Boolean(ab?.interpolated || ba?.interpolated), physicalSource: SOURCE };
+  if (group === 'scheduled') return { ...base, scheduledAbMw: abMw, scheduledBaMw: baMw, scheduledSource: SOURCE };
+  return { ...base, ntcAbMw: abMw, ntcBaMw: baMw, ntcSource: SOURCE };
+}
+
+async function prepareBorderHours(ctx: ItemContext, w: PlannedWindow & { item: 'flows' | 'schedules' | 'ntc' }, signal?: AbortSignal): Promise<PreparedWindow> {
+  const spec = HOURLY[w.item];
+  const { border, a, b } = borderOf(ctx, w.areaKey);
+  const base = { documentType: spec.doc, contractType: spec.contract, periodStart: w.start, periodEnd: w.end };
+  const abReply = await ctx.client.get({ ...base, outDomain: a.eic, inDomain: b.eic }, signal);
+  const baReply = await ctx.client.get({ ...base, outDomain: b.eic, inDomain: a.eic }, signal);
+  const ab = hourlyValues(abReply, spec.parse, a.eic, b.eic);
+  const ba = hourlyValues(baReply, spec.parse, b.eic, a.eic);
+  const hours = [...new Set([...ab.keys(), ...ba.keys()])].sort((x, y) => x - y);
+  const rows = hours.map((ts) => borderHourRow(spec.group, border.id, ts, ab.get(ts), ba.get(ts)));
+  return {
+    rows: rows.length,
+    async load(sql) {
+      const touched = await loadBorderHours(sql, rows, [spec.group]);
+      if (touched) await reclassifyRange(sql, ctx, touched, [border.id], true);
+    },
+  };
+}
+
+/** Keeps the highest revision of each mRID across pages and directions. */
+function latestRevisions(outages: readonly TransmissionOutage[]): TransmissionOutage[] {
+  const byMrid = new Map<string, TransmissionOutage[]>();
+  for (const o of outages) {
+    const held = byMrid.get(o.mRID);
+    if (!held || held[0]!.revisionNumber < o.revisionNumber) byMrid.set(o.mRID, [o]);
+    else if (held[0]!.revisionNumber === o.revisionNumber) held.push(o);
+  }
+  return [...byMrid.values()].flat();
+}
+
+/** Outage rows of one border: active outages of the latest revisions, one per interval. */
+export function outageRows(outages: readonly TransmissionOutage[], borderId: number): BorderOutageRow[] {
+  const byInterval = new Map<string, BorderOutageRow>();
+  for (const o of outages) {
+    if (o.status !== 'active') continue;
+    const key = `${o.start.getTime()}|${o.end.getTime()}`;
+    if (!byInterval.has(key)) byInterval.set(key, { borderId, startsAt: o.start, endsAt: o.end, planned: o.planned, reason: o.reasonText, mrid: o.mRID, source: SOURCE });
+  }
+  return [...byInterval.values()];
+}
+
+async function prepareOutages(ctx: ItemContext, w: PlannedWindow, signal?: AbortSignal): Promise<PreparedWindow> {
+  const { border, a, b } = borderOf(ctx, w.areaKey);
+  const pair = new Set([a.eic, b.eic]);
+  const all: TransmissionOutage[] = [];
+  for (const [out, into] of [[a, b], [b, a]] as const) {
+    const req: EntsoeRequest = { documentType: 'A78', outDomain: out.eic, inDomain: into.eic, periodStart: w.start, periodEnd: w.end };
+    for (const page of await fetchPages(ctx, req, OUTAGE_PAGE_SIZE, zipEntries, signal)) {
+      const parsed = dataOf(parseTransmissionOutages(page.body, { includeInactive: true, httpStatus: page.status })) ?? [];
+      all.push(...parsed.filter((o) => pair.has(o.fromZoneEic) && pair.has(o.toZoneEic)));
+    }
+  }
+  const latest = latestRevisions(all);
+  const rows = outageRows(latest, border.id);
+  return {
+    rows: rows.length,
+    async load(sql) {
+      const removed = await deleteOutagesByMrid(sql, border.id, [...new Set(latest.map((o) => o.mRID))]);
+      await loadOutages(sql, rows);
+      const spans = [...removed, ...rows];
+      if (spans.length === 0) return;
+      const from = new Date(Math.min(...spans.map((s) => s.startsAt.getTime())));
+      const to = new Date(Math.max(...spans.map((s) => s.endsAt.getTime())));
+      const stored = await borderHourSpan(sql, border.id, new Date(from.getTime() - HOUR_MS + 1), to);
+      if (stored) await reclassifyRange(sql, ctx, { from: stored.first, to: new Date(stored.last.getTime() + HOUR_MS) }, [border.id], false);
+    },
+  };
+}
+
+/**
+ * Fetches and parses one window.
+ * @throws the client's and parsers' errors (EntsoeAuthError, EntsoeTransportError, EntsoeUpstreamError...).
+ */
+export function prepareWindow(ctx: ItemContext, w: PlannedWindow, signal?: AbortSignal): Promise<PreparedWindow> {
+  switch (w.item) {
+    case 'prices':
+      return preparePrices(ctx, w, signal);
+    case 'outages':
+      return prepareOutages(ctx, w, signal);
+    default:
+      return prepareBorderHours(ctx, { ...w, item: w.item }, signal);
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The ENTSO-E ingestion job: plans request windows, skips what earlier runs finished, then for each
+ * window fetches and parses outside any transaction and writes in ONE transaction the rows, the
+ * recomputations they imply (price rollup, classification of the affected border-hours, flow
+ * rollups) and the window's `done` record. A crash or an abort therefore loses nothing committed
+ * and leaves no half-written window.
+ */
+import type { Database } from '../db/client.js';
+import { type ClassificationThresholds, DEFAULT_THRESHOLDS } from '../domain/classification.js';
+import { type CatalogueLookup, ensureCatalogue } from '../repositories/catalogue.js';
+import { finishRun, readFinishedWindows, recordWindow, startRun } from '../repositories/ingest-load.js';
+import { inTransaction } from '../repositories/sql.js';
+import { type EntsoeClient, EntsoeTransportError } from './client.js';
+import { EntsoeAuthError, EntsoeError, redactSecrets } from './entsoe/index.js';
+import { type ItemContext, prepareWindow } from './items.js';
+import { type ProgressReporter, SILENT_PROGRESS } from './progress.js';
+import { type Item, type PlannedWindow, type TargetSelection, planWindows, targetsFor, windowLabel } from './windows.js';
+
+/** Inputs of one run. */
+export interface IngestOptions extends TargetSelection {
+  readonly db: Database;
+  readonly client: EntsoeClient;
+  /** Requested range [from, to), UTC. */
+  readonly from: Date;
+  readonly to: Date;
+  readonly thresholds?: ClassificationThresholds;
+  /** Aborting stops before the next window; an in-flight fetch is abandoned, a commit completes. */
+  readonly signal?: AbortSignal;
+  readonly progress?: ProgressReporter;
+  readonly now?: () => Date;
+  readonly catalogue?: CatalogueLookup;
+  /** Recorded in `ingestion_run.args` (never put the token here). */
+  readonly args?: unknown;
+}
+
+/** Outcome of one run. */
+export interface IngestSummary {
+  readonly runId: number;
+  /** Windows planned by this run (windows finished earlier are not counted). */
+  readonly planned: number;
+  readonly completed: number;
+  readonly rows: number;
+  readonly failed: readonly { readonly window: string; readonly error: string }[];
+  /** Stopped by the abort signal before every window was handled. */
+  readonly interrupted: boolean;
+  /** The error that stopped the run (authentication, upstream unreachable, database). */
+  readonly fatal: Error | null;
+  readonly requests: number;
+}
+
+function message(error: unknown): string {
+  return redactSecrets(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, '; ');
+}
+
+/** Errors of one request (an acknowledgement, a malformed document): the run goes on with other windows. */
+function isWindowError(error: unknown): boolean {
+  return error instanceof EntsoeError && !(error instanceof EntsoeAuthError) && !(error instanceof EntsoeTransportError);
+}
+
+interface RunState {
+  completed: number;
+  rows: number;
+  failed: { window: string; error: string }[];
+  interrupted: boolean;
+  fatal: Error | null;
+}
+
+async function handleWindow(opts: IngestOptions, ctx: ItemContext, runId: number, w: PlannedWindow, state: RunState): Promise<boolean> {
+  const now = opts.now ?? (() => new Date());
+  const progress = opts.progress ?? SILENT_PROGRESS;
+  const label = windowLabel(w);
+  progress.begin(label);
+  try {
+    const prepared = await prepareWindow(ctx, w, opts.signal);
+    await inTransaction(opts.db, async (sql) => {
+      await prepared.load(sql);
+      await recordWindow(sql, runId, w, { status: 'done', rows: prepared.rows, error: null, at: now() });
+    });
+    state.completed++;
+    state.rows += prepared.rows;
+    progress.end(label, { rows: prepared.rows });
+    return true;
+  } catch (error) {
+    if (opts.signal?.aborted) {
+      state.interrupted = true;
+      progress.note(`interrupted: ${label} abandoned, nothing of it was written`);
+      return false;
+    }
+    const text = message(error);
+    state.failed.push({ window: label, error: text });
+    progress.end(label, { rows: 0, error: text });
+    await recordWindow(opts.db, runId, w, { status: 'failed', rows: 0, error: text, at: now() }).catch(() => undefined);
+    if (isWindowError(error)) return true;
+    state.fatal = error instanceof Error ? error : new Error(text);
+    return false;
+  }
+}
+
+/** Plans the windows of a selection that are still to fetch. */
+export async function planRun(db: Database, sel: TargetSelection, range: { from: Date; to: Date }): Promise<{ windows: PlannedWindow[]; upToDate: number }> {
+  const targets = targetsFor(sel);
+  const items = [...new Set(targets.map((t) => t.item))];
+  const areas = [...new Set(targets.map((t) => t.areaKey))];
+  const done = await readFinishedWindows(db, items, areas, range);
+  const windows = planWindows(targets, range, done.map((d) => ({ ...d, item: d.item as Item })));
+  const pending = new Set(windows.map((w) => `${w.item}|${w.areaKey}`));
+  return { windows, upToDate: targets.filter((t) => !pending.has(`${t.item}|${t.areaKey}`)).length };
+}
+
+/**
+ * Runs the job over [from, to) for the selection. Never throws for upstream or window failures:
+ * they are recorded (ingestion_window/ingestion_run `failed`) and returned in the summary.
+ * @throws only when the database cannot record the run at all.
+ */
+export async function runIngest(opts: IngestOptions): Promise<IngestSummary> {
+  const now = opts.now ?? (() => new Date());
+  const progress = opts.progress ?? SILENT_PROGRESS;
+  if (opts.from >= opts.to) throw new Error('ingest range is empty: --from must be before --to');
+  const catalogue = opts.catalogue ?? (await ensureCatalogue(opts.db));
+  const { windows, upToDate } = await planRun(opts.db, opts, { from: opts.from, to: opts.to });
+  const runId = await startRun(opts.db, opts.args ?? {}, now());
+  const requestsBefore = opts.client.requestCount;
+  const ctx: ItemContext = { client: opts.client, catalogue, thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS };
+  const state: RunState = { completed: 0, rows: 0, failed: [], interrupted: false, fatal: null };
+  progress.start(windows.length, upToDate);
+  for (const w of windows) {
+    if (opts.signal?.aborted) {
+      state.interrupted = true;
+      break;
+    }
+    if (!(await handleWindow(opts, ctx, runId, w, state))) break;
+  }
+  progress.finish();
+  const error = state.fatal
+    ? message(state.fatal)
+    : state.interrupted
+      ? 'interrupted'
+      : state.failed.length
+        ? `${state.failed.length} window(s) failed; first: ${state.failed[0]!.window}: ${state.failed[0]!.error}`
+        : null;
+  await finishRun(opts.db, runId, error ? 'failed' : 'done', error, now());
+  return { runId, planned: windows.length, ...state, requests: opts.client.requestCount - requestsBefore };
+}

@@ -1,0 +1,131 @@
+import type { Database } from '../db/client.js';
+import type { Resolution } from '../domain/resolution.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { bucketUnit, dailySums, DIR, type FlowFilter, hourConditions } from './flow-sql.js';
+
+/**
+ * One /flows row: a border-hour, or at 1D/1W a bucket of one border direction and flow type.
+ * Flows in MW (>= 0, in the row's direction), prices in EUR/MWh, datetimes UTC.
+ */
+export interface FlowRecord {
+  readonly datetime: Date;
+  readonly zoneFrom: string;
+  readonly zoneTo: string;
+  readonly flowType: string;
+  readonly flowInterpolated: boolean;
+  readonly netFlowMw: number;
+  readonly priceFrom: number | null;
+  readonly priceTo: number | null;
+  readonly capacityMw: number | null;
+  readonly hours: number;
+  readonly derived: boolean;
+}
+
+/** A flow query: filter, resolution, and either offset paging or a keyset position. */
+export interface FlowQuery extends FlowFilter {
+  readonly resolution: Resolution;
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly after?: { readonly datetime: Date; readonly zoneFrom: string; readonly zoneTo: string; readonly flowType: string };
+}
+
+function hourlyRows(f: FlowFilter): Prisma.Sql {
+  return Prisma.sql`
+    SELECT h.ts AS datetime, h.border_id, ${DIR} AS export_from_a, h.flow_type::text AS flow_type,
+           (h.physical_interpolated AND NOT h.flow_derived) AS flow_interpolated,
+           coalesce(h.net_flow_mw, 0) AS net_flow_mw,
+           CASE WHEN ${DIR} THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
+           CASE WHEN ${DIR} THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END AS price_to,
+           CASE WHEN ${DIR} THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END AS capacity_mw,
+           1 AS hours, h.flow_derived AS derived
+    FROM border_hour h
+    WHERE ${hourConditions(f)}`;
+}
+
+function bucketRows(f: FlowFilter, resolution: Resolution): Prisma.Sql {
+  return Prisma.sql`
+    SELECT date_trunc(${bucketUnit(resolution)}, s.day, 'UTC') AS datetime, s.border_id, s.export_from_a,
+           s.flow_type::text AS flow_type, sum(s.interpolated_hours) > 0 AS flow_interpolated,
+           sum(s.net_flow_sum) / sum(s.hours) AS net_flow_mw,
+           sum(s.price_from_sum) / nullif(sum(s.price_hours), 0) AS price_from,
+           sum(s.price_to_sum) / nullif(sum(s.price_hours), 0) AS price_to,
+           sum(s.capacity_sum) / nullif(sum(s.capacity_hours), 0) AS capacity_mw,
+           sum(s.hours)::int AS hours, sum(s.derived_hours) > 0 AS derived
+    FROM (${dailySums(f)}) s
+    GROUP BY 1, 2, 3, 4`;
+}
+
+/** The rows of a flow query before ordering, with zone codes of the row's direction. */
+export function flowRowsSql(q: FlowQuery): Prisma.Sql {
+  const inner = q.resolution === 'native' || q.resolution === '1H' ? hourlyRows(q) : bucketRows(q, q.resolution);
+  return Prisma.sql`
+    SELECT r.datetime, (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
+           (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to,
+           r.flow_type COLLATE "C" AS flow_type, r.flow_interpolated, r.net_flow_mw::float8, r.price_from::float8, r.price_to::float8,
+           r.capacity_mw::float8, r.hours, r.derived
+    FROM (${inner}) r
+    JOIN border b ON b.id = r.border_id
+    JOIN zone za ON za.id = b.zone_a_id
+    JOIN zone zb ON zb.id = b.zone_b_id`;
+}
+
+interface RawFlow {
+  datetime: Date;
+  zone_from: string;
+  zone_to: string;
+  flow_type: string;
+  flow_interpolated: boolean;
+  net_flow_mw: number;
+  price_from: number | null;
+  price_to: number | null;
+  capacity_mw: number | null;
+  hours: number;
+  derived: boolean;
+}
+
+const toRecord = (r: RawFlow): FlowRecord => ({
+  datetime: r.datetime,
+  zoneFrom: r.zone_from,
+  zoneTo: r.zone_to,
+  flowType: r.flow_type,
+  flowInterpolated: r.flow_interpolated,
+  netFlowMw: r.net_flow_mw,
+  priceFrom: r.price_from,
+  priceTo: r.price_to,
+  capacityMw: r.capacity_mw,
+  hours: r.hours,
+  derived: r.derived,
+});
+
+/** Flow rows ordered by datetime, zone_from, zone_to, flow_type, then sliced by offset or keyset. */
+export async function findFlows(db: Database, q: FlowQuery): Promise<FlowRecord[]> {
+  const a = q.after;
+  const after = a
+    ? Prisma.sql`WHERE (f.datetime, f.zone_from, f.zone_to, f.flow_type) > (${a.datetime}::timestamptz, ${a.zoneFrom}, ${a.zoneTo}, ${a.flowType})`
+    : Prisma.empty;
+  const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
+  const offset = q.offset ? Prisma.sql`OFFSET ${q.offset}` : Prisma.empty;
+  const rows = await db.prisma.$queryRaw<RawFlow[]>`
+    SELECT * FROM (${flowRowsSql(q)}) f ${after}
+    ORDER BY f.datetime, f.zone_from, f.zone_to, f.flow_type
+    ${limit} ${offset}`;
+  return rows.map(toRecord);
+}
+
+/** Row count of a flow query, whether any row's flow is derived, and the data sources involved. */
+export async function summarizeFlows(db: Database, q: FlowQuery): Promise<{ total: number; derived: boolean }> {
+  const [row] = await db.prisma.$queryRaw<{ total: number; derived: boolean | null }[]>`
+    SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsSql(q)}) f`;
+  return { total: row?.total ?? 0, derived: row?.derived ?? false };
+}
+
+/** Distinct data sources of the border days the range touches (from the daily rollup). */
+export async function findFlowSources(db: Database, f: FlowFilter): Promise<string[]> {
+  const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
+  const rows = await db.prisma.$queryRaw<{ source: string }[]>`
+    SELECT DISTINCT unnest(d.sources)::text AS source FROM border_daily d
+    WHERE d.day >= (${f.from}::timestamptz AT TIME ZONE 'UTC')::date
+      AND (d.day::timestamp AT TIME ZONE 'UTC') < ${f.to} ${borders}
+    ORDER BY 1`;
+  return rows.map((r) => r.source);
+}

@@ -1,0 +1,203 @@
+/**
+ * Bulk loaders of market data: prices into `price_point` (keeping `price_daily` in step), hourly
+ * border facts into `border_hour`, outages into `border_outage`. Never one row per statement;
+ * upsert semantics, so reloading a window replaces its rows. After loading prices or border facts,
+ * callers run `reclassify` over the window to refresh the stored classification.
+ */
+import type { Database } from '../db/client.js';
+import type { BorderHourClassColumns } from './border-class.js';
+import { allowLongStatements, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
+import type { CopyType, CopyValue } from './copy-binary.js';
+import { refreshPriceDaily } from './price-rollup.js';
+import { type Executor, type Sql, inTransaction } from './sql.js';
+
+/** Where a stored value came from (`DataSource` enum). */
+export type DataSource = 'demo' | 'entsoe';
+
+/** One day-ahead price at native resolution; `ts` is the period start (UTC). */
+export interface PricePointRow {
+  readonly zoneId: number;
+  readonly ts: Date;
+  /** 15, 30 or 60. */
+  readonly periodMinutes: number;
+  /** EUR/MWh. */
+  readonly priceEurMwh: number;
+  readonly interpolated: boolean;
+  readonly source: DataSource;
+}
+
+/** Hourly facts of one border (hour start UTC, stored orientation A<B), MW; null = not reported. */
+export interface BorderHourRow {
+  readonly borderId: number;
+  readonly ts: Date;
+  readonly physicalAbMw?: number | null;
+  readonly physicalBaMw?: number | null;
+  readonly physicalInterpolated?: boolean;
+  readonly physicalSource?: DataSource | null;
+  readonly scheduledAbMw?: number | null;
+  readonly scheduledBaMw?: number | null;
+  readonly scheduledSource?: DataSource | null;
+  readonly ntcAbMw?: number | null;
+  readonly ntcBaMw?: number | null;
+  readonly ntcSource?: DataSource | null;
+  /** Precomputed classification columns (demo data); else null and `reclassify` fills them. */
+  readonly classification?: BorderHourClassColumns | null;
+}
+
+/** Column groups of `border_hour` a load writes; groups not listed keep their stored values. */
+export type BorderHourGroup = 'physical' | 'scheduled' | 'ntc' | 'classification';
+
+/** An interval [startsAt, endsAt) UTC during which a border was unavailable. */
+export interface BorderOutageRow {
+  readonly borderId: number;
+  readonly startsAt: Date;
+  readonly endsAt: Date;
+  readonly planned: boolean;
+  readonly reason: string | null;
+  readonly mrid: string | null;
+  readonly source: DataSource;
+}
+
+/** The instants a load touched, [from, to) UTC. */
+export interface LoadWindow {
+  readonly from: Date;
+  readonly to: Date;
+}
+
+async function windowHasRows(sql: Sql, table: string, idColumn: string, ids: number[], from: number, to: number): Promise<boolean> {
+  const rows = await sql.query<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM ${table} WHERE ${idColumn} = ANY($1::int2[]) AND ts >= $2::timestamptz AND ts < $3::timestamptz) AS found`,
+    [ids, new Date(from).toISOString(), new Date(to).toISOString()],
+  );
+  return rows[0]?.found === true;
+}
+
+const PRICE_COLUMNS: readonly (readonly [string, CopyType])[] = [
+  ['zone_id', 'int2'],
+  ['ts', 'timestamptz'],
+  ['period_minutes', 'int2'],
+  ['price_eur_mwh', 'float8'],
+  ['interpolated', 'bool'],
+  ['source', 'text'],
+];
+
+/**
+ * Upserts prices (EUR/MWh) and refreshes the `price_daily` rollup of the touched UTC days, in one
+ * transaction (the caller's when given an {@link Sql}). Keys (zone, ts) must be unique within the
+ * batch; a duplicate, an unknown zone or a non-finite price fails the whole batch.
+ * @returns the window touched, or null for an empty batch.
+ */
+export async function loadPrices(db: Executor, rows: readonly PricePointRow[]): Promise<LoadWindow | null> {
+  const bounds = timeBounds(rows, (r) => r.ts);
+  if (!bounds) return null;
+  const zoneIds = distinctIds(rows, (r) => r.zoneId);
+  const window = { from: new Date(bounds.min), to: new Date(bounds.max + 3_600_000) };
+  await inTransaction(db, async (sql) => {
+    await allowLongStatements(sql);
+    const targetEmpty = !(await windowHasRows(sql, 'price_point', 'zone_id', zoneIds, bounds.min, bounds.max + 1));
+    const encode = (r: PricePointRow) => [r.zoneId, r.ts, r.periodMinutes, r.priceEurMwh, r.interpolated, r.source];
+    const references = { table: 'zone', ids: zoneIds };
+    const spec = { table: 'price_point', columns: PRICE_COLUMNS, key: ['zone_id', 'ts'], encode, targetEmpty, references };
+    await bulkUpsert(sql, spec, rows);
+    await refreshPriceDaily(sql, { ...window, zoneIds });
+  });
+  return window;
+}
+
+type Column = readonly [string, CopyType];
+
+const GROUP_COLUMNS: Record<BorderHourGroup, readonly Column[]> = {
+  physical: [['physical_ab_mw', 'float8'], ['physical_ba_mw', 'float8'], ['physical_interpolated', 'bool'], ['physical_source', 'text']],
+  scheduled: [['scheduled_ab_mw', 'float8'], ['scheduled_ba_mw', 'float8'], ['scheduled_source', 'text']],
+  ntc: [['ntc_ab_mw', 'float8'], ['ntc_ba_mw', 'float8'], ['ntc_source', 'text']],
+  classification: [
+    ['flow_type', 'text'], ['export_from_a', 'bool'], ['net_flow_mw', 'float8'], ['price_a_eur_mwh', 'float8'],
+    ['price_b_eur_mwh', 'float8'], ['flow_derived', 'bool'], ['scheduled_flow_type', 'text'],
+    ['scheduled_export_from_a', 'bool'],
+  ],
+};
+
+type Value = CopyValue;
+
+function groupValues(r: BorderHourRow, group: BorderHourGroup): Value[] {
+  switch (group) {
+    case 'physical':
+      return [r.physicalAbMw ?? null, r.physicalBaMw ?? null, r.physicalInterpolated ?? false, r.physicalSource ?? null];
+    case 'scheduled':
+      return [r.scheduledAbMw ?? null, r.scheduledBaMw ?? null, r.scheduledSource ?? null];
+    case 'ntc':
+      return [r.ntcAbMw ?? null, r.ntcBaMw ?? null, r.ntcSource ?? null];
+    default: {
+      const c = r.classification;
+      if (!c) return [null, null, null, null, null, false, null, null];
+      return [c.flowType, c.exportFromA, c.netFlowMw, c.priceAEurMwh, c.priceBEurMwh, c.flowDerived, c.scheduledFlowType, c.scheduledExportFromA];
+    }
+  }
+}
+
+/**
+ * Upserts hourly border facts (MW). `groups` selects the column groups written (default all four);
+ * e.g. loading physical flows alone leaves schedules and NTC untouched. Run `reclassify` over the
+ * window afterwards unless the rows carry their classification.
+ * @returns the window touched, or null for an empty batch.
+ */
+export async function loadBorderHours(
+  db: Executor,
+  rows: readonly BorderHourRow[],
+  groups: readonly BorderHourGroup[] = ['physical', 'scheduled', 'ntc', 'classification'],
+): Promise<LoadWindow | null> {
+  const bounds = timeBounds(rows, (r) => r.ts);
+  if (!bounds) return null;
+  const ids = distinctIds(rows, (r) => r.borderId);
+  const columns: Column[] = [['border_id', 'int2'], ['ts', 'timestamptz'], ...groups.flatMap((g) => GROUP_COLUMNS[g])];
+  const encode = (r: BorderHourRow): Value[] => [r.borderId, r.ts, ...groups.flatMap((g) => groupValues(r, g))];
+  await inTransaction(db, async (sql) => {
+    await allowLongStatements(sql);
+    const targetEmpty = !(await windowHasRows(sql, 'border_hour', 'border_id', ids, bounds.min, bounds.max + 1));
+    const references = { table: 'border', ids };
+    await bulkUpsert(sql, { table: 'border_hour', columns, key: ['border_id', 'ts'], encode, targetEmpty, references }, rows);
+  });
+  return { from: new Date(bounds.min), to: new Date(bounds.max + 3_600_000) };
+}
+
+/** Upserts outages, keyed by (border, start, end). @returns the number of rows written. */
+export async function loadOutages(db: Executor, rows: readonly BorderOutageRow[]): Promise<number> {
+  const chunk = 10_000;
+  await inTransaction(db, async (sql) => {
+    for (let at = 0; at < rows.length; at += chunk) {
+      const part = rows.slice(at, at + chunk);
+      await sql.query(
+        `INSERT INTO border_outage (border_id, starts_at, ends_at, planned, reason, mrid, source)
+         SELECT b, s, e, p, r, m, src::"DataSource"
+         FROM unnest($1::int2[], $2::timestamptz[], $3::timestamptz[], $4::bool[], $5::text[], $6::text[], $7::text[])
+           AS u(b, s, e, p, r, m, src)
+         ON CONFLICT (border_id, starts_at, ends_at)
+         DO UPDATE SET planned = excluded.planned, reason = excluded.reason, mrid = excluded.mrid, source = excluded.source`,
+        [
+          part.map((r) => r.borderId),
+          part.map((r) => r.startsAt.toISOString()),
+          part.map((r) => r.endsAt.toISOString()),
+          part.map((r) => r.planned),
+          part.map((r) => r.reason),
+          part.map((r) => r.mrid),
+          part.map((r) => r.source),
+        ],
+      );
+    }
+  });
+  return rows.length;
+}
+
+/** Whether any price is stored (the demo seed only loads into a database without prices). */
+export async function hasPrices(db: Database): Promise<boolean> {
+  const rows = await db.rawQuery<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM price_point) AS found');
+  return rows[0]?.found === true;
+}
+
+/**
+ * Refreshes planner statistics of the market tables after a large load (PGlite runs no
+ * autovacuum; without statistics the planner guesses row counts wildly).
+ */
+export async function analyzeMarketTables(db: Database): Promise<void> {
+  await db.rawQuery('ANALYZE price_point, price_daily, border_hour, border_outage');
+}

@@ -1,0 +1,61 @@
+/**
+ * The `price_daily` rollup: per zone and UTC day, time-weighted sums of `price_point`
+ * (weighted_sum = Σ price × period_minutes in EUR/MWh·min, minutes = Σ period_minutes), so a daily
+ * mean price is weighted_sum / minutes.
+ */
+import { type Executor, query } from './sql.js';
+
+/** Which days to recompute: every UTC day overlapping [from, to), optionally for some zones only. */
+export interface RollupWindow {
+  readonly from: Date;
+  readonly to: Date;
+  readonly zoneIds?: readonly number[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** Snaps a window outward to whole UTC days, as ISO instants. */
+export function utcDayBounds(from: Date, to: Date): [string, string] {
+  const start = Math.floor(from.getTime() / DAY_MS) * DAY_MS;
+  const end = Math.ceil(to.getTime() / DAY_MS) * DAY_MS;
+  return [new Date(start).toISOString(), new Date(Math.max(end, start + DAY_MS)).toISOString()];
+}
+
+/**
+ * Recomputes `price_daily` for the UTC days overlapping the window in ONE statement: upserts the
+ * aggregate of every (zone, day) that has points and deletes rollup days whose points vanished.
+ * Sums run in numeric, so results do not depend on row order (reloading identical points leaves
+ * the rollup bit-for-bit unchanged). Loaders call it inside their transaction.
+ * @returns the number of rollup rows written.
+ */
+export async function refreshPriceDaily(db: Executor, window: RollupWindow): Promise<number> {
+  const [from, to] = utcDayBounds(window.from, window.to);
+  const zones = window.zoneIds ? [...window.zoneIds] : null;
+  const rows = await query<{ written: number }>(
+    db,
+    `WITH agg AS (
+       SELECT zone_id, (ts AT TIME ZONE 'UTC')::date AS day,
+              sum(price_eur_mwh::numeric * period_minutes)::float8 AS weighted_sum,
+              sum(period_minutes)::int AS minutes,
+              bool_or(interpolated) AS interpolated,
+              array_agg(DISTINCT source ORDER BY source) AS sources
+       FROM price_point
+       WHERE ts >= $1::timestamptz AND ts < $2::timestamptz AND ($3::int2[] IS NULL OR zone_id = ANY($3::int2[]))
+       GROUP BY 1, 2
+     ), removed AS (
+       DELETE FROM price_daily d
+       WHERE d.day >= ($1::timestamptz AT TIME ZONE 'UTC')::date AND d.day < ($2::timestamptz AT TIME ZONE 'UTC')::date
+         AND ($3::int2[] IS NULL OR d.zone_id = ANY($3::int2[]))
+         AND NOT EXISTS (SELECT 1 FROM agg WHERE agg.zone_id = d.zone_id AND agg.day = d.day)
+     ), written AS (
+       INSERT INTO price_daily (zone_id, day, weighted_sum, minutes, interpolated, sources)
+       SELECT zone_id, day, weighted_sum, minutes, interpolated, sources FROM agg
+       ON CONFLICT (zone_id, day) DO UPDATE SET weighted_sum = excluded.weighted_sum, minutes = excluded.minutes,
+         interpolated = excluded.interpolated, sources = excluded.sources
+       RETURNING 1
+     )
+     SELECT count(*)::int AS written FROM written`,
+    [from, to, zones],
+  );
+  return rows[0]?.written ?? 0;
+}

@@ -1,0 +1,119 @@
+import type { Database } from '../db/client.js';
+import type { Resolution } from '../domain/resolution.js';
+import { Prisma } from '../generated/prisma/client.js';
+
+/** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
+export interface PriceRecord {
+  readonly datetime: Date;
+  readonly zone: string;
+  readonly price: number;
+  readonly interpolated: boolean;
+}
+
+/** Filters of a price query; `after` is a keyset position (exclusive) in (datetime, zone) order. */
+export interface PriceQuery {
+  readonly zoneIds: readonly number[];
+  readonly from: Date;
+  readonly to: Date;
+  readonly resolution: Resolution;
+  readonly after?: { readonly datetime: Date; readonly zone: string };
+  readonly limit?: number;
+}
+
+const ids = (q: PriceQuery) => Prisma.sql`${q.zoneIds.map(Number)}::smallint[]`;
+
+function nativeSql(q: PriceQuery): Prisma.Sql {
+  return Prisma.sql`
+    SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
+    FROM price_point p
+    WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}`;
+}
+
+function hourlySql(q: PriceQuery): Prisma.Sql {
+  return Prisma.sql`
+    SELECT date_trunc('hour', p.ts, 'UTC') AS datetime, p.zone_id,
+           sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes) AS price,
+           bool_or(p.interpolated) AS interpolated
+    FROM price_point p
+    WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}
+    GROUP BY 1, 2`;
+}
+
+/**
+ * Daily sums per zone over [from, to): whole UTC days from the price_daily rollup, the partial first
+ * and last days from price_point, so the result equals aggregating price_point over the range.
+ */
+function dailySumsSql(q: PriceQuery): Prisma.Sql {
+  return Prisma.sql`
+    WITH bounds AS (
+      SELECT date_trunc('day', ${q.from}::timestamptz + interval '1 day' - interval '1 microsecond', 'UTC') AS lo,
+             greatest(date_trunc('day', ${q.to}::timestamptz, 'UTC'),
+                      date_trunc('day', ${q.from}::timestamptz + interval '1 day' - interval '1 microsecond', 'UTC')) AS hi
+    )
+    SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
+    FROM price_daily d, bounds b
+    WHERE d.zone_id = ANY(${ids(q)})
+      AND d.day >= (b.lo AT TIME ZONE 'UTC')::date AND d.day < (b.hi AT TIME ZONE 'UTC')::date
+    UNION ALL
+    SELECT date_trunc('day', p.ts, 'UTC'), p.zone_id, sum(p.price_eur_mwh * p.period_minutes),
+           sum(p.period_minutes), bool_or(p.interpolated)
+    FROM price_point p, bounds b
+    WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}
+      AND (p.ts < b.lo OR p.ts >= b.hi)
+    GROUP BY 1, 2`;
+}
+
+function bucketedSql(q: PriceQuery, unit: 'day' | 'week'): Prisma.Sql {
+  return Prisma.sql`
+    SELECT date_trunc(${unit}, s.day, 'UTC') AS datetime, s.zone_id,
+           sum(s.weighted_sum) / sum(s.minutes) AS price, bool_or(s.interpolated) AS interpolated
+    FROM (${dailySumsSql(q)}) s
+    GROUP BY 1, 2`;
+}
+
+function rowsSql(q: PriceQuery): Prisma.Sql {
+  switch (q.resolution) {
+    case 'native':
+      return nativeSql(q);
+    case '1H':
+      return hourlySql(q);
+    case '1D':
+      return bucketedSql(q, 'day');
+    case '1W':
+      return bucketedSql(q, 'week');
+  }
+}
+
+/** Prices in (datetime, zone code) order, aggregated in SQL as the resolution asks (time-weighted). */
+export async function findPrices(db: Database, q: PriceQuery): Promise<PriceRecord[]> {
+  const after = q.after
+    ? Prisma.sql`WHERE (r.datetime, r.zone) > (${q.after.datetime}::timestamptz, ${q.after.zone})`
+    : Prisma.empty;
+  const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
+  return db.prisma.$queryRaw<PriceRecord[]>`
+    SELECT * FROM (
+      SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
+      FROM (${rowsSql(q)}) r JOIN zone z ON z.id = r.zone_id
+    ) r
+    ${after}
+    ORDER BY r.datetime, r.zone
+    ${limit}`;
+}
+
+/** Number of rows {@link findPrices} returns without keyset and limit. */
+export async function countPrices(db: Database, q: PriceQuery): Promise<number> {
+  const [row] = await db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (${rowsSql(q)}) r`;
+  return row?.n ?? 0;
+}
+
+/** Distinct data sources of the zones' prices on the UTC days the range touches. */
+export async function findPriceSources(db: Database, q: PriceQuery): Promise<string[]> {
+  const rows = await db.prisma.$queryRaw<{ source: string }[]>`
+    SELECT DISTINCT unnest(d.sources)::text AS source
+    FROM price_daily d
+    WHERE d.zone_id = ANY(${ids(q)})
+      AND d.day >= (${q.from}::timestamptz AT TIME ZONE 'UTC')::date
+      AND (d.day::timestamp AT TIME ZONE 'UTC') < ${q.to}
+    ORDER BY 1`;
+  return rows.map((r) => r.source);
+}

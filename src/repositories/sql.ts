@@ -1,0 +1,80 @@
+/**
+ * A small SQL executor shared by the repositories: one connection, optionally inside a transaction,
+ * with a binary COPY path on both engines (PGlite blob, PostgreSQL copy-in protocol).
+ */
+import type pg from 'pg';
+import type { Database } from '../db/client.js';
+import { copyIn } from './pg-copy.js';
+
+/** One connection (a transaction when obtained from {@link inTransaction}). */
+export interface Sql {
+  readonly kind: Database['kind'];
+  /** Runs one parameterised statement and returns its rows. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `COPY table (cols) FROM STDIN (FORMAT binary)` with the given payload. */
+  copyIn(table: string, columns: readonly string[], payload: Uint8Array<ArrayBuffer>): Promise<void>;
+}
+
+/** Either a database (each call may use another pooled connection) or a connection in a transaction. */
+export type Executor = Database | Sql;
+
+function isSql(x: Executor): x is Sql {
+  return typeof (x as Sql).copyIn === 'function';
+}
+
+function copySql(table: string, columns: readonly string[], from: string): string {
+  return `COPY ${table} (${columns.join(', ')}) FROM ${from} WITH (FORMAT binary)`;
+}
+
+function pgliteSql(pgl: Pick<NonNullable<Database['pglite']>, 'query'>): Sql {
+  return {
+    kind: 'pglite',
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await pgl.query<T>(sql, params)).rows;
+    },
+    async copyIn(table, columns, payload) {
+      await pgl.query(copySql(table, columns, `'/dev/blob'`), [], { blob: new Blob([payload]) });
+    },
+  };
+}
+
+function clientSql(client: pg.PoolClient): Sql {
+  return {
+    kind: 'postgres',
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await client.query(sql, params)).rows as T[];
+    },
+    copyIn: (table, columns, payload) => copyIn(client, copySql(table, columns, 'STDIN'), payload),
+  };
+}
+
+/**
+ * Runs `fn` in one transaction on one connection and commits, or rolls back when it throws.
+ * Given an {@link Sql} already in a transaction, runs `fn` on it directly (no nesting).
+ */
+export async function inTransaction<T>(db: Executor, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  if (isSql(db)) return fn(db);
+  if (db.kind === 'pglite') {
+    const pgl = db.pglite;
+    if (!pgl) throw new Error('PGlite database without its engine');
+    return pgl.transaction((tx) => fn(pgliteSql(tx)));
+  }
+  if (!db.pool) throw new Error('PostgreSQL database without its pool');
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(clientSql(client));
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Runs one statement on an executor (outside any transaction when given a {@link Database}). */
+export async function query<T = Record<string, unknown>>(db: Executor, sql: string, params: unknown[] = []): Promise<T[]> {
+  return isSql(db) ? db.query<T>(sql, params) : db.rawQuery<T>(sql, params);
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { formatUtc } from '../../domain/time.js';
+import type { FlowRecord } from '../../repositories/flows.js';
+import { FLOW_TYPES } from '../../services/flow-filter.js';
+import { getFlows } from '../../services/flows.js';
+import { defineEndpoint } from '../endpoint.js';
+import { borderParam, flowTypeParam, limitParam, offsetParam } from '../flow-params.js';
+import { orNull, roundMw, roundPrice } from '../format.js';
+import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
+
+/** FlowTypeRow (spec 2.7, DESIGN.md). */
+export const FlowRowSchema = z
+  .object({
+    datetime: z.string().meta({ format: 'date-time', description: 'Hour start (or 1D/1W bucket start), UTC.' }),
+    bidding_zone_from: z.string().meta({ description: 'Exporting zone (where the power came from).' }),
+    bidding_zone_to: z.string().meta({ description: 'Importing zone.' }),
+    flow_type: z.enum(FLOW_TYPES),
+    flow_interpolated: z.boolean().meta({ description: 'true when the flow value (any hour of a bucket) fills a gap upstream.' }),
+    net_flow_mw: z.number().meta({ description: 'Net flow from -> to in MW (>= 0); bucket mean at 1D/1W.' }),
+    price_from: z.number().nullable().meta({ description: 'Price of the exporting zone, EUR/MWh (hourly time-weighted mean; bucket mean).' }),
+    price_to: z.number().nullable().meta({ description: 'Price of the importing zone, EUR/MWh.' }),
+    price_delta: z.number().nullable().meta({ description: 'price_to - price_from, EUR/MWh.' }),
+    capacity_mw: z.number().nullable().meta({ description: 'NTC in the row direction, MW; null when not published.' }),
+    hours: z.int().meta({ description: 'Hours in the row: 1 at hourly resolution, the hour count of the bucket at 1D/1W.' }),
+  })
+  .strict()
+  .meta({ id: 'FlowTypeRow' });
+
+function toRow(r: FlowRecord): z.infer<typeof FlowRowSchema> {
+  const delta = r.priceFrom !== null && r.priceTo !== null ? roundPrice(r.priceTo - r.priceFrom) : null;
+  return {
+    datetime: formatUtc(r.datetime),
+    bidding_zone_from: r.zoneFrom,
+    bidding_zone_to: r.zoneTo,
+    flow_type: r.flowType as z.infer<typeof FlowRowSchema>['flow_type'],
+    flow_interpolated: r.flowInterpolated,
+    net_flow_mw: roundMw(r.netFlowMw),
+    price_from: orNull(roundPrice)(r.priceFrom),
+    price_to: orNull(roundPrice)(r.priceTo),
+    price_delta: delta,
+    capacity_mw: orNull(roundMw)(r.capacityMw),
+    hours: r.hours,
+  };
+}
+
+/** GET /api/v1/flows (spec 4.6). */
+export const flowsEndpoint = defineEndpoint({
+  path: '/api/v1/flows',
+  summary: 'Hourly flow classifications',
+  description:
+    'One row per border-hour (native and 1H: flows are hourly), classified convergence, congestion, counter_intuitive or outage; at 1D/1W one row per bucket, border direction and flow type with the hour count and means. Rows are ordered by datetime, bidding_zone_from, bidding_zone_to, flow_type before slicing; meta.pagination gives total, limit, offset and next_offset (null on the last page). Filters combine with AND; a repeated filter is OR.',
+  query: z.object({
+    ...sharedTimeParams,
+    resolution: resolutionParam,
+    border: borderParam,
+    zone: zoneParam.meta({ description: 'Zone on either side of the border (code or EIC); repeat for several.' }),
+    flow_type: flowTypeParam,
+    limit: limitParam,
+    offset: offsetParam,
+  }),
+  row: FlowRowSchema,
+  async handle(deps, q) {
+    const { meta, rows } = await getFlows(deps, {
+      borders: q.border, zones: q.zone, flowTypes: q.flow_type,
+      datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution,
+      limit: q.limit, offset: q.offset,
+    });
+    return { meta, data: rows.map(toRow) };
+  },
+});

@@ -1,0 +1,45 @@
+import type { Plugin } from 'graphql-yoga';
+import { errorResponse, json } from '../http/errors.js';
+import type { Logger } from '../logger.js';
+import type { ServiceDeps } from '../services/context.js';
+import { parseQuery, readQuery, type Endpoint } from './endpoint.js';
+import { metaToWire } from './schemas.js';
+
+/** Prefix of the REST API. */
+export const API_PREFIX = '/api/v1';
+
+/** Extra GET routes (OpenAPI document, reference page, assets) answered under the prefix. */
+export type StaticRoutes = ReadonlyMap<string, () => Response | Promise<Response>>;
+
+async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL): Promise<Response> {
+  const query = parseQuery(endpoint.query, readQuery(endpoint.query, url.searchParams));
+  const { meta, data } = await endpoint.handle(deps, query);
+  return json({ meta: metaToWire(meta), data });
+}
+
+/**
+ * Mounts the REST endpoints on the Yoga server: GET and HEAD only (405 with Allow otherwise),
+ * JSON 404 for unknown paths under the prefix, coded errors mapped to HTTP status.
+ */
+export function restPlugin(opts: {
+  endpoints: readonly Endpoint[];
+  deps: ServiceDeps;
+  logger: Logger;
+  routes: StaticRoutes;
+}): Plugin {
+  const byPath = new Map(opts.endpoints.map((e) => [e.path, e]));
+  return {
+    onRequest({ url, request, endResponse }) {
+      if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) return;
+      const path = url.pathname.replace(/\/+$/, '') || url.pathname;
+      const endpoint = byPath.get(path);
+      const route = opts.routes.get(path);
+      if (!endpoint && !route) return endResponse(json({ detail: 'Not Found' }, 404));
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
+      }
+      const work = endpoint ? runEndpoint(endpoint, opts.deps, url) : Promise.resolve(route!());
+      return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
+    },
+  };
+}

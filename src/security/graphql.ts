@@ -1,0 +1,133 @@
+/**
+ * GraphQL side of the rate limit: graphql-rate-limit-directive's `@rateLimit(limit, duration)` on root
+ * fields, spending from the same token buckets as REST.
+ *
+ * Cost mapping. The directive declares a rate, "`limit` calls per `duration` seconds"; a token bucket
+ * charges a cost per call. A field's cost is that rate relative to the nominal REST rate of the spec
+ * (120 requests per minute, {@link NOMINAL_TOKENS_PER_SECOND}):
+ *
+ *     cost = ceil(2 * duration / limit), at least 1, at most the bucket capacity
+ *
+ * so `@rateLimit` with its defaults (limit 120, duration 60) costs 1 token, exactly like a REST request,
+ * `@rateLimit(limit: 60, duration: 60)` costs 2 and `@rateLimit(limit: 12, duration: 60)` costs 10.
+ * The bucket itself (capacity, refill) is the client's one bucket; `limit`/`duration` only set costs.
+ * An operation spends the sum of the costs of the limited root fields it selects (each selected
+ * field is charged when it resolves); fields without the directive and introspection are free.
+ */
+import { DirectiveLocation, GraphQLDirective, GraphQLInt, GraphQLNonNull, type GraphQLSchema } from 'graphql';
+import { type RateLimitArgs, rateLimitDirective } from 'graphql-rate-limit-directive';
+import { createRequire } from 'node:module';
+import { type IRateLimiterOptions, RateLimiterRes, type RateLimiterAbstract as RateLimiterAbstractType } from 'rate-limiter-flexible';
+import { AppError } from '../errors.js';
+import { type AccessContext, recordDecision } from './client.js';
+import { type LimitDecision, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
+
+// The package's index does not export its abstract base class (its typings do): load it by path.
+const RateLimiterAbstract = createRequire(import.meta.url)('rate-limiter-flexible/lib/RateLimiterAbstract.js') as typeof RateLimiterAbstractType;
+
+/** Name of the directive. */
+export const RATE_LIMIT_DIRECTIVE = 'rateLimit';
+/** The spec's nominal rate (120 per minute) that a cost of 1 stands for. */
+export const NOMINAL_TOKENS_PER_SECOND = 2;
+/** Default `limit` argument: with the default duration, a cost of 1. */
+export const DEFAULT_RATE_LIMIT = 120;
+/** Default `duration` argument, in seconds. */
+export const DEFAULT_RATE_DURATION = 60;
+
+/** Tokens one call of a field with these directive arguments costs (see the module comment). */
+export function fieldCost(args: Partial<RateLimitArgs>, capacity: number): number {
+  const limit = args.limit ?? DEFAULT_RATE_LIMIT;
+  const duration = args.duration ?? DEFAULT_RATE_DURATION;
+  if (!(limit > 0) || !(duration > 0)) throw new RangeError(`@${RATE_LIMIT_DIRECTIVE} needs a positive limit and duration`);
+  return Math.min(capacity, Math.max(1, Math.ceil((NOMINAL_TOKENS_PER_SECOND * duration) / limit)));
+}
+
+/** The message of a 429 on either surface. */
+export function rateLimitMessage(retryAfter: number): string {
+  return `Too many requests: the rate limit is exceeded, retry in ${retryAfter} s`;
+}
+
+/** A rate-limiter-flexible result carrying the token bucket decision it was built from. */
+export class TokenBucketRes extends RateLimiterRes {
+  constructor(readonly decision: LimitDecision) {
+    super(decision.remaining, decision.retryAfterMs, decision.cost, false);
+  }
+}
+
+/** Options the directive passes to {@link TokenBucketRateLimiter}: its own plus the shared limiter. */
+export interface TokenBucketDirectiveOptions extends IRateLimiterOptions {
+  readonly bucket: TokenBucketLimiter;
+}
+
+/**
+ * A rate-limiter-flexible limiter (for the directive's `limiterClass`) over the shared token buckets.
+ * The directive builds one per distinct (limit, duration); they all spend from the same buckets, at
+ * the cost their arguments map to. `consume` resolves with a {@link TokenBucketRes}, or rejects with
+ * one (not an Error) when the bucket lacks the tokens, as the directive expects.
+ */
+export class TokenBucketRateLimiter extends RateLimiterAbstract {
+  private readonly bucket: TokenBucketLimiter;
+  /** Tokens per call. */
+  readonly cost: number;
+
+  constructor(opts: TokenBucketDirectiveOptions) {
+    super(opts);
+    this.bucket = opts.bucket;
+    this.cost = fieldCost({ limit: opts.points, duration: opts.duration }, opts.bucket.capacity);
+  }
+
+  override async consume(key: string | number, pointsToConsume = 1): Promise<RateLimiterRes> {
+    const tokens = Math.min(this.bucket.capacity, pointsToConsume * this.cost);
+    const res = new TokenBucketRes(await this.bucket.consume(String(key), tokens));
+    if (!res.decision.allowed) throw res;
+    return res;
+  }
+
+  override async get(key: string | number): Promise<RateLimiterRes> {
+    return new TokenBucketRes(await this.bucket.peek(String(key)));
+  }
+}
+
+function clientId(context: Partial<AccessContext>): string {
+  if (!context.client) throw new Error('rate limit: no client in the GraphQL context (is accessPlugin installed?)');
+  return context.client.id;
+}
+
+function record(res: RateLimiterRes, context: Partial<AccessContext>): void {
+  if (res instanceof TokenBucketRes && context.client) recordDecision(context.client, res.decision);
+}
+
+/**
+ * The directive over `limiter`: `rateLimitDirectiveTransformer(schema)` wraps the resolvers of fields
+ * marked `@rateLimit`. Refusals raise an AppError RATE_LIMITED (HTTP 429 with Retry-After through
+ * Yoga's `extensions.http`); every decision is recorded for the RateLimit-* response headers.
+ */
+export function graphqlRateLimit(limiter: TokenBucketLimiter): { rateLimitDirectiveTypeDefs: string; rateLimitDirectiveTransformer: (schema: GraphQLSchema) => GraphQLSchema } {
+  return rateLimitDirective<Partial<AccessContext>, TokenBucketDirectiveOptions>({
+    name: RATE_LIMIT_DIRECTIVE,
+    defaultLimit: String(DEFAULT_RATE_LIMIT),
+    defaultDuration: String(DEFAULT_RATE_DURATION),
+    keyGenerator: (_args, _source, _fieldArgs, context) => clientId(context),
+    limiterClass: TokenBucketRateLimiter,
+    limiterOptions: { bucket: limiter },
+    setState: (res, _args, _source, _fieldArgs, context) => record(res, context),
+    onLimit: (res) => {
+      const retryAfter = res instanceof TokenBucketRes ? retryAfterSeconds(res.decision) : Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+      throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), {
+        retryAfter,
+        http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+      });
+    },
+  });
+}
+
+/** The directive definition for the schema (`builder.toSchema({ directives: [...] })`). */
+export const rateLimitDirectiveDefinition = new GraphQLDirective({
+  name: RATE_LIMIT_DIRECTIVE,
+  description: `Spends tokens from the caller's rate limit bucket when the field resolves: cost = ceil(${NOMINAL_TOKENS_PER_SECOND} * duration / limit), at least 1 (defaults: 1 token, like a REST request).`,
+  locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.OBJECT],
+  args: {
+    limit: { type: new GraphQLNonNull(GraphQLInt), defaultValue: DEFAULT_RATE_LIMIT, description: 'Calls allowed per duration at the nominal rate.' },
+    duration: { type: new GraphQLNonNull(GraphQLInt), defaultValue: DEFAULT_RATE_DURATION, description: 'Seconds the limit applies to.' },
+  },
+});

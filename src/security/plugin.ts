@@ -1,0 +1,132 @@
+import type { Plugin } from 'graphql-yoga';
+import { AppError } from '../errors.js';
+import { errorResponse, json } from '../http/errors.js';
+import type { Logger } from '../logger.js';
+import { API_KEY_HEADER, type ApiKeyAuthenticator } from './api-keys.js';
+import { type AccessContext, accessOf, addressClient, attachAccess, clientAddress, type ClientIdentity, keyClient, type RequestAccess } from './client.js';
+import { rateLimitMessage } from './graphql.js';
+import { type LimitDecision, rateLimitHeaders, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
+
+/** Counters the access layer reports to (see `src/http/metrics.ts`). */
+export interface AccessMetrics {
+  rateLimitRejected(surface: 'rest' | 'graphql'): void;
+}
+
+/** Options of {@link accessPlugin}. */
+export interface AccessPluginOptions {
+  readonly limiter: TokenBucketLimiter;
+  readonly keys: Pick<ApiKeyAuthenticator, 'authenticate'>;
+  /** A request without `x-api-key` is answered 401 (documentation pages excepted). */
+  readonly requireKey: boolean;
+  /**
+   * Proxies in front of the server whose X-Forwarded-For is trusted: false/0 uses the socket address
+   * only, true means 1, n takes the n-th entry from the right.
+   */
+  readonly trustProxy: boolean | number;
+  readonly logger: Logger;
+  readonly metrics?: AccessMetrics;
+  /** REST prefix whose requests cost one token. Default `/api/v1`. */
+  readonly restPrefix?: string;
+  /** GraphQL endpoint. Default `/graphql`. */
+  readonly graphqlPath?: string;
+}
+
+/** Paths the access layer ignores entirely (probes, scraping). */
+export const UNMETERED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+type PathKind = 'rest' | 'graphql' | 'document' | 'other';
+
+function classify(request: Request, url: URL, rest: string, graphql: string): PathKind {
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  if (path === `${rest}/openapi.json` || path === `${rest}/docs` || path.startsWith(`${rest}/docs/`)) return 'document';
+  if (path === rest || path.startsWith(`${rest}/`)) return 'rest';
+  if (path !== graphql) return 'other';
+  const wantsHtml = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
+  return wantsHtml && !url.searchParams.has('query') ? 'document' : 'graphql';
+}
+
+/**
+ * Identifies the client of every request except probes and /metrics, answers 401 for a bad or
+ * (with `requireKey`) missing key, takes one token per REST request (documents excepted: the OpenAPI
+ * file, the reference page and its assets, the GraphiQL page), answers 429 when the bucket is empty,
+ * and puts `client` into the GraphQL context for the `@rateLimit` directive. Every response it sees
+ * carries RateLimit-Limit / -Remaining / -Reset (and Retry-After on a 429).
+ * A request answered 401 spends one token from its address's bucket, so guessing keys is rate limited
+ * too (and gets 429 once that bucket is empty). Install it before the REST plugin.
+ */
+export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessContext>> {
+  const rest = opts.restPrefix ?? '/api/v1';
+  const graphql = opts.graphqlPath ?? '/graphql';
+  const hops = opts.trustProxy === true ? 1 : opts.trustProxy === false ? 0 : opts.trustProxy;
+  const surface = (kind: PathKind) => (kind === 'graphql' ? 'graphql' : 'rest');
+  const counted = new WeakSet<RequestAccess>();
+
+  const refuse = (access: RequestAccess, kind: PathKind): Response => {
+    opts.metrics?.rateLimitRejected(surface(kind));
+    counted.add(access);
+    const decision = access.decision as LimitDecision;
+    return json({ detail: rateLimitMessage(retryAfterSeconds(decision)) }, 429, rateLimitHeaders(decision));
+  };
+
+  const reject401 = async (request: Request, address: string, kind: PathKind, err: AppError): Promise<Response> => {
+    const access: RequestAccess = { client: addressClient(address) };
+    attachAccess(request, access);
+    access.decision = await opts.limiter.consume(access.client.id, 1);
+    if (!access.decision.allowed) return refuse(access, kind);
+    return json({ detail: err.message }, 401, rateLimitHeaders(access.decision));
+  };
+
+  const identify = async (request: Request, address: string, kind: PathKind): Promise<ClientIdentity | AppError> => {
+    const header = request.headers.get(API_KEY_HEADER);
+    if (kind === 'document' || header === null) {
+      if (opts.requireKey && kind !== 'document') return new AppError('UNAUTHENTICATED', `Missing API key: send it in the ${API_KEY_HEADER} header`);
+      return addressClient(address);
+    }
+    try {
+      return keyClient(await opts.keys.authenticate(header), address);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'UNAUTHENTICATED') return err;
+      throw err;
+    }
+  };
+
+  const handle = async (request: Request, url: URL, serverContext: unknown): Promise<Response | undefined> => {
+    const kind = classify(request, url, rest, graphql);
+    const address = clientAddress(serverContext, request.headers.get('x-forwarded-for'), hops);
+    const client = await identify(request, address, kind);
+    if (client instanceof AppError) return reject401(request, address, kind, client);
+    const access: RequestAccess = { client };
+    attachAccess(request, access);
+    if (kind !== 'rest') return undefined;
+    access.decision = await opts.limiter.consume(client.id, 1);
+    return access.decision.allowed ? undefined : refuse(access, kind);
+  };
+
+  return {
+    onRequest({ request, url, serverContext, endResponse }) {
+      if (UNMETERED_PATHS.has(url.pathname) || request.method === 'OPTIONS') return;
+      return handle(request, url, serverContext).then(
+        (response) => response && endResponse(response),
+        (err: unknown) => endResponse(errorResponse(err, opts.logger)),
+      );
+    },
+    onContextBuilding({ context, extendContext }) {
+      const access = context.request ? accessOf(context.request) : undefined;
+      if (access) extendContext({ client: access.client });
+    },
+    onResponse({ request, response }) {
+      const access = accessOf(request);
+      if (!access) return;
+      if (access.decision && !access.decision.allowed && !counted.has(access)) opts.metrics?.rateLimitRejected('graphql');
+      return withHeaders(access, opts.limiter, response).catch((err: unknown) => {
+        opts.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limit headers unavailable');
+      });
+    },
+  };
+}
+
+/** Sets the RateLimit-* headers from the request's decision, or from a read of its bucket. */
+async function withHeaders(access: RequestAccess, limiter: TokenBucketLimiter, response: Response): Promise<void> {
+  const decision = access.decision ?? (await limiter.peek(access.client.id));
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.headers.set(name, value);
+}

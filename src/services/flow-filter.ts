@@ -1,0 +1,58 @@
+import { resolveBorders, resolveZones } from '../domain/catalogue.js';
+import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
+import { resolveRange, type TimeRange } from '../domain/time.js';
+import type { FlowFilter } from '../repositories/flow-sql.js';
+import type { ServiceDeps } from './context.js';
+
+/** The four flow types of spec section 3. */
+export const FLOW_TYPES = ['convergence', 'congestion', 'counter_intuitive', 'outage'] as const;
+export type FlowTypeName = (typeof FLOW_TYPES)[number];
+
+/** Flow request parameters as both surfaces receive them (REST semantics). */
+export interface FlowSelection {
+  readonly borders?: readonly string[];
+  readonly zones?: readonly string[];
+  readonly flowTypes?: readonly FlowTypeName[];
+  readonly datetimeFrom?: string;
+  readonly datetimeTo?: string;
+  readonly resolution?: RequestedResolution;
+}
+
+/** A resolved selection: SQL filter, UTC range, applied resolution, written border orientations. */
+export interface ResolvedFlowSelection {
+  readonly filter: FlowFilter;
+  readonly range: TimeRange;
+  readonly resolution: Resolution;
+  /** Borders as written (`from`/`to`), in order; empty when no border filter was given. */
+  readonly written: readonly { from: string; to: string; borderId: number }[];
+}
+
+function borderIdsOf(deps: ServiceDeps, sel: FlowSelection): { ids: number[] | null; written: ResolvedFlowSelection['written'] } {
+  const refs = sel.borders?.length ? resolveBorders(sel.borders) : [];
+  const written = refs.flatMap((r) => {
+    const b = deps.directory.borderByKey.get(r.key);
+    return b ? [{ from: r.from, to: r.to, borderId: b.id }] : [];
+  });
+  let ids: number[] | null = refs.length ? written.map((w) => w.borderId) : null;
+  if (sel.zones?.length) {
+    const zoneIds = new Set(resolveZones(sel.zones).map((c) => deps.directory.byCode.get(c)?.id));
+    const touching = deps.directory.borders.filter((b) => zoneIds.has(b.zoneAId) || zoneIds.has(b.zoneBId)).map((b) => b.id);
+    ids = ids ? ids.filter((id) => touching.includes(id)) : touching;
+  }
+  return { ids: ids && [...new Set(ids)], written };
+}
+
+/**
+ * Resolves a flow selection: borders (`A->B`, either direction) AND zones (either side of a border),
+ * flow types, range and resolution. @throws InputError on any invalid input.
+ */
+export function resolveFlowSelection(
+  deps: ServiceDeps,
+  sel: FlowSelection,
+  lift: (r: Resolution) => Resolution = (r) => r,
+): ResolvedFlowSelection {
+  const { ids, written } = borderIdsOf(deps, sel);
+  const range = resolveRange(sel.datetimeFrom, sel.datetimeTo, deps.now());
+  const resolution = lift(applyResolution(sel.resolution ?? 'auto', range));
+  return { filter: { from: range.from, to: range.to, borderIds: ids, flowTypes: sel.flowTypes ?? [] }, range, resolution, written };
+}

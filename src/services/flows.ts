@@ -1,0 +1,34 @@
+import { findFlows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
+import type { ServiceDeps } from './context.js';
+import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
+import { type Meta, sourceLabels } from './meta.js';
+
+/** Default and largest /flows page (spec 4.6). */
+export const FLOWS_MAX_LIMIT = 20_000;
+
+/** A /flows page request. */
+export interface FlowsInput extends FlowSelection {
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/**
+ * meta of a flow response: `derived` when any row's flow was derived from scheduled exchanges
+ * (physical flow missing), else `measured`.
+ */
+export async function flowMeta(deps: ServiceDeps, sel: ResolvedFlowSelection, derived: boolean): Promise<Omit<Meta, 'pagination'>> {
+  const sources = await findFlowSources(deps.db, sel.filter);
+  return { provenance: derived ? 'derived' : 'measured', upstreamSources: sourceLabels(sources), range: sel.range, resolution: sel.resolution };
+}
+
+/** One /flows page, ordered by datetime, zone from, zone to, flow type, with meta.pagination. */
+export async function getFlows(deps: ServiceDeps, input: FlowsInput): Promise<{ meta: Meta; rows: FlowRecord[] }> {
+  const sel = resolveFlowSelection(deps, input);
+  const limit = input.limit ?? FLOWS_MAX_LIMIT;
+  const offset = input.offset ?? 0;
+  const q = { ...sel.filter, resolution: sel.resolution };
+  const [summary, rows] = await Promise.all([summarizeFlows(deps.db, q), findFlows(deps.db, { ...q, limit, offset })]);
+  const meta = await flowMeta(deps, sel, summary.derived);
+  const next = offset + limit < summary.total ? offset + limit : null;
+  return { meta: { ...meta, pagination: { total: summary.total, limit, offset, nextOffset: next } }, rows };
+}

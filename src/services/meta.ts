@@ -1,0 +1,32 @@
+import type { Resolution } from '../domain/resolution.js';
+import type { TimeRange } from '../domain/time.js';
+
+/** How the values of a response came to be (spec 2.2). */
+export type Provenance = 'measured' | 'derived';
+
+/** meta.pagination of /flows. */
+export interface Pagination {
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+  readonly nextOffset: number | null;
+}
+
+/** The response meta of spec 2.2, surface-neutral. */
+export interface Meta {
+  readonly provenance: Provenance;
+  readonly upstreamSources: string[] | null;
+  readonly range: TimeRange | null;
+  readonly resolution: Resolution | null;
+  readonly pagination: Pagination | null;
+}
+
+const SOURCE_LABELS: Record<string, string> = {
+  demo: 'demo',
+  entsoe: 'ENTSO-E Transparency Platform',
+};
+
+/** Public names of stored data sources (`demo` stays `demo`: demo data never poses as upstream data). */
+export function sourceLabels(sources: readonly string[]): string[] {
+  return sources.map((s) => SOURCE_LABELS[s] ?? s);
+}

@@ -1,0 +1,60 @@
+import { resolveZones } from '../domain/catalogue.js';
+import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
+import { resolveRange, type TimeRange } from '../domain/time.js';
+import { countPrices, findPriceSources, findPrices, type PriceQuery, type PriceRecord } from '../repositories/prices.js';
+import type { ServiceDeps } from './context.js';
+import { type Meta, sourceLabels } from './meta.js';
+
+/** Price request as both surfaces receive it (REST parameter semantics). */
+export interface PricesInput {
+  readonly zones?: readonly string[];
+  readonly datetimeFrom?: string;
+  readonly datetimeTo?: string;
+  readonly resolution?: RequestedResolution;
+}
+
+/** A resolved price request: zones, UTC range and applied resolution. */
+export interface ResolvedPriceQuery {
+  readonly zoneIds: number[];
+  readonly range: TimeRange;
+  readonly resolution: Resolution;
+}
+
+/** Validates and resolves a price request. @throws InputError (422) on any invalid input. */
+export function resolvePriceQuery(deps: ServiceDeps, input: PricesInput): ResolvedPriceQuery {
+  const codes = input.zones?.length ? resolveZones(input.zones) : deps.directory.zones.map((z) => z.code);
+  const zoneIds = codes.flatMap((c) => deps.directory.byCode.get(c)?.id ?? []);
+  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now());
+  return { zoneIds, range, resolution: applyResolution(input.resolution ?? 'auto', range) };
+}
+
+function toQuery(q: ResolvedPriceQuery): PriceQuery {
+  return { zoneIds: q.zoneIds, from: q.range.from, to: q.range.to, resolution: q.resolution };
+}
+
+/** meta of a price response: measured upstream values, sources from the stored data. */
+export async function priceMeta(deps: ServiceDeps, q: ResolvedPriceQuery): Promise<Meta> {
+  const sources = await findPriceSources(deps.db, toQuery(q));
+  return { provenance: 'measured', upstreamSources: sourceLabels(sources), range: q.range, resolution: q.resolution, pagination: null };
+}
+
+/** Day-ahead prices (EUR/MWh) for the request, every row of the range (REST /prices). */
+export async function getPrices(deps: ServiceDeps, input: PricesInput): Promise<{ meta: Meta; rows: PriceRecord[] }> {
+  const q = resolvePriceQuery(deps, input);
+  const [rows, meta] = await Promise.all([findPrices(deps.db, toQuery(q)), priceMeta(deps, q)]);
+  return { meta, rows };
+}
+
+/** One keyset page of prices: rows after `after` in (datetime, zone) order, at most `limit`. */
+export async function getPricePage(
+  deps: ServiceDeps,
+  q: ResolvedPriceQuery,
+  page: { after?: PriceQuery['after']; limit: number },
+): Promise<PriceRecord[]> {
+  return findPrices(deps.db, { ...toQuery(q), ...page });
+}
+
+/** Total rows of a resolved price request. */
+export async function countPriceRows(deps: ServiceDeps, q: ResolvedPriceQuery): Promise<number> {
+  return countPrices(deps.db, toQuery(q));
+}

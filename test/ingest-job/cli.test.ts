@@ -1,0 +1,79 @@
+/**
+ * `npm run ingest` end to end on an empty embedded database in a temporary directory: the issue's
+ * example fills it with exactly what the (fake) upstream sent; usage errors exit 2 with one line.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/ingest.js';
+import { testConfig } from '../../src/config.js';
+import { openPglite } from '../../src/db/client.js';
+import { type FakeUpstream, fixture, startFakeUpstream, TOKEN } from './fake-upstream.js';
+import { EIC, key, rows } from './helpers.js';
+
+function capture() {
+  let text = '';
+  const stream = Object.assign(new Writable({ write: (c, _e, cb) => ((text += String(c)), cb()) }), { isTTY: false });
+  return { stream, text: () => text };
+}
+
+describe('npm run ingest', () => {
+  let fake: FakeUpstream;
+  let dir: string;
+  const config = () => ({ ...testConfig({ PGLITE_DIR: join(dir, 'db') }), ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: fake.url });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ingest-cli-'));
+    fake = await startFakeUpstream();
+    fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
+  });
+  afterAll(async () => {
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fills an empty database with what the upstream sent and exits 0', async () => {
+    const out = capture();
+    const err = capture();
+    const code = await main(['--from', '2025-09-29', '--to', '2025-10-03', '--zones', 'ES', '--what', 'prices'], {
+      config: config(),
+      stdout: out.stream,
+      stderr: err.stream,
+      signal: new AbortController().signal,
+    });
+    expect(code).toBe(0);
+    expect(out.text()).toMatch(/^ingest: 1\/1 window\(s\), 240 row\(s\), 1 request\(s\) in \d+\.\d s\n$/);
+    expect(err.text()).toContain('[1/1] prices ES 2025-09-29..2025-10-03: 240 row(s)');
+    expect(out.text() + err.text()).not.toContain(TOKEN);
+    const db = await openPglite(join(dir, 'db'));
+    try {
+      const stored = await rows<{ n: number; sources: string }>(db, `SELECT count(*)::int AS n, string_agg(DISTINCT source::text, ',') AS sources FROM price_point`);
+      expect(stored[0]).toEqual({ n: 240, sources: 'entsoe' });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it.each([
+    [['--to', '2025-10-03'], /--from is required/],
+    [['--from', 'yesterday-ish'], /--from: cannot read 'yesterday-ish' as a date/],
+    [['--from', '2025-01-01', '--zones', 'XX'], /Unknown bidding zone: XX/],
+    [['--from', '2025-01-01', '--borders', 'ES->DE_LU'], /ES and DE_LU do not share a border/],
+    [['--from', '2025-01-01', '--what', 'prices,weather'], /--what: unknown item\(s\) weather/],
+    [['--from', '2025-01-01', '--bogus'], /Unknown option '--bogus'/],
+  ])('exits 2 on %j', async (argv, message) => {
+    const err = capture();
+    const code = await main(argv, { config: config(), stdout: capture().stream, stderr: err.stream });
+    expect(code).toBe(2);
+    expect(err.text().split('\n')[0]).toMatch(message);
+  });
+
+  it('exits 2 when the token is not configured', async () => {
+    const err = capture();
+    const code = await main(['--from', '2025-01-01'], { config: { ...config(), ENTSOE_SECURITY_TOKEN: undefined }, stderr: err.stream, stdout: capture().stream });
+    expect(code).toBe(2);
+    expect(err.text()).toMatch(/^ingest: ENTSOE_SECURITY_TOKEN is not set/);
+  });
+});

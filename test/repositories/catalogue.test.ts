@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BORDERS, ZONES } from '../../src/domain/catalogue-data.js';
+import { borderKey, ensureCatalogue, readCatalogue } from '../../src/repositories/catalogue.js';
+import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
+
+describe.each(TEST_BACKENDS)('zone and border catalogue (%s)', (kind) => {
+  let t: TestDatabase | undefined;
+  afterEach(() => t?.close());
+
+  it('stores every catalogue zone and border in stored orientation and returns lookups', async () => {
+    t = await createTestDatabase(kind, { seed: 'empty' });
+    const lookup = await ensureCatalogue(t.db);
+    expect(lookup.zones).toHaveLength(ZONES.length);
+    expect(lookup.borders).toHaveLength(BORDERS.length);
+    for (const b of lookup.borders) expect(b.a < b.b).toBe(true);
+    const de = lookup.zoneIdByCode.get('DE_LU');
+    const fr = lookup.zoneIdByCode.get('FR');
+    const border = lookup.borders.find((b) => b.key === 'DE_LU->FR');
+    expect(border).toMatchObject({ zoneAId: de, zoneBId: fr });
+    expect(lookup.borderIdByKey.get(borderKey('FR', 'DE_LU'))).toBe(border?.id);
+  });
+
+  it('is idempotent: a second call keeps the ids and writes nothing', async () => {
+    t = await createTestDatabase(kind, { seed: 'empty' });
+    const first = await ensureCatalogue(t.db);
+    const again = await ensureCatalogue(t.db);
+    expect(again).toEqual(first);
+    const counts = await t.db.rawQuery<{ zones: number; borders: number }>(
+      'SELECT (SELECT count(*)::int FROM zone) AS zones, (SELECT count(*)::int FROM border) AS borders',
+    );
+    expect(counts[0]).toEqual({ zones: ZONES.length, borders: BORDERS.length });
+  });
+
+  it('repairs a zone whose stored attributes drifted from the catalogue', async () => {
+    t = await createTestDatabase(kind, { seed: 'empty' });
+    await t.db.rawQuery(`UPDATE zone SET name = 'wrong', time_zone = 'UTC' WHERE code = 'FR'`);
+    const before = await readCatalogue(t.db);
+    const lookup = await ensureCatalogue(t.db);
+    expect(lookup.zones.find((z) => z.code === 'FR')).toMatchObject({ name: 'France', timeZone: 'Europe/Paris' });
+    expect(lookup.zoneIdByCode.get('FR')).toBe(before.zoneIdByCode.get('FR'));
+  });
+});

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client.js';
+import { DEFAULT_THRESHOLDS } from '../../src/domain/classification.js';
+import { loadOutages } from '../../src/repositories/load.js';
+import { monthChunks, reclassify } from '../../src/repositories/reclassify.js';
+import { DEMO_TEST_FROM, TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
+
+const WHOLE = { from: DEMO_TEST_FROM, to: new Date('2025-11-07T00:00:00Z'), thresholds: DEFAULT_THRESHOLDS };
+
+const CLASS_SQL = `SELECT border_id, ts, flow_type::text, export_from_a, net_flow_mw, price_a_eur_mwh, price_b_eur_mwh,
+  flow_derived, scheduled_flow_type::text, scheduled_export_from_a FROM border_hour ORDER BY border_id, ts`;
+
+async function borderId(db: Database, a: string, b: string): Promise<number> {
+  const rows = await db.rawQuery<{ id: number }>(
+    `SELECT b.id FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id WHERE za.code = $1 AND zb.code = $2`,
+    [a, b],
+  );
+  return rows[0]?.id as number;
+}
+
+describe('month chunks', () => {
+  it('splits a window at UTC month starts', () => {
+    const chunks = monthChunks(new Date('2025-09-22T00:00Z'), new Date('2025-11-07T00:00Z'));
+    expect(chunks.map(([f, t]) => [f.toISOString().slice(0, 10), t.toISOString().slice(0, 10)])).toEqual([
+      ['2025-09-22', '2025-10-01'],
+      ['2025-10-01', '2025-11-01'],
+      ['2025-11-01', '2025-11-07'],
+    ]);
+  });
+});
+
+describe.each(TEST_BACKENDS)('reclassify (%s)', (kind) => {
+  let t: TestDatabase | undefined;
+  afterEach(() => t?.close());
+
+  it('reproduces the stored classification of the seeded demo data exactly', async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    const before = await t.db.rawQuery(CLASS_SQL);
+    const result = await reclassify(t.db, WHOLE);
+    expect(result).toEqual({ hours: 59 * 46 * 24, changed: 0 });
+    await t.db.rawQuery(`UPDATE border_hour SET flow_type = NULL, price_a_eur_mwh = NULL, scheduled_flow_type = NULL,
+      flow_derived = NOT flow_derived WHERE ts >= '2025-10-25' AND ts < '2025-10-28'`);
+    expect((await reclassify(t.db, WHOLE)).changed).toBe(59 * 3 * 24);
+    expect(await t.db.rawQuery(CLASS_SQL)).toEqual(before);
+  });
+
+  it('classifies scheduled flows as derived where physical flows are missing', async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    const id = await borderId(t.db, 'DE_LU', 'FR');
+    await t.db.rawQuery(`UPDATE border_hour SET physical_ab_mw = NULL, physical_ba_mw = NULL, physical_source = NULL
+      WHERE border_id = $1 AND ts >= '2025-10-15' AND ts < '2025-10-16'`, [id]);
+    const result = await reclassify(t.db, { ...WHOLE, from: new Date('2025-10-15T00:00Z'), to: new Date('2025-10-16T00:00Z'), borderIds: [id] });
+    expect(result.hours).toBe(24);
+    const rows = await t.db.rawQuery<{ derived: boolean; same: boolean }>(
+      `SELECT flow_derived AS derived, flow_type IS NOT DISTINCT FROM scheduled_flow_type AND export_from_a IS NOT DISTINCT FROM scheduled_export_from_a AS same
+       FROM border_hour WHERE border_id = $1 AND ts >= '2025-10-15' AND ts < '2025-10-16'`, [id]);
+    expect(rows).toHaveLength(24);
+    for (const r of rows) expect(r).toEqual({ derived: true, same: true });
+  });
+
+  it('makes every hour an outage record overlaps an outage hour, on both bases', async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    const mismatches = await t.db.rawQuery(
+      `SELECT h.border_id, h.ts, h.flow_type FROM border_hour h
+       WHERE EXISTS (SELECT 1 FROM border_outage o WHERE o.border_id = h.border_id AND o.starts_at < h.ts + interval '1 hour' AND o.ends_at > h.ts)
+         AND (h.flow_type <> 'outage' OR h.scheduled_flow_type <> 'outage')`,
+    );
+    expect(mismatches).toEqual([]);
+    const id = await borderId(t.db, 'ES', 'PT');
+    await loadOutages(t.db, [{ borderId: id, startsAt: new Date('2025-10-20T10:30Z'), endsAt: new Date('2025-10-20T13:00Z'), planned: false, reason: 'test', mrid: null, source: 'entsoe' }]);
+    await reclassify(t.db, { ...WHOLE, from: new Date('2025-10-20T00:00Z'), to: new Date('2025-10-21T00:00Z') });
+    const hours = await t.db.rawQuery<{ hour: string; flow_type: string }>(
+      `SELECT to_char(ts AT TIME ZONE 'UTC', 'HH24') AS hour, flow_type::text FROM border_hour
+       WHERE border_id = $1 AND ts >= '2025-10-20T09:00Z' AND ts < '2025-10-20T14:00Z' ORDER BY ts`, [id]);
+    expect(hours.map((h) => [h.hour, h.flow_type === 'outage'])).toEqual([['09', false], ['10', true], ['11', true], ['12', true], ['13', false]]);
+  });
+
+  it('follows price changes: a price jump in one zone splits coupled hours', async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    const id = await borderId(t.db, 'ES', 'PT');
+    await t.db.rawQuery(`UPDATE price_point SET price_eur_mwh = price_eur_mwh + 500
+      WHERE zone_id = (SELECT id FROM zone WHERE code = 'PT') AND ts >= '2025-10-21T08:00Z' AND ts < '2025-10-21T09:00Z'`);
+    await reclassify(t.db, { ...WHOLE, from: new Date('2025-10-21T08:00Z'), to: new Date('2025-10-21T09:00Z'), borderIds: [id] });
+    const [row] = await t.db.rawQuery<{ a: number; b: number; flow_type: string; export_from_a: boolean }>(
+      `SELECT price_a_eur_mwh AS a, price_b_eur_mwh AS b, flow_type::text, export_from_a FROM border_hour WHERE border_id = $1 AND ts = '2025-10-21T08:00Z'`, [id]);
+    expect((row?.b ?? 0) - (row?.a ?? 0)).toBeGreaterThan(400);
+    if (row?.export_from_a) expect(['convergence', 'congestion']).toContain(row.flow_type);
+    else expect(row?.flow_type).toBe('counter_intuitive');
+  });
+});

@@ -1,0 +1,40 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
+import { type App, createApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/client.js';
+import { createTestDatabase, DEMO_TEST_NOW } from './db.js';
+import { TEST_DATABASE_URL } from './env.js';
+
+/** Database engines the API tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const BACKENDS: ('pglite' | 'postgres')[] = TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** An in-process server over a test database, with helpers for both surfaces. */
+export interface TestApp {
+  readonly app: App;
+  readonly db: Database;
+  get(path: string, init?: RequestInit): Promise<Response>;
+  graphql<R, V>(doc: TypedDocumentNode<R, V>, variables?: V): Promise<{ data?: R; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
+  close(): Promise<void>;
+}
+
+/** Builds the app over a fresh test database; the clock is pinned to DEMO_TEST_NOW. */
+export async function createTestApp(kind: 'pglite' | 'postgres', seed: 'demo' | 'empty'): Promise<TestApp> {
+  const { db, close } = await createTestDatabase(kind, { seed });
+  const app = await createApp({ config: testConfig(), db, now: () => DEMO_TEST_NOW.getTime() });
+  const fetch = (path: string, init?: RequestInit) => Promise.resolve(app.yoga.fetch(new URL(path, "http://test"), init ?? {}));
+  return {
+    app,
+    db,
+    get: fetch,
+    async graphql(doc, variables) {
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: print(doc), variables }),
+      });
+      return res.json();
+    },
+    close,
+  };
+}

@@ -1,0 +1,7 @@
+/**
+ * The one test-side reader of the process environment.
+ * TEST_DATABASE_URL: a PostgreSQL server for the tests that also run on PostgreSQL (unset: PGlite only).
+ */
+export const TEST_DATABASE_URL: string | undefined = process.env.TEST_DATABASE_URL || undefined;
+/** TEST_REDIS_URL: a Redis server for the tests of shared rate limit buckets (unset: those tests are skipped). */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;

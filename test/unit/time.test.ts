@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { formatUtc, formatUtcNaive, parseDateTime, resolveRange, splitDays } from '../../src/domain/time.js';
+import { InputError } from '../../src/errors.js';
+
+const NOW = new Date('2026-03-31T10:20:30.456Z');
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+describe('parseDateTime', () => {
+  it('reads an ISO datetime without offset as UTC', () => {
+    expect(iso(parseDateTime('2025-10-01T00:00:00', NOW))).toBe('2025-10-01T00:00:00.000Z');
+  });
+  it('reads a bare date as midnight UTC', () => {
+    expect(iso(parseDateTime('2025-10-26', NOW))).toBe('2025-10-26T00:00:00.000Z');
+  });
+  it('converts an explicit offset to UTC', () => {
+    expect(iso(parseDateTime('2025-10-01T02:00:00+02:00', NOW))).toBe('2025-10-01T00:00:00.000Z');
+    expect(iso(parseDateTime('2025-10-01T00:00:00Z', NOW))).toBe('2025-10-01T00:00:00.000Z');
+    expect(iso(parseDateTime('2025-10-01T00:00-0130', NOW))).toBe('2025-10-01T01:30:00.000Z');
+  });
+  it('resolves relative shorthand against now', () => {
+    expect(iso(parseDateTime('now', NOW))).toBe('2026-03-31T10:20:30.456Z');
+    expect(iso(parseDateTime('now-30d', NOW))).toBe('2026-03-01T10:20:30.456Z');
+    expect(iso(parseDateTime('now-6H', NOW))).toBe('2026-03-31T04:20:30.456Z');
+    expect(iso(parseDateTime('now-6h', NOW))).toBe('2026-03-31T04:20:30.456Z');
+    expect(iso(parseDateTime('now-90m', NOW))).toBe('2026-03-31T08:50:30.456Z');
+    expect(iso(parseDateTime('now-2w', NOW))).toBe('2026-03-17T10:20:30.456Z');
+  });
+  it('subtracts calendar months and years, clamping to the month end', () => {
+    expect(iso(parseDateTime('now-1M', NOW))).toBe('2026-02-28T10:20:30.456Z');
+    expect(iso(parseDateTime('now-1y', new Date('2028-02-29T00:00:00Z')))).toBe('2027-02-28T00:00:00.000Z');
+  });
+  it('rejects impossible dates and unknown forms', () => {
+    for (const bad of ['2025-02-30', '2025-13-01', '2025-10-01T24:00:00', 'yesterday', 'now-5x', 'now+1d', 'now-d', '']) {
+      expect(parseDateTime(bad, NOW), bad).toBeNull();
+    }
+  });
+});
+
+describe('resolveRange', () => {
+  it('defaults to the last 30 days with now truncated to the second', () => {
+    const r = resolveRange(undefined, undefined, NOW.getTime());
+    expect(iso(r.from)).toBe('2026-03-01T10:20:30.000Z');
+    expect(iso(r.to)).toBe('2026-03-31T10:20:30.000Z');
+  });
+  it('names the unreadable parameter', () => {
+    try {
+      resolveRange('garbage', 'now', NOW.getTime());
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).issues.map((i) => i.param)).toEqual(['datetime_from']);
+    }
+  });
+  it('rejects an empty or inverted range on datetime_to', () => {
+    expect(() => resolveRange('2025-01-02', '2025-01-02', 0)).toThrow(/datetime_to must be later/);
+    expect(() => resolveRange('2025-01-03', '2025-01-02', 0)).toThrow(InputError);
+  });
+});
+
+describe('formatting', () => {
+  it('prints meta datetimes without offset and rows with Z', () => {
+    const d = new Date('2025-10-01T00:15:00Z');
+    expect(formatUtcNaive(d)).toBe('2025-10-01T00:15:00');
+    expect(formatUtc(d)).toBe('2025-10-01T00:15:00Z');
+    expect(formatUtcNaive(new Date('2025-10-01T00:15:00.250Z'))).toBe('2025-10-01T00:15:00.250');
+  });
+});
+
+describe('splitDays', () => {
+  const r = (a: string, b: string) => ({ from: new Date(a), to: new Date(b) });
+  it('serves whole UTC days from the rollup and keeps both partial ends', () => {
+    expect(splitDays(r('2025-10-01T10:00Z', '2025-10-04T06:00Z'))).toEqual({
+      days: r('2025-10-02T00:00Z', '2025-10-04T00:00Z'),
+      edges: [r('2025-10-01T10:00Z', '2025-10-02T00:00Z'), r('2025-10-04T00:00Z', '2025-10-04T06:00Z')],
+    });
+  });
+  it('has no edges on midnight bounds', () => {
+    expect(splitDays(r('2025-10-01T00:00Z', '2025-10-03T00:00Z'))).toEqual({ days: r('2025-10-01T00:00Z', '2025-10-03T00:00Z'), edges: [] });
+  });
+  it('keeps a range inside one day (or across one midnight without a whole day) as edges only', () => {
+    expect(splitDays(r('2025-10-01T03:00Z', '2025-10-01T05:00Z'))).toEqual({ days: null, edges: [r('2025-10-01T03:00Z', '2025-10-01T05:00Z')] });
+    expect(splitDays(r('2025-10-01T20:00Z', '2025-10-02T05:00Z')).days).toBeNull();
+  });
+});
