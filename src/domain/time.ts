@@ -116,3 +116,6 @@ export function splitDays(range: TimeRange): DaySplit {
   if (hi < to) edges.push({ from: new Date(hi), to: range.to });
   return { days: { from: new Date(lo), to: new Date(hi) }, edges };
 }
+
+/** `YYYY-MM-DD` of a UTC instant. */
+export const isoDay = (d: Date): string => d.toISOString().slice(0, 10);

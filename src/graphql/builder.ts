@@ -21,7 +21,24 @@ export const builder = new SchemaBuilder<{
 }>({
   plugins: [RelayPlugin, ValidationPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
-  relay: { cursorType: 'String', clientMutationId: 'omit', edgesFieldOptions: { nullable: { list: false, items: false } }, nodeFieldOptions: { nullable: false } },
+  relay: {
+    cursorType: 'String',
+    clientMutationId: 'omit',
+    edgesFieldOptions: { nullable: { list: false, items: false }, description: 'The rows of this page.' },
+    nodeFieldOptions: { nullable: false, description: 'The row.' },
+    cursorFieldOptions: { description: 'Opaque keyset cursor of the row; pass it as `after` to continue.' },
+    pageInfoFieldOptions: { description: 'Where this page sits in the whole result.' },
+    pageInfoTypeOptions: { description: 'Relay page information.' },
+    hasNextPageFieldOptions: { description: 'true when rows follow this page.' },
+    hasPreviousPageFieldOptions: { description: 'true when this page was requested with `after`.' },
+    startCursorFieldOptions: { description: 'Cursor of the first row of the page.' },
+    endCursorFieldOptions: { description: 'Cursor of the last row of the page; pass it as `after` for the next page.' },
+    firstArgOptions: { description: 'Page size (rows to return after `after`).' },
+    afterArgOptions: { description: 'Cursor after which the page starts (endCursor of the previous page).' },
+    lastArgOptions: { description: 'Not supported: pagination is forward only.' },
+    beforeArgOptions: { description: 'Not supported: pagination is forward only.' },
+    defaultEdgeTypeOptions: { description: 'A row with its cursor.' },
+  },
   validation: {
     validationError: (result) =>
       new InputError(

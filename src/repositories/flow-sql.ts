@@ -1,4 +1,5 @@
 import type { Resolution } from '../domain/resolution.js';
+import { isoDay, splitDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 
 /** Filters shared by the flow queries: null borderIds means every border, an empty array none. */
@@ -16,18 +17,18 @@ export const DIR = Prisma.sql`coalesce(h.export_from_a, true)`;
  * Aggregates of border-hours (alias `h`) grouped by day, border, flow type and direction, in the
  * column order of border_daily after those four keys.
  */
-export const HOUR_AGGREGATES = Prisma.sql`count(*)::int,
-  count(*) FILTER (WHERE h.physical_interpolated AND NOT h.flow_derived)::int,
-  count(*) FILTER (WHERE h.flow_derived)::int,
-  coalesce(sum(h.net_flow_mw), 0),
-  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int,
+export const HOUR_AGGREGATES = Prisma.sql`count(*)::int AS hours,
+  count(*) FILTER (WHERE h.physical_interpolated AND NOT h.flow_derived)::int AS interpolated_hours,
+  count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
+  coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
+  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,
   coalesce(sum(CASE WHEN ${DIR} THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0),
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_from_sum,
   coalesce(sum(CASE WHEN ${DIR} THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0),
-  coalesce(sum(CASE WHEN ${DIR} THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0),
-  count(CASE WHEN ${DIR} THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int,
-  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL)`;
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_to_sum,
+  coalesce(sum(CASE WHEN ${DIR} THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0) AS capacity_sum,
+  count(CASE WHEN ${DIR} THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int AS capacity_hours,
+  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL) AS sources`;
 
 /** SQL conditions of a filter on border_hour aliased `h` (assessed hours only). */
 export function hourConditions(f: FlowFilter): Prisma.Sql {
@@ -38,30 +39,30 @@ export function hourConditions(f: FlowFilter): Prisma.Sql {
 
 /**
  * Daily sums per border, direction and flow type over [from, to): whole UTC days from the
- * border_daily rollup, partial first and last days aggregated from border_hour the same way, so the
- * union equals aggregating border_hour over the range. Columns: day, border_id, flow_type,
+ * border_daily rollup, partial first and last days aggregated from border_hour the same way (index
+ * ranges, never a scan of the whole range), so the union equals aggregating border_hour over it. Columns: day, border_id, flow_type,
  * export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
  * price_to_sum, capacity_sum, capacity_hours, sources.
  */
 export function dailySums(f: FlowFilter): Prisma.Sql {
+  const { days, edges } = splitDays(f);
   const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
   const types = f.flowTypes.length ? Prisma.sql`AND d.flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
-  return Prisma.sql`
-    WITH bounds AS (
-      SELECT date_trunc('day', ${f.from}::timestamptz + interval '1 day' - interval '1 microsecond', 'UTC') AS lo,
-             greatest(date_trunc('day', ${f.to}::timestamptz, 'UTC'),
-                      date_trunc('day', ${f.from}::timestamptz + interval '1 day' - interval '1 microsecond', 'UTC')) AS hi
-    )
-    SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.border_id, d.flow_type, d.export_from_a, d.hours,
-           d.interpolated_hours, d.derived_hours, d.net_flow_sum, d.price_hours, d.price_from_sum, d.price_to_sum,
-           d.capacity_sum, d.capacity_hours, d.sources
-    FROM border_daily d, bounds b
-    WHERE d.day >= (b.lo AT TIME ZONE 'UTC')::date AND d.day < (b.hi AT TIME ZONE 'UTC')::date ${borders} ${types}
-    UNION ALL
-    SELECT date_trunc('day', h.ts, 'UTC'), h.border_id, h.flow_type, ${DIR}, ${HOUR_AGGREGATES}
-    FROM border_hour h, bounds b
-    WHERE ${hourConditions(f)} AND (h.ts < b.lo OR h.ts >= b.hi)
-    GROUP BY 1, 2, 3, 4`;
+  const parts: Prisma.Sql[] = edges.map(
+    (e) => Prisma.sql`
+      SELECT date_trunc('day', h.ts, 'UTC') AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${HOUR_AGGREGATES}
+      FROM border_hour h WHERE ${hourConditions({ ...f, ...e })}
+      GROUP BY 1, 2, 3, 4`,
+  );
+  if (days) {
+    parts.push(Prisma.sql`
+      SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.border_id, d.flow_type, d.export_from_a, d.hours,
+             d.interpolated_hours, d.derived_hours, d.net_flow_sum, d.price_hours, d.price_from_sum, d.price_to_sum,
+             d.capacity_sum, d.capacity_hours, d.sources
+      FROM border_daily d
+      WHERE d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date ${borders} ${types}`);
+  }
+  return Prisma.join(parts, ' UNION ALL ');
 }
 
 /** `date_trunc` unit of an aggregated resolution. */

@@ -21,9 +21,13 @@ export interface FlowRecord {
   readonly derived: boolean;
 }
 
-/** A flow query: filter, resolution, and either offset paging or a keyset position. */
+/** Which flow is classified: measured physical flows (scheduled where missing), or schedules. */
+export type FlowBasis = 'physical' | 'scheduled';
+
+/** A flow query: filter, resolution, basis, and either offset paging or a keyset position. */
 export interface FlowQuery extends FlowFilter {
   readonly resolution: Resolution;
+  readonly basis?: FlowBasis;
   readonly limit?: number;
   readonly offset?: number;
   readonly after?: { readonly datetime: Date; readonly zoneFrom: string; readonly zoneTo: string; readonly flowType: string };
@@ -42,6 +46,35 @@ function hourlyRows(f: FlowFilter): Prisma.Sql {
     WHERE ${hourConditions(f)}`;
 }
 
+/** DIR on the scheduled basis. */
+const SDIR = Prisma.sql`coalesce(h.scheduled_export_from_a, true)`;
+
+/** Hourly rows classified on scheduled exchanges (A09), computed by the same rules. */
+function scheduledHourlyRows(f: FlowFilter): Prisma.Sql {
+  const types = f.flowTypes.length ? Prisma.sql`AND h.scheduled_flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
+  const borders = f.borderIds ? Prisma.sql`AND h.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
+  return Prisma.sql`
+    SELECT h.ts AS datetime, h.border_id, ${SDIR} AS export_from_a, h.scheduled_flow_type::text AS flow_type,
+           false AS flow_interpolated,
+           abs(coalesce(h.scheduled_ab_mw, 0) - coalesce(h.scheduled_ba_mw, 0)) AS net_flow_mw,
+           CASE WHEN ${SDIR} THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
+           CASE WHEN ${SDIR} THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END AS price_to,
+           CASE WHEN ${SDIR} THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END AS capacity_mw,
+           1 AS hours, false AS derived
+    FROM border_hour h
+    WHERE h.ts >= ${f.from} AND h.ts < ${f.to} AND h.scheduled_flow_type IS NOT NULL ${borders} ${types}`;
+}
+
+/** Buckets of hourly rows aggregated directly (the scheduled basis has no rollup). */
+function bucketsOfHours(hours: Prisma.Sql, resolution: Resolution): Prisma.Sql {
+  return Prisma.sql`
+    SELECT date_trunc(${bucketUnit(resolution)}, x.datetime, 'UTC') AS datetime, x.border_id, x.export_from_a, x.flow_type,
+           bool_or(x.flow_interpolated) AS flow_interpolated, avg(x.net_flow_mw) AS net_flow_mw,
+           avg(x.price_from) AS price_from, avg(x.price_to) AS price_to, avg(x.capacity_mw) AS capacity_mw,
+           count(*)::int AS hours, bool_or(x.derived) AS derived
+    FROM (${hours}) x GROUP BY 1, 2, 3, 4`;
+}
+
 function bucketRows(f: FlowFilter, resolution: Resolution): Prisma.Sql {
   return Prisma.sql`
     SELECT date_trunc(${bucketUnit(resolution)}, s.day, 'UTC') AS datetime, s.border_id, s.export_from_a,
@@ -57,7 +90,10 @@ function bucketRows(f: FlowFilter, resolution: Resolution): Prisma.Sql {
 
 /** The rows of a flow query before ordering, with zone codes of the row's direction. */
 export function flowRowsSql(q: FlowQuery): Prisma.Sql {
-  const inner = q.resolution === 'native' || q.resolution === '1H' ? hourlyRows(q) : bucketRows(q, q.resolution);
+  const hourly = q.resolution === 'native' || q.resolution === '1H';
+  const inner = q.basis === 'scheduled'
+    ? (hourly ? scheduledHourlyRows(q) : bucketsOfHours(scheduledHourlyRows(q), q.resolution))
+    : (hourly ? hourlyRows(q) : bucketRows(q, q.resolution));
   return Prisma.sql`
     SELECT r.datetime, (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
            (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to,

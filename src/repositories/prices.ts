@@ -1,5 +1,6 @@
 import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
+import { isoDay, splitDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 
 /** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
@@ -44,23 +45,22 @@ function hourlySql(q: PriceQuery): Prisma.Sql {
  * and last days from price_point, so the result equals aggregating price_point over the range.
  */
 function dailySumsSql(q: PriceQuery): Prisma.Sql {
-  return Prisma.sql`
-    WITH bounds AS (
-      SELECT date_trunc('day', ${q.from}::timestamptz + interval '1 day' - interval '1 microsecond', 'UTC') AS lo,
-             greatest(date_trunc('day', ${q.to}::timestamptz, 'UTC'),
-                      date_trunc('day', ${q.from}::timestamptz + interval '1 day' - interval '1 microsecond', 'UTC')) AS hi
-    )
-    SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
-    FROM price_daily d, bounds b
-    WHERE d.zone_id = ANY(${ids(q)})
-      AND d.day >= (b.lo AT TIME ZONE 'UTC')::date AND d.day < (b.hi AT TIME ZONE 'UTC')::date
-    UNION ALL
-    SELECT date_trunc('day', p.ts, 'UTC'), p.zone_id, sum(p.price_eur_mwh * p.period_minutes),
-           sum(p.period_minutes), bool_or(p.interpolated)
-    FROM price_point p, bounds b
-    WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}
-      AND (p.ts < b.lo OR p.ts >= b.hi)
-    GROUP BY 1, 2`;
+  const { days, edges } = splitDays(q);
+  const parts: Prisma.Sql[] = edges.map(
+    (e) => Prisma.sql`
+      SELECT date_trunc('day', p.ts, 'UTC') AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
+             sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
+      FROM price_point p
+      WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${e.from} AND p.ts < ${e.to}
+      GROUP BY 1, 2`,
+  );
+  if (days) {
+    parts.push(Prisma.sql`
+      SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
+      FROM price_daily d
+      WHERE d.zone_id = ANY(${ids(q)}) AND d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date`);
+  }
+  return Prisma.join(parts, ' UNION ALL ');
 }
 
 function bucketedSql(q: PriceQuery, unit: 'day' | 'week'): Prisma.Sql {

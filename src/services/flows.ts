@@ -1,4 +1,4 @@
-import { findFlows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
+import { type FlowBasis, type FlowQuery, findFlows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
@@ -31,4 +31,20 @@ export async function getFlows(deps: ServiceDeps, input: FlowsInput): Promise<{ 
   const meta = await flowMeta(deps, sel, summary.derived);
   const next = offset + limit < summary.total ? offset + limit : null;
   return { meta: { ...meta, pagination: { total: summary.total, limit, offset, nextOffset: next } }, rows };
+}
+
+/** A resolved flow query for keyset paging (GraphQL): filter, resolution and basis. */
+export function resolveFlowQuery(deps: ServiceDeps, input: FlowSelection & { basis?: FlowBasis }): { sel: ResolvedFlowSelection; query: FlowQuery } {
+  const sel = resolveFlowSelection(deps, input);
+  return { sel, query: { ...sel.filter, resolution: sel.resolution, basis: input.basis ?? 'physical' } };
+}
+
+/** One keyset page of flow rows after `after`, at most `limit`. */
+export function getFlowPage(deps: ServiceDeps, query: FlowQuery, page: { after?: FlowQuery['after']; limit: number }): Promise<FlowRecord[]> {
+  return findFlows(deps.db, { ...query, ...page });
+}
+
+/** Total rows and derived flag of a flow query. */
+export function summarizeFlowRows(deps: ServiceDeps, query: FlowQuery): Promise<{ total: number; derived: boolean }> {
+  return summarizeFlows(deps.db, query);
 }

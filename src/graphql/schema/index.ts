@@ -2,6 +2,8 @@ import { builder } from '../builder.js';
 import './common.js';
 import './zones.js';
 import './prices.js';
+import './flows.js';
+import './aggregates.js';
 
 /** The executable GraphQL schema. */
 export const schema = builder.toSchema({ sortSchema: false });

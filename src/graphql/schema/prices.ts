@@ -16,7 +16,7 @@ const PricePointRef = builder.objectRef<PriceRecord>('PricePoint').implement({
   fields: (t) => ({
     datetime: t.field({ type: 'DateTime', description: 'Start of the period or bucket, UTC.', resolve: (p) => p.datetime }),
     biddingZone: t.exposeString('zone', { description: 'Bidding zone short code.' }),
-    zone: t.field({ type: ZoneRef, description: 'The bidding zone.', resolve: (p, _a, ctx) => ctx.deps.directory.byCode.get(p.zone)! }),
+    zone: t.field({ type: ZoneRef, description: 'The bidding zone.', resolve: (p) => p.zone }),
     priceEurMwh: t.float({ description: 'Price in EUR/MWh (time-weighted mean for buckets), rounded to 0.0001.', resolve: (p) => Math.round(p.price * 10_000) / 10_000 }),
     interpolated: t.exposeBoolean('interpolated', { description: 'true when the value (or any value of the bucket) fills a gap upstream.' }),
     year: t.int({ description: 'Calendar year (UTC).', resolve: (p) => p.datetime.getUTCFullYear() }),
@@ -74,7 +74,7 @@ builder.queryFields((t) => ({
       description: 'A page of prices with the total row count and the response meta.',
       fields: (c) => ({
         totalCount: c.int({ description: 'Rows in the whole range (all pages).', resolve: (conn, _a, ctx) => countPriceRows(ctx.deps, (conn as unknown as PriceConnectionShape).query) }),
-        meta: c.field({ type: MetaRef, resolve: (conn, _a, ctx) => priceMeta(ctx.deps, (conn as unknown as PriceConnectionShape).query) }),
+        meta: c.field({ type: MetaRef, description: 'Provenance, sources, resolved range and resolution.', resolve: (conn, _a, ctx) => priceMeta(ctx.deps, (conn as unknown as PriceConnectionShape).query) }),
       }),
     },
   ),

@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { findZone, neighboursOf } from '../../domain/catalogue.js';
-import type { ZoneRecord } from '../../repositories/catalogue.js';
-import { builder } from '../builder.js';
+import type { BorderRecord } from '../../repositories/catalogue.js';
+import { findZonesByCodes } from '../../repositories/zones.js';
+import { builder, type GraphQLContext } from '../builder.js';
 
-/** A bidding zone. */
-export const ZoneRef = builder.objectRef<ZoneRecord>('Zone');
+/** A bidding zone, batch-loaded by short code through a per-request dataloader. */
+export const ZoneRef = builder.loadableObjectRef('Zone', {
+  load: (codes: string[], ctx: GraphQLContext) => findZonesByCodes(ctx.deps.db, codes),
+  sort: (zone) => zone.code,
+});
 
 ZoneRef.implement({
   description: 'A bidding zone of the European day-ahead market.',
@@ -16,8 +20,18 @@ ZoneRef.implement({
     neighbours: t.field({
       type: [ZoneRef],
       description: 'Zones sharing a border with this one, by code.',
-      resolve: (zone, _args, ctx) => neighboursOf(zone.code).flatMap((c) => ctx.deps.directory.byCode.get(c) ?? []),
+      resolve: (zone) => neighboursOf(zone.code),
     }),
+  }),
+});
+
+/** A border between two zones, in stored orientation (A's code sorts first). */
+export const BorderRef = builder.objectRef<BorderRecord>('Border').implement({
+  description: 'An interconnection between two neighbouring bidding zones, stored once as A->B with A sorting first.',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'A->B in stored orientation, e.g. DE_LU->FR.' }),
+    zoneA: t.field({ type: ZoneRef, description: 'The zone whose code sorts first.', resolve: (b) => b.a }),
+    zoneB: t.field({ type: ZoneRef, description: 'The other zone.', resolve: (b) => b.b }),
   }),
 });
 
@@ -31,10 +45,12 @@ builder.queryFields((t) => ({
     type: ZoneRef,
     nullable: true,
     description: 'One zone by short code or EIC (case-insensitive); null when unknown.',
-    args: { code: t.arg.string({ required: true, validate: z.string().min(1).max(40) }) },
-    resolve: (_root, args, ctx) => {
-      const found = findZone(args.code);
-      return found ? (ctx.deps.directory.byCode.get(found.code) ?? null) : null;
-    },
+    args: { code: t.arg.string({ required: true, description: 'Short code (DE_LU) or EIC.', validate: z.string().min(1).max(40) }) },
+    resolve: (_root, args) => findZone(args.code)?.code ?? null,
+  }),
+  borders: t.field({
+    type: [BorderRef],
+    description: 'All borders, ordered by key.',
+    resolve: (_root, _args, ctx) => [...ctx.deps.directory.borders].sort((x, y) => (x.key < y.key ? -1 : 1)),
   }),
 }));

@@ -5,7 +5,7 @@ import { FLOW_TYPES } from '../../services/flow-filter.js';
 import { getFlows } from '../../services/flows.js';
 import { defineEndpoint } from '../endpoint.js';
 import { borderParam, flowTypeParam, limitParam, offsetParam } from '../flow-params.js';
-import { orNull, roundMw, roundPrice } from '../format.js';
+import { orNull, roundMw, roundPrice } from '../../domain/rounding.js';
 import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
 
 /** FlowTypeRow (spec 2.7, DESIGN.md). */

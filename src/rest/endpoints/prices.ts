@@ -3,7 +3,7 @@ import type { PriceRecord } from '../../repositories/prices.js';
 import { getPrices } from '../../services/prices.js';
 import { formatUtc } from '../../domain/time.js';
 import { defineEndpoint } from '../endpoint.js';
-import { roundPrice } from '../format.js';
+import { roundPrice } from '../../domain/rounding.js';
 import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
 
 /** PriceRow of spec 2.3. */

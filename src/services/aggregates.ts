@@ -1,0 +1,111 @@
+import { resolveZones } from '../domain/catalogue.js';
+import { atLeastDaily } from '../domain/resolution.js';
+import { resolveRange } from '../domain/time.js';
+import { findCiCounts, findFlowTypeCounts } from '../repositories/flow-aggregates.js';
+import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flow-stats.js';
+import { findFlowSources } from '../repositories/flows.js';
+import { findPriceSources } from '../repositories/prices.js';
+import { findPriceKpis, findZoneExchange } from '../repositories/zone-stats.js';
+import type { ServiceDeps } from './context.js';
+import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
+import { type Meta, sourceLabels } from './meta.js';
+
+/** Percentage of part in total (0 when total is 0), rounded to 0.0001. */
+export function percentOf(part: number, total: number): number {
+  return total > 0 ? Math.round((1e6 * part) / total) / 1e4 : 0;
+}
+
+/** Aggregates are computed from other signals: provenance `derived` (DESIGN.md). */
+async function derivedMeta(deps: ServiceDeps, sel: Pick<ResolvedFlowSelection, 'filter' | 'range'>, resolution: Meta['resolution']): Promise<Meta> {
+  const sources = await findFlowSources(deps.db, sel.filter);
+  return { provenance: 'derived', upstreamSources: sourceLabels(sources), range: sel.range, resolution, pagination: null };
+}
+
+function zoneIds(deps: ServiceDeps, zones: readonly string[] | undefined): number[] | null {
+  if (!zones?.length) return null;
+  return resolveZones(zones).flatMap((c) => deps.directory.byCode.get(c)?.id ?? []);
+}
+
+/** Borders as series: the written ones, else every border in stored orientation. */
+function orientedBorders(deps: ServiceDeps, sel: ResolvedFlowSelection, fallbackAll: boolean): OrientedBorder[] {
+  if (sel.written.length) {
+    return sel.written.map((w) => ({ borderId: w.borderId, flip: w.from > w.to, name: `${w.from}->${w.to}` }));
+  }
+  if (!fallbackAll) return [];
+  const ids = sel.filter.borderIds ? new Set(sel.filter.borderIds) : null;
+  return deps.directory.borders.filter((b) => !ids || ids.has(b.id)).map((b) => ({ borderId: b.id, flip: false, name: b.key }));
+}
+
+/** Daily (or weekly) flow-type breakdown per border, in the border's stored orientation. */
+export async function getFlowTypeSummary(deps: ServiceDeps, input: FlowSelection) {
+  const sel = resolveFlowSelection(deps, { ...input, flowTypes: [] }, atLeastDaily);
+  const [counts, meta] = await Promise.all([findFlowTypeCounts(deps.db, sel.filter, sel.resolution), derivedMeta(deps, sel, sel.resolution)]);
+  const rows = counts.map((r) => ({
+    ...r,
+    convergencePct: percentOf(r.convergence, r.hours),
+    congestionPct: percentOf(r.congestion, r.hours),
+    counterIntuitivePct: percentOf(r.counterIntuitive, r.hours),
+    outagePct: percentOf(r.outage, r.hours),
+  }));
+  return { meta, rows };
+}
+
+/** Counter-intuitive share per zone and bucket. */
+export async function getCiShare(deps: ServiceDeps, input: FlowSelection) {
+  const sel = resolveFlowSelection(deps, { ...input, borders: [], flowTypes: [] });
+  const ids = zoneIds(deps, input.zones);
+  const [counts, meta] = await Promise.all([findCiCounts(deps.db, sel.range, ids, sel.resolution), derivedMeta(deps, sel, sel.resolution)]);
+  return { meta, rows: counts.map((r) => ({ ...r, ciPercentage: percentOf(r.ciHours, r.totalHours) })) };
+}
+
+/** Flow/price scatter bins (MW, EUR/MWh) per written border. */
+export async function getFlowPriceScatter(deps: ServiceDeps, input: FlowSelection & { flowBinMw: number; priceBin: number }) {
+  const sel = resolveFlowSelection(deps, { ...input, zones: [], flowTypes: [] });
+  const borders = orientedBorders(deps, sel, true);
+  const [rows, meta] = await Promise.all([
+    findScatter(deps.db, sel.filter, borders, sel.resolution, input),
+    derivedMeta(deps, sel, sel.resolution),
+  ]);
+  return { meta, rows };
+}
+
+/** Duration curves per border (written orientation) and per zone net position; no resolution. */
+export async function getFlowDuration(deps: ServiceDeps, input: FlowSelection & { points: number }) {
+  const sel = resolveFlowSelection(deps, { ...input, zones: [], flowTypes: [], resolution: '1W' });
+  const zones = zoneIds(deps, input.zones) ?? [];
+  const borders = orientedBorders(deps, sel, zones.length === 0);
+  const [rows, meta] = await Promise.all([
+    findDurationCurves(deps.db, sel.range, borders, zones, input.points),
+    derivedMeta(deps, sel, null),
+  ]);
+  return { meta, rows };
+}
+
+function zoneRangeInput(deps: ServiceDeps, input: FlowSelection) {
+  const ids = zoneIds(deps, input.zones) ?? deps.directory.zones.map((z) => z.id);
+  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now());
+  return { ids, range };
+}
+
+/** Price KPIs per zone over the range (EUR/MWh); no resolution. */
+export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection) {
+  const { ids, range } = zoneRangeInput(deps, input);
+  const [rows, sources] = await Promise.all([
+    findPriceKpis(deps.db, range, ids),
+    findPriceSources(deps.db, { zoneIds: ids, from: range.from, to: range.to, resolution: '1D' }),
+  ]);
+  const meta: Meta = { provenance: 'derived', upstreamSources: sourceLabels(sources), range, resolution: null, pagination: null };
+  return { meta, rows };
+}
+
+/** Imports and exports per zone over the range (MWh, MW); no resolution. */
+export async function getZoneImportExport(deps: ServiceDeps, input: FlowSelection) {
+  const { ids, range } = zoneRangeInput(deps, input);
+  const zoneSet = new Set(ids);
+  const borderIds = deps.directory.borders.filter((b) => zoneSet.has(b.zoneAId) || zoneSet.has(b.zoneBId)).map((b) => b.id);
+  const [rows, meta] = await Promise.all([
+    findZoneExchange(deps.db, range, ids),
+    derivedMeta(deps, { range, filter: { from: range.from, to: range.to, borderIds, flowTypes: [] } }, null),
+  ]);
+  return { meta, rows };
+}

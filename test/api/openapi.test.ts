@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
+import { MetaSchema } from '../../src/rest/schemas.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+describe('the OpenAPI document and the reference page', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', 'demo');
+  });
+  afterAll(() => t?.close());
+
+  it('describes every endpoint at version 1.0.0 with its parameters', async () => {
+    const doc = (await (await t.get('/api/v1/openapi.json')).json()) as any;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(ENDPOINTS.map((e) => e.path).sort());
+    const params = doc.paths['/api/v1/flows'].get.parameters.map((p: any) => p.name);
+    expect(params).toEqual(['datetime_from', 'datetime_to', 'resolution', 'border', 'zone', 'flow_type', 'limit', 'offset']);
+    expect(doc.components.schemas.PriceRow.additionalProperties).toBe(false);
+    expect(doc.paths['/api/v1/prices'].get.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/HTTPValidationError');
+  });
+
+  it.each(ENDPOINTS.map((e) => [e.path, e] as const))('%s answers with rows its published schema accepts', async (path, endpoint) => {
+    const res = await t.get(`${path}?datetime_from=2025-10-20&datetime_to=2025-10-22`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const envelope = z.object({ meta: MetaSchema, data: z.array(endpoint.row) }).strict();
+    const parsed = envelope.safeParse(body);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 3))).toBe(true);
+    expect((body as any).data.length).toBeGreaterThan(0);
+  });
+
+  it('serves the reference page and its assets from the installed package, and GraphiQL without a CDN', async () => {
+    const page = await (await t.get('/api/v1/docs')).text();
+    expect(page).toContain('docs/swagger-ui-bundle.js');
+    expect(page).not.toMatch(/https?:\/\//);
+    const asset = await t.get('/api/v1/docs/swagger-ui-bundle.js');
+    expect(asset.status).toBe(200);
+    expect((await asset.text()).length).toBeGreaterThan(100_000);
+    const graphiql = await (await t.get('/graphql', { headers: { accept: 'text/html' } })).text();
+    expect(graphiql).toContain('YogaGraphiQL');
+    expect(graphiql).not.toMatch(/<(script|link)[^>]+(src|href)="https?:\/\//);
+  });
+
+  it('answers health and readiness', async () => {
+    expect((await t.get('/healthz')).status).toBe(200);
+    const ready = await t.get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready' });
+  });
+});
