@@ -32,7 +32,7 @@ const CASES: BenchCase[] = [
 ];
 
 async function serve(db: Database): Promise<{ base: string; server: Server }> {
-  const app = await createApp({ config: testConfig(), db });
+  const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000 }), db });
   const server = createServer(app.yoga);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };

@@ -8,6 +8,13 @@ import { AppError } from './errors.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { schema } from './graphql/schema/index.js';
 import { healthPlugin } from './http/health.js';
+import { createMetrics, metricsPlugin, type ServiceMetrics } from './http/metrics.js';
+import { requestLogPlugin } from './http/request-log.js';
+import { corsOptions, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
+import { ApiKeyAuthenticator } from './security/api-keys.js';
+import { graphqlRateLimit } from './security/graphql.js';
+import { createRateLimiter } from './security/limiter.js';
+import { accessPlugin } from './security/plugin.js';
 import { createLogger, type Logger } from './logger.js';
 import { readCatalogue } from './repositories/catalogue.js';
 import { docsRoutes } from './rest/docs.js';
@@ -30,6 +37,9 @@ export interface App {
   readonly yoga: YogaServerInstance<Record<string, never>, GraphQLContext>;
   readonly deps: ServiceDeps;
   readonly logger: Logger;
+  readonly metrics: ServiceMetrics;
+  /** Releases what the app holds besides the database (the Redis connection of the limiter). */
+  close(): Promise<void>;
 }
 
 function memoGraphiQL(): (opts?: GraphiQLOptions) => string {
@@ -53,16 +63,28 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const logger = opts.logger ?? createLogger(opts.config);
   const deps: ServiceDeps = { db: opts.db, directory: zoneDirectory(await readCatalogue(opts.db)), now: opts.now ?? Date.now };
   const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
+  const { config } = opts;
+  const limiter = createRateLimiter(config, { logger });
+  const metrics = createMetrics();
+  const keys = new ApiKeyAuthenticator(opts.db, { cacheTtlMs: config.API_KEY_CACHE_TTL_MS, logger });
   const yoga = createYoga<Record<string, never>, GraphQLContext>({
-    schema,
+    schema: graphqlRateLimit(limiter).rateLimitDirectiveTransformer(schema),
     context: () => ({ deps }),
     graphqlEndpoint: '/graphql',
-    graphiql: opts.config.GRAPHIQL ? { title: 'European electricity market API' } : false,
+    graphiql: config.GRAPHIQL ? { title: 'European electricity market API' } : false,
     renderGraphiQL: memoGraphiQL(),
     landingPage: false,
+    cors: corsOptions(parseOrigins(config.CORS_ORIGINS)),
     maskedErrors: { maskError: maskError(logger) },
     logging: false,
-    plugins: [healthPlugin(opts.db, logger), restPlugin({ endpoints: ENDPOINTS, deps, logger, routes })],
+    plugins: [
+      requestLogPlugin(logger),
+      metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), '/graphql'] }),
+      securityHeadersPlugin(),
+      healthPlugin(opts.db, logger),
+      accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics }),
+      restPlugin({ endpoints: ENDPOINTS, deps, logger, routes }),
+    ],
   });
-  return { yoga, deps, logger };
+  return { yoga, deps, logger, metrics, close: () => limiter.close() };
 }

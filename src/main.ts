@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    server.close(() => void db.close().then(() => process.exit(0)));
+    server.close(() => void app.close().then(() => db.close()).then(() => process.exit(0)));
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();
   };

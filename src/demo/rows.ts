@@ -14,17 +14,27 @@ function idOf(map: ReadonlyMap<string, number>, key: string): number {
   return id;
 }
 
-/** Price rows (EUR/MWh, native periods) of every demo zone. */
-export function demoPriceRows(data: DemoDataSet, zoneIdByCode: ReadonlyMap<string, number>): PricePointRow[] {
-  const { periodStart, periodMinutes } = data.grid;
-  const stamps = Array.from(periodStart, (ms) => new Date(ms));
+/** Hours [from, to) of the data set, as indices from its first hour (a chunk of a large load). */
+export interface HourSlice {
+  readonly from: number;
+  readonly to: number;
+}
+
+const allHours = (data: DemoDataSet): HourSlice => ({ from: 0, to: data.hours });
+
+/** Price rows (EUR/MWh, native periods) of every demo zone, for the periods of `slice` (default all). */
+export function demoPriceRows(data: DemoDataSet, zoneIdByCode: ReadonlyMap<string, number>, slice = allHours(data)): PricePointRow[] {
+  const { periodStart, periodMinutes, hourFirst } = data.grid;
+  const first = hourFirst[slice.from] as number;
+  const stamps = Array.from(periodStart.subarray(first, hourFirst[slice.to] as number), (ms) => new Date(ms));
   const rows: PricePointRow[] = [];
   for (const zone of data.prices) {
     const zoneId = idOf(zoneIdByCode, zone.code);
-    for (let i = 0; i < stamps.length; i++) {
+    for (let j = 0; j < stamps.length; j++) {
+      const i = first + j;
       rows.push({
         zoneId,
-        ts: stamps[i] as Date,
+        ts: stamps[j] as Date,
         periodMinutes: periodMinutes[i] as number,
         priceEurMwh: zone.price[i] as number,
         interpolated: zone.interpolated[i] === 1,
@@ -35,14 +45,15 @@ export function demoPriceRows(data: DemoDataSet, zoneIdByCode: ReadonlyMap<strin
   return rows;
 }
 
-function oneBorderRows(f: BorderFlows, borderId: number, stamps: readonly Date[], rows: BorderHourRow[]): void {
-  for (let k = 0; k < stamps.length; k++) {
+function oneBorderRows(f: BorderFlows, borderId: number, stamps: readonly Date[], first: number, rows: BorderHourRow[]): void {
+  for (let j = 0; j < stamps.length; j++) {
+    const k = first + j;
     const physicalAbMw = orNull(f.physicalAb[k] as number);
     const physicalBaMw = orNull(f.physicalBa[k] as number);
     const reported = physicalAbMw !== null || physicalBaMw !== null;
     rows.push({
       borderId,
-      ts: stamps[k] as Date,
+      ts: stamps[j] as Date,
       physicalAbMw,
       physicalBaMw,
       physicalInterpolated: f.physicalInterpolated[k] === 1,
@@ -58,14 +69,17 @@ function oneBorderRows(f: BorderFlows, borderId: number, stamps: readonly Date[]
   }
 }
 
-/** Border-hour rows (MW, stored orientation) with their precomputed classification. */
-export function demoBorderHourRows(data: DemoDataSet, borderIdByKey: ReadonlyMap<string, number>): BorderHourRow[] {
-  const stamps = Array.from({ length: data.hours }, (_, k) => new Date(data.range.start + k * 3_600_000));
+/**
+ * Border-hour rows (MW, stored orientation) with their precomputed classification, for the hours
+ * of `slice` (default all), border after border.
+ */
+export function demoBorderHourRows(data: DemoDataSet, borderIdByKey: ReadonlyMap<string, number>, slice = allHours(data)): BorderHourRow[] {
+  const stamps = Array.from({ length: slice.to - slice.from }, (_, j) => new Date(data.range.start + (slice.from + j) * 3_600_000));
   const rows: BorderHourRow[] = [];
   for (const f of data.flows) {
     const b = data.borders[f.border];
     if (!b) continue;
-    oneBorderRows(f, idOf(borderIdByKey, `${b.a}->${b.b}`), stamps, rows);
+    oneBorderRows(f, idOf(borderIdByKey, `${b.a}->${b.b}`), stamps, slice.from, rows);
   }
   return rows;
 }

@@ -1,13 +1,15 @@
 import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
+import DirectivesPlugin from '@pothos/plugin-directives';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { DateTimeResolver } from 'graphql-scalars';
 import { InputError } from '../errors.js';
+import type { AccessContext } from '../security/client.js';
 import type { ServiceDeps } from '../services/context.js';
 
 /** Per-request GraphQL context. */
-export interface GraphQLContext {
+export interface GraphQLContext extends Partial<AccessContext> {
   readonly deps: ServiceDeps;
 }
 
@@ -18,8 +20,10 @@ export const builder = new SchemaBuilder<{
   DefaultEdgesNullability: { list: false; items: false };
   DefaultNodeNullability: false;
   Scalars: { DateTime: { Input: Date; Output: Date } };
+  Directives: { rateLimit: { locations: 'OBJECT' | 'FIELD_DEFINITION'; args: { limit?: number; duration?: number } } };
 }>({
-  plugins: [RelayPlugin, ValidationPlugin, DataloaderPlugin],
+  plugins: [DirectivesPlugin, RelayPlugin, ValidationPlugin, DataloaderPlugin],
+  directives: { useGraphQLToolsUnorderedDirectives: true },
   defaultFieldNullability: false,
   relay: {
     cursorType: 'String',
@@ -54,4 +58,7 @@ export const builder = new SchemaBuilder<{
 builder.addScalarType('DateTime', DateTimeResolver, {
   description: 'An instant in UTC, RFC 3339 (e.g. 2026-11-01T00:00:00.000Z). Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
 });
-builder.queryType({ description: 'European electricity market data: day-ahead prices (EUR/MWh) and zones.' });
+builder.queryType({
+  description: 'European electricity market data: day-ahead prices (EUR/MWh), cross-border flows (MW) and their classification. Every root field of an operation spends one token from the caller\'s rate-limit bucket, like one REST request.',
+  directives: { rateLimit: {} },
+});

@@ -1,7 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { type App, createApp } from '../../src/app.js';
-import { testConfig } from '../../src/config.js';
+import { type Config, testConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
 import { createTestDatabase, DEMO_TEST_NOW } from './db.js';
 import { TEST_DATABASE_URL } from './env.js';
@@ -19,9 +19,9 @@ export interface TestApp {
 }
 
 /** Builds the app over a fresh test database; the clock is pinned to DEMO_TEST_NOW. */
-export async function createTestApp(kind: 'pglite' | 'postgres', seed: 'demo' | 'empty'): Promise<TestApp> {
+export async function createTestApp(kind: 'pglite' | 'postgres', seed: 'demo' | 'empty', config: Partial<Config> = {}): Promise<TestApp> {
   const { db, close } = await createTestDatabase(kind, { seed });
-  const app = await createApp({ config: testConfig(), db, now: () => DEMO_TEST_NOW.getTime() });
+  const app = await createApp({ config: testConfig(config), db, now: () => DEMO_TEST_NOW.getTime() });
   const fetch = (path: string, init?: RequestInit) => Promise.resolve(app.yoga.fetch(new URL(path, "http://test"), init ?? {}));
   return {
     app,
@@ -35,6 +35,9 @@ export async function createTestApp(kind: 'pglite' | 'postgres', seed: 'demo' | 
       });
       return res.json();
     },
-    close,
+    async close() {
+      await app.close();
+      await close();
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { rateLimitDirectiveDefinition } from '../../security/graphql.js';
 import { builder } from '../builder.js';
 import './common.js';
 import './zones.js';
@@ -6,4 +7,4 @@ import './flows.js';
 import './aggregates.js';
 
 /** The executable GraphQL schema. */
-export const schema = builder.toSchema({ sortSchema: false });
+export const schema = builder.toSchema({ sortSchema: false, directives: [rateLimitDirectiveDefinition] });

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/security/api-keys.js';
+import { graphql } from '../gql/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+const TwoRootFields = graphql(`
+  query TwoRootFields { zones { code } borders { key } }
+`);
+
+describe('access control of the real app: one token bucket for REST and GraphQL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', 'empty', { RATE_LIMIT_CAPACITY: 5, RATE_LIMIT_REFILL_PER_SECOND: 0.001 });
+  });
+  afterAll(() => t?.close());
+
+  it('spends one token per REST request and one per GraphQL root field from the same bucket, then answers 429', async () => {
+    const first = await t.get('/api/v1/prices?datetime_from=2025-10-01&datetime_to=2025-10-02');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-limit')).toBe('5');
+    expect(first.headers.get('ratelimit-remaining')).toBe('4');
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
+    const gql = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'query { zones { code } borders { key } }' }) });
+    expect(gql.status).toBe(200);
+    expect(gql.headers.get('ratelimit-remaining')).toBe('2');
+    expect((await t.graphql(TwoRootFields)).data?.zones.length).toBeGreaterThan(40);
+    const refused = await t.get('/api/v1/prices');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toMatchObject({ detail: expect.stringMatching(/rate limit/i) });
+  });
+
+  it('does not meter probes, and counts requests and rejections in /metrics', async () => {
+    expect((await t.get('/healthz')).status).toBe(200);
+    const metrics = await (await t.get('/metrics')).text();
+    expect(metrics).toMatch(/http_requests_total\{[^}]*route="\/api\/v1\/prices"[^}]*status="200"[^}]*\} 1/);
+    expect(metrics).toMatch(/rate_limit_rejections_total\{surface="rest"\} [1-9]/);
+  });
+});
+
+describe('API keys on the real app', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', 'empty', { API_KEY_REQUIRED: true });
+  });
+  afterAll(() => t?.close());
+
+  it('rejects a missing or unknown key with 401 and accepts a created one, bucketed per key', async () => {
+    expect((await t.get('/api/v1/prices')).status).toBe(401);
+    const unknown = await t.get('/api/v1/prices', { headers: { 'x-api-key': 'emk_invented' } });
+    expect(unknown.status).toBe(401);
+    expect(await unknown.json()).toEqual({ detail: expect.any(String) });
+    const { key } = await createApiKey(t.db, 'test client');
+    const ok = await t.get('/api/v1/prices', { headers: { 'x-api-key': key } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('ratelimit-remaining')).toBe('199');
+    expect((await t.get('/api/v1/openapi.json')).status).toBe(200);
+  });
+});
