@@ -80,23 +80,30 @@ async function measure(name: string, db: Database): Promise<string> {
   return `${name}: parse + load 35,040 points, into empty range ${fmt(runs.fresh)} s; over existing rows ${fmt(runs.reload)} s`;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'pg-url': { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/test' }, 'skip-pg': { type: 'boolean', default: false } } });
+/** Runs the ingest benchmark on in-memory PGlite and (unless skipPg) PostgreSQL; one line per engine. */
+export async function runIngestBench(pgUrl: string, skipPg: boolean): Promise<string[]> {
+  const lines: string[] = [];
   const lite = await openPglite('memory://');
   try {
-    console.log(await measure('PGlite (memory)', lite));
+    lines.push(await measure('PGlite (memory)', lite));
   } finally {
     await lite.close();
   }
-  if (values['skip-pg']) return;
+  if (skipPg) return lines;
   const schema = `bench_ingest_${process.pid}`;
-  const pg = await openPostgres(testConfig({ DATABASE_SCHEMA: schema, DATABASE_POOL_SIZE: 2 }), values['pg-url']!);
+  const pg = await openPostgres(testConfig({ DATABASE_SCHEMA: schema, DATABASE_POOL_SIZE: 2 }), pgUrl);
   try {
-    console.log(await measure('PostgreSQL', pg));
+    lines.push(await measure('PostgreSQL', pg));
   } finally {
     await pg.execScript(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await pg.close();
   }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { 'pg-url': { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/test' }, 'skip-pg': { type: 'boolean', default: false } } });
+  for (const line of await runIngestBench(values['pg-url']!, values['skip-pg']!)) console.log(line);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -9,7 +9,9 @@ import { prepareDatabase } from '../src/bootstrap.js';
 import { testConfig } from '../src/config.js';
 import { type Database, openPglite, openPostgres } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
+import { runLarge } from './large.js';
 import { type BenchCase, type BenchResult, graphqlCase, measure, table } from './load.js';
+import { runIngestBench } from './ingest.js';
 import { timeStartup } from './startup.js';
 
 const { values: args } = parseArgs({
@@ -20,6 +22,10 @@ const { values: args } = parseArgs({
     'skip-startup': { type: 'boolean', default: false },
     'skip-pg': { type: 'boolean', default: false },
     'skip-pglite': { type: 'boolean', default: false },
+    'skip-ingest': { type: 'boolean', default: false },
+    /** Only the large data set cases (bench/large.ts) on PostgreSQL, `--years` years (default 5). */
+    large: { type: 'boolean', default: false },
+    years: { type: 'string', default: '5' },
   },
 });
 
@@ -51,33 +57,40 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'eumarket-bench-'));
   const pgliteDir = join(dir, 'pglite');
   try {
-    if (!args['skip-startup']) {
+    if (args.large) {
+      const opts = { pgUrl: args['pg-url']!, years: Number(args.years), seconds: Number(args.seconds), connections: Number(args.connections) };
+      report.push(await runLarge({ ...opts, serve }));
+    }
+    if (!args['skip-startup'] && !args.large) {
       const env = { PGLITE_DIR: pgliteDir, PORT: '0', LOG_LEVEL: 'warn', SEED_DEMO: 'true' };
       const first = await timeStartup(env);
       const restart = await timeStartup(env);
       report.push('### Start-up on the embedded database', '', `- first start (migrations + demo data): ${first.toFixed(1)} s`, `- restart: ${restart.toFixed(1)} s`, '');
     }
     const log = createLogger({ LOG_LEVEL: 'warn' });
-    if (!args['skip-pglite']) {
+    if (!args['skip-pglite'] && !args.large) {
       const db = await openPglite(pgliteDir);
       await prepareDatabase(db, testConfig({ SEED_DEMO: true }), log, new Date());
       report.push(table('PGlite (embedded, on disk)', await latency(db)));
       await db.close();
     }
-    if (!args['skip-pg']) {
+    if (!args['skip-pg'] && !args.large) {
       const config = testConfig({ DATABASE_URL: args['pg-url'], DATABASE_SCHEMA: 'bench', SEED_DEMO: true, MIGRATE_ON_START: true });
       const db = await openPostgres(config, args['pg-url']!);
-      await db.execScript('CREATE SCHEMA IF NOT EXISTS bench');
       await prepareDatabase(db, config, log, new Date());
       report.push(table('PostgreSQL 15', await latency(db)));
       await db.close();
+    }
+    if (!args['skip-ingest'] && !args.large) {
+      const lines = await runIngestBench(args['pg-url']!, args['skip-pg']!);
+      report.push('### Ingestion: parse + load one year of one zone\'s 15-minute prices (35,040 points), 3 runs', '', ...lines.map((l) => `- ${l}`), '');
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   const text = report.join('\n');
   mkdirSync('bench-results', { recursive: true });
-  writeFileSync('bench-results/latest.md', text);
+  writeFileSync(args.large ? 'bench-results/large.md' : 'bench-results/latest.md', text);
   process.stdout.write(`${text}\n`);
 }
 

@@ -1,0 +1,135 @@
+/**
+ * `npm run bench -- --large [--years 5]`: the speed targets of the large data set on PostgreSQL.
+ * The data set (src/demo/large.ts: 30 zones, 59 borders, `years` years of hourly flows, 15-minute
+ * prices from 2025-10-01) lives in the schema `bench_large`, seeded on the first run and reused
+ * afterwards. Ranges are absolute, derived from the stored data ("now" = the hour after the last
+ * physical flow), so a data set seeded days ago measures the same queries.
+ */
+import type { Server } from 'node:http';
+import { testConfig } from '../src/config.js';
+import { type Database, openPostgres } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { largeDemoFrom, seedLargeDemo } from '../src/demo/large.js';
+import { ensureCatalogue } from '../src/repositories/catalogue.js';
+import { deleteDemoData } from '../src/repositories/demo-data.js';
+import { type BenchCase, type BenchResult, graphqlCase, measure } from './load.js';
+
+export const LARGE_SCHEMA = 'bench_large';
+
+/** How to run the large-set cases. */
+export interface LargeOptions {
+  readonly pgUrl: string;
+  readonly years: number;
+  readonly seconds: number;
+  readonly connections: number;
+  /** Serves the app over `db` on loopback (bench/run.ts). */
+  readonly serve: (db: Database) => Promise<{ base: string; server: Server }>;
+}
+
+/** A case with its target p50 (ms) and how many rows one response holds. */
+interface LargeCase extends BenchCase {
+  readonly targetMs: number | string;
+  readonly rows: (body: unknown) => number;
+  readonly sampleMemory?: boolean;
+}
+
+const HOUR_MS = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+const restRows = (b: unknown) => (b as { data: unknown[] }).data.length;
+const gqlRows = (b: unknown) => (b as { data: { flows: { edges: unknown[] } } }).data.flows.edges.length;
+
+/** Opens bench_large, migrated, and seeds it unless it already holds `years` years of data. */
+async function largeDatabase(opts: LargeOptions, log: (m: string) => void): Promise<Database> {
+  const db = await openPostgres(testConfig({ DATABASE_URL: opts.pgUrl, DATABASE_SCHEMA: LARGE_SCHEMA, DATABASE_POOL_SIZE: 10 }), opts.pgUrl);
+  await migrate(db);
+  await ensureCatalogue(db);
+  const now = new Date();
+  const [span] = await db.rawQuery<{ first: Date | null }>('SELECT min(ts) AS first FROM border_hour');
+  const wanted = largeDemoFrom(now, opts.years).getTime() + 31 * 24 * HOUR_MS;
+  if (span?.first && span.first.getTime() > wanted) {
+    log(`${LARGE_SCHEMA} holds data from ${span.first.toISOString()} only: replacing it`);
+    await deleteDemoData(db);
+  }
+  const seeded = await seedLargeDemo(db, { now, years: opts.years, log });
+  if (!seeded) log(`${LARGE_SCHEMA} already holds the large data set: reused`);
+  return db;
+}
+
+/** The measured request shapes, over absolute ranges of the stored data. */
+async function largeCases(db: Database, years: number, base: string): Promise<LargeCase[]> {
+  const [last] = await db.rawQuery<{ ts: Date }>('SELECT max(ts) AS ts FROM border_hour WHERE physical_source IS NOT NULL');
+  const to = (last?.ts.getTime() ?? Date.now()) + HOUR_MS;
+  const fromYears = new Date(to);
+  fromYears.setUTCFullYear(fromYears.getUTCFullYear() - years);
+  const long = `datetime_from=${iso(fromYears.getTime())}&datetime_to=${iso(to)}`;
+  const twoWeeks = { from: iso(to - 14 * 24 * HOUR_MS), to: iso(to) };
+  const gqlFields = 'totalCount edges { cursor node { datetime biddingZoneFrom biddingZoneTo flowType flowInterpolated netFlowMw priceFromEurMwh priceToEurMwh capacityMw hours } } pageInfo { endCursor hasNextPage }';
+  const gql = (after: string) =>
+    `{ flows(from: "${twoWeeks.from}", to: "${twoWeeks.to}", resolution: HOURLY, first: 1000${after}) { ${gqlFields} } }`;
+  const first = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: gql('') }) });
+  const cursor = ((await first.json()) as { data: { flows: { pageInfo: { endCursor: string } } } }).data.flows.pageInfo.endCursor;
+  return [
+    { name: `REST /flows 1H, 14 days, all borders (one page)`, path: `/api/v1/flows?datetime_from=${twoWeeks.from}&datetime_to=${twoWeeks.to}&resolution=1H`, targetMs: 300, rows: restRows, sampleMemory: true },
+    { name: `REST /flows 1D, ${years} years, all borders (first page)`, path: `/api/v1/flows?${long}&resolution=1D&limit=20000`, targetMs: 300, rows: restRows, sampleMemory: true },
+    { name: `REST /ci-share 1W, ${years} years, all zones`, path: `/api/v1/ci-share?${long}&resolution=1W`, targetMs: 150, rows: restRows },
+    { name: `REST /flow-type-summary 1W, ${years} years, all borders`, path: `/api/v1/flow-type-summary?${long}&resolution=1W`, targetMs: 150, rows: restRows },
+    { name: `REST /flow-duration DE_LU->FR, ${years} years`, path: `/api/v1/flow-duration?${long}&border=DE_LU-%3EFR`, targetMs: 200, rows: restRows },
+    { ...graphqlCase('GraphQL flows 1H 14 d, first: 1000 (first page)', gql('')), targetMs: 'reference', rows: gqlRows },
+    { ...graphqlCase('GraphQL flows 1H 14 d, first: 1000 after row 1,000 (cursor)', gql(`, after: "${cursor}"`)), targetMs: '<= 1.5 x first page', rows: gqlRows },
+  ];
+}
+
+/** Samples the process RSS (server and load generator share this process) while `fn` runs. */
+async function withRss<T>(fn: () => Promise<T>): Promise<{ value: T; before: number; peak: number; after: number }> {
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  try {
+    const value = await fn();
+    return { value, before, peak, after: process.memoryUsage().rss };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
+
+/** Seeds (or reuses) the large data set, measures every case, and returns a Markdown section. */
+export async function runLarge(opts: LargeOptions): Promise<string> {
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+  const db = await largeDatabase(opts, log);
+  const { base, server } = await opts.serve(db);
+  const lines: string[] = [];
+  try {
+    const cases = await largeCases(db, opts.years, base);
+    const results: { c: LargeCase; r: BenchResult; rows: number; memory: string }[] = [];
+    for (const c of cases) {
+      const res = await fetch(base + c.path, { method: c.method ?? 'GET', body: c.body, headers: c.body ? { 'content-type': 'application/json' } : {} });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${c.name}: HTTP ${res.status} ${text.slice(0, 300)}`);
+      const rows = c.rows(JSON.parse(text));
+      const m = await withRss(() => measure(base, c, opts.seconds, opts.connections));
+      const memory = c.sampleMemory ? `${mb(m.before)} / ${mb(m.peak)} / ${mb(m.after)} (${Math.round(text.length / 1024)} KiB body)` : '';
+      results.push({ c, r: m.value, rows, memory });
+      log(`${c.name}: p50 ${m.value.p50} ms, ${rows} rows`);
+    }
+    const counts = await db.rawQuery<{ prices: number; hours: number }>(
+      'SELECT (SELECT count(*) FROM price_point)::int AS prices, (SELECT count(*) FROM border_hour)::int AS hours',
+    );
+    lines.push(
+      `### Large data set on PostgreSQL 15 (schema ${LARGE_SCHEMA}: ${opts.years} years, 30 zones, 59 borders, ${counts[0]?.prices} prices, ${counts[0]?.hours} border-hours)`,
+      '',
+      '| case | rows | p50 ms | p99 ms | req/s | errors | target p50 | RSS before / peak / after |',
+      '|---|---|---|---|---|---|---|---|',
+      ...results.map(({ c, r, rows, memory }) =>
+        `| ${c.name} | ${rows} | ${r.p50} | ${r.p99} | ${r.rps} | ${r.errors + r.non2xx} | ${typeof c.targetMs === 'number' ? `< ${c.targetMs}` : c.targetMs} | ${memory} |`),
+      '',
+    );
+    const [firstPage, deepPage] = results.slice(-2);
+    if (firstPage && deepPage) lines.push(`GraphQL deep page / first page p50: ${(deepPage.r.p50 / firstPage.r.p50).toFixed(2)}`, '');
+  } finally {
+    await new Promise((r) => server.close(r));
+    await db.close();
+  }
+  return lines.join('\n');
+}
