@@ -119,3 +119,10 @@ export function splitDays(range: TimeRange): DaySplit {
 
 /** `YYYY-MM-DD` of a UTC instant. */
 export const isoDay = (d: Date): string => d.toISOString().slice(0, 10);
+
+/** Widens [from, to) outward to whole UTC days (at least one day). */
+export function widenToDays(range: TimeRange): TimeRange {
+  const start = Math.floor(range.from.getTime() / DAY_MS) * DAY_MS;
+  const end = Math.ceil(range.to.getTime() / DAY_MS) * DAY_MS;
+  return { from: new Date(start), to: new Date(Math.max(end, start + DAY_MS)) };
+}

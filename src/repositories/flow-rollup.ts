@@ -1,16 +1,7 @@
+import { widenToDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { DIR, HOUR_AGGREGATES } from './flow-sql.js';
 import { type Executor, query } from './sql.js';
-
-const DAY_MS = 86_400_000;
-
-/** The UTC days covering [from, to): midnight of from's day to the midnight at or after to. */
-export function dayWindow(from: Date, to: Date): { from: Date; to: Date } {
-  return {
-    from: new Date(Math.floor(from.getTime() / DAY_MS) * DAY_MS),
-    to: new Date(Math.ceil(to.getTime() / DAY_MS) * DAY_MS),
-  };
-}
 
 const borderDaily = (from: Date, to: Date) => Prisma.sql`
   INSERT INTO border_daily (border_id, day, flow_type, export_from_a, hours, interpolated_hours, derived_hours,
@@ -53,7 +44,7 @@ async function run(db: Executor, statement: Prisma.Sql): Promise<void> {
  * direction. Run it in the same transaction as the reclassification it follows.
  */
 export async function refreshFlowRollups(db: Executor, range: { from: Date; to: Date }): Promise<void> {
-  const { from, to } = dayWindow(range.from, range.to);
+  const { from, to } = widenToDays(range);
   const days = [from.toISOString().slice(0, 10), to.toISOString().slice(0, 10)];
   await query(db, 'DELETE FROM border_daily WHERE day >= $1::date AND day < $2::date', days);
   await query(db, 'DELETE FROM zone_daily WHERE day >= $1::date AND day < $2::date', days);

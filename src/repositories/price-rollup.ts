@@ -3,6 +3,7 @@
  * (weighted_sum = Σ price × period_minutes in EUR/MWh·min, minutes = Σ period_minutes), so a daily
  * mean price is weighted_sum / minutes.
  */
+import { widenToDays } from '../domain/time.js';
 import { type Executor, query } from './sql.js';
 
 /** Which days to recompute: every UTC day overlapping [from, to), optionally for some zones only. */
@@ -10,15 +11,6 @@ export interface RollupWindow {
   readonly from: Date;
   readonly to: Date;
   readonly zoneIds?: readonly number[];
-}
-
-const DAY_MS = 86_400_000;
-
-/** Snaps a window outward to whole UTC days, as ISO instants. */
-export function utcDayBounds(from: Date, to: Date): [string, string] {
-  const start = Math.floor(from.getTime() / DAY_MS) * DAY_MS;
-  const end = Math.ceil(to.getTime() / DAY_MS) * DAY_MS;
-  return [new Date(start).toISOString(), new Date(Math.max(end, start + DAY_MS)).toISOString()];
 }
 
 /**
@@ -29,7 +21,8 @@ export function utcDayBounds(from: Date, to: Date): [string, string] {
  * @returns the number of rollup rows written.
  */
 export async function refreshPriceDaily(db: Executor, window: RollupWindow): Promise<number> {
-  const [from, to] = utcDayBounds(window.from, window.to);
+  const days = widenToDays(window);
+  const [from, to] = [days.from.toISOString(), days.to.toISOString()];
   const zones = window.zoneIds ? [...window.zoneIds] : null;
   const rows = await query<{ written: number }>(
     db,
