@@ -13,6 +13,7 @@ export interface InputIssue {
 /** Error codes carried in GraphQL `extensions.code` and mapped to HTTP status by the REST layer. */
 export const ERROR_STATUS = {
   BAD_USER_INPUT: 422,
+  QUERY_TOO_COMPLEX: 400,
   UNAUTHENTICATED: 401,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

@@ -1,10 +1,11 @@
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import DirectivesPlugin from '@pothos/plugin-directives';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { DateTimeResolver } from 'graphql-scalars';
-import { InputError } from '../errors.js';
+import { AppError, InputError } from '../errors.js';
 import type { AccessContext } from '../security/client.js';
 import type { ServiceDeps } from '../services/context.js';
 
@@ -12,6 +13,12 @@ import type { ServiceDeps } from '../services/context.js';
 export interface GraphQLContext extends Partial<AccessContext> {
   readonly deps: ServiceDeps;
 }
+
+/**
+ * Limits on every GraphQL operation: complexity (1 per selected field, lists x10, connections x
+ * `first`), depth of selections, and breadth (total selections, aliases included).
+ */
+export const GRAPHQL_LIMITS = { complexity: 250_000, depth: 10, breadth: 120 } as const;
 
 /** The Pothos builder: context, scalars and plugins only. */
 export const builder = new SchemaBuilder<{
@@ -22,13 +29,22 @@ export const builder = new SchemaBuilder<{
   Scalars: { DateTime: { Input: Date; Output: Date } };
   Directives: { rateLimit: { locations: 'OBJECT' | 'FIELD_DEFINITION'; args: { limit?: number; duration?: number } } };
 }>({
-  plugins: [DirectivesPlugin, RelayPlugin, ValidationPlugin, DataloaderPlugin],
+  plugins: [DirectivesPlugin, ComplexityPlugin, RelayPlugin, ValidationPlugin, DataloaderPlugin],
   directives: { useGraphQLToolsUnorderedDirectives: true },
   defaultFieldNullability: false,
+  complexity: {
+    defaultComplexity: 1,
+    defaultListMultiplier: 10,
+    limit: GRAPHQL_LIMITS,
+    complexityError: (kind, result) => {
+      const key = kind.toLowerCase() as keyof typeof GRAPHQL_LIMITS;
+      return new AppError('QUERY_TOO_COMPLEX', `Query ${key} ${result[key]} exceeds the limit of ${GRAPHQL_LIMITS[key]}`);
+    },
+  },
   relay: {
     cursorType: 'String',
     clientMutationId: 'omit',
-    edgesFieldOptions: { nullable: { list: false, items: false }, description: 'The rows of this page.' },
+    edgesFieldOptions: { nullable: { list: false, items: false }, description: 'The rows of this page.', complexity: { field: 0, multiplier: 1 } },
     nodeFieldOptions: { nullable: false, description: 'The row.' },
     cursorFieldOptions: { description: 'Opaque keyset cursor of the row; pass it as `after` to continue.' },
     pageInfoFieldOptions: { description: 'Where this page sits in the whole result.' },

@@ -57,3 +57,35 @@ describe('API keys on the real app', () => {
     expect((await t.get('/api/v1/openapi.json')).status).toBe(200);
   });
 });
+
+describe('GraphQL operation limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', 'empty');
+  });
+  afterAll(() => t?.close());
+  const post = async (body: unknown) => {
+    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+
+  it('counts page sizes: a huge page of a deep selection is refused before any resolver runs', async () => {
+    const ok = await post({ query: '{ flows(first: 1000) { edges { node { datetime from { code } to { code } } } } }' });
+    expect(ok.json.errors).toBeUndefined();
+    const big = await post({ query: '{ flows(first: 20000) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } }' });
+    expect(big.json.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
+  it('limits depth and breadth (aliases count)', async () => {
+    const deep = await post({ query: '{ zone(code: "FR") { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { code } } } } } } } } } } }' });
+    expect(deep.json.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+    const aliases = Array.from({ length: 130 }, (_, i) => `a${i}: zones { code }`).join(' ');
+    expect((await post({ query: `{ ${aliases} }` })).json.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
+  it('rejects batched operations', async () => {
+    const res = await post([{ query: '{ zones { code } }' }, { query: '{ zones { code } }' }]);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+});

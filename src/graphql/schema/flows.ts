@@ -111,6 +111,7 @@ builder.queryFields((t) => ({
         flowTypes: t.arg({ type: [FlowTypeEnum], description: 'Flow types to keep.' }),
         basis: t.arg({ type: FlowBasisEnum, defaultValue: 'physical', description: 'Classify physical flows (default) or scheduled exchanges.' }),
       },
+      complexity: (args) => ({ field: 1, multiplier: args.first ?? 1_000 }),
       validate: z.object({ first: z.number().int().min(1).max(MAX_FLOW_PAGE).nullish() }).loose(),
       resolve: (_root, args, ctx) => withArgNames(() => resolveFlows(ctx, args as Record<string, unknown>)),
     },

@@ -66,6 +66,7 @@ builder.queryFields((t) => ({
         to: t.arg.string({ description: 'End (exclusive), same formats. Default now.', validate: rangeArgSchema }),
         resolution: t.arg({ type: ResolutionEnum, defaultValue: 'auto', description: 'Aggregation; explicit NATIVE allows at most 2 days, HOURLY at most 14 days.' }),
       },
+      complexity: (args) => ({ field: 1, multiplier: args.first ?? DEFAULT_PAGE_SIZE }),
       validate: z.object({ first: z.number().int().min(1).max(MAX_PAGE_SIZE).nullish() }).loose(),
       resolve: (_root, args, ctx) => withArgNames(() => resolvePrices(ctx, args)),
     },
