@@ -4,6 +4,7 @@ import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graph
 import { GraphQLError } from 'graphql';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { databaseAppError } from './db/errors.js';
 import { AppError } from './errors.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { schema } from './graphql/schema/index.js';
@@ -52,6 +53,8 @@ function maskError(logger: Logger) {
     const original = error instanceof GraphQLError ? error.originalError : error;
     if (original instanceof AppError) return error as Error;
     if (error instanceof GraphQLError && !original) return error;
+    const mapped = databaseAppError(original);
+    if (mapped) return mapped;
     const errorId = randomUUID();
     logger.error({ err: original, errorId }, 'unhandled GraphQL error');
     return new GraphQLError('Internal Server Error', { extensions: { code: 'INTERNAL_SERVER_ERROR', errorId } });
@@ -83,7 +86,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       securityHeadersPlugin(),
       healthPlugin(opts.db, logger),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics }),
-      restPlugin({ endpoints: ENDPOINTS, deps, logger, routes }),
+      restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
     ],
   });
   return { yoga, deps, logger, metrics, close: () => limiter.close() };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { databaseAppError } from '../db/errors.js';
 import { AppError, ERROR_STATUS, InputError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
@@ -25,6 +26,11 @@ export function errorResponse(err: unknown, logger: Logger): Response {
     return json({ detail }, 422);
   }
   if (err instanceof AppError) return json({ detail: err.message }, ERROR_STATUS[err.code]);
+  const mapped = databaseAppError(err);
+  if (mapped) {
+    logger.warn({ code: mapped.code }, mapped.message);
+    return json({ detail: mapped.message }, ERROR_STATUS[mapped.code]);
+  }
   const errorId = randomUUID();
   logger.error({ err, errorId }, 'unhandled error');
   return json({ detail: 'Internal Server Error', error_id: errorId }, 500);

@@ -3,7 +3,7 @@ import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { zoneHours } from './flow-rollup.js';
-import { bucketUnit, dailySums, type FlowFilter } from './flow-sql.js';
+import { dailySums, dayBucket, type FlowFilter, utcInstant } from './flow-sql.js';
 
 /** Hours per flow type of one border (stored orientation A->B) in one UTC bucket. */
 export interface FlowTypeCounts {
@@ -19,11 +19,12 @@ export interface FlowTypeCounts {
 
 /** Assessed hours per border and bucket, by flow type, from the daily rollup (1D or 1W buckets). */
 export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution: Resolution): Promise<FlowTypeCounts[]> {
+  const bucket = dayBucket(resolution, Prisma.sql`d.day`);
   return db.prisma.$queryRaw<FlowTypeCounts[]>`
-    SELECT s.day, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
+    SELECT ${utcInstant(Prisma.sql`s.bucket`)} AS day, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
            s.convergence, s.congestion, s.counter_intuitive AS "counterIntuitive", s.outage, s.hours
     FROM (
-      SELECT date_trunc(${bucketUnit(resolution)}, d.day, 'UTC') AS day, d.border_id,
+      SELECT ${bucket} AS bucket, d.border_id,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'convergence'), 0)::int AS convergence,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'congestion'), 0)::int AS congestion,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'counter_intuitive'), 0)::int AS counter_intuitive,
@@ -33,7 +34,7 @@ export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution
       GROUP BY 1, 2
     ) s
     JOIN border b ON b.id = s.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
-    ORDER BY s.day, 2, 3`;
+    ORDER BY s.bucket, 2, 3`;
 }
 
 /** Counter-intuitive and assessed hours of one zone in one bucket. */
@@ -48,13 +49,13 @@ function zoneDaySums(range: TimeRange, zoneIds: readonly number[] | null): Prism
   const { days, edges } = splitDays(range);
   const parts = edges.map(
     (e) => Prisma.sql`
-      SELECT date_trunc('day', zh.ts, 'UTC') AS day, zh.zone_id, count(*) FILTER (WHERE zh.ci) AS ci, count(*) AS total
+      SELECT (zh.ts AT TIME ZONE 'UTC')::date AS day, zh.zone_id, count(*) FILTER (WHERE zh.ci) AS ci, count(*) AS total
       FROM (${zoneHours(e.from, e.to, zoneIds ?? [])}) zh GROUP BY 1, 2`,
   );
   if (days) {
     const zones = zoneIds ? Prisma.sql`AND d.zone_id = ANY(${zoneIds.map(Number)}::smallint[])` : Prisma.empty;
     parts.push(Prisma.sql`
-      SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.ci_hours AS ci, d.assessed_hours AS total
+      SELECT d.day, d.zone_id, d.ci_hours AS ci, d.assessed_hours AS total
       FROM zone_daily d WHERE d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date ${zones}`);
   }
   return Prisma.join(parts, ' UNION ALL ');
@@ -73,13 +74,15 @@ function zoneHourSums(range: TimeRange, zoneIds: readonly number[] | null): Pris
  */
 export async function findCiCounts(db: Database, range: TimeRange, zoneIds: readonly number[] | null, resolution: Resolution): Promise<CiCounts[]> {
   const hourly = resolution === 'native' || resolution === '1H';
-  const unit = hourly ? 'hour' : bucketUnit(resolution);
   const sums = hourly ? zoneHourSums(range, zoneIds) : zoneDaySums(range, zoneIds);
+  // Hourly sums carry instants; daily sums carry UTC `date`s, bucketed without per-row time zone work.
+  const bucket = hourly ? Prisma.sql`date_trunc('hour', u.day, 'UTC')` : dayBucket(resolution, Prisma.sql`u.day`);
+  const instant = hourly ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket`);
   return db.prisma.$queryRaw<CiCounts[]>`
-    SELECT s.day, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
-    FROM (SELECT date_trunc(${unit}, u.day, 'UTC') AS day, u.zone_id, sum(u.ci) AS ci, sum(u.total) AS total
+    SELECT ${instant} AS day, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
+    FROM (SELECT ${bucket} AS bucket, u.zone_id, sum(u.ci) AS ci, sum(u.total) AS total
           FROM (${sums}) u GROUP BY 1, 2) s
     JOIN zone z ON z.id = s.zone_id
     WHERE s.total > 0
-    ORDER BY s.day, 2`;
+    ORDER BY s.bucket, 2`;
 }

@@ -42,7 +42,9 @@ export function hourConditions(f: FlowFilter): Prisma.Sql {
  * border_daily rollup, partial first and last days aggregated from border_hour the same way (index
  * ranges, never a scan of the whole range), so the union equals aggregating border_hour over it. Columns: day, border_id, flow_type,
  * export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
- * price_to_sum, capacity_sum, capacity_hours, sources.
+ * price_to_sum, capacity_sum, capacity_hours, sources. `day` is the UTC day as a `date`: bucket it
+ * with {@link dayBucket} and turn buckets into instants with {@link utcInstant} after grouping, so
+ * no time zone work runs per rollup row (5 years of 59 borders are 320,000 rows).
  */
 export function dailySums(f: FlowFilter): Prisma.Sql {
   const { days, edges } = splitDays(f);
@@ -50,13 +52,13 @@ export function dailySums(f: FlowFilter): Prisma.Sql {
   const types = f.flowTypes.length ? Prisma.sql`AND d.flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
   const parts: Prisma.Sql[] = edges.map(
     (e) => Prisma.sql`
-      SELECT date_trunc('day', h.ts, 'UTC') AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${HOUR_AGGREGATES}
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${HOUR_AGGREGATES}
       FROM border_hour h WHERE ${hourConditions({ ...f, ...e })}
       GROUP BY 1, 2, 3, 4`,
   );
   if (days) {
     parts.push(Prisma.sql`
-      SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.border_id, d.flow_type, d.export_from_a, d.hours,
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, d.hours,
              d.interpolated_hours, d.derived_hours, d.net_flow_sum, d.price_hours, d.price_from_sum, d.price_to_sum,
              d.capacity_sum, d.capacity_hours, d.sources
       FROM border_daily d
@@ -68,4 +70,27 @@ export function dailySums(f: FlowFilter): Prisma.Sql {
 /** `date_trunc` unit of an aggregated resolution. */
 export function bucketUnit(resolution: Resolution): 'day' | 'week' {
   return resolution === '1W' ? 'week' : 'day';
+}
+
+/**
+ * The 1D/1W bucket of a UTC `date` expression, as a `timestamp` holding the UTC wall time of the
+ * bucket start (ISO weeks start on Monday). The unit is inlined, not a parameter, so the same
+ * expression in SELECT and GROUP BY is recognised as one.
+ */
+export function dayBucket(resolution: Resolution, day: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`date_trunc(${Prisma.raw(`'${bucketUnit(resolution)}'`)}, ${day}::timestamp)`;
+}
+
+/** The instant (timestamptz) of a UTC wall-time `timestamp` expression such as a {@link dayBucket}. */
+export function utcInstant(wallTime: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${wallTime} AT TIME ZONE 'UTC')`;
+}
+
+/**
+ * The first UTC day (`YYYY-MM-DD`) starting at or after an instant: `day < firstDayFrom(to)` keeps
+ * exactly the days that start before `to`, as an index range on a `date` column.
+ */
+export function firstDayFrom(instant: Date): string {
+  const dayMs = 86_400_000;
+  return isoDay(new Date(Math.ceil(instant.getTime() / dayMs) * dayMs));
 }

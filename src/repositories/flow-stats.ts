@@ -2,7 +2,7 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import type { TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { dailySums, type FlowFilter } from './flow-sql.js';
+import { dailySums, dayBucket, type FlowFilter } from './flow-sql.js';
 
 /** A border as a series in its written orientation: flip when written B->A. */
 export interface OrientedBorder {
@@ -35,7 +35,7 @@ function hourlyObservations(f: FlowFilter, borders: readonly OrientedBorder[]): 
       AND h.net_flow_mw IS NOT NULL AND h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
 }
 
-function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], unit: string): Prisma.Sql {
+function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution): Prisma.Sql {
   return Prisma.sql`
     SELECT w.name, w.flip,
            sum(CASE WHEN d.export_from_a THEN d.net_flow_sum ELSE -d.net_flow_sum END) / sum(d.hours) AS flow_ab,
@@ -43,7 +43,7 @@ function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], u
              / nullif(sum(d.price_hours), 0) AS delta_ab
     FROM ${oriented(borders)} JOIN (${dailySums(f)}) d ON d.border_id = w.border_id
     WHERE d.flow_type <> 'outage'
-    GROUP BY w.name, w.flip, date_trunc(${unit}, d.day, 'UTC')`;
+    GROUP BY w.name, w.flip, ${dayBucket(resolution, Prisma.sql`d.day`)}`;
 }
 
 /**
@@ -55,7 +55,7 @@ export async function findScatter(
 ): Promise<ScatterPoint[]> {
   const obs = resolution === 'native' || resolution === '1H'
     ? hourlyObservations(f, borders)
-    : bucketObservations(f, borders, resolution === '1W' ? 'week' : 'day');
+    : bucketObservations(f, borders, resolution);
   return db.prisma.$queryRaw<ScatterPoint[]>`
     SELECT split_part(o.name, '->', 1) COLLATE "C" AS "zoneFrom", split_part(o.name, '->', 2) COLLATE "C" AS "zoneTo",
            (round(o.flow / ${bins.flowBinMw}) * ${bins.flowBinMw})::float8 AS "netFlowMw",

@@ -1,7 +1,9 @@
 import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
+import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { bucketUnit, dailySums, DIR, type FlowFilter, hourConditions } from './flow-sql.js';
+import { bucketUnit, dailySums, dayBucket, DIR, firstDayFrom, type FlowFilter, hourConditions, utcInstant } from './flow-sql.js';
+import { query } from './sql.js';
 
 /**
  * One /flows row: a border-hour, or at 1D/1W a bucket of one border direction and flow type.
@@ -75,9 +77,27 @@ function bucketsOfHours(hours: Prisma.Sql, resolution: Resolution): Prisma.Sql {
     FROM (${hours}) x GROUP BY 1, 2, 3, 4`;
 }
 
+/**
+ * 1D/1W rows from the daily sums. At 1D every (day, border, direction, flow type) occurs once in
+ * the sums (whole days and the partial edge days are disjoint), so the rows are computed per sum
+ * row without grouping; at 1W they are grouped on the week of the `date`, and only the bucket
+ * start of each group is turned into an instant.
+ */
 function bucketRows(f: FlowFilter, resolution: Resolution): Prisma.Sql {
+  if (resolution === '1D') {
+    return Prisma.sql`
+      SELECT ${utcInstant(Prisma.sql`s.day::timestamp`)} AS datetime, s.border_id, s.export_from_a,
+             s.flow_type::text AS flow_type, s.interpolated_hours > 0 AS flow_interpolated,
+             s.net_flow_sum / s.hours AS net_flow_mw,
+             s.price_from_sum / nullif(s.price_hours, 0) AS price_from,
+             s.price_to_sum / nullif(s.price_hours, 0) AS price_to,
+             s.capacity_sum / nullif(s.capacity_hours, 0) AS capacity_mw,
+             s.hours, s.derived_hours > 0 AS derived
+      FROM (${dailySums(f)}) s`;
+  }
+  const bucket = dayBucket(resolution, Prisma.sql`s.day`);
   return Prisma.sql`
-    SELECT date_trunc(${bucketUnit(resolution)}, s.day, 'UTC') AS datetime, s.border_id, s.export_from_a,
+    SELECT ${utcInstant(bucket)} AS datetime, s.border_id, s.export_from_a,
            s.flow_type::text AS flow_type, sum(s.interpolated_hours) > 0 AS flow_interpolated,
            sum(s.net_flow_sum) / sum(s.hours) AS net_flow_mw,
            sum(s.price_from_sum) / nullif(sum(s.price_hours), 0) AS price_from,
@@ -85,28 +105,33 @@ function bucketRows(f: FlowFilter, resolution: Resolution): Prisma.Sql {
            sum(s.capacity_sum) / nullif(sum(s.capacity_hours), 0) AS capacity_mw,
            sum(s.hours)::int AS hours, sum(s.derived_hours) > 0 AS derived
     FROM (${dailySums(f)}) s
-    GROUP BY 1, 2, 3, 4`;
+    GROUP BY ${bucket}, s.border_id, s.export_from_a, s.flow_type`;
+}
+
+/** The rows of a flow query before ordering, by border_id and direction (no zone codes yet). */
+function flowRowsByBorder(q: FlowQuery): Prisma.Sql {
+  const hourly = q.resolution === 'native' || q.resolution === '1H';
+  return q.basis === 'scheduled'
+    ? (hourly ? scheduledHourlyRows(q) : bucketsOfHours(scheduledHourlyRows(q), q.resolution))
+    : (hourly ? hourlyRows(q) : bucketRows(q, q.resolution));
 }
 
 /** The rows of a flow query before ordering, with zone codes of the row's direction. */
 export function flowRowsSql(q: FlowQuery): Prisma.Sql {
-  const hourly = q.resolution === 'native' || q.resolution === '1H';
-  const inner = q.basis === 'scheduled'
-    ? (hourly ? scheduledHourlyRows(q) : bucketsOfHours(scheduledHourlyRows(q), q.resolution))
-    : (hourly ? hourlyRows(q) : bucketRows(q, q.resolution));
   return Prisma.sql`
     SELECT r.datetime, (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
            (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to,
            r.flow_type COLLATE "C" AS flow_type, r.flow_interpolated, r.net_flow_mw::float8, r.price_from::float8, r.price_to::float8,
            r.capacity_mw::float8, r.hours, r.derived
-    FROM (${inner}) r
+    FROM (${flowRowsByBorder(q)}) r
     JOIN border b ON b.id = r.border_id
     JOIN zone za ON za.id = b.zone_a_id
     JOIN zone zb ON zb.id = b.zone_b_id`;
 }
 
 interface RawFlow {
-  datetime: Date;
+  /** Epoch milliseconds: cheaper to read than a timestamptz text for 20,000 rows. */
+  datetime_ms: number;
   zone_from: string;
   zone_to: string;
   flow_type: string;
@@ -120,7 +145,7 @@ interface RawFlow {
 }
 
 const toRecord = (r: RawFlow): FlowRecord => ({
-  datetime: r.datetime,
+  datetime: new Date(r.datetime_ms),
   zoneFrom: r.zone_from,
   zoneTo: r.zone_to,
   flowType: r.flow_type,
@@ -133,7 +158,10 @@ const toRecord = (r: RawFlow): FlowRecord => ({
   derived: r.derived,
 });
 
-/** Flow rows ordered by datetime, zone_from, zone_to, flow_type, then sliced by offset or keyset. */
+/**
+ * Flow rows ordered by datetime, zone_from, zone_to, flow_type, then sliced by offset or keyset.
+ * Read through the driver directly rather than Prisma: a 20,000-row page costs a third less.
+ */
 export async function findFlows(db: Database, q: FlowQuery): Promise<FlowRecord[]> {
   const a = q.after;
   const after = a
@@ -141,27 +169,42 @@ export async function findFlows(db: Database, q: FlowQuery): Promise<FlowRecord[
     : Prisma.empty;
   const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
   const offset = q.offset ? Prisma.sql`OFFSET ${q.offset}` : Prisma.empty;
-  const rows = await db.prisma.$queryRaw<RawFlow[]>`
-    SELECT * FROM (${flowRowsSql(q)}) f ${after}
+  const statement = Prisma.sql`
+    SELECT (extract(epoch FROM f.datetime) * 1000)::float8 AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+           f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
+    FROM (${flowRowsSql(q)}) f ${after}
     ORDER BY f.datetime, f.zone_from, f.zone_to, f.flow_type
     ${limit} ${offset}`;
+  const rows = await query<RawFlow>(db, statement.text, statement.values);
   return rows.map(toRecord);
 }
 
-/** Row count of a flow query, whether any row's flow is derived, and the data sources involved. */
+/** Row count of a flow query and whether any row's flow is derived (zone codes are not needed). */
 export async function summarizeFlows(db: Database, q: FlowQuery): Promise<{ total: number; derived: boolean }> {
   const [row] = await db.prisma.$queryRaw<{ total: number; derived: boolean | null }[]>`
-    SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsSql(q)}) f`;
+    SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsByBorder(q)}) f`;
   return { total: row?.total ?? 0, derived: row?.derived ?? false };
 }
 
-/** Distinct data sources of the border days the range touches (from the daily rollup). */
+/**
+ * Distinct data sources of the border days the range touches (from the daily rollup). The rollup
+ * holds few distinct `sources` arrays: a skip scan lists them on the (sources, day, border_id)
+ * index, then one index probe per array checks that it occurs in the range, instead of unnesting
+ * every rollup row (5 years: 320,000 rows, 130 ms -> about 1 ms).
+ */
 export async function findFlowSources(db: Database, f: FlowFilter): Promise<string[]> {
   const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
   const rows = await db.prisma.$queryRaw<{ source: string }[]>`
-    SELECT DISTINCT unnest(d.sources)::text AS source FROM border_daily d
-    WHERE d.day >= (${f.from}::timestamptz AT TIME ZONE 'UTC')::date
-      AND (d.day::timestamp AT TIME ZONE 'UTC') < ${f.to} ${borders}
+    WITH RECURSIVE arrays(sources) AS (
+      (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)
+      FROM arrays a WHERE a.sources IS NOT NULL
+    )
+    SELECT DISTINCT unnest(a.sources)::text AS source FROM arrays a
+    WHERE a.sources IS NOT NULL AND EXISTS (
+      SELECT 1 FROM border_daily d
+      WHERE d.sources = a.sources AND d.day >= ${isoDay(f.from)}::date AND d.day < ${firstDayFrom(f.to)}::date ${borders})
     ORDER BY 1`;
   return rows.map((r) => r.source);
 }

@@ -1,0 +1,79 @@
+import { createYoga } from 'graphql-yoga';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { testConfig } from '../../src/config.js';
+import { openPostgres } from '../../src/db/client.js';
+import { databaseAppError } from '../../src/db/errors.js';
+import { createLogger } from '../../src/logger.js';
+import { defineEndpoint, type Endpoint } from '../../src/rest/endpoint.js';
+import { restPlugin } from '../../src/rest/router.js';
+import type { ServiceDeps } from '../../src/services/context.js';
+import { TEST_DATABASE_URL } from '../support/env.js';
+import { BACKENDS, createTestApp } from '../support/app.js';
+
+describe.each(BACKENDS)('failures answered as JSON, the server keeps serving, on %s', (backend) => {
+  it.runIf(backend === 'pglite')('answers 503 and fails readiness when the database is gone, with /healthz still up', async () => {
+    const t = await createTestApp(backend, 'empty');
+    await t.db.pglite!.close();
+    try {
+      const rest = await t.get('/api/v1/prices');
+      expect(rest.status).toBe(503);
+      expect(await rest.json()).toEqual({ detail: 'The database is unavailable; retry shortly' });
+      const gql = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ prices { totalCount } }' }) });
+      const gqlBody = (await gql.json()) as any;
+      expect(gqlBody.errors[0].extensions.code).toBe('DATABASE_UNAVAILABLE');
+      expect((await t.get('/readyz')).status).toBe(503);
+      expect((await t.get('/healthz')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('request time limit', () => {
+  const slow = defineEndpoint({
+    path: '/api/v1/slow',
+    summary: 'test',
+    description: 'test',
+    query: z.object({ ms: z.coerce.number() }),
+    row: z.object({}),
+    handle: async (_deps, q) => {
+      await new Promise((r) => setTimeout(r, q.ms));
+      return { meta: { provenance: 'measured' as const, upstreamSources: null, range: null, resolution: null, pagination: null }, data: [] };
+    },
+  }) as unknown as Endpoint;
+  const yoga = createYoga({
+    schema: undefined,
+    plugins: [restPlugin({ endpoints: [slow], deps: {} as ServiceDeps, logger: createLogger({ LOG_LEVEL: 'silent' }), routes: new Map(), timeoutMs: 100 })],
+  });
+
+  it('answers 504 with a JSON body past the limit and keeps serving', async () => {
+    const res = await yoga.fetch('http://test/api/v1/slow?ms=1000');
+    expect(res.status).toBe(504);
+    expect(await res.json()).toEqual({ detail: expect.stringMatching(/0.1 s time limit/) });
+    expect((await yoga.fetch('http://test/api/v1/slow?ms=1')).status).toBe(200);
+  });
+
+  it.runIf(TEST_DATABASE_URL)('cancels the statement in PostgreSQL and maps it to TIMEOUT', async () => {
+    const db = await openPostgres(testConfig({ REQUEST_TIMEOUT_MS: 100 }), TEST_DATABASE_URL!);
+    try {
+      const started = Date.now();
+      const err = await db.rawQuery('SELECT pg_sleep(2)').catch((e: unknown) => e);
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(databaseAppError(err)?.code).toBe('TIMEOUT');
+      expect(await db.rawQuery('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('maps an unreachable PostgreSQL to DATABASE_UNAVAILABLE', async () => {
+    const db = await openPostgres(testConfig(), 'postgresql://postgres@127.0.0.1:1/none');
+    try {
+      const err = await db.rawQuery('SELECT 1').catch((e: unknown) => e);
+      expect(databaseAppError(err)?.code).toBe('DATABASE_UNAVAILABLE');
+    } finally {
+      await db.close();
+    }
+  });
+});
