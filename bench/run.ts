@@ -29,7 +29,8 @@ const { values: args } = parseArgs({
   },
 });
 
-const PRICE_FIELDS = 'totalCount meta { resolution upstreamSources } edges { node { datetime biddingZone priceEurMwh interpolated year } }';
+/** The REST envelope's content: meta and rows (REST computes no total count, so neither does this). */
+const PRICE_FIELDS = 'meta { provenance upstreamSources resolvedFrom resolvedTo resolution } edges { node { datetime biddingZone priceEurMwh interpolated year } }';
 const CASES: BenchCase[] = [
   { name: 'REST /prices default (all zones, 30 d, 1D)', path: '/api/v1/prices' },
   { name: 'REST /prices DE_LU native 2 d', path: '/api/v1/prices?zone=DE_LU&datetime_from=now-2d&resolution=native' },

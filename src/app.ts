@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
@@ -87,6 +88,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       healthPlugin(opts.db, logger),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
+      useGraphQlJit(),
     ],
   });
   return { yoga, deps, logger, metrics, close: () => limiter.close() };

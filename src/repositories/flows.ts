@@ -2,7 +2,7 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { bucketUnit, dailySums, dayBucket, DIR, firstDayFrom, type FlowFilter, hourConditions, utcInstant } from './flow-sql.js';
+import { bucketUnit, dailySums, dayBucket, DIR, epochMs, firstDayFrom, type FlowFilter, hourConditions, utcInstant } from './flow-sql.js';
 import { query } from './sql.js';
 
 /**
@@ -116,17 +116,25 @@ function flowRowsByBorder(q: FlowQuery): Prisma.Sql {
     : (hourly ? hourlyRows(q) : bucketRows(q, q.resolution));
 }
 
-/** The rows of a flow query before ordering, with zone codes of the row's direction. */
+/**
+ * The rows of a flow query before ordering, with zone codes of the row's direction. The codes come
+ * from a per-row lateral lookup (OFFSET 0 keeps it from being flattened into hash joins, and the
+ * planner memoizes it per border and direction): a join that keeps the rows in the order they are
+ * read, so hourly rows read in `ts` order from the index need only an incremental sort per hour,
+ * and a page of 1,000 rows reads about 1,000 border-hours instead of the whole range.
+ */
 export function flowRowsSql(q: FlowQuery): Prisma.Sql {
   return Prisma.sql`
-    SELECT r.datetime, (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
-           (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to,
+    SELECT r.datetime, p.zone_from, p.zone_to,
            r.flow_type COLLATE "C" AS flow_type, r.flow_interpolated, r.net_flow_mw::float8, r.price_from::float8, r.price_to::float8,
            r.capacity_mw::float8, r.hours, r.derived
     FROM (${flowRowsByBorder(q)}) r
-    JOIN border b ON b.id = r.border_id
-    JOIN zone za ON za.id = b.zone_a_id
-    JOIN zone zb ON zb.id = b.zone_b_id`;
+    CROSS JOIN LATERAL (
+      SELECT (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
+             (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to
+      FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
+      WHERE b.id = r.border_id
+      OFFSET 0) p`;
 }
 
 interface RawFlow {
@@ -164,15 +172,19 @@ const toRecord = (r: RawFlow): FlowRecord => ({
  */
 export async function findFlows(db: Database, q: FlowQuery): Promise<FlowRecord[]> {
   const a = q.after;
+  // Rows before the keyset position are filtered out below; starting the range there already is
+  // exact for every resolution (a row's datetime is its bucket start, so every row at or after the
+  // position lies wholly inside [position, to)) and lets a deep page skip the rows before it.
+  const range = a && a.datetime > q.from ? { ...q, from: a.datetime } : q;
   const after = a
     ? Prisma.sql`WHERE (f.datetime, f.zone_from, f.zone_to, f.flow_type) > (${a.datetime}::timestamptz, ${a.zoneFrom}, ${a.zoneTo}, ${a.flowType})`
     : Prisma.empty;
   const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
   const offset = q.offset ? Prisma.sql`OFFSET ${q.offset}` : Prisma.empty;
   const statement = Prisma.sql`
-    SELECT (extract(epoch FROM f.datetime) * 1000)::float8 AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+    SELECT ${epochMs(Prisma.sql`f.datetime`)} AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
-    FROM (${flowRowsSql(q)}) f ${after}
+    FROM (${flowRowsSql(range)}) f ${after}
     ORDER BY f.datetime, f.zone_from, f.zone_to, f.flow_type
     ${limit} ${offset}`;
   const rows = await query<RawFlow>(db, statement.text, statement.values);

@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
-import { parseQuery, readQuery, type Endpoint } from './endpoint.js';
+import { JsonRows, parseQuery, readQuery, type Endpoint } from './endpoint.js';
 import { metaToWire } from './schemas.js';
 
 /** Prefix of the REST API. */
@@ -12,9 +12,38 @@ export const API_PREFIX = '/api/v1';
 /** Extra GET routes (OpenAPI document, reference page, assets) answered under the prefix. */
 export type StaticRoutes = ReadonlyMap<string, () => Response | Promise<Response>>;
 
+/**
+ * The envelope `{"meta":…,"data":[…]}` around pre-serialised rows, byte for byte what
+ * `JSON.stringify` gives, streamed chunk by chunk as the client reads (pull-based).
+ */
+function streamedJson(meta: unknown, rows: JsonRows): Response {
+  const encoder = new TextEncoder();
+  const chunks = rows.chunks();
+  let state: 'head' | 'first' | 'rest' = 'head';
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (state === 'head') {
+        controller.enqueue(encoder.encode(`{"meta":${JSON.stringify(meta)},"data":[`));
+        state = 'first';
+        return;
+      }
+      const next = chunks.next();
+      if (next.done) {
+        controller.enqueue(encoder.encode(']}'));
+        controller.close();
+        return;
+      }
+      controller.enqueue(encoder.encode(state === 'first' ? next.value : `,${next.value}`));
+      state = 'rest';
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
 async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL): Promise<Response> {
   const query = parseQuery(endpoint.query, readQuery(endpoint.query, url.searchParams));
   const { meta, data } = await endpoint.handle(deps, query);
+  if (data instanceof JsonRows) return streamedJson(metaToWire(meta), data);
   return json({ meta: metaToWire(meta), data });
 }
 

@@ -17,7 +17,10 @@ export interface FlowsInput extends FlowSelection {
  * (physical flow missing), else `measured`.
  */
 export async function flowMeta(deps: ServiceDeps, sel: ResolvedFlowSelection, derived: boolean): Promise<Omit<Meta, 'pagination'>> {
-  const sources = await findFlowSources(deps.db, sel.filter);
+  return metaOf(sel, derived, await findFlowSources(deps.db, sel.filter));
+}
+
+function metaOf(sel: ResolvedFlowSelection, derived: boolean, sources: readonly string[]): Omit<Meta, 'pagination'> {
   return { provenance: derived ? 'derived' : 'measured', upstreamSources: sourceLabels(sources), range: sel.range, resolution: sel.resolution };
 }
 
@@ -27,8 +30,12 @@ export async function getFlows(deps: ServiceDeps, input: FlowsInput): Promise<{ 
   const limit = input.limit ?? FLOWS_MAX_LIMIT;
   const offset = input.offset ?? 0;
   const q = { ...sel.filter, resolution: sel.resolution };
-  const [summary, rows] = await Promise.all([summarizeFlows(deps.db, q), findFlows(deps.db, { ...q, limit, offset })]);
-  const meta = await flowMeta(deps, sel, summary.derived);
+  const [summary, rows, sources] = await Promise.all([
+    summarizeFlows(deps.db, q),
+    findFlows(deps.db, { ...q, limit, offset }),
+    findFlowSources(deps.db, sel.filter),
+  ]);
+  const meta = metaOf(sel, summary.derived, sources);
   const next = offset + limit < summary.total ? offset + limit : null;
   return { meta: { ...meta, pagination: { total: summary.total, limit, offset, nextOffset: next } }, rows };
 }

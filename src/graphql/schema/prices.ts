@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { findZone } from '../../domain/catalogue.js';
 import { InputError } from '../../errors.js';
 import type { PriceRecord } from '../../repositories/prices.js';
+import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPricePage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { decodeCursor, encodeCursor, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
@@ -25,6 +26,7 @@ const PricePointRef = builder.objectRef<PriceRecord>('PricePoint').implement({
 
 interface PriceConnectionShape {
   query: ResolvedPriceQuery;
+  meta: Promise<Meta>;
   edges: { cursor: string; node: PriceRecord }[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
@@ -40,6 +42,8 @@ async function resolvePrices(ctx: GraphQLContext, args: {
     datetimeTo: args.to ?? undefined,
     resolution: (args.resolution ?? 'auto') as 'auto',
   });
+  const meta = priceMeta(ctx.deps, query);
+  meta.catch(() => undefined);
   const limit = args.first ?? DEFAULT_PAGE_SIZE;
   const after = args.after ? decodeCursor(args.after, 2) : undefined;
   const rows = await getPricePage(ctx.deps, query, {
@@ -50,6 +54,7 @@ async function resolvePrices(ctx: GraphQLContext, args: {
   const edges = page.map((node) => ({ cursor: encodeCursor([node.datetime.toISOString(), node.zone]), node }));
   return {
     query,
+    meta,
     edges,
     pageInfo: { hasNextPage: rows.length > limit, hasPreviousPage: Boolean(after), startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
   };
@@ -75,7 +80,7 @@ builder.queryFields((t) => ({
       description: 'A page of prices with the total row count and the response meta.',
       fields: (c) => ({
         totalCount: c.int({ description: 'Rows in the whole range (all pages).', resolve: (conn, _a, ctx) => countPriceRows(ctx.deps, (conn as unknown as PriceConnectionShape).query) }),
-        meta: c.field({ type: MetaRef, description: 'Provenance, sources, resolved range and resolution.', resolve: (conn, _a, ctx) => priceMeta(ctx.deps, (conn as unknown as PriceConnectionShape).query) }),
+        meta: c.field({ type: MetaRef, description: 'Provenance, sources, resolved range and resolution.', resolve: (conn) => (conn as unknown as PriceConnectionShape).meta }),
       }),
     },
   ),

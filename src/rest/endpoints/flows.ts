@@ -3,7 +3,7 @@ import { formatUtc } from '../../domain/time.js';
 import type { FlowRecord } from '../../repositories/flows.js';
 import { FLOW_TYPES } from '../../services/flow-filter.js';
 import { getFlows } from '../../services/flows.js';
-import { defineEndpoint } from '../endpoint.js';
+import { defineEndpoint, JsonRows } from '../endpoint.js';
 import { borderParam, flowTypeParam, limitParam, offsetParam } from '../flow-params.js';
 import { orNull, roundMw, roundPrice } from '../../domain/rounding.js';
 import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
@@ -26,7 +26,8 @@ export const FlowRowSchema = z
   .strict()
   .meta({ id: 'FlowTypeRow' });
 
-function toRow(r: FlowRecord): z.infer<typeof FlowRowSchema> {
+/** The wire row of a flow record: the reference for {@link flowRowJson}. */
+export function toRow(r: FlowRecord): z.infer<typeof FlowRowSchema> {
   const delta = r.priceFrom !== null && r.priceTo !== null ? roundPrice(r.priceTo - r.priceFrom) : null;
   return {
     datetime: formatUtc(r.datetime),
@@ -41,6 +42,32 @@ function toRow(r: FlowRecord): z.infer<typeof FlowRowSchema> {
     capacity_mw: orNull(roundMw)(r.capacityMw),
     hours: r.hours,
   };
+}
+
+const num = (v: number | null): string => (v === null || !Number.isFinite(v) ? 'null' : String(v));
+const orNullRound = (f: (v: number) => number, v: number | null): string => (v === null ? 'null' : num(f(v)));
+
+/**
+ * `JSON.stringify(toRow(r))` without the intermediate object: the same keys in the same order,
+ * the same rounding, numbers written as `JSON.stringify` writes them (a test compares the two).
+ */
+export function flowRowJson(r: FlowRecord): string {
+  const delta = r.priceFrom !== null && r.priceTo !== null ? num(roundPrice(r.priceTo - r.priceFrom)) : 'null';
+  return `{"datetime":"${formatUtc(r.datetime)}","bidding_zone_from":${JSON.stringify(r.zoneFrom)},"bidding_zone_to":${JSON.stringify(r.zoneTo)},`
+    + `"flow_type":${JSON.stringify(r.flowType)},"flow_interpolated":${r.flowInterpolated},"net_flow_mw":${num(roundMw(r.netFlowMw))},`
+    + `"price_from":${orNullRound(roundPrice, r.priceFrom)},"price_to":${orNullRound(roundPrice, r.priceTo)},"price_delta":${delta},`
+    + `"capacity_mw":${orNullRound(roundMw, r.capacityMw)},"hours":${num(r.hours)}}`;
+}
+
+/** Rows per streamed chunk of a /flows page. */
+const CHUNK_ROWS = 1_000;
+
+function* flowRowChunks(rows: readonly FlowRecord[]): Generator<string> {
+  for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
+    const parts: string[] = [];
+    for (let i = at; i < Math.min(rows.length, at + CHUNK_ROWS); i++) parts.push(flowRowJson(rows[i] as FlowRecord));
+    yield parts.join(',');
+  }
 }
 
 /** GET /api/v1/flows (spec 4.6). */
@@ -65,6 +92,6 @@ export const flowsEndpoint = defineEndpoint({
       datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution,
       limit: q.limit, offset: q.offset,
     });
-    return { meta, data: rows.map(toRow) };
+    return { meta, data: new JsonRows(() => flowRowChunks(rows)) };
   },
 });
