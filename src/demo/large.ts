@@ -59,7 +59,7 @@ async function vacuumAnalyze(db: Database): Promise<void> {
   const client = await (db.pool as NonNullable<Database['pool']>).connect();
   try {
     await client.query('SET statement_timeout = 0');
-    await client.query('VACUUM (ANALYZE) zone, border, price_point, price_daily, border_hour, border_outage, border_daily, zone_daily');
+    await client.query('VACUUM (ANALYZE) zone, border, price_point, price_daily, border_hour, border_outage, border_daily, border_weekly, zone_daily');
   } finally {
     await client.query('RESET statement_timeout').catch(() => undefined);
     client.release();

@@ -34,14 +34,50 @@ export function zoneHours(from: Date, to: Date, zoneIds: readonly number[] = [])
     GROUP BY 1, 2`;
 }
 
+/**
+ * border_weekly rows of the ISO weeks in [from, to) (Mondays, as `YYYY-MM-DD`), summed from the
+ * border_daily rows of those weeks, sources merged. Migration 20261122054236_border_weekly
+ * backfills existing databases with the same statement over all days.
+ */
+const borderWeekly = (from: string, to: string) => Prisma.sql`
+  INSERT INTO border_weekly (border_id, week, flow_type, export_from_a, hours, interpolated_hours, derived_hours,
+                             net_flow_sum, price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources)
+  SELECT s.border_id, s.week, s.flow_type, s.export_from_a, s.hours, s.interpolated_hours, s.derived_hours, s.net_flow_sum,
+         s.price_hours, s.price_from_sum, s.price_to_sum, s.capacity_sum, s.capacity_hours, coalesce(src.sources, '{}')
+  FROM (SELECT d.border_id, date_trunc('week', d.day::timestamp)::date AS week, d.flow_type, d.export_from_a,
+               sum(d.hours)::int AS hours, sum(d.interpolated_hours)::int AS interpolated_hours,
+               sum(d.derived_hours)::int AS derived_hours, sum(d.net_flow_sum) AS net_flow_sum,
+               sum(d.price_hours)::int AS price_hours, sum(d.price_from_sum) AS price_from_sum,
+               sum(d.price_to_sum) AS price_to_sum, sum(d.capacity_sum) AS capacity_sum,
+               sum(d.capacity_hours)::int AS capacity_hours
+        FROM border_daily d WHERE d.day >= ${from}::date AND d.day < ${to}::date
+        GROUP BY 1, 2, 3, 4) s
+  LEFT JOIN (SELECT d.border_id, date_trunc('week', d.day::timestamp)::date AS week, d.flow_type, d.export_from_a,
+                    array_agg(DISTINCT u.source ORDER BY u.source) AS sources
+             FROM border_daily d CROSS JOIN LATERAL unnest(d.sources) AS u(source)
+             WHERE d.day >= ${from}::date AND d.day < ${to}::date
+             GROUP BY 1, 2, 3, 4) src
+    ON src.border_id = s.border_id AND src.week = s.week AND src.flow_type = s.flow_type AND src.export_from_a = s.export_from_a`;
+
+const DAY_MS = 86_400_000;
+
+/** The ISO weeks (Monday to Monday, `YYYY-MM-DD`) touching the whole UTC days [from, to). */
+function weekWindow(from: Date, to: Date): [string, string] {
+  const monday = (ms: number) => ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS;
+  const first = monday(from.getTime());
+  const last = monday(to.getTime() - DAY_MS) + 7 * DAY_MS;
+  return [new Date(first).toISOString().slice(0, 10), new Date(last).toISOString().slice(0, 10)];
+}
+
 async function run(db: Executor, statement: Prisma.Sql): Promise<void> {
   await query(db, statement.text, statement.values);
 }
 
 /**
  * Recomputes border_daily and zone_daily for the UTC days touching [from, to) from border_hour's
- * stored classification. Hours without a reported flow (outages) count as 0 MW in the A->B
- * direction. Run it in the same transaction as the reclassification it follows.
+ * stored classification, then border_weekly for the ISO weeks touching them from border_daily.
+ * Hours without a reported flow (outages) count as 0 MW in the A->B direction. Run it in the same
+ * transaction as the reclassification it follows.
  */
 export async function refreshFlowRollups(db: Executor, range: { from: Date; to: Date }): Promise<void> {
   const { from, to } = widenToDays(range);
@@ -50,4 +86,7 @@ export async function refreshFlowRollups(db: Executor, range: { from: Date; to: 
   await query(db, 'DELETE FROM zone_daily WHERE day >= $1::date AND day < $2::date', days);
   await run(db, borderDaily(from, to));
   await run(db, zoneDaily(from, to));
+  const weeks = weekWindow(from, to);
+  await query(db, 'DELETE FROM border_weekly WHERE week >= $1::date AND week < $2::date', weeks);
+  await run(db, borderWeekly(...weeks));
 }

@@ -1,5 +1,5 @@
 import type { Resolution } from '../domain/resolution.js';
-import { isoDay, splitDays } from '../domain/time.js';
+import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 
 /** Filters shared by the flow queries: null borderIds means every border, an empty array none. */
@@ -37,34 +37,73 @@ export function hourConditions(f: FlowFilter): Prisma.Sql {
   return Prisma.sql`h.ts >= ${f.from} AND h.ts < ${f.to} AND h.flow_type IS NOT NULL ${borders} ${types}`;
 }
 
+const DAY_MS = 86_400_000;
+
+/** The Monday (00:00 UTC) on or before a UTC midnight. */
+function mondayOnOrBefore(ms: number): number {
+  return ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS;
+}
+
 /**
- * Daily sums per border, direction and flow type over [from, to): whole UTC days from the
- * border_daily rollup, partial first and last days aggregated from border_hour the same way (index
- * ranges, never a scan of the whole range), so the union equals aggregating border_hour over it. Columns: day, border_id, flow_type,
- * export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
- * price_to_sum, capacity_sum, capacity_hours, sources. `day` is the UTC day as a `date`: bucket it
- * with {@link dayBucket} and turn buckets into instants with {@link utcInstant} after grouping, so
- * no time zone work runs per rollup row (5 years of 59 borders are 320,000 rows).
+ * Splits a range of whole UTC days into the whole ISO weeks inside it (Monday to Monday) and the
+ * runs of days before and after them (the whole range when it holds no whole week).
  */
-export function dailySums(f: FlowFilter): Prisma.Sql {
-  const { days, edges } = splitDays(f);
+export function splitWeeks(days: TimeRange): { weeks: TimeRange | null; days: TimeRange[] } {
+  const from = days.from.getTime();
+  const to = days.to.getTime();
+  const first = from === mondayOnOrBefore(from) ? from : mondayOnOrBefore(from) + 7 * DAY_MS;
+  const last = mondayOnOrBefore(to);
+  if (first >= last) return { weeks: null, days: [days] };
+  const around: TimeRange[] = [];
+  if (from < first) around.push({ from: days.from, to: new Date(first) });
+  if (last < to) around.push({ from: new Date(last), to: days.to });
+  return { weeks: { from: new Date(first), to: new Date(last) }, days: around };
+}
+
+/** Columns of border_daily and border_weekly after their key, in the order of the sums. */
+const ROLLUP_SUMS = Prisma.sql`hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
+  price_to_sum, capacity_sum, capacity_hours, sources`;
+
+/**
+ * Sums per border, direction and flow type over [from, to), as rows of a `date` column `day`:
+ * partial first and last days aggregated from border_hour (index ranges, never a scan of the whole
+ * range), whole days from the border_daily rollup, and with `weeks`, the whole ISO weeks inside
+ * the range from border_weekly (one row per week, `day` = its Monday). The union equals
+ * aggregating border_hour over the range for every 1D (without weeks) or 1W bucket. Columns: day,
+ * border_id, flow_type, export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum,
+ * price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources. Bucket `day`
+ * with {@link dayBucket} and turn buckets into instants with {@link utcInstant} after grouping, so
+ * no time zone work runs per rollup row (5 years of 59 borders are 320,000 daily rows).
+ */
+export function dailySums(f: FlowFilter, weeks = false): Prisma.Sql {
+  const split = splitDays(f);
   const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
   const types = f.flowTypes.length ? Prisma.sql`AND d.flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
-  const parts: Prisma.Sql[] = edges.map(
+  const parts: Prisma.Sql[] = split.edges.map(
     (e) => Prisma.sql`
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${HOUR_AGGREGATES}
       FROM border_hour h WHERE ${hourConditions({ ...f, ...e })}
       GROUP BY 1, 2, 3, 4`,
   );
-  if (days) {
+  const byWeek = split.days && weeks ? splitWeeks(split.days) : { weeks: null, days: split.days ? [split.days] : [] };
+  for (const days of byWeek.days) {
     parts.push(Prisma.sql`
-      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, d.hours,
-             d.interpolated_hours, d.derived_hours, d.net_flow_sum, d.price_hours, d.price_from_sum, d.price_to_sum,
-             d.capacity_sum, d.capacity_hours, d.sources
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, ${ROLLUP_SUMS}
       FROM border_daily d
       WHERE d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date ${borders} ${types}`);
   }
+  if (byWeek.weeks) {
+    parts.push(Prisma.sql`
+      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, ${ROLLUP_SUMS}
+      FROM border_weekly d
+      WHERE d.week >= ${isoDay(byWeek.weeks.from)}::date AND d.week < ${isoDay(byWeek.weeks.to)}::date ${borders} ${types}`);
+  }
   return Prisma.join(parts, ' UNION ALL ');
+}
+
+/** The sums a 1D or 1W bucketing reads: whole weeks from border_weekly at 1W. */
+export function bucketSums(f: FlowFilter, resolution: Resolution): Prisma.Sql {
+  return dailySums(f, resolution === '1W');
 }
 
 /** `date_trunc` unit of an aggregated resolution. */

@@ -2,7 +2,7 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import type { TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { dailySums, dayBucket, type FlowFilter } from './flow-sql.js';
+import { bucketSums, dayBucket, type FlowFilter } from './flow-sql.js';
 
 /** A border as a series in its written orientation: flip when written B->A. */
 export interface OrientedBorder {
@@ -41,7 +41,7 @@ function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], r
            sum(CASE WHEN d.export_from_a THEN d.net_flow_sum ELSE -d.net_flow_sum END) / sum(d.hours) AS flow_ab,
            sum(CASE WHEN d.export_from_a THEN d.price_to_sum - d.price_from_sum ELSE d.price_from_sum - d.price_to_sum END)
              / nullif(sum(d.price_hours), 0) AS delta_ab
-    FROM ${oriented(borders)} JOIN (${dailySums(f)}) d ON d.border_id = w.border_id
+    FROM ${oriented(borders)} JOIN (${bucketSums(f, resolution)}) d ON d.border_id = w.border_id
     WHERE d.flow_type <> 'outage'
     GROUP BY w.name, w.flip, ${dayBucket(resolution, Prisma.sql`d.day`)}`;
 }

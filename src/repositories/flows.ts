@@ -2,7 +2,7 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { bucketUnit, dailySums, dayBucket, DIR, epochMs, firstDayFrom, type FlowFilter, hourConditions, utcInstant } from './flow-sql.js';
+import { bucketSums, bucketUnit, dailySums, dayBucket, DIR, epochMs, firstDayFrom, type FlowFilter, hourConditions, utcInstant } from './flow-sql.js';
 import { query } from './sql.js';
 
 /**
@@ -37,7 +37,7 @@ export interface FlowQuery extends FlowFilter {
 
 function hourlyRows(f: FlowFilter): Prisma.Sql {
   return Prisma.sql`
-    SELECT h.ts AS datetime, h.border_id, ${DIR} AS export_from_a, h.flow_type::text AS flow_type,
+    SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, ${DIR} AS export_from_a, h.flow_type::text AS flow_type,
            (h.physical_interpolated AND NOT h.flow_derived) AS flow_interpolated,
            coalesce(h.net_flow_mw, 0) AS net_flow_mw,
            CASE WHEN ${DIR} THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
@@ -56,7 +56,7 @@ function scheduledHourlyRows(f: FlowFilter): Prisma.Sql {
   const types = f.flowTypes.length ? Prisma.sql`AND h.scheduled_flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
   const borders = f.borderIds ? Prisma.sql`AND h.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
   return Prisma.sql`
-    SELECT h.ts AS datetime, h.border_id, ${SDIR} AS export_from_a, h.scheduled_flow_type::text AS flow_type,
+    SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, ${SDIR} AS export_from_a, h.scheduled_flow_type::text AS flow_type,
            false AS flow_interpolated,
            abs(coalesce(h.scheduled_ab_mw, 0) - coalesce(h.scheduled_ba_mw, 0)) AS net_flow_mw,
            CASE WHEN ${SDIR} THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
@@ -70,11 +70,12 @@ function scheduledHourlyRows(f: FlowFilter): Prisma.Sql {
 /** Buckets of hourly rows aggregated directly (the scheduled basis has no rollup). */
 function bucketsOfHours(hours: Prisma.Sql, resolution: Resolution): Prisma.Sql {
   return Prisma.sql`
-    SELECT date_trunc(${bucketUnit(resolution)}, x.datetime, 'UTC') AS datetime, x.border_id, x.export_from_a, x.flow_type,
-           bool_or(x.flow_interpolated) AS flow_interpolated, avg(x.net_flow_mw) AS net_flow_mw,
-           avg(x.price_from) AS price_from, avg(x.price_to) AS price_to, avg(x.capacity_mw) AS capacity_mw,
-           count(*)::int AS hours, bool_or(x.derived) AS derived
-    FROM (${hours}) x GROUP BY 1, 2, 3, 4`;
+    SELECT y.*, y.datetime AS sort_key FROM (
+      SELECT date_trunc(${bucketUnit(resolution)}, x.datetime, 'UTC') AS datetime, x.border_id, x.export_from_a, x.flow_type,
+             bool_or(x.flow_interpolated) AS flow_interpolated, avg(x.net_flow_mw) AS net_flow_mw,
+             avg(x.price_from) AS price_from, avg(x.price_to) AS price_to, avg(x.capacity_mw) AS capacity_mw,
+             count(*)::int AS hours, bool_or(x.derived) AS derived
+      FROM (${hours}) x GROUP BY 1, 2, 3, 4) y`;
 }
 
 /**
@@ -86,7 +87,7 @@ function bucketsOfHours(hours: Prisma.Sql, resolution: Resolution): Prisma.Sql {
 function bucketRows(f: FlowFilter, resolution: Resolution): Prisma.Sql {
   if (resolution === '1D') {
     return Prisma.sql`
-      SELECT ${utcInstant(Prisma.sql`s.day::timestamp`)} AS datetime, s.border_id, s.export_from_a,
+      SELECT ${utcInstant(Prisma.sql`s.day::timestamp`)} AS datetime, s.day AS sort_key, s.border_id, s.export_from_a,
              s.flow_type::text AS flow_type, s.interpolated_hours > 0 AS flow_interpolated,
              s.net_flow_sum / s.hours AS net_flow_mw,
              s.price_from_sum / nullif(s.price_hours, 0) AS price_from,
@@ -97,44 +98,74 @@ function bucketRows(f: FlowFilter, resolution: Resolution): Prisma.Sql {
   }
   const bucket = dayBucket(resolution, Prisma.sql`s.day`);
   return Prisma.sql`
-    SELECT ${utcInstant(bucket)} AS datetime, s.border_id, s.export_from_a,
+    SELECT ${utcInstant(bucket)} AS datetime, ${bucket} AS sort_key, s.border_id, s.export_from_a,
            s.flow_type::text AS flow_type, sum(s.interpolated_hours) > 0 AS flow_interpolated,
            sum(s.net_flow_sum) / sum(s.hours) AS net_flow_mw,
            sum(s.price_from_sum) / nullif(sum(s.price_hours), 0) AS price_from,
            sum(s.price_to_sum) / nullif(sum(s.price_hours), 0) AS price_to,
            sum(s.capacity_sum) / nullif(sum(s.capacity_hours), 0) AS capacity_mw,
            sum(s.hours)::int AS hours, sum(s.derived_hours) > 0 AS derived
-    FROM (${dailySums(f)}) s
+    FROM (${bucketSums(f, resolution)}) s
     GROUP BY ${bucket}, s.border_id, s.export_from_a, s.flow_type`;
 }
 
+const isHourly = (q: FlowQuery): boolean => q.resolution === 'native' || q.resolution === '1H';
+
 /** The rows of a flow query before ordering, by border_id and direction (no zone codes yet). */
 function flowRowsByBorder(q: FlowQuery): Prisma.Sql {
-  const hourly = q.resolution === 'native' || q.resolution === '1H';
   return q.basis === 'scheduled'
-    ? (hourly ? scheduledHourlyRows(q) : bucketsOfHours(scheduledHourlyRows(q), q.resolution))
-    : (hourly ? hourlyRows(q) : bucketRows(q, q.resolution));
+    ? (isHourly(q) ? scheduledHourlyRows(q) : bucketsOfHours(scheduledHourlyRows(q), q.resolution))
+    : (isHourly(q) ? hourlyRows(q) : bucketRows(q, q.resolution));
 }
 
 /**
- * The rows of a flow query before ordering, with zone codes of the row's direction. The codes come
- * from a per-row lateral lookup (OFFSET 0 keeps it from being flattened into hash joins, and the
- * planner memoizes it per border and direction): a join that keeps the rows in the order they are
- * read, so hourly rows read in `ts` order from the index need only an incremental sort per hour,
- * and a page of 1,000 rows reads about 1,000 border-hours instead of the whole range.
+ * The rows of a flow query before ordering, with zone codes of the row's direction and `sort_key`,
+ * the row's position in time (its hour, UTC day or week start) ordered as `datetime` is. Hourly rows
+ * look their codes up laterally (OFFSET 0 keeps the lookup from being flattened into hash joins,
+ * and the planner memoizes it per border and direction): a join that keeps the rows in the order
+ * they are read, so rows read in `ts` order from the index need only an incremental sort per hour,
+ * and a keyset page of 1,000 rows reads about 1,000 border-hours instead of the whole range.
+ * Bucket rows (not read in order anyway) join the catalogue the plain way.
  */
 export function flowRowsSql(q: FlowQuery): Prisma.Sql {
-  return Prisma.sql`
-    SELECT r.datetime, p.zone_from, p.zone_to,
-           r.flow_type COLLATE "C" AS flow_type, r.flow_interpolated, r.net_flow_mw::float8, r.price_from::float8, r.price_to::float8,
-           r.capacity_mw::float8, r.hours, r.derived
-    FROM (${flowRowsByBorder(q)}) r
+  const codes = isHourly(q)
+    ? Prisma.sql`
     CROSS JOIN LATERAL (
       SELECT (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
              (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to
       FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
       WHERE b.id = r.border_id
-      OFFSET 0) p`;
+      OFFSET 0) p`
+    : Prisma.sql`
+    JOIN border b ON b.id = r.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
+    CROSS JOIN LATERAL (
+      SELECT (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
+             (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to) p`;
+  return Prisma.sql`
+    SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
+           r.flow_type COLLATE "C" AS flow_type, r.flow_interpolated, r.net_flow_mw::float8, r.price_from::float8, r.price_to::float8,
+           r.capacity_mw::float8, r.hours, r.derived
+    FROM (${flowRowsByBorder(q)}) r ${codes}
+    ${q.after ? Prisma.sql`WHERE ${afterPosition(q.after)}` : Prisma.empty}`;
+}
+
+/** Border directions (border_id, export_from_a) whose (zone from, zone to) compares to a pair as `op` says. */
+const directionsWhere = (op: '>' | '=', zoneFrom: string, zoneTo: string) => Prisma.sql`
+  SELECT b.id, d.ab FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
+  CROSS JOIN (VALUES (true), (false)) AS d(ab)
+  WHERE ((CASE WHEN d.ab THEN za.code ELSE zb.code END) COLLATE "C", (CASE WHEN d.ab THEN zb.code ELSE za.code END) COLLATE "C")
+        ${Prisma.raw(op)} (${zoneFrom}, ${zoneTo})`;
+
+/**
+ * The keyset condition (datetime, zone_from, zone_to, flow_type) > cursor, on rows `r` of a range
+ * starting at the cursor's datetime: written on the row's border and direction instead of its zone
+ * codes (the two small sets of directions are computed once), so it is checked where the rows are
+ * read and the lateral code lookup stays memoized: a deep page costs what the first page does.
+ */
+function afterPosition(a: NonNullable<FlowQuery['after']>): Prisma.Sql {
+  return Prisma.sql`(r.datetime > ${a.datetime}::timestamptz
+    OR (r.border_id, r.export_from_a) IN (${directionsWhere('>', a.zoneFrom, a.zoneTo)})
+    OR ((r.border_id, r.export_from_a) IN (${directionsWhere('=', a.zoneFrom, a.zoneTo)}) AND r.flow_type COLLATE "C" > ${a.flowType}))`;
 }
 
 interface RawFlow {
@@ -172,20 +203,17 @@ const toRecord = (r: RawFlow): FlowRecord => ({
  */
 export async function findFlows(db: Database, q: FlowQuery): Promise<FlowRecord[]> {
   const a = q.after;
-  // Rows before the keyset position are filtered out below; starting the range there already is
-  // exact for every resolution (a row's datetime is its bucket start, so every row at or after the
-  // position lies wholly inside [position, to)) and lets a deep page skip the rows before it.
+  // Rows before the keyset position are filtered out (afterPosition); starting the range there too
+  // is exact for every resolution (a row's datetime is its bucket start, so every row at or after
+  // the position lies wholly inside [position, to)) and lets a deep page skip the rows before it.
   const range = a && a.datetime > q.from ? { ...q, from: a.datetime } : q;
-  const after = a
-    ? Prisma.sql`WHERE (f.datetime, f.zone_from, f.zone_to, f.flow_type) > (${a.datetime}::timestamptz, ${a.zoneFrom}, ${a.zoneTo}, ${a.flowType})`
-    : Prisma.empty;
   const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
   const offset = q.offset ? Prisma.sql`OFFSET ${q.offset}` : Prisma.empty;
   const statement = Prisma.sql`
     SELECT ${epochMs(Prisma.sql`f.datetime`)} AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
-    FROM (${flowRowsSql(range)}) f ${after}
-    ORDER BY f.datetime, f.zone_from, f.zone_to, f.flow_type
+    FROM (${flowRowsSql(range)}) f
+    ORDER BY f.sort_key, f.zone_from, f.zone_to, f.flow_type
     ${limit} ${offset}`;
   const rows = await query<RawFlow>(db, statement.text, statement.values);
   return rows.map(toRecord);
@@ -196,6 +224,61 @@ export async function summarizeFlows(db: Database, q: FlowQuery): Promise<{ tota
   const [row] = await db.prisma.$queryRaw<{ total: number; derived: boolean | null }[]>`
     SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsByBorder(q)}) f`;
   return { total: row?.total ?? 0, derived: row?.derived ?? false };
+}
+
+/** The rows a flow query holds at one position in time (an hour, a UTC day or a week start). */
+export interface FlowPosition {
+  /** The rows' datetime, epoch ms UTC. */
+  readonly ms: number;
+  readonly rows: number;
+  readonly derived: boolean;
+}
+
+/** `sort_key` of {@link flowRowsSql} as an instant: hours and scheduled buckets already are one. */
+function sortKeyInstant(q: FlowQuery): Prisma.Sql {
+  if (isHourly(q) || q.basis === 'scheduled') return Prisma.sql`f.sort_key`;
+  return q.resolution === '1D' ? utcInstant(Prisma.sql`f.sort_key::timestamp`) : utcInstant(Prisma.sql`f.sort_key`);
+}
+
+/**
+ * How many rows a flow query holds at each position in time, in order (no zone codes, no sort of
+ * the rows): the page index of offset paging. The sum is the total, and a page is read from the
+ * positions it spans only.
+ */
+export async function findFlowPositions(db: Database, q: FlowQuery): Promise<FlowPosition[]> {
+  const statement = Prisma.sql`
+    SELECT ${epochMs(sortKeyInstant(q))} AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+    FROM (${flowRowsByBorder(q)}) f GROUP BY f.sort_key ORDER BY f.sort_key`;
+  return query<FlowPosition>(db, statement.text, statement.values);
+}
+
+/**
+ * One offset page of a flow query with the total row count and whether any row is derived. The
+ * positions come first (one cheap grouped pass); the page is then read from the positions it spans
+ * only, its range narrowed to them, which is exact because every row lies wholly inside its own
+ * position (hour or bucket): a 20,000-row page of 5 years of daily rows sorts 20,000 rows, not
+ * 320,000, and a deep offset costs what the first page does.
+ */
+export async function findFlowPage(
+  db: Database, q: FlowQuery, page: { offset: number; limit: number },
+): Promise<{ total: number; derived: boolean; rows: FlowRecord[] }> {
+  const positions = await findFlowPositions(db, q);
+  let total = 0;
+  let derived = false;
+  let first = -1;
+  let before = 0;
+  let end = positions.length;
+  for (const [i, p] of positions.entries()) {
+    if (first < 0 && total + p.rows > page.offset) [first, before] = [i, total];
+    total += p.rows;
+    derived ||= p.derived;
+    if (first >= 0 && end === positions.length && total >= page.offset + page.limit) end = i + 1;
+  }
+  if (first < 0) return { total, derived, rows: [] };
+  const from = new Date(Math.max(q.from.getTime(), (positions[first] as FlowPosition).ms));
+  const to = end < positions.length ? new Date(Math.min(q.to.getTime(), (positions[end] as FlowPosition).ms)) : q.to;
+  const rows = await findFlows(db, { ...q, from, to, after: undefined, offset: page.offset - before, limit: page.limit });
+  return { total, derived, rows };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type FlowBasis, type FlowQuery, findFlows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
+import { type FlowBasis, findFlowPage, type FlowQuery, findFlows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
@@ -30,9 +30,8 @@ export async function getFlows(deps: ServiceDeps, input: FlowsInput): Promise<{ 
   const limit = input.limit ?? FLOWS_MAX_LIMIT;
   const offset = input.offset ?? 0;
   const q = { ...sel.filter, resolution: sel.resolution };
-  const [summary, rows, sources] = await Promise.all([
-    summarizeFlows(deps.db, q),
-    findFlows(deps.db, { ...q, limit, offset }),
+  const [{ rows, ...summary }, sources] = await Promise.all([
+    findFlowPage(deps.db, q, { offset, limit }),
     findFlowSources(deps.db, sel.filter),
   ]);
   const meta = metaOf(sel, summary.derived, sources);

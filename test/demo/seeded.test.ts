@@ -104,7 +104,7 @@ describe.each(TEST_BACKENDS)('reseeding the demo data (%s)', (kind) => {
   it('deletes the demo rows and their rollups, then loads the same data set again', async () => {
     t = await createTestDatabase(kind, { seed: 'demo' });
     const db = t.db;
-    const tables = ['price_point', 'price_daily', 'border_hour', 'border_outage', 'border_daily', 'zone_daily'];
+    const tables = ['price_point', 'price_daily', 'border_hour', 'border_outage', 'border_daily', 'border_weekly', 'zone_daily'];
     const countAll = async () =>
       (await db.rawQuery<Record<string, number>>(`SELECT ${tables.map((x) => `(SELECT count(*)::int FROM ${x}) AS ${x}`).join(', ')}`))[0];
     const before = await countAll();

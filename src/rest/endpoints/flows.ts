@@ -51,9 +51,9 @@ const orNullRound = (f: (v: number) => number, v: number | null): string => (v =
  * `JSON.stringify(toRow(r))` without the intermediate object: the same keys in the same order,
  * the same rounding, numbers written as `JSON.stringify` writes them (a test compares the two).
  */
-export function flowRowJson(r: FlowRecord): string {
+export function flowRowJson(r: FlowRecord, datetime = formatUtc(r.datetime)): string {
   const delta = r.priceFrom !== null && r.priceTo !== null ? num(roundPrice(r.priceTo - r.priceFrom)) : 'null';
-  return `{"datetime":"${formatUtc(r.datetime)}","bidding_zone_from":${JSON.stringify(r.zoneFrom)},"bidding_zone_to":${JSON.stringify(r.zoneTo)},`
+  return `{"datetime":"${datetime}","bidding_zone_from":${JSON.stringify(r.zoneFrom)},"bidding_zone_to":${JSON.stringify(r.zoneTo)},`
     + `"flow_type":${JSON.stringify(r.flowType)},"flow_interpolated":${r.flowInterpolated},"net_flow_mw":${num(roundMw(r.netFlowMw))},`
     + `"price_from":${orNullRound(roundPrice, r.priceFrom)},"price_to":${orNullRound(roundPrice, r.priceTo)},"price_delta":${delta},`
     + `"capacity_mw":${orNullRound(roundMw, r.capacityMw)},"hours":${num(r.hours)}}`;
@@ -62,10 +62,21 @@ export function flowRowJson(r: FlowRecord): string {
 /** Rows per streamed chunk of a /flows page. */
 const CHUNK_ROWS = 1_000;
 
+/** JSON texts of CHUNK_ROWS rows at a time; a row's datetime is formatted once per instant (59 borders share an hour). */
 function* flowRowChunks(rows: readonly FlowRecord[]): Generator<string> {
+  let lastMs = Number.NaN;
+  let lastText = '';
   for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
     const parts: string[] = [];
-    for (let i = at; i < Math.min(rows.length, at + CHUNK_ROWS); i++) parts.push(flowRowJson(rows[i] as FlowRecord));
+    for (let i = at; i < Math.min(rows.length, at + CHUNK_ROWS); i++) {
+      const r = rows[i] as FlowRecord;
+      const ms = r.datetime.getTime();
+      if (ms !== lastMs) {
+        lastMs = ms;
+        lastText = formatUtc(r.datetime);
+      }
+      parts.push(flowRowJson(r, lastText));
+    }
     yield parts.join(',');
   }
 }

@@ -5,7 +5,7 @@ import { pricesEndpoint } from './prices.js';
 import { priceKpisEndpoint, zoneImportExportEndpoint } from './zone-aggregates.js';
 
 /** Every REST endpoint, in documentation order. */
-export const ENDPOINTS = [
+export const ENDPOINTS: readonly Endpoint[] = [
   pricesEndpoint,
   flowsEndpoint,
   flowTypeSummaryEndpoint,
@@ -14,4 +14,4 @@ export const ENDPOINTS = [
   durationEndpoint,
   priceKpisEndpoint,
   zoneImportExportEndpoint,
-] as unknown as readonly Endpoint[];
+];
