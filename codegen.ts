@@ -9,7 +9,7 @@ const config: CodegenConfig = {
     'test/gql/': {
       preset: 'client',
       config: { scalars: { DateTime: 'string' }, enumsAsTypes: true, useTypeImports: true },
-      presetConfig: { fragmentMasking: false },
+      presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
     },
   },
 };

@@ -8,9 +8,10 @@ import type { Database } from './db/client.js';
 import { databaseAppError } from './db/errors.js';
 import { AppError } from './errors.js';
 import type { GraphQLContext } from './graphql/builder.js';
+import { operationPolicyPlugins } from './graphql/operation-policy.js';
 import { schema } from './graphql/schema/index.js';
 import { healthPlugin } from './http/health.js';
-import { createMetrics, metricsPlugin, type ServiceMetrics } from './http/metrics.js';
+import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
 import { corsOptions, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
 import { ApiKeyAuthenticator } from './security/api-keys.js';
@@ -68,8 +69,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const deps: ServiceDeps = { db: opts.db, directory: zoneDirectory(await readCatalogue(opts.db)), now: opts.now ?? Date.now };
   const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
   const { config } = opts;
+  const policy = operationPolicyPlugins(config, schema);
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();
+  if (opts.db.pool) registerPoolMetrics(metrics, opts.db.pool);
   const keys = new ApiKeyAuthenticator(opts.db, { cacheTtlMs: config.API_KEY_CACHE_TTL_MS, logger });
   const yoga = createYoga<Record<string, never>, GraphQLContext>({
     schema: graphqlRateLimit(limiter).rateLimitDirectiveTransformer(schema),
@@ -88,6 +91,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       healthPlugin(opts.db, logger),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
+      ...policy,
       useGraphQlJit(),
     ],
   });

@@ -17,6 +17,9 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   GRAPHIQL: bool(true),
+  GRAPHQL_INTROSPECTION: bool(true),
+  PERSISTED_OPERATIONS_FILE: z.string().min(1).optional(),
+  PERSISTED_OPERATIONS_ONLY: bool(false),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   RATE_LIMIT_CAPACITY: z.coerce.number().int().min(1).default(200),
   RATE_LIMIT_REFILL_PER_SECOND: z.coerce.number().positive().default(2),
@@ -34,6 +37,9 @@ const schema = z.object({
   CLASSIFY_EPS_EUR_MWH: z.coerce.number().min(0).default(0.01),
   CLASSIFY_CONGESTION_SHARE: z.coerce.number().gt(0).max(1).default(0.97),
   CLASSIFY_MIN_FLOW_MW: z.coerce.number().min(0).default(1),
+}).refine((c) => !c.PERSISTED_OPERATIONS_ONLY || c.PERSISTED_OPERATIONS_FILE, {
+  path: ['PERSISTED_OPERATIONS_ONLY'],
+  message: 'needs PERSISTED_OPERATIONS_FILE (the manifest of allowed operations)',
 });
 
 /** Parsed, validated service configuration. Built once at start-up from the environment. */

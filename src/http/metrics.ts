@@ -1,6 +1,7 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type pg from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AccessMetrics } from '../security/plugin.js';
 
 /** Latency buckets in seconds, up to the 30 s request timeout. */
@@ -42,6 +43,31 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): ServiceM
       operations.observe({ operation: names.has(operation) ? operation : 'other', type }, seconds);
     },
   };
+}
+
+/** The counters of a connection pool, as node-postgres' `pg.Pool` exposes them. */
+export type PoolCounters = Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'> & { readonly options: { readonly max?: number } };
+
+/**
+ * Adds the database pool gauges, read at scrape time: `db_pool_connections{state}` (open, idle,
+ * in use) and `db_pool_waiting_requests` (queries queued for a connection), plus `db_pool_max`.
+ * The embedded database has no pool (one in-process connection) and exposes none of them.
+ */
+export function registerPoolMetrics(metrics: ServiceMetrics, pool: PoolCounters): void {
+  const registers = [metrics.registry];
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database connections by state (open = idle + in use).',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      this.set({ state: 'open' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+    },
+  });
+  new Gauge({ name: 'db_pool_waiting_requests', help: 'Queries waiting for a free database connection.', registers, collect() { this.set(pool.waitingCount); } });
+  new Gauge({ name: 'db_pool_max', help: 'Configured maximum of database connections (DATABASE_POOL_SIZE).', registers, collect() { this.set(pool.options.max ?? 10); } });
 }
 
 /**

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { type DocumentNode, type GraphQLSchema, parse, validate } from 'graphql';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { z } from 'zod';
+import { type Config, ConfigError } from '../config.js';
+
+/** A persisted-operations manifest: operation id (a hash) to document text, as graphql-codegen's client preset writes it. */
+export type OperationManifest = ReadonlyMap<string, DocumentNode>;
+
+const manifestShape = z.record(z.string().min(1).max(128), z.string().min(1));
+
+/**
+ * Reads and checks a manifest file: JSON `{ "<id>": "<document>" }`, every document parsed and
+ * validated against `schema` now, so a stale manifest stops the start instead of failing requests.
+ * @throws ConfigError naming the file and each bad entry.
+ */
+export function loadOperationManifest(path: string, schema: GraphQLSchema): OperationManifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`PERSISTED_OPERATIONS_FILE ${path}: cannot read it as JSON (${(err as Error).message})`);
+  }
+  const parsed = manifestShape.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(`PERSISTED_OPERATIONS_FILE ${path}: expected an object of id -> document text`);
+  const problems: string[] = [];
+  const manifest = new Map<string, DocumentNode>();
+  for (const [id, text] of Object.entries(parsed.data)) {
+    try {
+      const doc = parse(text);
+      const errors = validate(schema, doc);
+      if (errors.length) problems.push(`  ${id}: ${errors.map((e) => e.message).join('; ')}`);
+      else manifest.set(id, doc);
+    } catch (err) {
+      problems.push(`  ${id}: ${(err as Error).message}`);
+    }
+  }
+  if (problems.length) throw new ConfigError(`PERSISTED_OPERATIONS_FILE ${path}: operations that do not fit the schema:\n${problems.join('\n')}`);
+  return manifest;
+}
+
+/**
+ * The id of a persisted operation in a request: `documentId` (GraphQL over HTTP persisted documents)
+ * or Apollo's `extensions.persistedQuery.sha256Hash`.
+ */
+export function persistedOperationId(params: GraphQLParams): string | null {
+  const documentId = (params as { documentId?: unknown }).documentId;
+  if (typeof documentId === 'string') return documentId;
+  const pq = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
+  return pq?.version === 1 && typeof pq.sha256Hash === 'string' ? pq.sha256Hash : null;
+}
+
+/**
+ * The plugins that narrow what GraphQL clients may send, from the configuration:
+ * persisted operations (`PERSISTED_OPERATIONS_FILE`; only those with `PERSISTED_OPERATIONS_ONLY`)
+ * and no introspection (`GRAPHQL_INTROSPECTION=false`).
+ */
+export function operationPolicyPlugins(config: Config, schema: GraphQLSchema): Plugin[] {
+  const plugins: Plugin[] = [];
+  if (config.PERSISTED_OPERATIONS_ONLY && !config.PERSISTED_OPERATIONS_FILE) {
+    throw new ConfigError('PERSISTED_OPERATIONS_ONLY needs PERSISTED_OPERATIONS_FILE (the manifest of allowed operations)');
+  }
+  if (config.PERSISTED_OPERATIONS_FILE) {
+    const manifest = loadOperationManifest(config.PERSISTED_OPERATIONS_FILE, schema);
+    plugins.push(
+      usePersistedOperations({
+        getPersistedOperation: (id) => manifest.get(id) ?? null,
+        allowArbitraryOperations: !config.PERSISTED_OPERATIONS_ONLY,
+        extractPersistedOperationId: persistedOperationId,
+        skipDocumentValidation: true,
+        customErrors: {
+          notFound: { message: 'Unknown persisted operation id', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 400 } } },
+          persistedQueryOnly: { message: 'This server only runs persisted operations: send documentId', extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } } },
+          keyNotFound: { message: 'Send a query or a documentId', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } } },
+        },
+      }),
+    );
+  }
+  if (!config.GRAPHQL_INTROSPECTION) plugins.push(useDisableIntrospection());
+  return plugins;
+}

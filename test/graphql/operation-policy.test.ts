@@ -1,0 +1,128 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { print } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
+import { operationPolicyPlugins } from '../../src/graphql/operation-policy.js';
+import { schema } from '../../src/graphql/schema/index.js';
+import { graphql } from '../gql/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+const ZoneCodes = graphql(`
+  query ZoneCodes($first: Int) { prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-01T03:00", resolution: HOURLY, first: $first) { edges { node { datetime priceEurMwh } } } }
+`);
+const MANIFEST = new URL('../gql/persisted-documents.json', import.meta.url).pathname;
+const documentId = (ZoneCodes as unknown as { __meta__: { hash: string } }).__meta__.hash;
+const INTROSPECTION = '{ __schema { queryType { name } } }';
+
+type GqlBody = { data?: { prices?: { edges: unknown[] } } | null; errors?: { message: string; extensions?: { code?: string } }[] };
+
+async function post(app: TestApp, body: unknown): Promise<{ status: number; body: GqlBody }> {
+  const res = await app.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as GqlBody };
+}
+
+describe('persisted operations only', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('pglite', 'demo', { PERSISTED_OPERATIONS_FILE: MANIFEST, PERSISTED_OPERATIONS_ONLY: true });
+  });
+  afterAll(() => app.close());
+
+  it('runs a manifest operation sent by documentId, with its variables', async () => {
+    const { status, body } = await post(app, { documentId, variables: { first: 2 } });
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.prices?.edges).toHaveLength(2);
+  });
+
+  it('runs it by the Apollo persistedQuery extension too', async () => {
+    const { body } = await post(app, { extensions: { persistedQuery: { version: 1, sha256Hash: documentId } }, variables: { first: 3 } });
+    expect(body.data?.prices?.edges).toHaveLength(3);
+  });
+
+  it('refuses a document sent as text with 400 PERSISTED_QUERY_ONLY', async () => {
+    const { status, body } = await post(app, { query: print(ZoneCodes) });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
+  });
+
+  it('refuses an unknown id with 400 PERSISTED_QUERY_NOT_FOUND', async () => {
+    const { status, body } = await post(app, { documentId: 'sha256:0000' });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  });
+
+  it('leaves the REST surface alone', async () => {
+    expect((await app.get('/api/v1/prices?zone=DE_LU')).status).toBe(200);
+  });
+});
+
+describe('persisted operations beside arbitrary ones, introspection off', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('pglite', 'demo', { PERSISTED_OPERATIONS_FILE: MANIFEST, GRAPHQL_INTROSPECTION: false });
+  });
+  afterAll(() => app.close());
+
+  it('answers the same rows by id and by text', async () => {
+    const byId = await post(app, { documentId, variables: { first: 3 } });
+    const byText = await post(app, { query: print(ZoneCodes), variables: { first: 3 } });
+    expect(byId.body.data?.prices?.edges).toHaveLength(3);
+    expect(byId.body).toEqual(byText.body);
+  });
+
+  it('refuses introspection with a validation error', async () => {
+    const { body } = await post(app, { query: INTROSPECTION });
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.message).toMatch(/introspection/i);
+  });
+});
+
+describe('default policy', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('pglite', 'empty');
+  });
+  afterAll(() => app.close());
+
+  it('allows introspection and has no persisted operations', async () => {
+    expect((await post(app, { query: INTROSPECTION })).body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+    const { status, body } = await post(app, { documentId });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.message).toMatch(/Unexpected parameter "documentId"/);
+  });
+});
+
+describe('policy configuration', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'manifest-'));
+
+  it('fails fast on PERSISTED_OPERATIONS_ONLY without a manifest', () => {
+    expect(() => loadConfig({ PERSISTED_OPERATIONS_ONLY: 'true' })).toThrow(/PERSISTED_OPERATIONS_ONLY: needs PERSISTED_OPERATIONS_FILE/);
+    expect(() => operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_ONLY: true }), schema)).toThrow(ConfigError);
+  });
+
+  it('names each manifest entry that no longer fits the schema', () => {
+    const file = join(dir, 'stale.json');
+    writeFileSync(file, JSON.stringify({ good: '{ zones { code } }', stale: '{ zones { nope } }', broken: '{ zones {' }));
+    const error = (() => {
+      try {
+        operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: file }), schema);
+      } catch (err) {
+        return err as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error?.message).toMatch(/stale: Cannot query field "nope"/);
+    expect(error?.message).toMatch(/broken: Syntax Error/);
+    expect(error?.message).not.toMatch(/good/);
+  });
+
+  it('refuses a manifest that is not an object of documents', () => {
+    const file = join(dir, 'list.json');
+    writeFileSync(file, '["{ zones { code } }"]');
+    expect(() => operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: file }), schema)).toThrow(/expected an object of id -> document text/);
+    expect(() => operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: join(dir, 'missing.json') }), schema)).toThrow(/cannot read it as JSON/);
+  });
+});
