@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/client.js';
+import { describe, expect, it } from 'vitest';
 import { generateDemo } from '../../src/demo/generate.js';
 import { refreshPriceDaily } from '../../src/repositories/price-rollup.js';
-import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
+import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 interface DayRow {
   zone_id: number;
@@ -28,17 +27,11 @@ const DIRECT_SQL = `
   FROM price_point GROUP BY 1, 2 ORDER BY 1, 2`;
 
 describe.each(TEST_BACKENDS)('price_daily rollup (%s)', (kind) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    db = t.db;
-  });
-  afterAll(() => t?.close());
+  const db = useTestDatabase(kind, 'demo');
 
   it('equals a direct time-weighted aggregation of price_point', async () => {
-    const rollup = await db.rawQuery<DayRow>(ROLLUP_SQL);
-    const direct = await db.rawQuery<DayRow>(DIRECT_SQL);
+    const rollup = await db().rawQuery<DayRow>(ROLLUP_SQL);
+    const direct = await db().rawQuery<DayRow>(DIRECT_SQL);
     expect(rollup.length).toBe(direct.length);
     expect(rollup.length).toBe(30 * 46);
     rollup.forEach((r, i) => {
@@ -51,7 +44,7 @@ describe.each(TEST_BACKENDS)('price_daily rollup (%s)', (kind) => {
   it('matches daily means computed in JS from the generated prices', async () => {
     const data = generateDemo({ now: DEMO_TEST_NOW, from: DEMO_TEST_FROM });
     const z = data.zones.indexOf('DE_LU');
-    const [row] = await db.rawQuery<{ mean: number }>(
+    const [row] = await db().rawQuery<{ mean: number }>(
       `SELECT d.weighted_sum / d.minutes AS mean FROM price_daily d JOIN zone z ON z.id = d.zone_id
        WHERE z.code = 'DE_LU' AND d.day = '2025-10-26'`,
     );
@@ -68,17 +61,17 @@ describe.each(TEST_BACKENDS)('price_daily rollup (%s)', (kind) => {
   });
 
   it('recomputes only the window and deletes days whose points vanished', async () => {
-    const [fr] = await db.rawQuery<{ id: number }>(`SELECT id FROM zone WHERE code = 'FR'`);
-    await db.rawQuery(`DELETE FROM price_point WHERE zone_id = $1 AND ts >= '2025-10-10' AND ts < '2025-10-11'`, [fr?.id]);
-    await db.rawQuery(`UPDATE price_point SET price_eur_mwh = price_eur_mwh + 10 WHERE zone_id = $1 AND ts >= '2025-10-11T06:00Z' AND ts < '2025-10-11T07:00Z'`, [fr?.id]);
-    const before = await db.rawQuery<DayRow>(ROLLUP_SQL);
-    await refreshPriceDaily(db, { from: new Date('2025-10-10T05:00Z'), to: new Date('2025-10-11T01:00Z'), zoneIds: [fr?.id as number] });
-    const after = await db.rawQuery<DayRow>(ROLLUP_SQL);
+    const [fr] = await db().rawQuery<{ id: number }>(`SELECT id FROM zone WHERE code = 'FR'`);
+    await db().rawQuery(`DELETE FROM price_point WHERE zone_id = $1 AND ts >= '2025-10-10' AND ts < '2025-10-11'`, [fr?.id]);
+    await db().rawQuery(`UPDATE price_point SET price_eur_mwh = price_eur_mwh + 10 WHERE zone_id = $1 AND ts >= '2025-10-11T06:00Z' AND ts < '2025-10-11T07:00Z'`, [fr?.id]);
+    const before = await db().rawQuery<DayRow>(ROLLUP_SQL);
+    await refreshPriceDaily(db(), { from: new Date('2025-10-10T05:00Z'), to: new Date('2025-10-11T01:00Z'), zoneIds: [fr?.id as number] });
+    const after = await db().rawQuery<DayRow>(ROLLUP_SQL);
     expect(after.length).toBe(before.length - 1);
     expect(after.find((r) => r.zone_id === fr?.id && r.day === '2025-10-10')).toBeUndefined();
     const day11 = (rows: DayRow[]) => rows.find((r) => r.zone_id === fr?.id && r.day === '2025-10-11')?.mean ?? 0;
     expect(day11(after) - day11(before)).toBeCloseTo(10 / 24, 9);
-    const direct = await db.rawQuery<DayRow>(DIRECT_SQL);
+    const direct = await db().rawQuery<DayRow>(DIRECT_SQL);
     expect(after.map((r) => [r.zone_id, r.day, r.minutes])).toEqual(direct.map((r) => [r.zone_id, r.day, r.minutes]));
   });
 });

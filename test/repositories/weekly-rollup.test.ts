@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/client.js';
+import { describe, expect, it } from 'vitest';
 import { findFlowTypeCounts } from '../../src/repositories/flow-aggregates.js';
 import { refreshFlowRollups } from '../../src/repositories/flow-rollup.js';
 import { findFlows } from '../../src/repositories/flows.js';
-import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 interface WeekRow {
   border_id: number;
@@ -54,32 +53,26 @@ function expectSameWeeks(actual: WeekRow[], expected: WeekRow[]): void {
 }
 
 describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
-  let t: TestDatabase;
-  let db: Database;
-  beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    db = t.db;
-  });
-  afterAll(() => t?.close());
+  const db = useTestDatabase(kind, 'demo');
 
   it('equals border_hour aggregated by ISO week after seeding', async () => {
-    const weekly = await db.rawQuery<WeekRow>(WEEKLY_SQL);
+    const weekly = await db().rawQuery<WeekRow>(WEEKLY_SQL);
     expect(weekly.length).toBeGreaterThan(59 * 7);
-    expectSameWeeks(weekly, await db.rawQuery<WeekRow>(DIRECT_SQL));
+    expectSameWeeks(weekly, await db().rawQuery<WeekRow>(DIRECT_SQL));
   });
 
   it('follows a reclassification and a deletion through refreshFlowRollups', async () => {
     const window = { from: new Date('2025-10-08T13:00:00Z'), to: new Date('2025-10-15T02:00:00Z') };
-    await db.rawQuery(`UPDATE border_hour SET flow_type = 'outage' WHERE ts >= $1 AND ts < $2 AND border_id % 3 = 0`, [window.from, window.to]);
-    await db.rawQuery(`DELETE FROM border_hour WHERE ts >= $1 AND ts < $2 AND border_id % 5 = 0`, [window.from, window.to]);
-    await refreshFlowRollups(db, window);
-    expectSameWeeks(await db.rawQuery<WeekRow>(WEEKLY_SQL), await db.rawQuery<WeekRow>(DIRECT_SQL));
+    await db().rawQuery(`UPDATE border_hour SET flow_type = 'outage' WHERE ts >= $1 AND ts < $2 AND border_id % 3 = 0`, [window.from, window.to]);
+    await db().rawQuery(`DELETE FROM border_hour WHERE ts >= $1 AND ts < $2 AND border_id % 5 = 0`, [window.from, window.to]);
+    await refreshFlowRollups(db(), window);
+    expectSameWeeks(await db().rawQuery<WeekRow>(WEEKLY_SQL), await db().rawQuery<WeekRow>(DIRECT_SQL));
   });
 
   it('gives 1W answers equal to the 1D answers summed per week, over a range with partial weeks and days', async () => {
     const f = { from: new Date('2025-09-23T05:00:00Z'), to: new Date('2025-11-04T07:00:00Z'), borderIds: null, flowTypes: [] };
-    const weekly = await findFlowTypeCounts(db, f, '1W');
-    const daily = await findFlowTypeCounts(db, f, '1D');
+    const weekly = await findFlowTypeCounts(db(), f, '1W');
+    const daily = await findFlowTypeCounts(db(), f, '1D');
     const monday = (d: Date) => new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString();
     const summed = new Map<string, number[]>();
     for (const r of daily) {
@@ -92,8 +85,8 @@ describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
     for (const r of weekly) {
       expect(summed.get(`${r.day.toISOString()}|${r.zoneA}|${r.zoneB}`)).toEqual([r.convergence, r.congestion, r.counterIntuitive, r.outage, r.hours]);
     }
-    const hourly = await findFlows(db, { ...f, resolution: '1H', to: new Date('2025-10-07T00:00:00Z') });
-    const weeklyFlows = await findFlows(db, { ...f, resolution: '1W', to: new Date('2025-10-07T00:00:00Z') });
+    const hourly = await findFlows(db(), { ...f, resolution: '1H', to: new Date('2025-10-07T00:00:00Z') });
+    const weeklyFlows = await findFlows(db(), { ...f, resolution: '1W', to: new Date('2025-10-07T00:00:00Z') });
     expect(weeklyFlows.reduce((n, r) => n + r.hours, 0)).toBe(hourly.length);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -97,6 +97,22 @@ export async function createTestDatabase(kind: 'pglite' | 'postgres', opts: { se
   if (kind === 'postgres') return createPostgres(opts.seed);
   const db = await openPglite('memory://', await dumpFor(opts.seed));
   return { db, close: () => db.close() };
+}
+
+/**
+ * A {@link createTestDatabase} for the enclosing `describe` block: opened before its tests, closed
+ * after them. Returns the accessor of the open database.
+ */
+export function useTestDatabase(kind: 'pglite' | 'postgres', seed: TestSeed): () => Database {
+  let t: TestDatabase | undefined;
+  beforeAll(async () => {
+    t = await createTestDatabase(kind, { seed });
+  });
+  afterAll(() => t?.close());
+  return () => {
+    if (!t) throw new Error('the test database is not open yet (use it inside a test or hook)');
+    return t.db;
+  };
 }
 
 /** Engines the database tests run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. */
