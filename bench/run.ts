@@ -9,6 +9,7 @@ import { prepareDatabase } from '../src/bootstrap.js';
 import { testConfig } from '../src/config.js';
 import { type Database, openPglite, openPostgres } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
+import { runAccess } from './access.js';
 import { runLarge } from './large.js';
 import { type BenchCase, type BenchResult, graphqlCase, measure, table } from './load.js';
 import { runIngestBench } from './ingest.js';
@@ -16,7 +17,8 @@ import { timeStartup } from './startup.js';
 
 const { values: args } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '10' },
+    /** Seconds per case; default 10, 30 with `--access`. */
+    seconds: { type: 'string' },
     connections: { type: 'string', default: '1' },
     'pg-url': { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/test' },
     'skip-startup': { type: 'boolean', default: false },
@@ -26,6 +28,10 @@ const { values: args } = parseArgs({
     /** Only the large data set cases (bench/large.ts) on PostgreSQL, `--years` years (default 5). */
     large: { type: 'boolean', default: false },
     years: { type: 'string', default: '5' },
+    /** Only the rate-limit load (bench/access.ts): `--keys` keys at 10x the refill rate, memory and Redis buckets. */
+    access: { type: 'boolean', default: false },
+    keys: { type: 'string', default: '20' },
+    'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
   },
 });
 
@@ -38,6 +44,8 @@ const CASES: BenchCase[] = [
   graphqlCase('GraphQL prices DE_LU native 2 d', `{ prices(zones: ["DE_LU"], from: "now-2d", resolution: NATIVE, first: 10000) { ${PRICE_FIELDS} } }`),
 ];
 
+const seconds = args.seconds ?? (args.access ? '30' : '10');
+
 async function serve(db: Database): Promise<{ base: string; server: Server }> {
   const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000 }), db });
   const server = createServer(app.yoga);
@@ -48,18 +56,25 @@ async function serve(db: Database): Promise<{ base: string; server: Server }> {
 async function latency(db: Database): Promise<BenchResult[]> {
   const { base, server } = await serve(db);
   const results: BenchResult[] = [];
-  for (const c of CASES) results.push(await measure(base, c, Number(args.seconds), Number(args.connections)));
+  for (const c of CASES) results.push(await measure(base, c, Number(seconds), Number(args.connections)));
   await new Promise((r) => server.close(r));
   return results;
 }
 
 async function main(): Promise<void> {
-  const report: string[] = [`Benchmark run ${new Date().toISOString()} (connections=${args.connections}, ${args.seconds} s per case)`, ''];
+  if (args.access) {
+    const text = await runAccess({ pgUrl: args['pg-url']!, redisUrl: args['redis-url']!, seconds: Number(seconds), keys: Number(args.keys) });
+    mkdirSync('bench-results', { recursive: true });
+    writeFileSync('bench-results/access.md', text);
+    process.stdout.write(`${text}\n`);
+    return;
+  }
+  const report: string[] = [`Benchmark run ${new Date().toISOString()} (connections=${args.connections}, ${seconds} s per case)`, ''];
   const dir = mkdtempSync(join(tmpdir(), 'eumarket-bench-'));
   const pgliteDir = join(dir, 'pglite');
   try {
     if (args.large) {
-      const opts = { pgUrl: args['pg-url']!, years: Number(args.years), seconds: Number(args.seconds), connections: Number(args.connections) };
+      const opts = { pgUrl: args['pg-url']!, years: Number(args.years), seconds: Number(seconds), connections: Number(args.connections) };
       report.push(await runLarge({ ...opts, serve }));
     }
     if (!args['skip-startup'] && !args.large) {

@@ -2,6 +2,8 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { epochMs } from './flow-sql.js';
+import { query } from './sql.js';
 
 /** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
 export interface PriceRecord {
@@ -84,20 +86,33 @@ function rowsSql(q: PriceQuery): Prisma.Sql {
   }
 }
 
-/** Prices in (datetime, zone code) order, aggregated in SQL as the resolution asks (time-weighted). */
+interface RawPrice {
+  /** Epoch milliseconds: cheaper to read than a timestamptz text. */
+  datetime_ms: number;
+  zone: string;
+  price: number;
+  interpolated: boolean;
+}
+
+/**
+ * Prices in (datetime, zone code) order, aggregated in SQL as the resolution asks (time-weighted).
+ * Read through the driver directly rather than Prisma, like the flow rows: half the CPU per row.
+ */
 export async function findPrices(db: Database, q: PriceQuery): Promise<PriceRecord[]> {
   const after = q.after
     ? Prisma.sql`WHERE (r.datetime, r.zone) > (${q.after.datetime}::timestamptz, ${q.after.zone})`
     : Prisma.empty;
   const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
-  return db.prisma.$queryRaw<PriceRecord[]>`
-    SELECT * FROM (
+  const statement = Prisma.sql`
+    SELECT ${epochMs(Prisma.sql`r.datetime`)} AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (${rowsSql(q)}) r JOIN zone z ON z.id = r.zone_id
     ) r
     ${after}
     ORDER BY r.datetime, r.zone
     ${limit}`;
+  const rows = await query<RawPrice>(db, statement.text, statement.values);
+  return rows.map((r) => ({ datetime: new Date(r.datetime_ms), zone: r.zone, price: r.price, interpolated: r.interpolated }));
 }
 
 /** Number of rows {@link findPrices} returns without keyset and limit. */
@@ -108,12 +123,13 @@ export async function countPrices(db: Database, q: PriceQuery): Promise<number> 
 
 /** Distinct data sources of the zones' prices on the UTC days the range touches. */
 export async function findPriceSources(db: Database, q: PriceQuery): Promise<string[]> {
-  const rows = await db.prisma.$queryRaw<{ source: string }[]>`
+  const statement = Prisma.sql`
     SELECT DISTINCT unnest(d.sources)::text AS source
     FROM price_daily d
     WHERE d.zone_id = ANY(${ids(q)})
       AND d.day >= (${q.from}::timestamptz AT TIME ZONE 'UTC')::date
       AND (d.day::timestamp AT TIME ZONE 'UTC') < ${q.to}
     ORDER BY 1`;
+  const rows = await query<{ source: string }>(db, statement.text, statement.values);
   return rows.map((r) => r.source);
 }

@@ -47,10 +47,11 @@ export interface AuthenticatorOptions {
 /**
  * Checks `x-api-key` values against the stored hashes. Lookups (found or not) are cached by hash for
  * `cacheTtlMs`, so a revoked key keeps working for at most that long on each instance, and invented
- * keys do not each cost a database query. The cache never holds a key in clear.
+ * keys do not each cost a database query; concurrent requests with one key share one lookup (a failed
+ * lookup is not cached). The cache never holds a key in clear.
  */
 export class ApiKeyAuthenticator {
-  private readonly cache = new Map<string, { keyId: number | null; expires: number }>();
+  private readonly cache = new Map<string, { keyId: Promise<number | null>; expires: number }>();
   private readonly ttl: number;
   private readonly clock: Clock;
 
@@ -80,22 +81,20 @@ export class ApiKeyAuthenticator {
     this.cache.clear();
   }
 
-  private async lookup(keyHash: string): Promise<number | null> {
+  private lookup(keyHash: string): Promise<number | null> {
     const now = this.clock();
     const hit = this.cache.get(keyHash);
     if (hit && hit.expires > now) return hit.keyId;
-    let keyId: number | null;
-    try {
-      keyId = await findActiveKeyIdByHash(this.db, keyHash);
-    } catch (err) {
+    const keyId = findActiveKeyIdByHash(this.db, keyHash).catch((err: unknown) => {
+      this.cache.delete(keyHash);
       this.opts.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'API key lookup failed');
       throw new AppError('DATABASE_UNAVAILABLE', 'Service Unavailable: the API key could not be checked');
-    }
+    });
     if (this.ttl > 0) this.remember(keyHash, keyId, now);
     return keyId;
   }
 
-  private remember(keyHash: string, keyId: number | null, now: number): void {
+  private remember(keyHash: string, keyId: Promise<number | null>, now: number): void {
     if (this.cache.size >= MAX_CACHE_ENTRIES) {
       for (const [k, v] of this.cache) if (v.expires <= now) this.cache.delete(k);
       if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();

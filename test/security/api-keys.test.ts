@@ -100,6 +100,29 @@ describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
     const auth = new ApiKeyAuthenticator(broken);
     expect(await code(auth.authenticate(generateApiKey().key))).toBe('DATABASE_UNAVAILABLE');
   });
+
+  it('shares one lookup among concurrent requests with the same key and does not cache a failure', async () => {
+    const { id, key } = await createApiKey(db, 'busy client');
+    let queries = 0;
+    let fail = true;
+    const counting = {
+      prisma: {
+        apiKey: {
+          findFirst: async (args: unknown) => {
+            queries += 1;
+            if (fail) throw new Error('connection refused');
+            return db.prisma.apiKey.findFirst(args as Parameters<typeof db.prisma.apiKey.findFirst>[0]);
+          },
+        },
+      },
+    } as unknown as Database;
+    const auth = new ApiKeyAuthenticator(counting);
+    expect(await Promise.all([1, 2, 3].map(() => code(auth.authenticate(key))))).toEqual(Array(3).fill('DATABASE_UNAVAILABLE'));
+    expect(queries).toBe(1);
+    fail = false;
+    expect(await Promise.all(Array.from({ length: 10 }, () => auth.authenticate(key)))).toEqual(Array(10).fill(id));
+    expect(queries).toBe(2);
+  });
 });
 
 describe('keys command line', () => {
