@@ -8,8 +8,11 @@ import type { Database } from './db/client.js';
 import { databaseAppError } from './db/errors.js';
 import { AppError } from './errors.js';
 import type { GraphQLContext } from './graphql/builder.js';
+import { complexityLimitPlugin } from './graphql/complexity.js';
 import { operationPolicyPlugins } from './graphql/operation-policy.js';
 import { schema } from './graphql/schema/index.js';
+import { timeLimitPlugin } from './graphql/time-limit.js';
+import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
@@ -59,7 +62,8 @@ function maskError(logger: Logger) {
     if (mapped) return mapped;
     const errorId = randomUUID();
     logger.error({ err: original, errorId }, 'unhandled GraphQL error');
-    return new GraphQLError('Internal Server Error', { extensions: { code: 'INTERNAL_SERVER_ERROR', errorId } });
+    const where = error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
+    return new GraphQLError('Internal Server Error', { ...where, extensions: { code: 'INTERNAL_SERVER_ERROR', errorId } });
   };
 }
 
@@ -91,8 +95,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
       healthPlugin(opts.db, logger),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
+      notFoundPlugin('/graphql'),
       ...policy,
+      complexityLimitPlugin(),
       useGraphQlJit(),
+      timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
     ],
   });
   return { yoga, deps, logger, metrics, close: () => limiter.close() };

@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { classificationThresholds, type Config } from './config.js';
 import type { Database } from './db/client.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
 import { seedDemo } from './demo/seed.js';
@@ -8,7 +8,8 @@ import { ensureCatalogue } from './repositories/catalogue.js';
 /**
  * Readies the database for serving: migrations (always on the embedded database, on PostgreSQL
  * when MIGRATE_ON_START), the zone catalogue, and the demo data set into an empty database when
- * SEED_DEMO. @throws Error when PostgreSQL has pending migrations and may not migrate them.
+ * SEED_DEMO, its flows classified with the CLASSIFY_* thresholds of `config`.
+ * @throws Error when PostgreSQL has pending migrations and may not migrate them.
  */
 export async function prepareDatabase(db: Database, config: Config, logger: Logger, now: Date): Promise<void> {
   if (db.kind === 'pglite' || config.MIGRATE_ON_START) {
@@ -23,7 +24,7 @@ export async function prepareDatabase(db: Database, config: Config, logger: Logg
   await ensureCatalogue(db);
   if (config.SEED_DEMO) {
     const started = Date.now();
-    const result = await seedDemo(db, { now, log: (msg: string) => logger.info(msg) });
+    const result = await seedDemo(db, { now, thresholds: classificationThresholds(config), log: (msg: string) => logger.info(msg) });
     if (result) logger.info({ ...result, seconds: (Date.now() - started) / 1000 }, 'demo data loaded');
   }
 }

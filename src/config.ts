@@ -30,7 +30,7 @@ const schema = z.object({
   CORS_ORIGINS: z.string().default('*'),
   ENTSOE_SECURITY_TOKEN: z.string().min(1).optional(),
   ENTSOE_API_URL: z.url().default('https://web-api.tp.entsoe.eu/api'),
-  ENTSOE_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(400).default(300),
+  ENTSOE_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(399, 'at most 399: the platform bans a token above 400 requests per minute').default(300),
   ENTSOE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
   ENTSOE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
   INGEST_FOLLOW_INTERVAL_MINUTES: z.coerce.number().min(1).default(15),

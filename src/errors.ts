@@ -26,6 +26,12 @@ export const ERROR_STATUS = {
 /** A code of {@link ERROR_STATUS}. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * Codes whose HTTP status a GraphQL response takes too (through Yoga's `extensions.http`, not shown
+ * to clients): the request as a whole failed, whatever the other fields did.
+ */
+const GRAPHQL_HTTP_STATUS: Partial<Record<ErrorCode, number>> = { DATABASE_UNAVAILABLE: 503, TIMEOUT: 504 };
+
 /** An error meant for the client: its message and code are safe to show. */
 export class AppError extends GraphQLError {
   constructor(
@@ -33,7 +39,8 @@ export class AppError extends GraphQLError {
     message: string,
     extra: Record<string, unknown> = {},
   ) {
-    super(message, { extensions: { code, ...extra } });
+    const status = GRAPHQL_HTTP_STATUS[code];
+    super(message, { extensions: { code, ...(status ? { http: { status } } : {}), ...extra } });
   }
 }
 

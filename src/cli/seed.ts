@@ -2,14 +2,15 @@
  * `npm run db:seed [-- --force] [--large [--years 5]]`: loads the demo data set into the configured
  * database (PostgreSQL with DATABASE_URL and DATABASE_SCHEMA, else PGlite in PGLITE_DIR), with the
  * real clock: prices to the end of tomorrow UTC, physical flows up to now. Migrates and stores the
- * catalogue first. Without --force it does nothing when the database already holds prices; with
- * --force it first deletes the demo rows (upstream `entsoe` rows stay, and then block the seed).
+ * catalogue first; flows are classified with the CLASSIFY_* thresholds. Without --force it does
+ * nothing when the database already holds prices; with --force it first deletes the demo rows
+ * (upstream `entsoe` rows stay, and then block the seed).
  * `--large` loads the large data set instead (PostgreSQL only): `--years` whole years (default 5)
  * before the 1st of the current month, loaded month by month (src/demo/large.ts).
  * Exit code 1 with a one-line message on failure, 2 on a usage error.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { classificationThresholds, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import { LARGE_DEFAULT_YEARS, seedLargeDemo } from '../demo/large.js';
@@ -57,9 +58,10 @@ async function main(args: readonly string[]): Promise<void> {
       console.log(`deleted demo data: ${gone.prices} prices, ${gone.borderHours} border-hours, ${gone.outages} outages`);
     }
     const log = (msg: string) => console.log(msg);
+    const thresholds = classificationThresholds(config);
     const result = largeYears === null
-      ? await seedDemo(db, { now: new Date(), log })
-      : await seedLargeDemo(db, { now: new Date(), years: largeYears, log });
+      ? await seedDemo(db, { now: new Date(), thresholds, log })
+      : await seedLargeDemo(db, { now: new Date(), years: largeYears, thresholds, log });
     if (result) {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(`demo data set ${result.from} .. ${result.to} loaded in ${seconds} s`);

@@ -4,6 +4,8 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Config } from '../config.js';
+import { currentRequestSignal } from '../deadline.js';
+import { cancellablePool } from './cancellable-pool.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 /** Which engine backs the service: an embedded PGlite or a PostgreSQL server. */
@@ -48,6 +50,7 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
       await pglite.exec(sql);
     },
     async rawQuery<T>(sql: string, params: unknown[] = []) {
+      currentRequestSignal()?.throwIfAborted();
       return (await pglite.query<T>(sql, params)).rows;
     },
     async close() {
@@ -60,7 +63,7 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
 /** Opens a PostgreSQL pool whose sessions use the configured schema and request timeout. */
 export async function openPostgres(config: Config, url: string): Promise<Database> {
   const schema = config.DATABASE_SCHEMA;
-  const pool = new pg.Pool({
+  const pool = cancellablePool({
     connectionString: url,
     max: config.DATABASE_POOL_SIZE,
     options: `-c search_path=${schema} -c statement_timeout=${config.REQUEST_TIMEOUT_MS}`,

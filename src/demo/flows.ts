@@ -6,7 +6,7 @@
  * short interpolated gaps, and no physical flow for hours not completed yet.
  */
 import { type BorderHourClassColumns, classifyBorderHour } from '../repositories/border-class.js';
-import { DEFAULT_THRESHOLDS } from '../domain/classification.js';
+import type { ClassificationThresholds } from '../domain/classification.js';
 import type { BorderProfile } from './profiles.js';
 import type { ZonePrices } from './prices.js';
 import { Rng } from './rng.js';
@@ -22,7 +22,7 @@ export interface BorderFlows {
   readonly scheduledBa: Float64Array;
   readonly ntcAb: Float64Array;
   readonly ntcBa: Float64Array;
-  /** Stored classification per hour (default thresholds). */
+  /** Stored classification per hour (with the thresholds the data set was generated with). */
   readonly classes: BorderHourClassColumns[];
 }
 
@@ -71,7 +71,7 @@ function fillFlowGaps(f: BorderFlows, pastHours: number, count: number, rng: Rng
 
 const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
 
-function classify(f: BorderFlows, ctx: HourContext, outage: Uint8Array): void {
+function classify(f: BorderFlows, ctx: HourContext, outage: Uint8Array, thresholds: ClassificationThresholds): void {
   for (let k = 0; k < f.ntcAb.length; k++) {
     f.classes.push(
       classifyBorderHour(
@@ -86,15 +86,15 @@ function classify(f: BorderFlows, ctx: HourContext, outage: Uint8Array): void {
           priceB: ctx.pb.hourly[k] as number,
           outage: outage[k] === 1,
         },
-        DEFAULT_THRESHOLDS,
+        thresholds,
       ),
     );
   }
 }
 
 /**
- * Hourly facts and classification of one border over `hours` hours; hours from `pastHours` on
- * have no physical flow (classification falls back to the schedules).
+ * Hourly facts and classification (with `thresholds`) of one border over `hours` hours; hours from
+ * `pastHours` on have no physical flow (classification falls back to the schedules).
  */
 export function borderFlows(
   j: number,
@@ -103,6 +103,7 @@ export function borderFlows(
   outage: Uint8Array,
   pastHours: number,
   seed: number,
+  thresholds: ClassificationThresholds,
 ): BorderFlows {
   const hours = outage.length;
   const rng = new Rng(seed, `flows:${b.a}->${b.b}`);
@@ -133,6 +134,6 @@ export function borderFlows(
     f.physicalBa[k] = tenth(Math.max(-physical, 0));
   }
   fillFlowGaps(f, pastHours, Math.max(1, Math.round(pastHours / (24 * 30))), new Rng(seed, `flow-gaps:${b.a}->${b.b}`));
-  classify(f, ctx, outage);
+  classify(f, ctx, outage, thresholds);
   return f;
 }

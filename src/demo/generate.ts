@@ -2,6 +2,7 @@
  * The demo data set: 30 real bidding zones and every catalogue border between them, generated
  * deterministically from a seed and an explicit clock (the generator never reads the time).
  */
+import { type ClassificationThresholds, DEFAULT_THRESHOLDS } from '../domain/classification.js';
 import { type DemoRange, HOUR_MS, demoRange } from './calendar.js';
 import { type BorderFlows, borderFlows } from './flows.js';
 import { type DemoOutage, demoOutages, outageHours } from './outages.js';
@@ -19,6 +20,8 @@ export interface DemoOptions {
   readonly from?: Date;
   /** Random seed; default {@link DEMO_SEED}. */
   readonly seed?: number;
+  /** Thresholds of the stored flow classification (the CLASSIFY_* settings); default {@link DEFAULT_THRESHOLDS}. */
+  readonly thresholds?: ClassificationThresholds;
 }
 
 /** The generated demo market, keyed by zone code and border index (no database ids). */
@@ -49,6 +52,7 @@ export function generateDemo(options: DemoOptions): DemoDataSet {
   const outages = demoOutages(borders, range.start, range.end, seed);
   const flags = outageHours(outages, borders.length, range.start, hours);
   const pastHours = (range.physicalEnd - range.start) / HOUR_MS;
-  const flows = borders.map((b, j) => borderFlows(j, b, prices, flags[j] as Uint8Array, pastHours, seed));
+  const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+  const flows = borders.map((b, j) => borderFlows(j, b, prices, flags[j] as Uint8Array, pastHours, seed, thresholds));
   return { seed, range, hours, zones: DEMO_ZONE_CODES, borders, grid, prices, flows, outages };
 }

@@ -9,6 +9,7 @@
  * "holds prices" means "complete". Rollups are kept in step per chunk; VACUUM ANALYZE runs last.
  */
 import type { Database } from '../db/client.js';
+import type { ClassificationThresholds } from '../domain/classification.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
 import { hasPrices, loadBorderHours, loadOutages, loadPrices } from '../repositories/load.js';
@@ -29,6 +30,8 @@ export interface LargeDemoOptions {
   /** Whole years before the 1st of now's month (default 5). */
   readonly years?: number;
   readonly seed?: number;
+  /** Thresholds of the stored flow classification (the CLASSIFY_* settings); default DEFAULT_THRESHOLDS. */
+  readonly thresholds?: ClassificationThresholds;
   readonly log?: (msg: string) => void;
 }
 
@@ -83,7 +86,7 @@ export async function seedLargeDemo(db: Database, options: LargeDemoOptions): Pr
   const years = options.years ?? LARGE_DEFAULT_YEARS;
   const catalogue = await ensureCatalogue(db);
   let started = performance.now();
-  const data = generateDemo({ now: options.now, from: largeDemoFrom(options.now, years), seed: options.seed });
+  const data = generateDemo({ now: options.now, from: largeDemoFrom(options.now, years), seed: options.seed, thresholds: options.thresholds });
   const generate = Math.round(performance.now() - started);
   log(`large demo data: generated ${data.zones.length} zones, ${data.borders.length} borders, ${data.hours} hours in ${generate} ms (rss ${mb(process.memoryUsage().rss)})`);
   const totals = { prices: 0, borderHours: 0, outages: 0, pricesMs: 0, borderHoursMs: 0, rollupsMs: 0 };

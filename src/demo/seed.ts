@@ -1,7 +1,8 @@
 /**
  * Loads the demo data set into a database that holds no prices yet, through the bulk loaders.
  * The generator classifies every border-hour with the same code `reclassify` uses
- * (`classifyBorderHour`), so no second pass is needed; a test proves `reclassify` reproduces it.
+ * (`classifyBorderHour`, with the options' thresholds), so no second pass is needed; a test proves
+ * `reclassify` with the same thresholds reproduces it.
  */
 import type { Database } from '../db/client.js';
 import { type CatalogueLookup, ensureCatalogue } from '../repositories/catalogue.js';

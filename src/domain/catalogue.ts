@@ -46,8 +46,12 @@ export function resolveZones(values: readonly string[], param = 'zone'): string[
 export function resolveBorders(values: readonly string[], param = 'border'): BorderRef[] {
   return values.map((raw) => {
     const parts = raw.split('->');
-    if (parts.length !== 2) throw InputError.of(param, `Invalid border '${raw}': expected ZONE_FROM->ZONE_TO`, 'value_error', raw);
-    const [from, to] = resolveZones(parts as [string, string], param) as [string, string];
+    if (parts.length !== 2 || parts.some((p) => p.trim() === '')) {
+      throw InputError.of(param, `Invalid border '${raw}': expected ZONE_FROM->ZONE_TO`, 'value_error', raw);
+    }
+    const unknown = parts.filter((p) => !findZone(p));
+    if (unknown.length) throw InputError.of(param, `Unknown bidding zone: ${unknown.join(', ')}`, 'value_error', raw);
+    const [from, to] = parts.map((p) => findZone(p)!.code) as [string, string];
     const [a, b] = from < to ? [from, to] : [to, from];
     const key = `${a}->${b}`;
     if (from === to || !borderKeys.has(key)) {

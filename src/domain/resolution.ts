@@ -31,9 +31,11 @@ export function applyResolution(requested: RequestedResolution, range: TimeRange
   const cap = RESOLUTION_CAP_MS[requested];
   if (cap !== undefined && width > cap) {
     const days = cap / DAY;
+    const shown = (width / DAY).toFixed(2);
+    const actual = Number(shown) > days ? `${shown} days` : `longer than ${days} days`;
     throw InputError.of(
       'resolution',
-      `resolution=${requested} allows a range of at most ${days} days; this range is ${(width / DAY).toFixed(2)} days (use a coarser resolution, auto, or a shorter range)`,
+      `resolution=${requested} allows a range of at most ${days} days; this range is ${actual} (use a coarser resolution, auto, or a shorter range)`,
       'value_error',
       requested,
     );

@@ -5,7 +5,7 @@ import DirectivesPlugin from '@pothos/plugin-directives';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { DateTimeResolver } from 'graphql-scalars';
-import { AppError, InputError } from '../errors.js';
+import { InputError } from '../errors.js';
 import type { AccessContext } from '../security/client.js';
 import type { ServiceDeps } from '../services/context.js';
 
@@ -13,12 +13,6 @@ import type { ServiceDeps } from '../services/context.js';
 export interface GraphQLContext extends Partial<AccessContext> {
   readonly deps: ServiceDeps;
 }
-
-/**
- * Limits on every GraphQL operation: complexity (1 per selected field, lists x10, connections x
- * `first`), depth of selections, and breadth (total selections, aliases included).
- */
-export const GRAPHQL_LIMITS = { complexity: 250_000, depth: 10, breadth: 120 } as const;
 
 /** The Pothos builder: context, scalars and plugins only. */
 export const builder = new SchemaBuilder<{
@@ -32,15 +26,7 @@ export const builder = new SchemaBuilder<{
   plugins: [DirectivesPlugin, ComplexityPlugin, RelayPlugin, ValidationPlugin, DataloaderPlugin],
   directives: { useGraphQLToolsUnorderedDirectives: true },
   defaultFieldNullability: false,
-  complexity: {
-    defaultComplexity: 1,
-    defaultListMultiplier: 10,
-    limit: GRAPHQL_LIMITS,
-    complexityError: (kind, result) => {
-      const key = kind.toLowerCase() as keyof typeof GRAPHQL_LIMITS;
-      return new AppError('QUERY_TOO_COMPLEX', `Query ${key} ${result[key]} exceeds the limit of ${GRAPHQL_LIMITS[key]}`);
-    },
-  },
+  complexity: { defaultComplexity: 1, defaultListMultiplier: 10, disabled: true },
   relay: {
     cursorType: 'String',
     clientMutationId: 'omit',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
 import { databaseAppError } from '../db/errors.js';
 import { AppError, ERROR_STATUS, InputError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -34,4 +35,17 @@ export function errorResponse(err: unknown, logger: Logger): Response {
   const errorId = randomUUID();
   logger.error({ err, errorId }, 'unhandled error');
   return json({ detail: 'Internal Server Error', error_id: errorId }, 500);
+}
+
+/**
+ * Answers `{"detail": "Not Found"}` (404) for every path no earlier plugin served and that is not
+ * the GraphQL endpoint, instead of Yoga's empty 404. Install it after the routes.
+ */
+export function notFoundPlugin(graphqlEndpoint: string): Plugin {
+  return {
+    onRequest({ url, endResponse }) {
+      const path = url.pathname.replace(/\/+$/, '');
+      if (path !== graphqlEndpoint) endResponse(json({ detail: 'Not Found' }, 404));
+    },
+  };
 }

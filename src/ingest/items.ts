@@ -4,7 +4,6 @@
  * recomputes what depends on them (price rollup, classification of the affected border-hours,
  * flow rollups). Prices EUR/MWh, power MW, instants UTC; every value is stored with source `entsoe`.
  */
-import { unzipSync } from 'fflate';
 import type { ClassificationThresholds } from '../domain/classification.js';
 import type { CatalogueLookup } from '../repositories/catalogue.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
@@ -13,14 +12,9 @@ import { type BorderHourGroup, type BorderHourRow, type BorderOutageRow, type Pr
 import { reclassify } from '../repositories/reclassify.js';
 import type { Sql } from '../repositories/sql.js';
 import type { EntsoeClient, EntsoeReply, EntsoeRequest } from './client.js';
-import { type DirectedHourlySeries, type EntsoeResult, type TransmissionOutage, parseDayAheadPrices, parseNetTransferCapacity, parsePhysicalFlows, parseScheduledExchanges, parseTransmissionOutages } from './entsoe/index.js';
+import { type DayAheadPrices, type DirectedHourlySeries, type EntsoeResult, type TransmissionOutage, parseNetTransferCapacity, parsePhysicalFlows, parseScheduledExchanges } from './entsoe/index.js';
+import { OUTAGE_PAGES, PRICE_PAGES, fetchPages } from './paging.js';
 import type { PlannedWindow } from './windows.js';
-
-/** TimeSeries per page of the paged A44 data item (the platform's limit for energy prices). */
-export const PRICE_PAGE_SIZE = 100;
-/** Documents per page of A78 outage replies (the platform's limit). */
-export const OUTAGE_PAGE_SIZE = 200;
-const MAX_PAGES = 40;
 
 /** What the items need from the job. */
 export interface ItemContext {
@@ -63,42 +57,14 @@ async function reclassifyRange(sql: Sql, ctx: LoadContext, range: { from: Date; 
   if (factsChanged || result.changed > 0) await refreshFlowRollups(sql, range);
 }
 
-function countOccurrences(body: Uint8Array, needle: string): number {
-  const text = new TextDecoder().decode(body);
-  let n = 0;
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) n++;
-  return n;
-}
-
-function zipEntries(body: Uint8Array): number {
-  if (body[0] !== 0x50 || body[1] !== 0x4b) return 0;
-  let n = 0;
-  unzipSync(body, { filter: () => (n++, false) });
-  return n;
-}
-
-/** Fetches every page of a paged item: offsets 0, size, 2×size... while a page comes back full. */
-async function fetchPages(ctx: ItemContext, req: EntsoeRequest, size: number, count: (b: Uint8Array) => number, signal?: AbortSignal): Promise<EntsoeReply[]> {
-  const pages: EntsoeReply[] = [];
-  for (let offset = 0; pages.length < MAX_PAGES; offset += size) {
-    const page = await ctx.client.get(offset ? { ...req, offset } : req, signal);
-    const previous = pages[pages.length - 1];
-    if (previous && Buffer.compare(previous.body, page.body) === 0) break; // a server ignoring `offset`
-    pages.push(page);
-    if (count(page.body) < size) break;
-  }
-  return pages;
-}
-
 function dataOf<T>(result: EntsoeResult<T>): T | null {
   return result.kind === 'data' ? result.data : null;
 }
 
-/** Price rows of a zone from A44 pages; a period published twice keeps its first value. */
-export function priceRows(pages: readonly EntsoeReply[], zone: { id: number; eic: string }): PricePointRow[] {
+/** Price rows of a zone from parsed A44 pages; a period published twice keeps its first value. */
+export function zonePriceRows(pages: readonly (DayAheadPrices | null)[], zone: { id: number; eic: string }): PricePointRow[] {
   const byTs = new Map<number, PricePointRow>();
-  for (const page of pages) {
-    const data = dataOf(parseDayAheadPrices(page.body, { httpStatus: page.status }));
+  for (const data of pages) {
     for (const series of data?.series ?? []) {
       if (series.zoneEic !== zone.eic) continue;
       for (const p of series.points) {
@@ -108,6 +74,11 @@ export function priceRows(pages: readonly EntsoeReply[], zone: { id: number; eic
     }
   }
   return [...byTs.values()].sort((x, y) => x.ts.getTime() - y.ts.getTime());
+}
+
+/** Price rows of a zone from A44 replies (see {@link zonePriceRows}). */
+export function priceRows(replies: readonly EntsoeReply[], zone: { id: number; eic: string }): PricePointRow[] {
+  return zonePriceRows(replies.map((r) => PRICE_PAGES.read(r).data), zone);
 }
 
 /** Writes price rows, refreshes the daily rollup, reclassifies the zone's borders over the touched hours. */
@@ -121,8 +92,7 @@ export async function loadPriceRows(sql: Sql, ctx: LoadContext, zoneId: number, 
 async function preparePrices(ctx: ItemContext, w: PlannedWindow, signal?: AbortSignal): Promise<PreparedWindow> {
   const zone = zoneOf(ctx, w.areaKey);
   const req: EntsoeRequest = { documentType: 'A44', contractType: 'A01', inDomain: zone.eic, outDomain: zone.eic, periodStart: w.start, periodEnd: w.end };
-  const pages = await fetchPages(ctx, req, PRICE_PAGE_SIZE, (b) => countOccurrences(b, '<TimeSeries>'), signal);
-  const rows = priceRows(pages, zone);
+  const rows = zonePriceRows(await fetchPages(ctx.client, req, PRICE_PAGES, signal), zone);
   return { rows: rows.length, load: (sql) => loadPriceRows(sql, ctx, zone.id, rows) };
 }
 
@@ -147,8 +117,9 @@ function hourlyValues(reply: EntsoeReply, parse: HourlyParser, fromEic: string, 
 function borderHourRow(group: BorderHourGroup, borderId: number, ts: number, ab?: { mw: number; interpolated: boolean }, ba?: { mw: number; interpolated: boolean }): BorderHourRow {
   const base = { borderId, ts: new Date(ts) };
   const [abMw, baMw] = [ab?.mw ?? null, ba?.mw ?? null];
-  if (group === 'physical') return { ...base, physicalAbMw: abMw, physicalBaMw: baMw, physicalInterpolated: Boolean(ab?.interpolated || ba?.interpolated), physicalSource: SOURCE };
-  if (group === 'scheduled') return { ...base, scheduledAbMw: abMw, scheduledBaMw: baMw, scheduledSource: SOURCE };
+  const interpolated = Boolean(ab?.interpolated || ba?.interpolated);
+  if (group === 'physical') return { ...base, physicalAbMw: abMw, physicalBaMw: baMw, physicalInterpolated: interpolated, physicalSource: SOURCE };
+  if (group === 'scheduled') return { ...base, scheduledAbMw: abMw, scheduledBaMw: baMw, scheduledInterpolated: interpolated, scheduledSource: SOURCE };
   return { ...base, ntcAbMw: abMw, ntcBaMw: baMw, ntcSource: SOURCE };
 }
 
@@ -199,8 +170,7 @@ async function prepareOutages(ctx: ItemContext, w: PlannedWindow, signal?: Abort
   const all: TransmissionOutage[] = [];
   for (const [out, into] of [[a, b], [b, a]] as const) {
     const req: EntsoeRequest = { documentType: 'A78', outDomain: out.eic, inDomain: into.eic, periodStart: w.start, periodEnd: w.end };
-    for (const page of await fetchPages(ctx, req, OUTAGE_PAGE_SIZE, zipEntries, signal)) {
-      const parsed = dataOf(parseTransmissionOutages(page.body, { includeInactive: true, httpStatus: page.status })) ?? [];
+    for (const parsed of await fetchPages(ctx.client, req, OUTAGE_PAGES, signal)) {
       all.push(...parsed.filter((o) => pair.has(o.fromZoneEic) && pair.has(o.toZoneEic)));
     }
   }

@@ -21,8 +21,8 @@ const ONLY_DEMO = `coalesce(physical_source, 'demo') = 'demo' AND coalesce(sched
 const CLEAR_GROUPS = [
   `UPDATE border_hour SET physical_ab_mw = NULL, physical_ba_mw = NULL, physical_interpolated = false,
      physical_source = NULL WHERE physical_source = 'demo'`,
-  `UPDATE border_hour SET scheduled_ab_mw = NULL, scheduled_ba_mw = NULL, scheduled_source = NULL
-     WHERE scheduled_source = 'demo'`,
+  `UPDATE border_hour SET scheduled_ab_mw = NULL, scheduled_ba_mw = NULL, scheduled_interpolated = false,
+     scheduled_source = NULL WHERE scheduled_source = 'demo'`,
   `UPDATE border_hour SET ntc_ab_mw = NULL, ntc_ba_mw = NULL, ntc_source = NULL WHERE ntc_source = 'demo'`,
 ];
 

@@ -14,11 +14,17 @@ export interface FlowFilter {
 export const DIR = Prisma.sql`coalesce(h.export_from_a, true)`;
 
 /**
+ * Whether the flow a border-hour `h` serves fills a gap upstream: the physical flow's flag, or the
+ * scheduled exchange's where the flow is derived from it.
+ */
+export const FLOW_INTERPOLATED = Prisma.sql`(CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END)`;
+
+/**
  * Aggregates of border-hours (alias `h`) grouped by day, border, flow type and direction, in the
  * column order of border_daily after those four keys.
  */
 export const HOUR_AGGREGATES = Prisma.sql`count(*)::int AS hours,
-  count(*) FILTER (WHERE h.physical_interpolated AND NOT h.flow_derived)::int AS interpolated_hours,
+  count(*) FILTER (WHERE ${FLOW_INTERPOLATED})::int AS interpolated_hours,
   count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
   coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
   count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,

@@ -2,7 +2,7 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { bucketSums, bucketUnit, dailySums, dayBucket, DIR, epochMs, firstDayFrom, type FlowFilter, hourConditions, utcInstant } from './flow-sql.js';
+import { bucketSums, bucketUnit, dailySums, dayBucket, DIR, epochMs, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions, utcInstant } from './flow-sql.js';
 import { query } from './sql.js';
 
 /**
@@ -38,7 +38,7 @@ export interface FlowQuery extends FlowFilter {
 function hourlyRows(f: FlowFilter): Prisma.Sql {
   return Prisma.sql`
     SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, ${DIR} AS export_from_a, h.flow_type::text AS flow_type,
-           (h.physical_interpolated AND NOT h.flow_derived) AS flow_interpolated,
+           ${FLOW_INTERPOLATED} AS flow_interpolated,
            coalesce(h.net_flow_mw, 0) AS net_flow_mw,
            CASE WHEN ${DIR} THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
            CASE WHEN ${DIR} THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END AS price_to,
@@ -57,7 +57,7 @@ function scheduledHourlyRows(f: FlowFilter): Prisma.Sql {
   const borders = f.borderIds ? Prisma.sql`AND h.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
   return Prisma.sql`
     SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, ${SDIR} AS export_from_a, h.scheduled_flow_type::text AS flow_type,
-           false AS flow_interpolated,
+           h.scheduled_interpolated AS flow_interpolated,
            abs(coalesce(h.scheduled_ab_mw, 0) - coalesce(h.scheduled_ba_mw, 0)) AS net_flow_mw,
            CASE WHEN ${SDIR} THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
            CASE WHEN ${SDIR} THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END AS price_to,

@@ -36,6 +36,8 @@ export interface BorderHourRow {
   readonly physicalSource?: DataSource | null;
   readonly scheduledAbMw?: number | null;
   readonly scheduledBaMw?: number | null;
+  /** A scheduled value of the hour (either direction) fills a gap upstream. */
+  readonly scheduledInterpolated?: boolean;
   readonly scheduledSource?: DataSource | null;
   readonly ntcAbMw?: number | null;
   readonly ntcBaMw?: number | null;
@@ -108,7 +110,7 @@ type Column = readonly [string, CopyType];
 
 const GROUP_COLUMNS: Record<BorderHourGroup, readonly Column[]> = {
   physical: [['physical_ab_mw', 'float8'], ['physical_ba_mw', 'float8'], ['physical_interpolated', 'bool'], ['physical_source', 'text']],
-  scheduled: [['scheduled_ab_mw', 'float8'], ['scheduled_ba_mw', 'float8'], ['scheduled_source', 'text']],
+  scheduled: [['scheduled_ab_mw', 'float8'], ['scheduled_ba_mw', 'float8'], ['scheduled_interpolated', 'bool'], ['scheduled_source', 'text']],
   ntc: [['ntc_ab_mw', 'float8'], ['ntc_ba_mw', 'float8'], ['ntc_source', 'text']],
   classification: [
     ['flow_type', 'text'], ['export_from_a', 'bool'], ['net_flow_mw', 'float8'], ['price_a_eur_mwh', 'float8'],
@@ -124,7 +126,7 @@ function groupValues(r: BorderHourRow, group: BorderHourGroup): Value[] {
     case 'physical':
       return [r.physicalAbMw ?? null, r.physicalBaMw ?? null, r.physicalInterpolated ?? false, r.physicalSource ?? null];
     case 'scheduled':
-      return [r.scheduledAbMw ?? null, r.scheduledBaMw ?? null, r.scheduledSource ?? null];
+      return [r.scheduledAbMw ?? null, r.scheduledBaMw ?? null, r.scheduledInterpolated ?? false, r.scheduledSource ?? null];
     case 'ntc':
       return [r.ntcAbMw ?? null, r.ntcBaMw ?? null, r.ntcSource ?? null];
     default: {

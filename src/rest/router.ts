@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { AppError } from '../errors.js';
+import { withDeadline } from '../deadline.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
@@ -48,18 +48,6 @@ async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL): Pro
 }
 
 /**
- * Bounds a request: past `ms` the client gets 504 while the database's statement timeout (same
- * value on PostgreSQL) cancels the query itself.
- */
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('TIMEOUT', `The request exceeded the ${ms / 1000} s time limit; narrow the range or page through it`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-/**
  * Mounts the REST endpoints on the Yoga server: GET and HEAD only (405 with Allow otherwise),
  * JSON 404 for unknown paths under the prefix, coded errors mapped to HTTP status.
  */
@@ -68,7 +56,7 @@ export function restPlugin(opts: {
   deps: ServiceDeps;
   logger: Logger;
   routes: StaticRoutes;
-  /** Request time limit, ms (REQUEST_TIMEOUT_MS). */
+  /** Request time limit, ms (REQUEST_TIMEOUT_MS): past it 504, and the request's statements are cancelled. */
   timeoutMs: number;
 }): Plugin {
   const byPath = new Map(opts.endpoints.map((e) => [e.path, e]));
@@ -82,7 +70,7 @@ export function restPlugin(opts: {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
-      const work = endpoint ? withTimeout(runEndpoint(endpoint, opts.deps, url), opts.timeoutMs) : Promise.resolve(route!());
+      const work = endpoint ? withDeadline(opts.timeoutMs, request.signal, () => runEndpoint(endpoint, opts.deps, url)) : Promise.resolve(route!());
       return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },
   };

@@ -31,7 +31,7 @@ export interface AccessPluginOptions {
   readonly graphqlPath?: string;
 }
 
-/** Paths the access layer ignores entirely (probes, scraping). */
+/** Paths that are never identified nor charged (probes, scraping); their responses still carry the caller's RateLimit-* headers. */
 export const UNMETERED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 type PathKind = 'rest' | 'graphql' | 'document' | 'other';
@@ -49,8 +49,10 @@ function classify(request: Request, url: URL, rest: string, graphql: string): Pa
  * Identifies the client of every request except probes and /metrics, answers 401 for a bad or
  * (with `requireKey`) missing key, takes one token per REST request (documents excepted: the OpenAPI
  * file, the reference page and its assets, the GraphiQL page), answers 429 when the bucket is empty,
- * and puts `client` into the GraphQL context for the `@rateLimit` directive. Every response it sees
- * carries RateLimit-Limit / -Remaining / -Reset (and Retry-After on a 429).
+ * and puts `client` into the GraphQL context for the `@rateLimit` directive. Every response carries
+ * RateLimit-Limit / -Remaining / -Reset (and Retry-After on a 429): of the request's decision, else a
+ * read of its bucket (its address's bucket for probes, preflights and requests refused before the
+ * key was known).
  * A request answered 401 spends one token from its address's bucket, so guessing keys is rate limited
  * too (and gets 429 once that bucket is empty). Install it before the REST plugin.
  */
@@ -114,9 +116,8 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
       const access = context.request ? accessOf(context.request) : undefined;
       if (access) extendContext({ client: access.client });
     },
-    onResponse({ request, response }) {
-      const access = accessOf(request);
-      if (!access) return;
+    onResponse({ request, response, serverContext }) {
+      const access = accessOf(request) ?? { client: addressClient(clientAddress(serverContext, request.headers.get('x-forwarded-for'), hops)) };
       if (access.decision && !access.decision.allowed && !counted.has(access)) opts.metrics?.rateLimitRejected('graphql');
       return withHeaders(access, opts.limiter, response).catch((err: unknown) => {
         opts.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limit headers unavailable');

@@ -69,11 +69,22 @@ describe('GraphQL operation limits', () => {
     return { status: res.status, json: (await res.json()) as any };
   };
 
-  it('counts page sizes: a huge page of a deep selection is refused before any resolver runs', async () => {
+  it('counts page sizes: a huge page of a deep selection is refused before any resolver runs, spending no token', async () => {
     const ok = await post({ query: '{ flows(first: 1000) { edges { node { datetime from { code } to { code } } } } }' });
     expect(ok.json.errors).toBeUndefined();
-    const big = await post({ query: '{ flows(first: 20000) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } }' });
-    expect(big.json.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+    const remaining = Number((await t.get('/healthz')).headers.get('ratelimit-remaining'));
+    const big = await post({
+      query: 'query Big($n: Int) { a: flows(first: $n) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } b: zones { code } }',
+      variables: { n: 20000 },
+    });
+    expect(big.json).toEqual({ errors: [{ message: expect.stringMatching(/^Query complexity \d+ exceeds the limit of 250000$/), extensions: { code: 'QUERY_TOO_COMPLEX' } }] });
+    expect(Number((await t.get('/healthz')).headers.get('ratelimit-remaining'))).toBe(remaining);
+  });
+
+  it('refuses a page larger than the maximum page size with a coded input error', async () => {
+    const res = await post({ query: '{ prices(first: 10001) { totalCount } }' });
+    expect(res.json.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(res.json.errors[0].message).toMatch(/first/);
   });
 
   it('limits depth and breadth (aliases count)', async () => {
@@ -87,5 +98,24 @@ describe('GraphQL operation limits', () => {
     const res = await post([{ query: '{ zones { code } }' }, { query: '{ zones { code } }' }]);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
+  });
+});
+
+describe('production switches on the real app', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', 'empty', { GRAPHIQL: false, GRAPHQL_INTROSPECTION: false });
+  });
+  afterAll(() => t?.close());
+
+  it('serve no GraphiQL page and answer no introspection, while operations still run', async () => {
+    const page = await t.get('/graphql', { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-type') ?? '').not.toMatch(/text\/html/);
+    expect(await page.text()).not.toMatch(/GraphiQL/i);
+    const post = (query: string) => t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const introspection = (await (await post('{ __schema { types { name } } }')).json()) as any;
+    expect(introspection.data).toBeUndefined();
+    expect(introspection.errors[0].message).toMatch(/introspection/i);
+    expect(((await (await post('{ zones { code } }')).json()) as any).data.zones.length).toBeGreaterThan(40);
   });
 });

@@ -20,8 +20,9 @@ describe.each(BACKENDS)('failures answered as JSON, the server keeps serving, on
       expect(rest.status).toBe(503);
       expect(await rest.json()).toEqual({ detail: 'The database is unavailable; retry shortly' });
       const gql = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ prices { totalCount } }' }) });
+      expect(gql.status).toBe(503);
       const gqlBody = (await gql.json()) as any;
-      expect(gqlBody.errors[0].extensions.code).toBe('DATABASE_UNAVAILABLE');
+      expect(gqlBody.errors[0].extensions).toEqual({ code: 'DATABASE_UNAVAILABLE' });
       expect((await t.get('/readyz')).status).toBe(503);
       expect((await t.get('/healthz')).status).toBe(200);
     } finally {
@@ -74,6 +75,46 @@ describe('request time limit', () => {
       expect(databaseAppError(err)?.code).toBe('DATABASE_UNAVAILABLE');
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe('an internal error on the real app', () => {
+  it('is 500 with an error id and nothing of the SQL or the stack, on both surfaces, and the server keeps serving', async () => {
+    const t = await createTestApp('pglite', 'empty');
+    try {
+      await t.db.rawQuery('ALTER TABLE price_point RENAME TO price_point_gone');
+      const rest = await t.get('/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=native');
+      expect(rest.status).toBe(500);
+      const restText = await rest.text();
+      expect(JSON.parse(restText)).toEqual({ detail: 'Internal Server Error', error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      const gql = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ prices(zones: ["FR"], from: "2025-10-01", to: "2025-10-02", resolution: NATIVE) { totalCount } }' }) });
+      const gqlText = await gql.text();
+      expect(JSON.parse(gqlText).errors).toEqual([
+        { message: 'Internal Server Error', path: ['prices'], extensions: { code: 'INTERNAL_SERVER_ERROR', errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) } },
+      ]);
+      for (const text of [restText, gqlText]) expect(text).not.toMatch(/price_point|relation|SELECT|\bat \w+ \(|\.ts:\d+/);
+      expect((await t.get('/healthz')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('paths the server does not have', () => {
+  it('answer 404 with a JSON body outside /api/v1 too, and /graphql/ still serves GraphQL', async () => {
+    const t = await createTestApp('pglite', 'empty');
+    try {
+      for (const path of ['/', '/nope', '/api/v2/prices', '/graphqlx']) {
+        const res = await t.get(path);
+        expect(res.status).toBe(404);
+        expect(res.headers.get('content-type')).toMatch(/application\/json/);
+        expect(await res.json()).toEqual({ detail: 'Not Found' });
+      }
+      const gql = await t.get('/graphql/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ zones { code } }' }) });
+      expect(gql.status).toBe(200);
+    } finally {
+      await t.close();
     }
   });
 });

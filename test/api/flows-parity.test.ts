@@ -1,27 +1,52 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../../src/graphql/schema/index.js';
 import { graphql } from '../gql/index.js';
+import type { AggregatesQueryVariables, FlowRowsQueryVariables } from '../gql/graphql.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { unselectedFields } from '../support/graphql-selection.js';
+import { type AggregateField, REST_PATH, restQuery, WIRE, wireFlow, wireMeta } from './parity-wire.js';
+
+const MetaFields = graphql(`
+  fragment MetaFields on Meta { provenance upstreamSources resolvedFrom resolvedTo resolution }
+`);
 
 const Aggregates = graphql(`
-  query Aggregates($from: String, $to: String, $borders: [String!], $zones: [String!], $resolution: Resolution) {
-    flowTypeSummary(from: $from, to: $to, borders: $borders, resolution: $resolution) {
-      meta { resolution provenance upstreamSources }
-      rows { day biddingZoneFrom biddingZoneTo convergence congestion counterIntuitive outage hours }
+  query Aggregates($from: String, $to: String, $borders: [String!], $zones: [String!], $resolution: Resolution, $points: Int, $flowBinMw: Float, $priceBin: Float) {
+    flowTypeSummary(from: $from, to: $to, resolution: $resolution, borders: $borders) {
+      meta { ...MetaFields }
+      rows { day biddingZoneFrom biddingZoneTo zoneFrom { code } zoneTo { code } convergence congestion counterIntuitive outage hours }
     }
-    ciShare(from: $from, to: $to, zones: $zones, resolution: $resolution) {
-      meta { resolution } rows { day biddingZone ciHours totalHours ciPercentage }
+    ciShare(from: $from, to: $to, resolution: $resolution, zones: $zones) {
+      meta { ...MetaFields } rows { day biddingZone zone { code } ciHours totalHours ciPercentage }
     }
-    flowPriceScatter(from: $from, to: $to, borders: $borders, resolution: $resolution) {
-      rows { biddingZoneFrom biddingZoneTo netFlowMw priceDeltaEurMwh count }
+    flowPriceScatter(from: $from, to: $to, resolution: $resolution, borders: $borders, flowBinMw: $flowBinMw, priceBin: $priceBin) {
+      meta { ...MetaFields } rows { biddingZoneFrom biddingZoneTo netFlowMw priceDeltaEurMwh count }
     }
-    flowDuration(from: $from, to: $to, borders: $borders, zones: $zones, points: 11) {
-      meta { resolution } rows { series seriesType percentage flowMw }
+    flowDuration(from: $from, to: $to, borders: $borders, zones: $zones, points: $points) {
+      meta { ...MetaFields } rows { series seriesType percentage flowMw }
     }
     priceKpis(from: $from, to: $to, zones: $zones) {
-      rows { biddingZone meanPrice minPrice maxPrice stdPrice p05Price medianPrice p95Price peakMeanPrice offpeakMeanPrice negativeHours hours interpolatedHours }
+      meta { ...MetaFields }
+      rows { biddingZone zone { code } meanPrice minPrice maxPrice stdPrice p05Price medianPrice p95Price peakMeanPrice offpeakMeanPrice negativeHours hours interpolatedHours }
     }
     zoneImportExport(from: $from, to: $to, zones: $zones) {
-      rows { biddingZone importMwh exportMwh netExportMwh peakImportMw peakExportMw netImporterHours netExporterHours }
+      meta { ...MetaFields }
+      rows { biddingZone zone { code } importMwh exportMwh netExportMwh peakImportMw peakExportMw netImporterHours netExporterHours }
+    }
+  }
+`);
+
+const FlowRows = graphql(`
+  query FlowRows($from: String, $to: String, $resolution: Resolution, $borders: [String!], $zones: [String!], $flowTypes: [FlowType!]) {
+    flows(from: $from, to: $to, resolution: $resolution, borders: $borders, zones: $zones, flowTypes: $flowTypes, first: 5000) {
+      totalCount
+      meta { ...MetaFields }
+      edges {
+        node {
+          datetime from { code } to { code } biddingZoneFrom biddingZoneTo flowType flowInterpolated derived
+          netFlowMw priceFromEurMwh priceToEurMwh priceDeltaEurMwh capacityMw hours
+        }
+      }
     }
   }
 `);
@@ -36,46 +61,83 @@ const Flows = graphql(`
   }
 `);
 
-const snake = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+describe('the parity documents', () => {
+  it('select every field of the rows and meta they compare', () => {
+    const exempt = ['Query', 'Zone', 'FlowConnection', 'FlowConnectionEdge'];
+    expect([Aggregates, FlowRows].flatMap((doc) => unselectedFields(schema, doc, exempt))).toEqual([]);
+    expect(unselectedFields(schema, MetaFields, [])).toEqual([]);
+  });
+});
 
 describe.each(BACKENDS)('GraphQL aggregates and flows equal REST on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
+    t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 10_000 });
   });
   afterAll(() => t?.close());
   const rest = async (path: string) => ((await (await t.get(path)).json()) as { data: any[]; meta: any });
-  const from = '2025-10-13T06:00:00';
-  const to = '2025-10-30';
-  const q = `datetime_from=${from}&datetime_to=${to}`;
 
-  it('returns the same rows for every aggregate endpoint', async () => {
-    const res = await t.graphql(Aggregates, { from, to, borders: ['FR->ES', 'DE_LU->NL'], zones: ['FR', 'ES'], resolution: 'DAILY' });
+  const aggregateCases: { name: string; vars: AggregatesQueryVariables }[] = [
+    {
+      name: 'a range cut inside a day, DAILY, border and zone filters, bin widths and points',
+      vars: { from: '2025-10-13T06:00:00', to: '2025-10-30', borders: ['FR->ES', 'DE_LU->NL'], zones: ['FR', 'ES'], resolution: 'DAILY', points: 11, flowBinMw: 100, priceBin: 2.5 },
+    },
+    { name: 'the defaults (the last 30 days, AUTO, every zone and border)', vars: {} },
+    {
+      name: 'HOURLY over the DST change, borders written against their stored orientation',
+      vars: { from: '2025-10-25', to: '2025-10-27', borders: ['ES->FR', 'NL->DE_LU'], zones: ['PT', 'DE_LU'], resolution: 'HOURLY', points: 5 },
+    },
+    { name: 'WEEKLY from a relative start', vars: { from: 'now-40d', borders: ['NO_2->DK_1'], zones: ['NO_2'], resolution: 'WEEKLY' } },
+  ];
+
+  it.each(aggregateCases)('returns the rows and meta REST returns for every aggregate: $name', async ({ vars }) => {
+    const res = await t.graphql(Aggregates, vars);
     expect(res.errors).toBeUndefined();
-    const g = res.data!;
-    const summary = await rest(`/api/v1/flow-type-summary?${q}&border=FR->ES&border=DE_LU->NL&resolution=1D`);
-    expect(g.flowTypeSummary.rows.map((r) => ({ ...snake(r), bidding_zone_from: r.biddingZoneFrom, bidding_zone_to: r.biddingZoneTo, counter_intuitive: r.counterIntuitive }))).toEqual(summary.data);
-    expect(g.flowTypeSummary.meta.upstreamSources).toEqual(summary.meta.upstream_sources);
-    const ci = await rest(`/api/v1/ci-share?${q}&zone=FR&zone=ES&resolution=1D`);
-    expect(g.ciShare.rows.map((r) => ({ day: r.day.replace('.000Z', 'Z'), zone: r.biddingZone, ci_hours: r.ciHours, total_hours: r.totalHours, ci_percentage: r.ciPercentage }))).toEqual(ci.data);
-    const scatter = await rest(`/api/v1/flow-price-scatter?${q}&border=FR->ES&border=DE_LU->NL&resolution=1D`);
-    expect(g.flowPriceScatter.rows.map((r) => ({ bidding_zone_from: r.biddingZoneFrom, bidding_zone_to: r.biddingZoneTo, net_flow_mw: r.netFlowMw, price_delta: r.priceDeltaEurMwh, count: r.count }))).toEqual(scatter.data);
-    const duration = await rest(`/api/v1/flow-duration?${q}&border=FR->ES&border=DE_LU->NL&zone=FR&zone=ES&points=11`);
-    expect(g.flowDuration.rows.map(snake)).toEqual(duration.data);
-    expect(g.flowDuration.meta.resolution).toBeNull();
-    const kpis = await rest(`/api/v1/price-kpis?${q}&zone=FR&zone=ES`);
-    expect(g.priceKpis.rows.map((r) => ({ ...snake(r), bidding_zone: r.biddingZone, p05_price: r.p05Price, p95_price: r.p95Price }))).toEqual(kpis.data.map((r) => ({ ...r, p05_price: r.p05_price, p95_price: r.p95_price })));
-    const exchange = await rest(`/api/v1/zone-import-export?${q}&zone=FR&zone=ES`);
-    expect(g.zoneImportExport.rows.map((r) => ({ ...snake(r), zone: r.biddingZone, bidding_zone: undefined }))).toEqual(exchange.data.map((r) => ({ ...r, bidding_zone: undefined })));
+    for (const field of Object.keys(REST_PATH) as AggregateField[]) {
+      const expected = await rest(`${REST_PATH[field]}?${restQuery(field, vars)}`);
+      const got = res.data![field];
+      expect(expected.data.length, field).toBeGreaterThan(0);
+      expect(got.rows.map((r) => WIRE[field](r as never)), field).toEqual(expected.data);
+      expect(wireMeta(got.meta), field).toEqual(expected.meta);
+    }
   });
 
-  it('returns the /flows rows through a keyset connection', async () => {
-    const restRows = (await rest(`/api/v1/flows?${q}&resolution=1D&border=FR->ES`)).data;
-    const res = await t.graphql(Flows, { from, to, borders: ['FR->ES'], resolution: 'DAILY', first: 5000 });
-    expect(res.data!.flows.totalCount).toBe(restRows.length);
-    expect(res.data!.flows.edges.map((e) => [e.node.datetime.replace('.000Z', 'Z'), e.node.biddingZoneFrom, e.node.biddingZoneTo, e.node.flowType.toLowerCase(), e.node.netFlowMw, e.node.hours]))
-      .toEqual(restRows.map((r) => [r.datetime, r.bidding_zone_from, r.bidding_zone_to, r.flow_type, r.net_flow_mw, r.hours]));
+  it('rejects bad codes, bin widths and ranges on the aggregate fields with coded errors naming the argument', async () => {
+    const cases: [AggregatesQueryVariables, RegExp][] = [
+      [{ zones: ['ATLANTIS'] }, /zones/], [{ borders: ['FR->PT'] }, /borders/], [{ flowBinMw: 0 }, /flowBinMw/], [{ points: 1 }, /points/],
+      [{ from: '2025-10-01', to: '2025-10-05', resolution: 'NATIVE' }, /^resolution:/], [{ from: 'yesterday' }, /^from:/],
+    ];
+    for (const [vars, argument] of cases) {
+      const { errors } = await t.graphql(Aggregates, vars);
+      expect(errors?.length, argument.source).toBeGreaterThan(0);
+      for (const e of errors!) expect([e.extensions?.code, e.message], argument.source).toEqual(['BAD_USER_INPUT', expect.stringMatching(argument)]);
+    }
+  });
+
+  const flowCases: { name: string; vars: FlowRowsQueryVariables }[] = [
+    { name: 'HOURLY rows of two zones over the DST change', vars: { from: '2025-10-25', to: '2025-10-27', zones: ['FR', 'ES'], resolution: 'HOURLY' } },
+    { name: 'DAILY means of two borders from a range cut inside a day', vars: { from: '2025-10-13T06:00:00', to: '2025-10-30', borders: ['FR->ES', 'DE_LU->NL'], resolution: 'DAILY' } },
+    { name: 'WEEKLY means of every border, derived and interpolated hours inside', vars: { from: '2025-09-22', to: '2025-11-07', resolution: 'WEEKLY' } },
+    { name: 'the default range with flow type and border filters', vars: { borders: ['ES->FR', 'DE_LU->FR'], flowTypes: ['COUNTER_INTUITIVE', 'CONGESTION'] } },
+  ];
+
+  it.each(flowCases)('returns every field of the /flows rows and meta: $name', async ({ vars }) => {
+    const expected = await rest(`/api/v1/flows?${restQuery('flows', vars)}`);
+    const res = await t.graphql(FlowRows, vars);
+    expect(res.errors).toBeUndefined();
+    const { totalCount, meta, edges } = res.data!.flows;
+    expect(expected.data.length).toBeGreaterThan(0);
+    expect(totalCount).toBe(expected.meta.pagination.total);
+    expect(edges.map((e) => wireFlow(e.node))).toEqual(expected.data);
+    expect(wireMeta(meta)).toEqual({ ...expected.meta, pagination: null });
+    expect(meta.provenance).toBe(edges.some((e) => e.node.derived) ? 'DERIVED' : 'MEASURED');
+  });
+
+  it('compares rows that exercise the interpolated and derived flags', async () => {
+    const { edges } = (await t.graphql(FlowRows, flowCases[2]!.vars)).data!.flows;
+    expect(edges.filter((e) => e.node.flowInterpolated).length).toBeGreaterThan(0);
+    expect(edges.filter((e) => e.node.derived).length).toBeGreaterThan(0);
+    expect(edges.filter((e) => !e.node.flowInterpolated && !e.node.derived).length).toBeGreaterThan(0);
   });
 
   it('walks keyset and offset pages to exactly the unpaged rows at every resolution and with filters', async () => {
@@ -85,9 +147,9 @@ describe.each(BACKENDS)('GraphQL aggregates and flows equal REST on %s', (backen
       [r.datetime.replace('.000Z', 'Z'), r.zoneFrom, r.zoneTo, r.flowType.toLowerCase(), r.hours].join('|');
     const cases = [
       { resolution: 'HOURLY', rest: '1H', from: '2025-10-20T05:00:00', to: '2025-10-24', page: 499, borders: undefined },
-      { resolution: 'DAILY', rest: '1D', from, to, page: 97, borders: undefined },
-      { resolution: 'WEEKLY', rest: '1W', from, to, page: 37, borders: undefined },
-      { resolution: 'DAILY', rest: '1D', from, to, page: 5, borders: ['DE_LU->FR', 'ES->FR'] },
+      { resolution: 'DAILY', rest: '1D', from: '2025-10-13T06:00:00', to: '2025-10-30', page: 97, borders: undefined },
+      { resolution: 'WEEKLY', rest: '1W', from: '2025-10-13T06:00:00', to: '2025-10-30', page: 37, borders: undefined },
+      { resolution: 'DAILY', rest: '1D', from: '2025-10-13T06:00:00', to: '2025-10-30', page: 5, borders: ['DE_LU->FR', 'ES->FR'] },
     ] as const;
     for (const c of cases) {
       const filter = c.borders ? c.borders.map((b) => `&border=${encodeURIComponent(b)}`).join('') : '';
@@ -120,19 +182,24 @@ describe.each(BACKENDS)('GraphQL aggregates and flows equal REST on %s', (backen
     expect(scheduled.data!.flows.edges.map((e) => e.node.netFlowMw)).not.toEqual(physical.data!.flows.edges.map((e) => e.node.netFlowMw));
   });
 
-  it.runIf(backend === 'pglite')('resolves the zones of a 1,000-row page in a bounded number of SQL queries', async () => {
+  it.runIf(backend === 'pglite')('reads a 1,000-row page with its zones in three SQL queries: the page, its count and one zone batch', async () => {
     const pglite = t.db.pglite!;
     const original = pglite.query.bind(pglite);
-    let calls = 0;
+    const statements: { sql: string; params: unknown[] }[] = [];
     (pglite as { query: unknown }).query = (...args: Parameters<typeof original>) => {
-      calls++;
+      statements.push({ sql: String(args[0]), params: (args[1] as unknown[] | undefined) ?? [] });
       return original(...args);
     };
     try {
       const res = await t.graphql(Flows, { from: '2025-10-20', to: '2025-10-22', first: 1000 });
-      expect(res.data!.flows.edges).toHaveLength(1000);
-      expect(res.data!.flows.edges[0]!.node.from.eic).toMatch(/^10Y/);
-      expect(calls).toBeLessThanOrEqual(5);
+      const edges = res.data!.flows.edges;
+      expect(edges).toHaveLength(1000);
+      expect(edges.every((e) => e.node.from.code === e.node.biddingZoneFrom && e.node.to.code === e.node.biddingZoneTo && /^10Y/.test(e.node.from.eic))).toBe(true);
+      const zoneLoads = statements.filter((s) => /FROM "[^"]+"\."zone" WHERE/.test(s.sql));
+      const codes = [...new Set(edges.flatMap((e) => [e.node.biddingZoneFrom, e.node.biddingZoneTo]))].sort();
+      expect(zoneLoads).toHaveLength(1);
+      expect(zoneLoads[0]!.params.filter((p) => typeof p === 'string' && /^[A-Z]/.test(p)).sort()).toEqual(codes);
+      expect(statements, statements.map((s) => s.sql.trim().slice(0, 120)).join('\n---\n')).toHaveLength(3);
     } finally {
       (pglite as { query: unknown }).query = original;
     }

@@ -44,6 +44,19 @@ describe('the OpenAPI document and the reference page', () => {
     expect(graphiql).not.toMatch(/<(script|link)[^>]+(src|href)="https?:\/\//);
   });
 
+  it.each(['/api/v1/docs', '/api/v1/docs/'])('resolves every asset of the reference page requested as %s', async (pagePath) => {
+    const res = await t.get(pagePath);
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    const refs = [...page.matchAll(/(?:href|src)="([^"]+)"|url: '([^']+)'/g)].map((m) => m[1] ?? m[2] ?? '');
+    expect(refs).toHaveLength(3);
+    for (const ref of refs) {
+      const url = new URL(ref, `http://test${pagePath}`);
+      const asset = await t.get(url.pathname);
+      expect(asset.status, `${ref} from ${pagePath}`).toBe(200);
+    }
+  });
+
   it('answers health and readiness', async () => {
     expect((await t.get('/healthz')).status).toBe(200);
     const ready = await t.get('/readyz');

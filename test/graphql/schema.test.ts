@@ -1,19 +1,32 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isInputObjectType, isObjectType, isScalarType } from 'graphql';
+import { isEnumType, isInputObjectType, isObjectType, isScalarType } from 'graphql';
 import { printedSchema } from '../../src/graphql/print.js';
 import { schema } from '../../src/graphql/schema/index.js';
+import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
+
+const FIELD_OF_PATH: Record<string, string> = {
+  '/api/v1/prices': 'prices', '/api/v1/flows': 'flows', '/api/v1/flow-type-summary': 'flowTypeSummary', '/api/v1/ci-share': 'ciShare',
+  '/api/v1/flow-price-scatter': 'flowPriceScatter', '/api/v1/flow-duration': 'flowDuration', '/api/v1/price-kpis': 'priceKpis',
+  '/api/v1/zone-import-export': 'zoneImportExport',
+};
+const REST_NAME: Record<string, string> = {
+  from: 'datetime_from', to: 'datetime_to', borders: 'border', zones: 'zone', flowTypes: 'flow_type', flowBinMw: 'flow_bin_mw', priceBin: 'price_bin',
+};
+/** Arguments one surface has by design: keyset against offset paging, and the GraphQL-only flow basis. */
+const PAGING = { graphql: ['first', 'after', 'last', 'before', 'basis'], rest: ['limit', 'offset'] };
 
 describe('schema.graphql', () => {
   it('is the schema printed from the Pothos code (run npm run schema:print after changing it)', () => {
     expect(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8')).toBe(printedSchema());
   });
 
-  it('documents every type, field and argument', () => {
+  it('documents every type, field, argument and enum value', () => {
     const missing: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
       if (type.name.startsWith('__') || isScalarType(type) && !type.description && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name)) continue;
       if (!type.description) missing.push(type.name);
+      if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
       if (!isObjectType(type) && !isInputObjectType(type)) continue;
       for (const field of Object.values(type.getFields())) {
         if (!field.description) missing.push(`${type.name}.${field.name}`);
@@ -21,5 +34,15 @@ describe('schema.graphql', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('gives every REST endpoint a root field with the same arguments', () => {
+    const fields = schema.getQueryType()!.getFields();
+    for (const endpoint of ENDPOINTS) {
+      const field = fields[FIELD_OF_PATH[endpoint.path] ?? endpoint.path];
+      expect(field, endpoint.path).toBeDefined();
+      const args = field!.args.map((a) => a.name).filter((n) => !PAGING.graphql.includes(n)).map((n) => REST_NAME[n] ?? n);
+      expect(args.sort(), endpoint.path).toEqual(Object.keys(endpoint.query.shape).filter((n) => !PAGING.rest.includes(n)).sort());
+    }
   });
 });

@@ -1,17 +1,26 @@
 /**
  * `npm run ingest` end to end on an empty embedded database in a temporary directory: the issue's
- * example fills it with exactly what the (fake) upstream sent; usage errors exit 2 with one line.
+ * example fills it with exactly what the (fake) upstream sent, in process and as a real child
+ * process configured by its environment only; usage errors exit 2 with one line.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/ingest.js';
 import { testConfig } from '../../src/config.js';
 import { openPglite } from '../../src/db/client.js';
+import { parseDayAheadPrices } from '../../src/ingest/entsoe/index.js';
+import { CHILD_PATH } from '../support/env.js';
 import { type FakeUpstream, fixture, startFakeUpstream, TOKEN } from './fake-upstream.js';
 import { EIC, key, rows } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ES_REPLY = 'A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml';
 
 function capture() {
   let text = '';
@@ -27,7 +36,7 @@ describe('npm run ingest', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ingest-cli-'));
     fake = await startFakeUpstream();
-    fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
+    fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture(ES_REPLY) });
   });
   afterAll(async () => {
     await fake.close();
@@ -51,6 +60,35 @@ describe('npm run ingest', () => {
     try {
       const stored = await rows<{ n: number; sources: string }>(db, `SELECT count(*)::int AS n, string_agg(DISTINCT source::text, ',') AS sources FROM price_point`);
       expect(stored[0]).toEqual({ n: 240, sources: 'entsoe' });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('run as `npx tsx src/cli/ingest.ts` with only its environment, fills PGLITE_DIR with exactly the served rows', async () => {
+    const pgliteDir = join(dir, 'child-db');
+    const env = { PATH: CHILD_PATH, ENTSOE_API_URL: fake.url, ENTSOE_SECURITY_TOKEN: TOKEN, PGLITE_DIR: pgliteDir, SEED_DEMO: 'false' };
+    const before = fake.requests.length;
+    const argv = ['src/cli/ingest.ts', '--from', '2025-09-29', '--to', '2025-10-03', '--zones', 'ES', '--what', 'prices'];
+    const { stdout, stderr } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), argv, { cwd: ROOT, env, timeout: 60_000 });
+    expect(stdout).toMatch(/^ingest: 1\/1 window\(s\), 240 row\(s\), 1 request\(s\) in \d+\.\d s\n$/);
+    expect(stdout + stderr).not.toContain(TOKEN);
+    expect(fake.requests.slice(before).map((r) => r.params.periodStart)).toEqual(['202509290000']);
+
+    const parsed = parseDayAheadPrices(fixture(ES_REPLY));
+    if (parsed.kind !== 'data') throw new Error('the ES fixture holds prices');
+    const served = parsed.data.series.flatMap((s) => s.points.map((p) => [p.ts.toISOString(), p.periodMinutes, p.priceEurMwh, p.interpolated]));
+    const db = await openPglite(pgliteDir);
+    try {
+      const stored = await rows<{ ts: Date; period_minutes: number; price_eur_mwh: number; interpolated: boolean; zone: string; source: string }>(
+        db,
+        `SELECT p.ts, p.period_minutes, p.price_eur_mwh, p.interpolated, z.code AS zone, p.source::text AS source
+         FROM price_point p JOIN zone z ON z.id = p.zone_id ORDER BY p.ts`,
+      );
+      expect(stored.map((r) => [new Date(r.ts).toISOString(), r.period_minutes, r.price_eur_mwh, r.interpolated])).toEqual(served);
+      expect(new Set(stored.map((r) => `${r.zone}/${r.source}`))).toEqual(new Set(['ES/entsoe']));
+      const windows = await rows<{ status: string; rows: number }>(db, `SELECT status::text AS status, rows FROM ingestion_window`);
+      expect(windows).toEqual([{ status: 'done', rows: 240 }]);
     } finally {
       await db.close();
     }

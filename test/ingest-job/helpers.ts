@@ -17,6 +17,8 @@ export const EIC = {
   DK_2: '10YDK-2--------M',
   SE_4: '10Y1001A1001A47J',
   GB: '10YGB----------A',
+  EE: '10Y1001A1001A39I',
+  FI: '10YFI-1--------U',
 } as const;
 
 /** A client on the fake with a fake clock: waits resolve at once and are recorded. */

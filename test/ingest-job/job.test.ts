@@ -1,7 +1,8 @@
 /**
  * Resumability and atomicity of the job: a failure inside a window's transaction leaves nothing of
  * that window and keeps earlier windows; an abort abandons the in-flight window; re-runs fetch only
- * what is missing; paged price replies are followed by offset; follow mode fetches the unsettled part.
+ * what is missing; paged price replies are followed by offset (a server ignoring it fails the window
+ * instead of looping); follow mode fetches the unsettled part.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { follow } from '../../src/ingest/follow.js';
@@ -78,6 +79,22 @@ describe('atomicity and resumption', () => {
     const s = await ingest(t.db, client, '2024-01-01', '2024-04-15', { zones: ['ES'] });
     expect(s).toMatchObject({ completed: 1, rows: 105 * 24, requests: 2 });
     expect(fake.requests.map((r) => r.params.offset)).toEqual([undefined, '100']);
+  });
+
+  it('fails the window without looping or storing twice when the platform ignores offset', async () => {
+    const page = a44Days(EIC.ES, '2024-01-01T00:00Z', 100);
+    // The same series again, as a new document: other mRID and createdDateTime (bytes differ).
+    const same = page.replace('<mRID>test</mRID>', '<mRID>5e1f0c2a9b7d4e3f8a6b1c2d3e4f5a6b</mRID><createdDateTime>2024-04-20T10:00:01Z</createdDateTime>');
+    fake.serve(key('A44', EIC.ES, EIC.ES), { body: page });
+    for (const offset of [100, 200, 300, 400]) fake.serve(`${key('A44', EIC.ES, EIC.ES)}#${offset}`, { body: same });
+    const { client } = fakeClient(fake);
+    const s = await ingest(t.db, client, '2024-01-01', '2024-04-20', { zones: ['ES'] });
+    expect(s).toMatchObject({ planned: 1, completed: 0, rows: 0, requests: 2, fatal: null });
+    expect(s.failed[0]?.error).toMatch(/offset=100: the platform repeated the page at offset 0 \(offset ignored\)/);
+    expect(fake.requests.map((r) => r.params.offset)).toEqual([undefined, '100']);
+    expect(await count('price_point', 'ES')).toBe(0);
+    const windows = await rows<{ status: string }>(t.db, `SELECT status::text AS status FROM ingestion_window`);
+    expect(windows).toEqual([{ status: 'failed' }]);
   });
 });
 

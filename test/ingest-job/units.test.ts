@@ -2,10 +2,11 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EntsoeClient, formatPeriod, parseRetryAfter, requestParams } from '../../src/ingest/client.js';
+import { EntsoePagingError, fetchPages, PRICE_PAGES } from '../../src/ingest/paging.js';
 import { barLine, createProgress, formatDuration } from '../../src/ingest/progress.js';
 import { coverageOf, planWindows, subtract, targetsFor } from '../../src/ingest/windows.js';
 import { type FakeUpstream, startFakeUpstream, TOKEN } from './fake-upstream.js';
-import { EIC, key } from './helpers.js';
+import { a44, EIC, fakeClient, key } from './helpers.js';
 
 const d = (s: string) => new Date(s);
 const ms = (s: string) => Date.parse(s);
@@ -94,6 +95,38 @@ describe('pacing', () => {
     await client.get(req);
     // 1 s between starts; the 429 makes the retry and the next request wait 5 s.
     expect(waits).toEqual([1000, 1000, 5000, 1000]);
+  });
+});
+
+describe('paging', () => {
+  let fake: FakeUpstream;
+  beforeAll(async () => {
+    fake = await startFakeUpstream();
+  });
+  afterAll(() => fake.close());
+
+  const ES = key('A44', EIC.ES, EIC.ES);
+  const req = { documentType: 'A44' as const, inDomain: EIC.ES, outDomain: EIC.ES, periodStart: d('2025-01-01'), periodEnd: d('2025-01-04') };
+  const onePerPage = { ...PRICE_PAGES, size: 1 };
+  const day = (n: number, price: number) => a44(EIC.ES, `2025-01-0${n}T00:00Z`, Array(24).fill(price));
+
+  it('reads pages while they come back full; a day published again with other values is a new page', async () => {
+    fake.serve(ES, { body: day(1, 10) });
+    fake.serve(`${ES}#1`, { body: day(2, 10).replace('<mRID>test</mRID>', '<mRID>other</mRID>') });
+    fake.serve(`${ES}#2`, { body: day(1, 11) });
+    const pages = await fetchPages(fakeClient(fake).client, req, onePerPage);
+    expect(pages.map((p) => p?.series[0]?.points.length ?? 0)).toEqual([24, 24, 24, 0]);
+  });
+
+  it('refuses a page whose parsed content repeats an earlier page, even with a new mRID and createdDateTime', async () => {
+    fake.serve(ES, { body: day(1, 10) });
+    fake.serve(`${ES}#1`, { body: day(2, 10) });
+    fake.serve(`${ES}#2`, { body: day(1, 10).replace('<mRID>test</mRID>', '<mRID>x</mRID><createdDateTime>2025-01-05T00:00:00Z</createdDateTime>') });
+    const before = fake.requests.length;
+    const paged = fetchPages(fakeClient(fake).client, req, onePerPage);
+    await expect(paged).rejects.toThrow(EntsoePagingError);
+    await expect(paged).rejects.toThrow(/offset=2: the platform repeated the page at offset 0/);
+    expect(fake.requests.length - before).toBe(3);
   });
 });
 

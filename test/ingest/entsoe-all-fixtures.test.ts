@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   EntsoeAuthError,
@@ -59,6 +59,15 @@ function outageCount(bytes: Uint8Array): number {
 
 const real = documentFixtures().filter((f) => !f.startsWith('HANDMADE_'));
 
+/** The fixtures that are not documents: catalogue tables, and the test that reads each. */
+const TABLES: Record<string, string> = {
+  'bidding_zone_neighbours_entsoe-py.csv': 'test/unit/catalogue-sources.test.ts',
+  'eic_areas_entsoe-py.csv': 'test/unit/catalogue-sources.test.ts',
+  'transmission_pairs_entsoeapi.tsv': 'test/unit/catalogue-sources.test.ts',
+};
+
+const SOURCE = '.source.txt';
+
 describe('every real ENTSO-E document of the fixtures', () => {
   it('is listed here (a new fixture needs an expectation)', () => {
     expect(real.sort()).toEqual(Object.keys(REAL).sort());
@@ -70,6 +79,21 @@ describe('every real ENTSO-E document of the fixtures', () => {
     const sha = /sha256:\s*([0-9a-f]{64})/.exec(source)?.[1];
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha);
     REAL[name]!(bytes);
+  });
+
+  it('pairs every fixture file with a .source.txt, and every .source.txt with a fixture file', () => {
+    const files = readdirSync(FIXTURES);
+    expect(files.filter((f) => !f.endsWith(SOURCE) && !files.includes(f + SOURCE))).toEqual([]);
+    expect(files.filter((f) => f.endsWith(SOURCE) && !files.includes(f.slice(0, -SOURCE.length)))).toEqual([]);
+  });
+
+  it('lists every fixture that is not a document; a verbatim copy matches the sha256 of its .source.txt', () => {
+    const tables = readdirSync(FIXTURES).filter((f) => !f.endsWith(SOURCE) && !documentFixtures().includes(f));
+    expect(tables.sort()).toEqual(Object.keys(TABLES).sort());
+    for (const name of tables.filter((f) => /^copied: verbatim/m.test(readFileSync(FIXTURES + f + SOURCE, 'utf8')))) {
+      const sha = /sha256:\s*([0-9a-f]{64})/.exec(readFileSync(FIXTURES + name + SOURCE, 'utf8'))?.[1];
+      expect({ name, sha: createHash('sha256').update(fixture(name)).digest('hex') }).toEqual({ name, sha });
+    }
   });
 
   it('every hand-made document says so in its .source.txt', () => {

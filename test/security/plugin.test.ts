@@ -56,15 +56,16 @@ describe('REST requests', () => {
     expect(await metrics.registry.getSingleMetricAsString('rate_limit_rejections_total')).toMatch(/surface="rest"} 2/);
   });
 
-  it('leave the OpenAPI documents, probes and /metrics free', async () => {
+  it('leave the OpenAPI documents, probes, preflights and /metrics free, yet show the caller their bucket', async () => {
     const { send } = server();
+    await send('/api/v1/ping');
     const docs = await send('/api/v1/docs');
     expect(docs.status).toBe(200);
-    expect(limitHeaders(docs).remaining).toBe('200');
     const health = await send('/healthz');
     expect(health.status).toBe(200);
-    expect(health.headers.get('ratelimit-limit')).toBeNull();
-    expect((await send('/metrics')).headers.get('ratelimit-limit')).toBeNull();
+    const metrics = await send('/metrics');
+    const preflight = await send('/api/v1/ping', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+    for (const res of [docs, health, metrics, preflight]) expect(limitHeaders(res)).toEqual({ limit: '200', remaining: '199', reset: '1', retryAfter: null });
   });
 });
 
@@ -167,5 +168,6 @@ describe('API keys', () => {
     const res = await send('/api/v1/ping', { headers: { 'x-api-key': 'emk_db_down' } });
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ detail: 'Service Unavailable' });
+    expect(limitHeaders(res)).toMatchObject({ limit: '200', remaining: '200' });
   });
 });

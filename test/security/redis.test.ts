@@ -78,8 +78,11 @@ describe.skipIf(!TEST_REDIS_URL)('buckets shared through one real Redis', () => 
   });
 
   it('uses the Redis server clock when no clock is given', async () => {
-    const { limiter } = limiterOn(url, `test:time:${randomBytes(4).toString('hex')}:`);
+    const prefix = `test:time:${randomBytes(4).toString('hex')}:`;
+    const { limiter, log } = limiterOn(url, prefix);
     const first = await limiter.consume('ip:1', 200);
+    expect(await admin!.exists(`${prefix}ip:1`)).toBe(1);
+    expect(log.records().filter((r) => Number(r.level) >= 40)).toEqual([]);
     const second = await limiter.consume('ip:1', 1);
     expect(first.allowed).toBe(true);
     expect(second).toMatchObject({ allowed: false, remaining: 0 });

@@ -5,3 +5,5 @@
 export const TEST_DATABASE_URL: string | undefined = process.env.TEST_DATABASE_URL || undefined;
 /** TEST_REDIS_URL: a Redis server for the tests of shared rate limit buckets (unset: those tests are skipped). */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+/** PATH handed to child processes the tests start (the real CLI); nothing else of this environment is passed on. */
+export const CHILD_PATH: string = process.env.PATH ?? '';

@@ -1,14 +1,14 @@
 import type { ObjectRef } from '@pothos/core';
 import { z } from 'zod';
-import { round, roundMw, roundPrice } from '../../domain/rounding.js';
+import { roundMw, roundPercent, roundPrice } from '../../domain/rounding.js';
 import { isoDay } from '../../domain/time.js';
 import type { Meta } from '../../services/meta.js';
 import {
   getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary, getPriceKpis, getZoneImportExport,
 } from '../../services/aggregates.js';
 import { builder } from '../builder.js';
+import { bordersArg, rangeArgs, rangeInput, resolutionArg, zonesArg } from './args.js';
 import { MetaRef, withArgNames } from './common.js';
-import { flowArgs } from './flows.js';
 import { ZoneRef } from './zones.js';
 
 type Rows<F extends (...a: never[]) => Promise<{ rows: unknown[] }>> = Awaited<ReturnType<F>>['rows'][number];
@@ -51,7 +51,7 @@ const CiRow = builder.objectRef<Rows<typeof getCiShare>>('CiShareRow').implement
     zone: t.field({ type: ZoneRef, description: 'The bidding zone.', resolve: (r) => r.zone }),
     ciHours: t.exposeInt('ciHours', { description: 'Hours with a counter-intuitive flow leaving the zone.' }),
     totalHours: t.exposeInt('totalHours', { description: 'Hours with an assessed flow at any border of the zone.' }),
-    ciPercentage: t.exposeFloat('ciPercentage', { description: '100 * ciHours / totalHours.' }),
+    ciPercentage: t.exposeFloat('ciPercentage', { description: 'Percent: 100 * ciHours / totalHours, rounded to 0.0001 (0 when totalHours is 0).' }),
   }),
 });
 
@@ -71,7 +71,7 @@ const DurationRow = builder.objectRef<Rows<typeof getFlowDuration>>('FlowDuratio
   fields: (t) => ({
     series: t.exposeString('series', { description: 'A->B for a border, the zone code for a zone net position.' }),
     seriesType: t.exposeString('seriesType', { description: 'border or zone_net.' }),
-    percentage: t.float({ description: 'Percent of hours with a flow at or above flowMw.', resolve: (r) => round(r.percentage, 4) }),
+    percentage: t.float({ description: 'Percent of hours with a flow at or above flowMw.', resolve: (r) => roundPercent(r.percentage) }),
     flowMw: t.float({ description: 'Signed flow, MW.', resolve: (r) => roundMw(r.flowMw) }),
   }),
 });
@@ -113,53 +113,62 @@ const ExchangeRow = builder.objectRef<Rows<typeof getZoneImportExport>>('ZoneImp
   }),
 });
 
-const sel = (a: Record<string, unknown>) => ({
-  borders: (a.borders as string[] | null) ?? undefined,
-  zones: (a.zones as string[] | null) ?? undefined,
-  datetimeFrom: (a.from as string | null) ?? undefined,
-  datetimeTo: (a.to as string | null) ?? undefined,
-  resolution: ((a.resolution as string | null) ?? 'auto') as 'auto',
-});
-
 builder.queryFields((t) => ({
   flowTypeSummary: t.field({
-    description: 'Daily (or weekly) flow-type breakdown per border.',
+    description: 'Daily (or weekly) flow-type breakdown per border (REST /api/v1/flow-type-summary).',
     type: resultType('FlowTypeSummaryResult', 'Daily (or weekly) flow-type breakdown per border (REST /api/v1/flow-type-summary).', SummaryRow),
-    args: flowArgs(t.arg),
-    resolve: (_r, a, ctx) => withArgNames(() => getFlowTypeSummary(ctx.deps, sel(a))),
+    args: {
+      ...rangeArgs(t.arg),
+      resolution: resolutionArg(t.arg, 'Bucket, never finer than DAILY: DAILY (UTC days) or WEEKLY (ISO weeks from Monday 00:00 UTC); NATIVE, HOURLY and an AUTO below DAILY apply DAILY, and meta.resolution says so.'),
+      borders: bordersArg(t.arg, 'Each selects its border whatever the direction of flow; rows stay in stored orientation (codes sorted). Omitted: every border.'),
+    },
+    resolve: (_r, a, ctx) => withArgNames(() => getFlowTypeSummary(ctx.deps, { ...rangeInput(a), resolution: a.resolution ?? 'auto', borders: a.borders ?? undefined })),
   }),
   ciShare: t.field({
-    description: 'Counter-intuitive flow share per zone and bucket.',
+    description: 'Counter-intuitive flow share per zone and bucket (REST /api/v1/ci-share).',
     type: resultType('CiShareResult', 'Counter-intuitive share per zone and bucket (REST /api/v1/ci-share).', CiRow),
-    args: flowArgs(t.arg),
-    resolve: (_r, a, ctx) => withArgNames(() => getCiShare(ctx.deps, sel(a))),
+    args: {
+      ...rangeArgs(t.arg),
+      resolution: resolutionArg(t.arg, 'Bucket: UTC hours at NATIVE and HOURLY, UTC days at DAILY, ISO weeks from Monday 00:00 UTC at WEEKLY; AUTO picks by range width. Counts are hours (flows are hourly).'),
+      zones: zonesArg(t.arg, 'The zones whose share is returned: hours in which a counter-intuitive flow left the zone over hours with an assessed flow at any of its borders. Omitted: every zone.'),
+    },
+    resolve: (_r, a, ctx) => withArgNames(() => getCiShare(ctx.deps, { ...rangeInput(a), resolution: a.resolution ?? 'auto', zones: a.zones ?? undefined })),
   }),
   flowPriceScatter: t.field({
-    description: 'Flow versus price difference, binned.',
+    description: 'Flow versus price difference per border, binned (REST /api/v1/flow-price-scatter); outage hours are left out.',
     type: resultType('FlowPriceScatterResult', 'Binned flow versus price difference per border (REST /api/v1/flow-price-scatter).', ScatterRow),
     args: {
-      ...flowArgs(t.arg),
-      flowBinMw: t.arg.float({ required: true, defaultValue: 50, description: 'Flow bin width, MW.', validate: z.number().min(1).max(10_000) }),
-      priceBin: t.arg.float({ required: true, defaultValue: 1, description: 'Price bin width, EUR/MWh.', validate: z.number().min(0.01).max(1_000) }),
+      ...rangeArgs(t.arg),
+      resolution: resolutionArg(t.arg, 'Observations: hourly at NATIVE and HOURLY, means of UTC days at DAILY and of ISO weeks (Monday 00:00 UTC) at WEEKLY; AUTO picks by range width.'),
+      borders: bordersArg(t.arg, 'Each selects its border whatever the direction of flow; the written orientation signs the flow (positive = power from A to B, MW) and the price difference (price of B - price of A, EUR/MWh). Omitted: every border in stored orientation (codes sorted).'),
+      flowBinMw: t.arg.float({ required: true, defaultValue: 50, description: 'Width of the flow bins, MW (1 to 10000), REST flow_bin_mw.', validate: z.number().min(1).max(10_000) }),
+      priceBin: t.arg.float({ required: true, defaultValue: 1, description: 'Width of the price-difference bins, EUR/MWh (0.01 to 1000), REST price_bin.', validate: z.number().min(0.01).max(1_000) }),
     },
-    resolve: (_r, a, ctx) => withArgNames(() => getFlowPriceScatter(ctx.deps, { ...sel(a), flowBinMw: a.flowBinMw, priceBin: a.priceBin })),
+    resolve: (_r, a, ctx) => withArgNames(() => getFlowPriceScatter(ctx.deps, {
+      ...rangeInput(a), resolution: a.resolution ?? 'auto', borders: a.borders ?? undefined, flowBinMw: a.flowBinMw, priceBin: a.priceBin,
+    })),
   }),
   flowDuration: t.field({
-    description: 'Flow duration curves (resolution is ignored).',
-    type: resultType('FlowDurationResult', 'Flow duration curves per border and zone net position (REST /api/v1/flow-duration; resolution ignored).', DurationRow),
-    args: { ...flowArgs(t.arg), points: t.arg.int({ required: true, defaultValue: 101, description: 'Points per curve.', validate: z.number().int().min(2).max(1001) }) },
-    resolve: (_r, a, ctx) => withArgNames(() => getFlowDuration(ctx.deps, { ...sel(a), points: a.points })),
+    description: 'Flow duration curves of hourly flows per border and zone net position (REST /api/v1/flow-duration); takes no resolution, meta.resolution is null.',
+    type: resultType('FlowDurationResult', 'Flow duration curves per border and zone net position (REST /api/v1/flow-duration).', DurationRow),
+    args: {
+      ...rangeArgs(t.arg),
+      borders: bordersArg(t.arg, 'One curve per border, its hourly flows signed in the written orientation (positive = power from A to B), MW. Without borders and zones: every border in stored orientation (codes sorted).'),
+      zones: zonesArg(t.arg, 'One curve per zone: its hourly net position (sum of its border flows, export positive), MW.'),
+      points: t.arg.int({ required: true, defaultValue: 101, description: 'Points per curve at evenly spaced percentages from 0 to 100 (2 to 1001; 101 = every whole percent).', validate: z.number().int().min(2).max(1001) }),
+    },
+    resolve: (_r, a, ctx) => withArgNames(() => getFlowDuration(ctx.deps, { ...rangeInput(a), borders: a.borders ?? undefined, zones: a.zones ?? undefined, points: a.points })),
   }),
   priceKpis: t.field({
-    description: 'Price statistics per zone (resolution is ignored).',
-    type: resultType('PriceKpisResult', 'Price statistics per zone over the range (REST /api/v1/price-kpis; resolution ignored).', KpiRow),
-    args: flowArgs(t.arg),
-    resolve: (_r, a, ctx) => withArgNames(() => getPriceKpis(ctx.deps, sel(a))),
+    description: 'Statistics of hourly day-ahead prices per zone over the whole range (REST /api/v1/price-kpis); takes no resolution, meta.resolution is null.',
+    type: resultType('PriceKpisResult', 'Price statistics per zone over the range (REST /api/v1/price-kpis).', KpiRow),
+    args: { ...rangeArgs(t.arg), zones: zonesArg(t.arg, 'One row per zone. Omitted: every zone.') },
+    resolve: (_r, a, ctx) => withArgNames(() => getPriceKpis(ctx.deps, { ...rangeInput(a), zones: a.zones ?? undefined })),
   }),
   zoneImportExport: t.field({
-    description: 'Imports and exports per zone (resolution is ignored).',
-    type: resultType('ZoneImportExportResult', 'Imports and exports per zone over the range (REST /api/v1/zone-import-export; resolution ignored).', ExchangeRow),
-    args: flowArgs(t.arg),
-    resolve: (_r, a, ctx) => withArgNames(() => getZoneImportExport(ctx.deps, sel(a))),
+    description: 'Imports and exports per zone over the whole range from its hourly border flows (REST /api/v1/zone-import-export); takes no resolution, meta.resolution is null.',
+    type: resultType('ZoneImportExportResult', 'Imports and exports per zone over the range (REST /api/v1/zone-import-export).', ExchangeRow),
+    args: { ...rangeArgs(t.arg), zones: zonesArg(t.arg, 'One row per zone, from the flows at every border of the zone. Omitted: every zone.') },
+    resolve: (_r, a, ctx) => withArgNames(() => getZoneImportExport(ctx.deps, { ...rangeInput(a), zones: a.zones ?? undefined })),
   }),
 }));

@@ -20,16 +20,20 @@ export const ResolutionEnum = builder.enumType('Resolution', {
 export const AppliedResolutionEnum = builder.enumType('AppliedResolution', {
   description: 'Resolution the server applied (REST meta.resolution: native, 1H, 1D, 1W).',
   values: {
-    NATIVE: { value: 'native' },
-    HOURLY: { value: '1H' },
-    DAILY: { value: '1D' },
-    WEEKLY: { value: '1W' },
+    NATIVE: { value: 'native', description: 'Values as published: 15-minute or hourly prices, hourly flows (REST native).' },
+    HOURLY: { value: '1H', description: 'UTC hours; prices are time-weighted means of the native values (REST 1H).' },
+    DAILY: { value: '1D', description: 'UTC days from 00:00 UTC (REST 1D).' },
+    WEEKLY: { value: '1W', description: 'ISO weeks from Monday 00:00 UTC (REST 1W).' },
   } as const,
 });
 
+/** How the values of a result came to be (REST meta.provenance). */
 export const ProvenanceEnum = builder.enumType('Provenance', {
   description: 'MEASURED: upstream observations; DERIVED: computed from other signals.',
-  values: { MEASURED: { value: 'measured' }, DERIVED: { value: 'derived' } } as const,
+  values: {
+    MEASURED: { value: 'measured', description: 'Upstream observations: prices, measured physical flows (REST measured).' },
+    DERIVED: { value: 'derived', description: 'Computed: every aggregate, and flows where a physical flow was missing and the scheduled exchange stood in (REST derived).' },
+  } as const,
 });
 
 /** Response meta (REST meta, spec 2.2). */

@@ -1,31 +1,40 @@
 import { z } from 'zod';
-import { resolveBorders, resolveZones } from '../../domain/catalogue.js';
+import { orNull, roundedPriceDelta, roundMw, roundPrice } from '../../domain/rounding.js';
 import { InputError } from '../../errors.js';
 import type { FlowRecord } from '../../repositories/flows.js';
 import { FLOW_TYPES, type FlowTypeName } from '../../services/flow-filter.js';
 import { flowMeta, getFlowPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
 import type { FlowQuery } from '../../repositories/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { decodeCursor, encodeCursor, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
+import { bordersArg, rangeArgs, resolutionArg, zonesArg } from './args.js';
+import { decodeCursor, encodeCursor, MetaRef, withArgNames } from './common.js';
 import { ZoneRef } from './zones.js';
 
 /** Largest flows page a client may ask for with `first`. */
 export const MAX_FLOW_PAGE = 20_000;
 
+/** The four flow types (REST flow_type). */
 export const FlowTypeEnum = builder.enumType('FlowType', {
   description: 'Classification of a border-hour against the price gradient (DESIGN.md).',
   values: {
-    CONVERGENCE: { value: 'convergence', description: 'Power moves toward the higher price below the capacity limit, or prices are equal within eps.' },
+    CONVERGENCE: { value: 'convergence', description: 'Power moves toward the higher price below the capacity limit, or prices are equal within eps (default 0.01 EUR/MWh).' },
     CONGESTION: { value: 'congestion', description: 'Power moves toward the higher price at >= 97 % of the NTC of that direction.' },
-    COUNTER_INTUITIVE: { value: 'counter_intuitive', description: 'Power leaves the higher-price zone for the lower-price one (spread < -eps).' },
+    COUNTER_INTUITIVE: { value: 'counter_intuitive', description: 'Power leaves the higher-price zone for the lower-price one (spread < -eps, EUR/MWh).' },
     OUTAGE: { value: 'outage', description: 'The border was unavailable (outage record, or zero NTC both ways).' },
   } as const,
 });
 
+/** Which flow is classified: physical (default) or scheduled. */
 export const FlowBasisEnum = builder.enumType('FlowBasis', {
   description: 'PHYSICAL: measured physical flows (ENTSO-E A11; scheduled exchanges where missing, marked derived). SCHEDULED: day-ahead scheduled commercial exchanges (A09), the basis of the literature on counter-intuitive flows.',
-  values: { PHYSICAL: { value: 'physical' }, SCHEDULED: { value: 'scheduled' } } as const,
+  values: {
+    PHYSICAL: { value: 'physical', description: 'Measured physical flows (A11); hours without one use the scheduled exchange and are marked derived.' },
+    SCHEDULED: { value: 'scheduled', description: 'Day-ahead scheduled commercial exchanges (A09), classified by the same rules; rows are never derived.' },
+  } as const,
 });
+
+const priceOrNull = orNull(roundPrice);
+const mwOrNull = orNull(roundMw);
 
 const FlowRowRef = builder.objectRef<FlowRecord>('FlowRow').implement({
   description: 'One border-hour (or, at DAILY/WEEKLY, one bucket of a border direction and flow type).',
@@ -38,12 +47,12 @@ const FlowRowRef = builder.objectRef<FlowRecord>('FlowRow').implement({
     flowType: t.field({ type: FlowTypeEnum, description: 'Classification of the hour (the bucket).', resolve: (r) => r.flowType as FlowTypeName }),
     flowInterpolated: t.exposeBoolean('flowInterpolated', { description: 'true when the flow (any hour of a bucket) fills an upstream gap.' }),
     derived: t.exposeBoolean('derived', { description: 'true when the flow was derived from scheduled exchanges (physical flow missing).' }),
-    netFlowMw: t.float({ description: 'Net flow from -> to, MW (>= 0; bucket mean).', resolve: (r) => Math.round(r.netFlowMw * 1000) / 1000 }),
-    priceFromEurMwh: t.float({ nullable: true, description: 'Exporter price, EUR/MWh.', resolve: (r) => r.priceFrom }),
-    priceToEurMwh: t.float({ nullable: true, description: 'Importer price, EUR/MWh.', resolve: (r) => r.priceTo }),
-    priceDeltaEurMwh: t.float({ nullable: true, description: 'priceTo - priceFrom, EUR/MWh.', resolve: (r) => (r.priceFrom === null || r.priceTo === null ? null : r.priceTo - r.priceFrom) }),
-    capacityMw: t.float({ nullable: true, description: 'NTC in the row direction, MW.', resolve: (r) => r.capacityMw }),
-    hours: t.exposeInt('hours', { description: 'Hours in the row (1 at hourly resolution).' }),
+    netFlowMw: t.float({ description: 'Net flow from -> to, MW (>= 0; bucket mean at DAILY/WEEKLY), rounded to 0.001 (REST net_flow_mw).', resolve: (r) => roundMw(r.netFlowMw) }),
+    priceFromEurMwh: t.float({ nullable: true, description: 'Exporter price, EUR/MWh: hourly time-weighted mean of the native prices (bucket mean), rounded to 0.0001; null when not published (REST price_from).', resolve: (r) => priceOrNull(r.priceFrom) }),
+    priceToEurMwh: t.float({ nullable: true, description: 'Importer price, EUR/MWh, as priceFromEurMwh (REST price_to).', resolve: (r) => priceOrNull(r.priceTo) }),
+    priceDeltaEurMwh: t.float({ nullable: true, description: 'priceTo - priceFrom, EUR/MWh, rounded to 0.0001; null when either price is missing (REST price_delta).', resolve: (r) => roundedPriceDelta(r.priceFrom, r.priceTo) }),
+    capacityMw: t.float({ nullable: true, description: 'NTC in the row direction, MW (bucket mean), rounded to 0.001; null when not published (REST capacity_mw).', resolve: (r) => mwOrNull(r.capacityMw) }),
+    hours: t.exposeInt('hours', { description: 'Hours in the row: 1 at NATIVE/HOURLY, the hour count of the bucket at DAILY/WEEKLY.' }),
   }),
 });
 
@@ -81,33 +90,16 @@ async function resolveFlows(ctx: GraphQLContext, args: Record<string, unknown>):
   };
 }
 
-const codeList = (param: string, check: (v: string[]) => unknown) =>
-  z.array(z.string()).max(200).superRefine((v, c) => {
-    try {
-      check(v);
-    } catch (err) {
-      c.addIssue({ code: 'custom', message: err instanceof InputError ? err.issues[0]!.msg : `Invalid ${param}` });
-    }
-  });
-
-type ArgBuilder = Parameters<Parameters<typeof builder.queryFields>[0]>[0]['arg'];
-
-/** Arguments shared by the flow fields (REST parameter semantics). */
-export const flowArgs = (t: ArgBuilder) => ({
-  borders: t.stringList({ description: 'Borders written FROM->TO (either flow direction is selected; the written orientation signs signed flows).', validate: codeList('borders', (v) => resolveBorders(v)) }),
-  zones: t.stringList({ description: 'Zones (code or EIC) on either side of the border.', validate: codeList('zones', (v) => resolveZones(v)) }),
-  from: t.string({ description: 'Start (inclusive): ISO 8601 (UTC when no offset) or now-<n><unit>. Default now-30d.', validate: rangeArgSchema }),
-  to: t.string({ description: 'End (exclusive), same formats. Default now.', validate: rangeArgSchema }),
-  resolution: t({ type: ResolutionEnum, defaultValue: 'auto', description: 'Aggregation; flows are hourly, so NATIVE equals HOURLY.' }),
-});
-
 builder.queryFields((t) => ({
   flows: t.connection(
     {
       type: FlowRowRef,
       description: 'Classified border-hours ordered by datetime, from, to, flow type (REST /api/v1/flows) with opaque keyset cursors: stable under inserts, no OFFSET scans.',
       args: {
-        ...flowArgs(t.arg),
+        ...rangeArgs(t.arg),
+        resolution: resolutionArg(t.arg, 'Aggregation, as REST /flows: NATIVE and HOURLY give one row per border-hour (flows are hourly); DAILY (UTC days) and WEEKLY (ISO weeks from Monday 00:00 UTC) one row per bucket, border direction and flow type with the hour count and means; AUTO picks by range width.'),
+        borders: bordersArg(t.arg, 'Each selects its border whatever the direction of flow; rows keep the direction of their flow. Omitted: every border.'),
+        zones: zonesArg(t.arg, 'Selects the borders with the zone on either side; combined with borders by AND. Omitted: every zone.'),
         flowTypes: t.arg({ type: [FlowTypeEnum], description: 'Flow types to keep.' }),
         basis: t.arg({ type: FlowBasisEnum, defaultValue: 'physical', description: 'Classify physical flows (default) or scheduled exchanges.' }),
       },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findZone } from '../../domain/catalogue.js';
+import { roundPrice } from '../../domain/rounding.js';
 import { InputError } from '../../errors.js';
 import type { PriceRecord } from '../../repositories/prices.js';
 import type { Meta } from '../../services/meta.js';
@@ -18,7 +19,7 @@ const PricePointRef = builder.objectRef<PriceRecord>('PricePoint').implement({
     datetime: t.field({ type: 'DateTime', description: 'Start of the period or bucket, UTC.', resolve: (p) => p.datetime }),
     biddingZone: t.exposeString('zone', { description: 'Bidding zone short code.' }),
     zone: t.field({ type: ZoneRef, description: 'The bidding zone.', resolve: (p) => p.zone }),
-    priceEurMwh: t.float({ description: 'Price in EUR/MWh (time-weighted mean for buckets), rounded to 0.0001.', resolve: (p) => Math.round(p.price * 10_000) / 10_000 }),
+    priceEurMwh: t.float({ description: 'Price in EUR/MWh (time-weighted mean for buckets), rounded to 0.0001.', resolve: (p) => roundPrice(p.price) }),
     interpolated: t.exposeBoolean('interpolated', { description: 'true when the value (or any value of the bucket) fills a gap upstream.' }),
     year: t.int({ description: 'Calendar year (UTC).', resolve: (p) => p.datetime.getUTCFullYear() }),
   }),

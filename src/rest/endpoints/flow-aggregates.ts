@@ -3,7 +3,7 @@ import { formatUtc, isoDay } from '../../domain/time.js';
 import { getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary } from '../../services/aggregates.js';
 import { defineEndpoint } from '../endpoint.js';
 import { borderParam } from '../flow-params.js';
-import { round, roundMw, roundPrice } from '../../domain/rounding.js';
+import { roundMw, roundPercent, roundPrice } from '../../domain/rounding.js';
 import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
 
 const percentage = (what: string) => z.number().meta({ description: `Percentage of the assessed hours classified ${what}.` });
@@ -142,7 +142,7 @@ export const durationEndpoint = defineEndpoint({
     const { meta, rows } = await getFlowDuration(deps, { borders: q.border, zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, points: q.points });
     return {
       meta,
-      data: rows.map((r) => ({ series: r.series, series_type: r.seriesType, percentage: round(r.percentage, 4), flow_mw: roundMw(r.flowMw) })),
+      data: rows.map((r) => ({ series: r.series, series_type: r.seriesType, percentage: roundPercent(r.percentage), flow_mw: roundMw(r.flowMw) })),
     };
   },
 });

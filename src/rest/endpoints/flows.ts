@@ -5,7 +5,7 @@ import { FLOW_TYPES } from '../../services/flow-filter.js';
 import { getFlows } from '../../services/flows.js';
 import { defineEndpoint, JsonRows } from '../endpoint.js';
 import { borderParam, flowTypeParam, limitParam, offsetParam } from '../flow-params.js';
-import { orNull, roundMw, roundPrice } from '../../domain/rounding.js';
+import { orNull, roundedPriceDelta, roundMw, roundPrice } from '../../domain/rounding.js';
 import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
 
 /** FlowTypeRow (spec 2.7, DESIGN.md). */
@@ -28,7 +28,6 @@ export const FlowRowSchema = z
 
 /** The wire row of a flow record: the reference for {@link flowRowJson}. */
 export function toRow(r: FlowRecord): z.infer<typeof FlowRowSchema> {
-  const delta = r.priceFrom !== null && r.priceTo !== null ? roundPrice(r.priceTo - r.priceFrom) : null;
   return {
     datetime: formatUtc(r.datetime),
     bidding_zone_from: r.zoneFrom,
@@ -38,7 +37,7 @@ export function toRow(r: FlowRecord): z.infer<typeof FlowRowSchema> {
     net_flow_mw: roundMw(r.netFlowMw),
     price_from: orNull(roundPrice)(r.priceFrom),
     price_to: orNull(roundPrice)(r.priceTo),
-    price_delta: delta,
+    price_delta: roundedPriceDelta(r.priceFrom, r.priceTo),
     capacity_mw: orNull(roundMw)(r.capacityMw),
     hours: r.hours,
   };
@@ -52,10 +51,10 @@ const orNullRound = (f: (v: number) => number, v: number | null): string => (v =
  * the same rounding, numbers written as `JSON.stringify` writes them (a test compares the two).
  */
 export function flowRowJson(r: FlowRecord, datetime = formatUtc(r.datetime)): string {
-  const delta = r.priceFrom !== null && r.priceTo !== null ? num(roundPrice(r.priceTo - r.priceFrom)) : 'null';
   return `{"datetime":"${datetime}","bidding_zone_from":${JSON.stringify(r.zoneFrom)},"bidding_zone_to":${JSON.stringify(r.zoneTo)},`
     + `"flow_type":${JSON.stringify(r.flowType)},"flow_interpolated":${r.flowInterpolated},"net_flow_mw":${num(roundMw(r.netFlowMw))},`
-    + `"price_from":${orNullRound(roundPrice, r.priceFrom)},"price_to":${orNullRound(roundPrice, r.priceTo)},"price_delta":${delta},`
+    + `"price_from":${orNullRound(roundPrice, r.priceFrom)},"price_to":${orNullRound(roundPrice, r.priceTo)},`
+    + `"price_delta":${num(roundedPriceDelta(r.priceFrom, r.priceTo))},`
     + `"capacity_mw":${orNullRound(roundMw, r.capacityMw)},"hours":${num(r.hours)}}`;
 }
 

@@ -1,0 +1,65 @@
+import pg from 'pg';
+import { currentRequestSignal } from '../deadline.js';
+
+type AnyQuery = (...args: unknown[]) => unknown;
+
+function backendPid(client: pg.PoolClient): number | undefined {
+  return (client as unknown as { processID?: number }).processID;
+}
+
+async function cancelBackend(config: pg.PoolConfig, pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  const side = new pg.Client({ ...config, statement_timeout: 5_000, connectionTimeoutMillis: 5_000 });
+  try {
+    await side.connect();
+    await side.query('SELECT pg_cancel_backend($1)', [pid]);
+  } catch {
+    // Unreachable server: the statement timeout still ends the statement.
+  } finally {
+    await side.end().catch(() => undefined);
+  }
+}
+
+async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSignal, args: unknown[]): Promise<unknown> {
+  signal.throwIfAborted();
+  const client = await pool.connect();
+  let cancelling: Promise<void> | undefined;
+  const cancel = () => {
+    cancelling = cancelBackend(config, backendPid(client));
+  };
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken = err;
+  };
+  client.on('error', onError);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    return await (client.query as AnyQuery)(...args);
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    if (cancelling) await cancelling;
+    client.off('error', onError);
+    client.release(broken ?? cancelling !== undefined);
+  }
+}
+
+/**
+ * A pg pool whose promise-style `query` calls made inside a request (see `withDeadline`) end with
+ * the request: a statement is refused once the request's signal has aborted, and the statement
+ * running when it aborts is cancelled in the server (`pg_cancel_backend` from a separate
+ * connection), its connection then discarded rather than returned to the pool. Outside a request,
+ * and for callback or submittable (COPY) calls, it is a plain pool.
+ */
+export function cancellablePool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  const plain = pool.query.bind(pool) as AnyQuery;
+  const query: AnyQuery = (...args) => {
+    const signal = currentRequestSignal();
+    const last = args[args.length - 1];
+    const submittable = typeof (args[0] as { submit?: unknown } | undefined)?.submit === 'function';
+    if (!signal || typeof last === 'function' || submittable) return plain(...args);
+    return queryUntil(pool, config, signal, args);
+  };
+  pool.query = query as pg.Pool['query'];
+  return pool;
+}

@@ -1,0 +1,43 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { AppError } from './errors.js';
+
+const scope = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * The abort signal of the request whose work is running: it fires when the request's time limit
+ * passes or its client goes away. Undefined outside a request (start-up, ingestion, CLI).
+ * The database layer reads it to refuse new statements and cancel the running one.
+ */
+export function currentRequestSignal(): AbortSignal | undefined {
+  return scope.getStore();
+}
+
+/** The error a request gets when its time limit passes (REST 504, GraphQL TIMEOUT). */
+export function timeoutError(ms: number): AppError {
+  return new AppError('TIMEOUT', `The request exceeded the ${ms / 1000} s time limit; narrow the range or page through it`);
+}
+
+/**
+ * Runs a request's work under a time limit of `ms`: past it the promise rejects with
+ * {@link timeoutError}, and the signal that {@link currentRequestSignal} returns inside `work`
+ * aborts, so the database cancels the request's running statement and refuses its next ones.
+ * `clientSignal` (the request's own signal) aborts the work too when the client disconnects.
+ */
+export function withDeadline<T>(ms: number, clientSignal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onClientGone = () => controller.abort(clientSignal?.reason);
+  clientSignal?.addEventListener('abort', onClientGone, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = timeoutError(ms);
+      controller.abort(err);
+      reject(err);
+    }, ms);
+  });
+  const running = scope.run(controller.signal, work);
+  return Promise.race([running, timedOut]).finally(() => {
+    clearTimeout(timer);
+    clientSignal?.removeEventListener('abort', onClientGone);
+  });
+}

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('ENTSOE_REQUESTS_PER_MINUTE', () => {
+  it('defaults to 300 and accepts up to 399, under the platform limit of 400 per minute', () => {
+    expect(loadConfig({}).ENTSOE_REQUESTS_PER_MINUTE).toBe(300);
+    expect(loadConfig({ ENTSOE_REQUESTS_PER_MINUTE: '399' }).ENTSOE_REQUESTS_PER_MINUTE).toBe(399);
+  });
+
+  it('refuses 400, naming the variable and the limit', () => {
+    expect(() => loadConfig({ ENTSOE_REQUESTS_PER_MINUTE: '400' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ENTSOE_REQUESTS_PER_MINUTE: '400' })).toThrow(
+      /ENTSOE_REQUESTS_PER_MINUTE: at most 399: the platform bans a token above 400 requests per minute/,
+    );
+  });
+});
