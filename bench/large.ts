@@ -66,8 +66,10 @@ async function largeCases(db: Database, years: number, base: string): Promise<La
   const gqlFields = 'totalCount edges { cursor node { datetime biddingZoneFrom biddingZoneTo flowType flowInterpolated netFlowMw priceFromEurMwh priceToEurMwh capacityMw hours } } pageInfo { endCursor hasNextPage }';
   const gql = (after: string) =>
     `{ flows(from: "${twoWeeks.from}", to: "${twoWeeks.to}", resolution: HOURLY, first: 1000${after}) { ${gqlFields} } }`;
-  const first = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: gql('') }) });
-  const cursor = ((await first.json()) as { data: { flows: { pageInfo: { endCursor: string } } } }).data.flows.pageInfo.endCursor;
+  const cursors = await pageCursors(base, (after) => gql(after ? `, after: "${after}"` : ''));
+  const cursor = cursors[0]!;
+  const deep = Math.max(0, cursors.length - 2);
+  const deepest = cursors[deep]!;
   return [
     { name: `REST /flows 1H, 14 days, all borders (one page)`, path: `/api/v1/flows?datetime_from=${twoWeeks.from}&datetime_to=${twoWeeks.to}&resolution=1H`, targetMs: 300, rows: restRows, sampleMemory: true },
     { name: `REST /flows 1D, ${years} years, all borders (first page)`, path: `/api/v1/flows?${long}&resolution=1D&limit=20000`, targetMs: 300, rows: restRows, sampleMemory: true },
@@ -76,7 +78,22 @@ async function largeCases(db: Database, years: number, base: string): Promise<La
     { name: `REST /flow-duration DE_LU->FR, ${years} years`, path: `/api/v1/flow-duration?${long}&border=DE_LU-%3EFR`, targetMs: 200, rows: restRows },
     { ...graphqlCase('GraphQL flows 1H 14 d, first: 1000 (first page)', gql('')), targetMs: 'reference', rows: gqlRows },
     { ...graphqlCase('GraphQL flows 1H 14 d, first: 1000 after row 1,000 (cursor)', gql(`, after: "${cursor}"`)), targetMs: '<= 1.5 x first page', rows: gqlRows },
+    { ...graphqlCase(`GraphQL flows 1H 14 d, first: 1000 after row ${((deep + 1) * 1000).toLocaleString('en')} (deepest full page)`, gql(`, after: "${deepest}"`)), targetMs: '<= 1.5 x first page', rows: gqlRows },
   ];
+}
+
+/** End cursors of the pages that have a next page, walked from the start (the deepest last). */
+async function pageCursors(base: string, query: (after?: string) => string): Promise<string[]> {
+  type Page = { data: { flows: { edges: unknown[]; pageInfo: { endCursor: string; hasNextPage: boolean } } } };
+  const cursors: string[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: query(after) }) });
+    const { edges, pageInfo } = ((await res.json()) as Page).data.flows;
+    if (!pageInfo.hasNextPage || edges.length < 1000) return cursors;
+    cursors.push(pageInfo.endCursor);
+    after = pageInfo.endCursor;
+  }
 }
 
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon');
