@@ -49,9 +49,10 @@ export function resolveBorders(values: readonly string[], param = 'border'): Bor
     if (parts.length !== 2 || parts.some((p) => p.trim() === '')) {
       throw InputError.of(param, `Invalid border '${raw}': expected ZONE_FROM->ZONE_TO`, 'value_error', raw);
     }
-    const unknown = parts.filter((p) => !findZone(p));
+    const zones = parts.map((p) => findZone(p));
+    const unknown = parts.filter((_, i) => !zones[i]);
     if (unknown.length) throw InputError.of(param, `Unknown bidding zone: ${unknown.join(', ')}`, 'value_error', raw);
-    const [from, to] = parts.map((p) => findZone(p)!.code) as [string, string];
+    const [from, to] = zones.map((z) => z!.code) as [string, string];
     const [a, b] = from < to ? [from, to] : [to, from];
     const key = `${a}->${b}`;
     if (from === to || !borderKeys.has(key)) {

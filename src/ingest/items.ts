@@ -13,7 +13,7 @@ import { reclassify } from '../repositories/reclassify.js';
 import type { Sql } from '../repositories/sql.js';
 import type { EntsoeClient, EntsoeReply, EntsoeRequest } from './client.js';
 import { type DayAheadPrices, type DirectedHourlySeries, type EntsoeResult, type TransmissionOutage, parseNetTransferCapacity, parsePhysicalFlows, parseScheduledExchanges } from './entsoe/index.js';
-import { OUTAGE_PAGES, PRICE_PAGES, fetchPages } from './paging.js';
+import { dataOf, OUTAGE_PAGES, PRICE_PAGES, fetchPages } from './paging.js';
 import type { PlannedWindow } from './windows.js';
 
 /** What the items need from the job. */
@@ -55,10 +55,6 @@ async function reclassifyRange(sql: Sql, ctx: LoadContext, range: { from: Date; 
   if (range.from >= range.to || borderIds.length === 0) return;
   const result = await reclassify(sql, { ...range, borderIds, thresholds: ctx.thresholds });
   if (factsChanged || result.changed > 0) await refreshFlowRollups(sql, range);
-}
-
-function dataOf<T>(result: EntsoeResult<T>): T | null {
-  return result.kind === 'data' ? result.data : null;
 }
 
 /** Price rows of a zone from parsed A44 pages; a period published twice keeps its first value. */

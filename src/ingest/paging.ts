@@ -36,7 +36,8 @@ export interface PagedItem<T> {
   read(reply: EntsoeReply): Page<T>;
 }
 
-function dataOf<T>(result: EntsoeResult<T>): T | null {
+/** The records of a parsed reply, null for an acknowledgement ("No matching data found"). */
+export function dataOf<T>(result: EntsoeResult<T>): T | null {
   return result.kind === 'data' ? result.data : null;
 }
 

@@ -2,8 +2,6 @@ import type { z } from 'zod';
 import type { ServiceDeps } from '../services/context.js';
 import type { Meta } from '../services/meta.js';
 
-export { parseQuery, readQuery } from './query.js';
-
 /**
  * Rows a handler serialised itself, for large pages: `chunks()` yields the JSON texts of
  * consecutive rows (objects of the endpoint's row schema, comma-separated inside a chunk, no

@@ -3,7 +3,8 @@ import { withDeadline } from '../deadline.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
-import { JsonRows, parseQuery, readQuery, type Endpoint } from './endpoint.js';
+import { JsonRows, type Endpoint } from './endpoint.js';
+import { parseQuery, readQuery } from './query.js';
 import { metaToWire } from './schemas.js';
 
 /** Prefix of the REST API. */
