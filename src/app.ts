@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { databaseAppError } from './db/errors.js';
 import { AppError } from './errors.js';
+import { bodyLimitPlugin } from './graphql/body-limit.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { complexityLimitPlugin } from './graphql/complexity.js';
 import { operationPolicyPlugins } from './graphql/operation-policy.js';
@@ -88,6 +89,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     cors: corsOptions(parseOrigins(config.CORS_ORIGINS)),
     maskedErrors: { maskError: maskError(logger) },
     logging: false,
+    maxRequestBodySize: false,
     plugins: [
       requestLogPlugin(logger),
       metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), '/graphql'] }),
@@ -96,6 +98,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       notFoundPlugin('/graphql'),
+      bodyLimitPlugin(),
       ...policy,
       complexityLimitPlugin(),
       useGraphQlJit(),

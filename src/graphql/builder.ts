@@ -4,7 +4,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import DirectivesPlugin from '@pothos/plugin-directives';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
-import { DateTimeResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from 'graphql-scalars';
 import { InputError } from '../errors.js';
 import type { AccessContext } from '../security/client.js';
 import type { ServiceDeps } from '../services/context.js';
@@ -57,7 +57,7 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.addScalarType('DateTime', DateTimeResolver, {
+builder.addScalarType('DateTime', DateTimeISOResolver, {
   description: 'An instant in UTC, RFC 3339 (e.g. 2026-11-01T00:00:00.000Z). Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
 });
 builder.queryType({

@@ -1,5 +1,5 @@
 import { complexityFromQuery } from '@pothos/plugin-complexity';
-import { type DocumentNode, Kind } from 'graphql';
+import { type DocumentNode, type ExecutionArgs, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../errors.js';
 
@@ -24,6 +24,25 @@ function overLimit(score: { complexity: number; depth: number; breadth: number }
   return undefined;
 }
 
+type Score = ReturnType<typeof complexityFromQuery>;
+
+/** Scores per parsed document (Yoga reuses the document of a repeated query), then operation and variables. */
+const scores = new WeakMap<DocumentNode, Map<string, Score>>();
+
+function scoreOf(args: ExecutionArgs): Score {
+  const variables = args.variableValues ?? {};
+  const key = `${args.operationName ?? ''}\u0000${JSON.stringify(variables)}`;
+  let byKey = scores.get(args.document);
+  if (!byKey) scores.set(args.document, (byKey = new Map()));
+  let score = byKey.get(key);
+  if (!score) {
+    if (byKey.size >= 100) byKey.clear();
+    score = complexityFromQuery(selectedOperation(args.document, args.operationName), { schema: args.schema, variables, ctx: args.contextValue as object });
+    byKey.set(key, score);
+  }
+  return score;
+}
+
 /**
  * Scores each operation with the schema's Pothos complexity (variables included) before it
  * executes, and refuses one over {@link GRAPHQL_LIMITS} with QUERY_TOO_COMPLEX: no resolver runs,
@@ -34,8 +53,7 @@ export function complexityLimitPlugin(): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       let error: AppError | undefined;
       try {
-        const document = selectedOperation(args.document, args.operationName);
-        error = overLimit(complexityFromQuery(document, { schema: args.schema, variables: args.variableValues ?? {}, ctx: args.contextValue as object }));
+        error = overLimit(scoreOf(args));
       } catch {
         return;
       }

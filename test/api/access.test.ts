@@ -81,6 +81,15 @@ describe('GraphQL operation limits', () => {
     expect(Number((await t.get('/healthz')).headers.get('ratelimit-remaining'))).toBe(remaining);
   });
 
+  it('scores a repeated document with each request\'s own variables', async () => {
+    const query = 'query Pages($n: Int) { a: flows(first: $n) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } }';
+    const codes = async (n: number) => (await post({ query, variables: { n } })).json.errors?.map((e: any) => e.extensions.code) ?? [];
+    expect(await codes(10)).toEqual([]);
+    expect(await codes(20000)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(await codes(10)).toEqual([]);
+    expect(await codes(20000)).toEqual(['QUERY_TOO_COMPLEX']);
+  });
+
   it('refuses a page larger than the maximum page size with a coded input error', async () => {
     const res = await post({ query: '{ prices(first: 10001) { totalCount } }' });
     expect(res.json.errors[0].extensions.code).toBe('BAD_USER_INPUT');

@@ -68,6 +68,23 @@ export async function withArgNames<T>(work: () => Promise<T>): Promise<T> {
 /** Opaque keyset cursor: base64url of a JSON array. */
 export const encodeCursor = (parts: readonly unknown[]): string => Buffer.from(JSON.stringify(parts)).toString('base64url');
 
+/** A connection edge whose cursor is only encoded when a client selects it. */
+export interface Edge<T> {
+  readonly node: T;
+  readonly cursor: string;
+}
+
+class LazyEdge<T> implements Edge<T> {
+  constructor(readonly node: T, private readonly cursorOf: (node: T) => string) {}
+
+  get cursor(): string {
+    return this.cursorOf(this.node);
+  }
+}
+
+/** Edges of a page; `cursorOf` runs only for the cursors a query reads. */
+export const lazyEdges = <T>(nodes: readonly T[], cursorOf: (node: T) => string): Edge<T>[] => nodes.map((n) => new LazyEdge(n, cursorOf));
+
 /** Decodes a cursor made by {@link encodeCursor}. @throws InputError on `after` for a bad cursor. */
 export function decodeCursor(cursor: string, arity: number): unknown[] {
   try {

@@ -7,7 +7,7 @@ import { flowMeta, getFlowPage, resolveFlowQuery, summarizeFlowRows } from '../.
 import type { FlowQuery } from '../../repositories/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { bordersArg, rangeArgs, resolutionArg, zonesArg } from './args.js';
-import { decodeCursor, encodeCursor, MetaRef, withArgNames } from './common.js';
+import { decodeCursor, type Edge, encodeCursor, lazyEdges, MetaRef, withArgNames } from './common.js';
 import { ZoneRef } from './zones.js';
 
 /** Largest flows page a client may ask for with `first`. */
@@ -60,7 +60,7 @@ interface FlowConnectionShape {
   query: FlowQuery;
   summary: () => Promise<{ total: number; derived: boolean }>;
   ctx: ReturnType<typeof resolveFlowQuery>['sel'];
-  edges: { cursor: string; node: FlowRecord }[];
+  edges: Edge<FlowRecord>[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
@@ -81,7 +81,7 @@ async function resolveFlows(ctx: GraphQLContext, args: Record<string, unknown>):
   const a = args.after ? decodeCursor(args.after as string, 4).map(String) : undefined;
   const after = a && { datetime: new Date(a[0]!), zoneFrom: a[1]!, zoneTo: a[2]!, flowType: a[3]! };
   const rows = await getFlowPage(ctx.deps, query, { after, limit: limit + 1 });
-  const edges = rows.slice(0, limit).map((node) => ({ cursor: cursorOf(node), node }));
+  const edges = lazyEdges(rows.slice(0, limit), cursorOf);
   let summary: Promise<{ total: number; derived: boolean }> | undefined;
   return {
     query, ctx: sel, edges,

@@ -6,7 +6,7 @@ import type { PriceRecord } from '../../repositories/prices.js';
 import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPricePage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { decodeCursor, encodeCursor, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
+import { decodeCursor, type Edge, encodeCursor, lazyEdges, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
 import { ZoneRef } from './zones.js';
 
 /** Largest page a client may ask for with `first`. */
@@ -28,7 +28,7 @@ const PricePointRef = builder.objectRef<PriceRecord>('PricePoint').implement({
 interface PriceConnectionShape {
   query: ResolvedPriceQuery;
   meta: Promise<Meta>;
-  edges: { cursor: string; node: PriceRecord }[];
+  edges: Edge<PriceRecord>[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
@@ -52,7 +52,7 @@ async function resolvePrices(ctx: GraphQLContext, args: {
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  const edges = page.map((node) => ({ cursor: encodeCursor([node.datetime.toISOString(), node.zone]), node }));
+  const edges = lazyEdges(page, (node) => encodeCursor([node.datetime.toISOString(), node.zone]));
   return {
     query,
     meta,
