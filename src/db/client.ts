@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -28,6 +29,13 @@ export interface Database {
   execScript(sql: string): Promise<void>;
   /** Runs one parameterised statement outside Prisma and returns its rows (bulk loads, locks). */
   rawQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs one of the service's repeated reads: on PostgreSQL a named prepared statement, parsed
+   * once per connection, still planned for each execution's values (`plan_cache_mode` is
+   * `force_custom_plan`: two days and five years get different plans). Only for SQL text drawn
+   * from a fixed set (every value a parameter): each distinct text stays prepared per connection.
+   */
+  preparedQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -41,6 +49,10 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(dir, loadDataDir ? { loadDataDir } : {});
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    currentRequestSignal()?.throwIfAborted();
+    return (await pglite.query<T>(sql, params)).rows;
+  };
   return {
     kind: 'pglite',
     prisma,
@@ -49,10 +61,8 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
     async execScript(sql) {
       await pglite.exec(sql);
     },
-    async rawQuery<T>(sql: string, params: unknown[] = []) {
-      currentRequestSignal()?.throwIfAborted();
-      return (await pglite.query<T>(sql, params)).rows;
-    },
+    rawQuery: query,
+    preparedQuery: query,
     async close() {
       await prisma.$disconnect();
       if (!pglite.closed) await pglite.close();
@@ -60,13 +70,16 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
   };
 }
 
+/** A stable name for a statement text: a digest, so equal texts share one prepared statement. */
+const statementName = (sql: string): string => `q_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
+
 /** Opens a PostgreSQL pool whose sessions use the configured schema and request timeout. */
 export async function openPostgres(config: Config, url: string): Promise<Database> {
   const schema = config.DATABASE_SCHEMA;
   const pool = cancellablePool({
     connectionString: url,
     max: config.DATABASE_POOL_SIZE,
-    options: `-c search_path=${schema} -c statement_timeout=${config.REQUEST_TIMEOUT_MS}`,
+    options: `-c search_path=${schema} -c statement_timeout=${config.REQUEST_TIMEOUT_MS} -c plan_cache_mode=force_custom_plan`,
     connectionTimeoutMillis: 5_000,
   });
   pool.on('error', () => undefined);
@@ -81,6 +94,9 @@ export async function openPostgres(config: Config, url: string): Promise<Databas
     },
     async rawQuery<T>(sql: string, params: unknown[] = []) {
       return (await pool.query(sql, params)).rows as T[];
+    },
+    async preparedQuery<T>(sql: string, params: unknown[] = []) {
+      return (await pool.query({ name: statementName(sql), text: sql, values: params })).rows as T[];
     },
     async close() {
       await prisma.$disconnect();

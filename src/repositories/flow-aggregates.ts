@@ -4,7 +4,7 @@ import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { zoneHours } from './flow-rollup.js';
 import { bucketSums, dayBucket, epochMs, type FlowFilter, utcInstant } from './flow-sql.js';
-import { query } from './sql.js';
+import { preparedQuery } from './sql.js';
 
 /** Hours per flow type of one border (stored orientation A->B) in one UTC bucket. */
 export interface FlowTypeCounts {
@@ -40,7 +40,7 @@ export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution
     ) s
     JOIN border b ON b.id = s.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
     ORDER BY s.bucket, 2, 3`;
-  const rows = await query<Omit<FlowTypeCounts, 'day'> & { day_ms: number }>(db, statement.text, statement.values);
+  const rows = await preparedQuery<Omit<FlowTypeCounts, 'day'> & { day_ms: number }>(db, statement.text, statement.values);
   // Object literals, not spreads: the driver's row objects are slow to copy property by property.
   return rows.map((r) => ({
     day: new Date(r.day_ms), zoneA: r.zoneA, zoneB: r.zoneB, convergence: r.convergence, congestion: r.congestion,
@@ -96,6 +96,6 @@ export async function findCiCounts(db: Database, range: TimeRange, zoneIds: read
     JOIN zone z ON z.id = s.zone_id
     WHERE s.total > 0
     ORDER BY s.bucket, 2`;
-  const rows = await query<Omit<CiCounts, 'day'> & { day_ms: number }>(db, statement.text, statement.values);
+  const rows = await preparedQuery<Omit<CiCounts, 'day'> & { day_ms: number }>(db, statement.text, statement.values);
   return rows.map((r) => ({ day: new Date(r.day_ms), zone: r.zone, ciHours: r.ciHours, totalHours: r.totalHours }));
 }

@@ -126,6 +126,17 @@ export function dayBucket(resolution: Resolution, day: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`date_trunc(${Prisma.raw(`'${bucketUnit(resolution)}'`)}, ${day}::timestamp)`;
 }
 
+const STRIDE = { hour: '1 hour', day: '1 day', week: '7 days' } as const;
+
+/**
+ * Start of the UTC hour, day or ISO week (Monday 00:00 UTC) holding a timestamptz expression, as
+ * a timestamptz: equal to `date_trunc(unit, ts, 'UTC')` but `date_bin` arithmetic, without the
+ * per-row time-zone rules (about 3x cheaper over thousands of rows). The unit is inlined.
+ */
+export function utcBucket(unit: keyof typeof STRIDE, instant: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`date_bin(${Prisma.raw(`'${STRIDE[unit]}'`)}, ${instant}, timestamptz '2000-01-03 00:00:00+00')`;
+}
+
 /**
  * Epoch milliseconds (float8) of a timestamptz expression: for large results, reading a number and
  * making the Date in JS costs a fraction of the driver's timestamptz text parsing.

@@ -3,7 +3,7 @@ import type { Resolution } from '../domain/resolution.js';
 import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { bucketSums, bucketUnit, dailySums, dayBucket, DIR, epochMs, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions, utcInstant } from './flow-sql.js';
-import { query } from './sql.js';
+import { preparedQuery } from './sql.js';
 
 /**
  * One /flows row: a border-hour, or at 1D/1W a bucket of one border direction and flow type.
@@ -215,7 +215,7 @@ export async function findFlows(db: Database, q: FlowQuery): Promise<FlowRecord[
     FROM (${flowRowsSql(range)}) f
     ORDER BY f.sort_key, f.zone_from, f.zone_to, f.flow_type
     ${limit} ${offset}`;
-  const rows = await query<RawFlow>(db, statement.text, statement.values);
+  const rows = await preparedQuery<RawFlow>(db, statement.text, statement.values);
   return rows.map(toRecord);
 }
 
@@ -249,7 +249,7 @@ export async function findFlowPositions(db: Database, q: FlowQuery): Promise<Flo
   const statement = Prisma.sql`
     SELECT ${epochMs(sortKeyInstant(q))} AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
     FROM (${flowRowsByBorder(q)}) f GROUP BY f.sort_key ORDER BY f.sort_key`;
-  return query<FlowPosition>(db, statement.text, statement.values);
+  return preparedQuery<FlowPosition>(db, statement.text, statement.values);
 }
 
 /**

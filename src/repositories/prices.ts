@@ -2,8 +2,8 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { epochMs } from './flow-sql.js';
-import { query } from './sql.js';
+import { epochMs, utcBucket } from './flow-sql.js';
+import { preparedQuery } from './sql.js';
 
 /** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
 export interface PriceRecord {
@@ -34,7 +34,7 @@ function nativeSql(q: PriceQuery): Prisma.Sql {
 
 function hourlySql(q: PriceQuery): Prisma.Sql {
   return Prisma.sql`
-    SELECT date_trunc('hour', p.ts, 'UTC') AS datetime, p.zone_id,
+    SELECT ${utcBucket('hour', Prisma.sql`p.ts`)} AS datetime, p.zone_id,
            sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes) AS price,
            bool_or(p.interpolated) AS interpolated
     FROM price_point p
@@ -50,7 +50,7 @@ function dailySumsSql(q: PriceQuery): Prisma.Sql {
   const { days, edges } = splitDays(q);
   const parts: Prisma.Sql[] = edges.map(
     (e) => Prisma.sql`
-      SELECT date_trunc('day', p.ts, 'UTC') AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
+      SELECT ${utcBucket('day', Prisma.sql`p.ts`)} AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
              sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
       FROM price_point p
       WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${e.from} AND p.ts < ${e.to}
@@ -65,9 +65,16 @@ function dailySumsSql(q: PriceQuery): Prisma.Sql {
   return Prisma.join(parts, ' UNION ALL ');
 }
 
-function bucketedSql(q: PriceQuery, unit: 'day' | 'week'): Prisma.Sql {
+/** UTC days: each day comes from one part of {@link dailySumsSql}, so no regrouping. */
+function dailySql(q: PriceQuery): Prisma.Sql {
   return Prisma.sql`
-    SELECT date_trunc(${unit}, s.day, 'UTC') AS datetime, s.zone_id,
+    SELECT s.day AS datetime, s.zone_id, s.weighted_sum / s.minutes AS price, s.interpolated
+    FROM (${dailySumsSql(q)}) s`;
+}
+
+function weeklySql(q: PriceQuery): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ${utcBucket('week', Prisma.sql`s.day`)} AS datetime, s.zone_id,
            sum(s.weighted_sum) / sum(s.minutes) AS price, bool_or(s.interpolated) AS interpolated
     FROM (${dailySumsSql(q)}) s
     GROUP BY 1, 2`;
@@ -80,9 +87,9 @@ function rowsSql(q: PriceQuery): Prisma.Sql {
     case '1H':
       return hourlySql(q);
     case '1D':
-      return bucketedSql(q, 'day');
+      return dailySql(q);
     case '1W':
-      return bucketedSql(q, 'week');
+      return weeklySql(q);
   }
 }
 
@@ -111,7 +118,7 @@ export async function findPrices(db: Database, q: PriceQuery): Promise<PriceReco
     ${after}
     ORDER BY r.datetime, r.zone
     ${limit}`;
-  const rows = await query<RawPrice>(db, statement.text, statement.values);
+  const rows = await preparedQuery<RawPrice>(db, statement.text, statement.values);
   return rows.map((r) => ({ datetime: new Date(r.datetime_ms), zone: r.zone, price: r.price, interpolated: r.interpolated }));
 }
 
@@ -130,6 +137,6 @@ export async function findPriceSources(db: Database, q: PriceQuery): Promise<str
       AND d.day >= (${q.from}::timestamptz AT TIME ZONE 'UTC')::date
       AND (d.day::timestamp AT TIME ZONE 'UTC') < ${q.to}
     ORDER BY 1`;
-  const rows = await query<{ source: string }>(db, statement.text, statement.values);
+  const rows = await preparedQuery<{ source: string }>(db, statement.text, statement.values);
   return rows.map((r) => r.source);
 }

@@ -78,3 +78,11 @@ export async function inTransaction<T>(db: Executor, fn: (sql: Sql) => Promise<T
 export async function query<T = Record<string, unknown>>(db: Executor, sql: string, params: unknown[] = []): Promise<T[]> {
   return isSql(db) ? db.query<T>(sql, params) : db.rawQuery<T>(sql, params);
 }
+
+/**
+ * Runs one of the service's repeated reads ({@link Database.preparedQuery}): prepared once per
+ * PostgreSQL connection. Inside a transaction it is a plain statement.
+ */
+export async function preparedQuery<T = Record<string, unknown>>(db: Executor, sql: string, params: unknown[] = []): Promise<T[]> {
+  return isSql(db) ? db.query<T>(sql, params) : db.preparedQuery<T>(sql, params);
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
+import { type Database, openPostgres } from '../../src/db/client.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { utcBucket } from '../../src/repositories/flow-sql.js';
+import { inTransaction } from '../../src/repositories/sql.js';
+import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_DATABASE_URL } from '../support/env.js';
+
+/** Instants every 7 minutes around both 2024 DST switches of Europe, a leap day and a year end. */
+const INSTANTS = [
+  ['2024-02-27', '2024-03-03'],
+  ['2024-03-29', '2024-04-02'],
+  ['2024-10-25', '2024-10-29'],
+  ['2024-12-28', '2025-01-03'],
+].map(([from, to]) => `SELECT generate_series(timestamptz '${from} 00:00Z', timestamptz '${to} 00:00Z', interval '7 minutes') AS ts`).join(' UNION ALL ');
+
+describe.each(TEST_BACKENDS)('UTC buckets (%s)', (kind) => {
+  const db = useTestDatabase(kind, 'empty');
+
+  it.each(['hour', 'day', 'week'] as const)('puts every instant in the %s date_trunc gives in UTC, whatever the session time zone', async (unit) => {
+    const bucket = utcBucket(unit, Prisma.sql`i.ts`).text;
+    const [row] = await inTransaction(db(), async (sql) => {
+      await sql.query(`SET LOCAL TIME ZONE 'Europe/Berlin'`);
+      return sql.query<{ n: number; differ: number }>(`
+        SELECT count(*)::int AS n, count(*) FILTER (WHERE ${bucket} IS DISTINCT FROM date_trunc('${unit}', i.ts, 'UTC'))::int AS differ
+        FROM (${INSTANTS}) i`);
+    });
+    expect(row?.n).toBeGreaterThan(3_000);
+    expect(row?.differ).toBe(0);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('prepared reads on PostgreSQL', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await openPostgres(testConfig({ DATABASE_SCHEMA: 'public', DATABASE_POOL_SIZE: 1 }), TEST_DATABASE_URL!);
+  });
+  afterAll(() => db?.close());
+
+  it('prepares a repeated statement once on its connection and reuses it', async () => {
+    const sql = 'SELECT $1::int + 1 AS n';
+    expect(await db.preparedQuery(sql, [1])).toEqual([{ n: 2 }]);
+    expect(await db.preparedQuery(sql, [41])).toEqual([{ n: 42 }]);
+    const prepared = await db.rawQuery<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements');
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0]).toEqual({ name: expect.stringMatching(/^q_/), statement: sql });
+  });
+});
