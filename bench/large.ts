@@ -99,7 +99,7 @@ async function pageCursors(base: string, query: (after?: string) => string): Pro
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon');
 
 /**
- * Like measure() of load.ts (a warm-up of 20 requests, then `seconds` of load), but autocannon runs
+ * A warm-up of 20 requests, then `seconds` of load, as load.ts measures, but autocannon runs
  * in a child process: parsing 5 MB replies then costs neither the server's event loop (its latency)
  * nor this process's memory, so the sampled RSS is the server's.
  */

@@ -8,7 +8,7 @@ export interface BenchCase {
   readonly body?: string;
 }
 
-/** Latency (ms) and throughput of one case. */
+/** Latency (ms, to 0.01 ms) and throughput of one case. */
 export interface BenchResult {
   readonly name: string;
   readonly p50: number;
@@ -18,21 +18,71 @@ export interface BenchResult {
   readonly non2xx: number;
 }
 
+interface Sample {
+  readonly times: number[];
+  readonly seconds: number;
+  readonly errors: number;
+  readonly non2xx: number;
+}
+
+type Tracked = autocannon.Instance & PromiseLike<autocannon.Result>;
+
 /**
- * Runs one case against a loopback URL with autocannon: a warm-up, then `seconds` of load over
- * `connections` connections. Loopback only; bounded in time.
+ * One autocannon run, keeping every 2xx response time as autocannon's client measured it
+ * (`process.hrtime`, fractional ms): its own histograms round to whole milliseconds.
  */
-export async function measure(base: string, c: BenchCase, seconds: number, connections: number): Promise<BenchResult> {
-  const opts = {
+async function sample(base: string, c: BenchCase, connections: number, limit: { duration: number } | { amount: number }): Promise<Sample> {
+  const instance = autocannon({
     url: base + c.path,
     method: c.method ?? 'GET',
     body: c.body,
     headers: c.body ? { 'content-type': 'application/json' } : {},
     connections,
+    ...limit,
+  }) as unknown as Tracked;
+  const times: number[] = [];
+  instance.on('response', (_client, status, _bytes, ms) => {
+    if (status >= 200 && status < 300) times.push(ms);
+  });
+  const r = await instance;
+  return { times, seconds: r.duration, errors: r.errors, non2xx: r.non2xx };
+}
+
+const round2 = (ms: number) => Math.round(ms * 100) / 100;
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: readonly number[], q: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]! : NaN;
+}
+
+function summarize(name: string, samples: readonly Sample[]): BenchResult {
+  const times = samples.flatMap((s) => s.times).sort((a, b) => a - b);
+  const seconds = samples.reduce((t, s) => t + s.seconds, 0);
+  return {
+    name,
+    p50: round2(percentile(times, 0.5)),
+    p99: round2(percentile(times, 0.99)),
+    rps: Math.round(times.length / seconds),
+    errors: samples.reduce((t, s) => t + s.errors, 0),
+    non2xx: samples.reduce((t, s) => t + s.non2xx, 0),
   };
-  await autocannon({ ...opts, amount: 20 });
-  const r = await autocannon({ ...opts, duration: seconds });
-  return { name: c.name, p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), errors: r.errors, non2xx: r.non2xx };
+}
+
+/**
+ * Measures cases to be compared with each other (REST against GraphQL) against a loopback URL:
+ * a warm-up of 20 requests each, then `seconds` of load per case over `connections` connections,
+ * as `rounds` slices taken in turn, in alternating order, so that drift in the machine's speed
+ * during the run weighs on every case alike.
+ */
+export async function measureInterleaved(base: string, cases: readonly BenchCase[], seconds: number, connections: number, rounds = 4): Promise<BenchResult[]> {
+  for (const c of cases) await sample(base, c, connections, { amount: 20 });
+  const samples = cases.map(() => [] as Sample[]);
+  for (let round = 0; round < rounds; round++) {
+    const order = cases.map((_, i) => i);
+    if (round % 2) order.reverse();
+    for (const i of order) samples[i]!.push(await sample(base, cases[i]!, connections, { duration: seconds / rounds }));
+  }
+  return cases.map((c, i) => summarize(c.name, samples[i]!));
 }
 
 /** GraphQL POST case for a query string. */

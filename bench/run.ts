@@ -11,7 +11,7 @@ import { type Database, openPglite, openPostgres } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
 import { runAccess } from './access.js';
 import { runLarge } from './large.js';
-import { type BenchCase, type BenchResult, graphqlCase, measure, table } from './load.js';
+import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, table } from './load.js';
 import { runIngestBench } from './ingest.js';
 import { timeStartup } from './startup.js';
 
@@ -37,11 +37,16 @@ const { values: args } = parseArgs({
 
 /** The REST envelope's content: meta and rows (REST computes no total count, so neither does this). */
 const PRICE_FIELDS = 'meta { provenance upstreamSources resolvedFrom resolvedTo resolution } edges { node { datetime biddingZone priceEurMwh interpolated year } }';
-const CASES: BenchCase[] = [
-  { name: 'REST /prices default (all zones, 30 d, 1D)', path: '/api/v1/prices' },
-  { name: 'REST /prices DE_LU native 2 d', path: '/api/v1/prices?zone=DE_LU&datetime_from=now-2d&resolution=native' },
-  graphqlCase('GraphQL prices default (all zones, 30 d, 1D)', `{ prices(first: 10000) { ${PRICE_FIELDS} } }`),
-  graphqlCase('GraphQL prices DE_LU native 2 d', `{ prices(zones: ["DE_LU"], from: "now-2d", resolution: NATIVE, first: 10000) { ${PRICE_FIELDS} } }`),
+/** Each REST case with the same query through GraphQL, measured in interleaved rounds. */
+const PAIRS: (readonly [BenchCase, BenchCase])[] = [
+  [
+    { name: 'REST /prices default (all zones, 30 d, 1D)', path: '/api/v1/prices' },
+    graphqlCase('GraphQL prices default (all zones, 30 d, 1D)', `{ prices(first: 10000) { ${PRICE_FIELDS} } }`),
+  ],
+  [
+    { name: 'REST /prices DE_LU native 2 d', path: '/api/v1/prices?zone=DE_LU&datetime_from=now-2d&resolution=native' },
+    graphqlCase('GraphQL prices DE_LU native 2 d', `{ prices(zones: ["DE_LU"], from: "now-2d", resolution: NATIVE, first: 10000) { ${PRICE_FIELDS} } }`),
+  ],
 ];
 
 const seconds = args.seconds ?? (args.access ? '30' : '10');
@@ -53,12 +58,18 @@ async function serve(db: Database): Promise<{ base: string; server: Server }> {
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-async function latency(db: Database): Promise<BenchResult[]> {
+/** The latency table of the price cases, then GraphQL's p50 and throughput against REST's. */
+async function latency(title: string, db: Database): Promise<string> {
   const { base, server } = await serve(db);
   const results: BenchResult[] = [];
-  for (const c of CASES) results.push(await measure(base, c, Number(seconds), Number(args.connections)));
+  const ratios: string[] = [];
+  for (const pair of PAIRS) {
+    const [rest, gql] = await measureInterleaved(base, pair, Number(seconds), Number(args.connections));
+    results.push(rest!, gql!);
+    ratios.push(`- ${gql!.name}: p50 ${(gql!.p50 / rest!.p50).toFixed(2)}x REST's, throughput ${(rest!.rps / gql!.rps).toFixed(2)}x lower`);
+  }
   await new Promise((r) => server.close(r));
-  return results;
+  return [table(title, results), ...ratios, ''].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -87,14 +98,14 @@ async function main(): Promise<void> {
     if (!args['skip-pglite'] && !args.large) {
       const db = await openPglite(pgliteDir);
       await prepareDatabase(db, testConfig({ SEED_DEMO: true }), log, new Date());
-      report.push(table('PGlite (embedded, on disk)', await latency(db)));
+      report.push(await latency('PGlite (embedded, on disk)', db));
       await db.close();
     }
     if (!args['skip-pg'] && !args.large) {
       const config = testConfig({ DATABASE_URL: args['pg-url'], DATABASE_SCHEMA: 'bench', SEED_DEMO: true, MIGRATE_ON_START: true });
       const db = await openPostgres(config, args['pg-url']!);
       await prepareDatabase(db, config, log, new Date());
-      report.push(table('PostgreSQL 15', await latency(db)));
+      report.push(await latency('PostgreSQL 15', db));
       await db.close();
     }
     if (!args['skip-ingest'] && !args.large) {
