@@ -26,21 +26,25 @@ function overLimit(score: { complexity: number; depth: number; breadth: number }
 
 type Score = ReturnType<typeof complexityFromQuery>;
 
+/** Bounds of the score cache: variable sets kept per document, and the longest key kept. */
+const CACHE = { perDocument: 20, keyChars: 512 } as const;
+
 /** Scores per parsed document (Yoga reuses the document of a repeated query), then operation and variables. */
 const scores = new WeakMap<DocumentNode, Map<string, Score>>();
 
 function scoreOf(args: ExecutionArgs): Score {
   const variables = args.variableValues ?? {};
+  const score = () => complexityFromQuery(selectedOperation(args.document, args.operationName), { schema: args.schema, variables, ctx: args.contextValue as object });
   const key = `${args.operationName ?? ''}\u0000${JSON.stringify(variables)}`;
+  if (key.length > CACHE.keyChars) return score();
   let byKey = scores.get(args.document);
   if (!byKey) scores.set(args.document, (byKey = new Map()));
-  let score = byKey.get(key);
-  if (!score) {
-    if (byKey.size >= 100) byKey.clear();
-    score = complexityFromQuery(selectedOperation(args.document, args.operationName), { schema: args.schema, variables, ctx: args.contextValue as object });
-    byKey.set(key, score);
+  let cached = byKey.get(key);
+  if (!cached) {
+    if (byKey.size >= CACHE.perDocument) byKey.clear();
+    byKey.set(key, (cached = score()));
   }
-  return score;
+  return cached;
 }
 
 /**

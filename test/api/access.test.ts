@@ -82,12 +82,15 @@ describe('GraphQL operation limits', () => {
   });
 
   it('scores a repeated document with each request\'s own variables', async () => {
-    const query = 'query Pages($n: Int) { a: flows(first: $n) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } }';
-    const codes = async (n: number) => (await post({ query, variables: { n } })).json.errors?.map((e: any) => e.extensions.code) ?? [];
+    const query = 'query Pages($n: Int, $z: [String!]) { a: flows(first: $n, zones: $z) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } }';
+    const codes = async (n: number, z?: string[]) => (await post({ query, variables: { n, z } })).json.errors?.map((e: any) => e.extensions.code) ?? [];
     expect(await codes(10)).toEqual([]);
     expect(await codes(20000)).toEqual(['QUERY_TOO_COMPLEX']);
     expect(await codes(10)).toEqual([]);
     expect(await codes(20000)).toEqual(['QUERY_TOO_COMPLEX']);
+    const manyZones = Array.from({ length: 100 }, () => 'DE_LU');
+    expect(await codes(20000, manyZones)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(await codes(10, manyZones)).toEqual([]);
   });
 
   it('refuses a page larger than the maximum page size with a coded input error', async () => {
