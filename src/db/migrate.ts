@@ -94,7 +94,7 @@ export async function migrate(db: Database, opts: MigrateOptions = {}): Promise<
  * Names of the migrations in the migrations folder that the database has not applied (failed ones
  * included), in order; empty when the schema is up to date.
  */
-export async function pendingMigrations(db: Database, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+export async function pendingMigrations(db: Pick<Database, 'rawQuery'>, dir: string = MIGRATIONS_DIR): Promise<string[]> {
   const names = migrationNames(dir);
   const [table] = await db.rawQuery<{ t: string | null }>(`SELECT to_regclass('_prisma_migrations')::text AS t`);
   if (!table?.t) return names;

@@ -4,11 +4,14 @@ import { pendingMigrations } from '../db/migrate.js';
 import type { Logger } from '../logger.js';
 import { json } from './errors.js';
 
-/** Readiness: the database answers and no migration is pending. */
+/**
+ * Readiness: the database answers and no migration is pending. Checked on the health-check
+ * connection ({@link Database.probeQuery}), so a pool saturated by requests does not make it fail.
+ */
 export async function readiness(db: Database): Promise<{ ready: boolean; detail: string }> {
   try {
-    await db.rawQuery('SELECT 1');
-    const pending = await pendingMigrations(db);
+    await db.probeQuery('SELECT 1');
+    const pending = await pendingMigrations({ rawQuery: db.probeQuery });
     if (pending.length) return { ready: false, detail: `pending migrations: ${pending.join(', ')}` };
     return { ready: true, detail: 'ok' };
   } catch {

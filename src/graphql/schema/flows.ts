@@ -3,15 +3,15 @@ import { orNull, roundedPriceDelta, roundMw, roundPrice } from '../../domain/rou
 import { InputError } from '../../errors.js';
 import type { FlowRecord } from '../../repositories/flows.js';
 import { FLOW_TYPES, type FlowTypeName } from '../../services/flow-filter.js';
-import { flowMeta, getFlowPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
+import { FLOWS_MAX_LIMIT, flowMeta, getFlowPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
 import type { FlowQuery } from '../../repositories/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { bordersArg, rangeArgs, resolutionArg, zonesArg } from './args.js';
 import { decodeCursor, type Edge, encodeCursor, lazyEdges, MetaRef, withArgNames } from './common.js';
 import { ZoneRef } from './zones.js';
 
-/** Largest flows page a client may ask for with `first`. */
-export const MAX_FLOW_PAGE = 20_000;
+/** Largest flows page a client may ask for with `first`: the REST maximum. */
+export const MAX_FLOW_PAGE = FLOWS_MAX_LIMIT;
 
 /** The four flow types (REST flow_type). */
 export const FlowTypeEnum = builder.enumType('FlowType', {
