@@ -59,8 +59,8 @@ const list = (values: readonly string[] | undefined): string[] => (values ?? [])
 function date(text: string | undefined, name: string, now: Date): Date | null {
   if (text === undefined) return null;
   const d = parseDateTime(text, now);
-  if (!d) throw new UsageError(`--${name}: cannot read '${text}' as a date`);
-  return d;
+  if (!d.ok) throw new UsageError(`--${name}: cannot read '${text}' as a date (${d.msg})`);
+  return d.instant;
 }
 
 function positive(text: string | undefined, name: string): number | null {
