@@ -1,10 +1,11 @@
 /**
- * `npm start` as an operator runs it: a real npm process (which builds, then runs the compiled
- * server), stopped with SIGTERM or SIGINT sent to npm alone. The whole process tree must exit
- * within a few seconds and the port must be closed. The build serves what the sources serve.
+ * The npm scripts as an operator runs them, on the compiled build. `npm start` is a real npm
+ * process (which builds, then runs the server) stopped with SIGTERM or SIGINT sent to npm alone:
+ * the whole process tree must exit within a few seconds and the port must be closed. The build
+ * serves what the sources serve, and each CLI script runs its compiled command line.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Child, groupAlive, killGroup, listening, start, within } from './children.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Child, groupAlive, killGroup, listening, run, start, within } from './children.js';
 
 const ENV = { PORT: '0', PGLITE_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
 
@@ -14,6 +15,11 @@ async function untilUp(child: Child, ms: number): Promise<number> {
   if (!up || !port) throw new Error(`npm start did not print its URLs:\n${child.stdout()}\n${child.stderr()}`);
   return Number(port);
 }
+
+beforeAll(async () => {
+  const build = await run('npm', ['run', 'build', '--silent']);
+  if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+}, 180_000);
 
 describe('npm start', () => {
   let child: Child | undefined;
@@ -44,4 +50,14 @@ describe('npm start', () => {
     expect(await listening(port)).toBe(false);
     expect(child.stderr()).not.toMatch(/Error|ERR!/);
   }, 180_000);
+});
+
+describe.each(['keys', 'ingest', 'db:seed', 'db:migrate'])('npm run %s', (script) => {
+  it('runs the compiled command line: --help exits 0, a wrong option exits 2', async () => {
+    const npm = (arg: string) => run('npm', ['run', script, '--silent', '--ignore-scripts', '--', arg]);
+    const help = await npm('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(new RegExp(`^usage: npm run ${script}`));
+    expect(await npm('--wrong')).toEqual({ code: 2, stdout: '', stderr: `${script}: Unknown option '--wrong' (see npm run ${script} -- --help)\n` });
+  });
 });
