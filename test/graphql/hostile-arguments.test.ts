@@ -69,7 +69,7 @@ function verdict(status: number, text: string, sent: Record<string, unknown>): s
       if (!Object.keys(sent).some((name) => e.message.includes(`$${name}`))) return `request error naming no variable: ${e.message}`;
     } else if (!code || !CLIENT_CODES.has(code)) {
       return `field error coded ${code}: ${e.message}`;
-    } else if (code === 'BAD_USER_INPUT' && !(e.extensions?.issues ?? []).every((i) => Object.keys(sent).includes(i.param.split('.')[0]))) {
+    } else if (code === 'BAD_USER_INPUT' && !(e.extensions?.issues ?? []).every((i) => Object.keys(sent).includes(i.param.split('.')[0] ?? ''))) {
       return `issue naming no argument: ${JSON.stringify(e.extensions)}`;
     }
   }
