@@ -11,6 +11,7 @@ import { bodyLimitPlugin } from './graphql/body-limit.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { complexityLimitPlugin } from './graphql/complexity.js';
 import { operationPolicyPlugins } from './graphql/operation-policy.js';
+import { parseLimitsPlugin } from './graphql/parse-limits.js';
 import { schema } from './graphql/schema/index.js';
 import { timeLimitPlugin } from './graphql/time-limit.js';
 import { notFoundPlugin } from './http/errors.js';
@@ -99,6 +100,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       notFoundPlugin('/graphql'),
       bodyLimitPlugin(),
+      parseLimitsPlugin(),
       ...policy,
       complexityLimitPlugin(),
       useGraphQlJit(),
