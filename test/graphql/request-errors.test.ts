@@ -74,6 +74,12 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     expect((await post({ query, operationName: 'A' })).body.data).toHaveProperty('zones');
   });
 
+  it('honours the @skip and @include directives every GraphQL service has', async () => {
+    const query = 'query Q($yes: Boolean!) { a: __typename @include(if: $yes) b: __typename @skip(if: $yes) }';
+    expect((await post({ query, variables: { yes: true } })).body).toEqual({ data: { a: 'Query' } });
+    expect((await post({ query, variables: { yes: false } })).body).toEqual({ data: { b: 'Query' } });
+  });
+
   it('runs the same document once its variable coerces', async () => {
     const { status, body } = await post({ query: PRICES_BY_RESOLUTION, variables: { v: 'HOURLY' } });
     expect(status).toBe(200);
