@@ -10,8 +10,9 @@ const reduced = new WeakMap<DocumentNode, Map<string, DocumentNode>>();
  * object for the same document and name, and `document` itself when it has one operation.
  */
 export function operationDocument(document: DocumentNode, operationName: string | null | undefined): DocumentNode {
+  if (!operationName || document.definitions.length === 1) return document;
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (operations.length <= 1 || !operationName) return document;
+  if (operations.length === 1) return document;
   let byName = reduced.get(document);
   if (!byName) reduced.set(document, (byName = new Map()));
   let doc = byName.get(operationName);
