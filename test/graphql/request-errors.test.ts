@@ -67,6 +67,13 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     expect(body.errors?.[0]?.message).toMatch(/Variable "\$v" got invalid value "PHYSICAL"/);
   });
 
+  it('answers an operation refused before execution (over the depth limit) with 400 and no data', async () => {
+    const { status, body } = await post({ query: `{ zone(code: "FR") ${'{ neighbours '.repeat(10)}{ code }${' }'.repeat(10)} }` });
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
   it('runs the operation named in operationName when a document holds several, each time', async () => {
     const query = 'query A { zones { code } } query B { __typename }';
     expect((await post({ query, operationName: 'A' })).body.data).toHaveProperty('zones');
