@@ -1,16 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { databaseAppError } from './db/errors.js';
-import { AppError } from './errors.js';
 import { bodyLimitPlugin } from './graphql/body-limit.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { complexityLimitPlugin } from './graphql/complexity.js';
+import { jitPlugins } from './graphql/jit.js';
+import { maskError } from './graphql/mask-error.js';
 import { operationPolicyPlugins } from './graphql/operation-policy.js';
+import { parseLimitsPlugin } from './graphql/parse-limits.js';
+import { requestErrorsPlugin } from './graphql/request-errors.js';
 import { schema } from './graphql/schema/index.js';
 import { timeLimitPlugin } from './graphql/time-limit.js';
 import { notFoundPlugin } from './http/errors.js';
@@ -54,20 +53,6 @@ function memoGraphiQL(): (opts?: GraphiQLOptions) => string {
   return (opts) => (html ??= renderGraphiQL(opts));
 }
 
-function maskError(logger: Logger) {
-  return (error: unknown): Error => {
-    const original = error instanceof GraphQLError ? error.originalError : error;
-    if (original instanceof AppError) return error as Error;
-    if (error instanceof GraphQLError && !original) return error;
-    const mapped = databaseAppError(original);
-    if (mapped) return mapped;
-    const errorId = randomUUID();
-    logger.error({ err: original, errorId }, 'unhandled GraphQL error');
-    const where = error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
-    return new GraphQLError('Internal Server Error', { ...where, extensions: { code: 'INTERNAL_SERVER_ERROR', errorId } });
-  };
-}
-
 /** Builds the Yoga server with the REST adapter mounted on it. */
 export async function createApp(opts: AppOptions): Promise<App> {
   const logger = opts.logger ?? createLogger(opts.config);
@@ -99,9 +84,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       notFoundPlugin('/graphql'),
       bodyLimitPlugin(),
+      parseLimitsPlugin(),
+      requestErrorsPlugin(),
       ...policy,
       complexityLimitPlugin(),
-      useGraphQlJit(),
+      ...jitPlugins(),
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
     ],
   });

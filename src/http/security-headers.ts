@@ -1,4 +1,5 @@
 import type { CORSOptions, Plugin } from 'graphql-yoga';
+import { routePath } from './paths.js';
 
 /** CSP of every API response (JSON, the OpenAPI file, assets): nothing may load, nothing may frame. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -49,7 +50,7 @@ export interface SecurityHeadersOptions {
 /** The CSP for a response: relaxed only for the two HTML pages (GraphiQL, Swagger UI). */
 export function contentSecurityPolicy(pathname: string, contentType: string | null, opts: SecurityHeadersOptions = {}): string {
   if (!(contentType ?? '').includes('text/html')) return API_CSP;
-  const path = pathname.replace(/\/+$/, '') || '/';
+  const path = routePath(pathname);
   if (path === (opts.graphqlPath ?? '/graphql')) return GRAPHIQL_CSP;
   if (path === (opts.docsPath ?? '/api/v1/docs')) return SWAGGER_CSP;
   return API_CSP;

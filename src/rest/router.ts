@@ -6,6 +6,7 @@ import type { ServiceDeps } from '../services/context.js';
 import { JsonRows, type Endpoint } from './endpoint.js';
 import { parseQuery, readQuery } from './query.js';
 import { metaToWire } from './schemas.js';
+import { routePath } from '../http/paths.js';
 
 /** Prefix of the REST API. */
 export const API_PREFIX = '/api/v1';
@@ -64,7 +65,7 @@ export function restPlugin(opts: {
   return {
     onRequest({ url, request, endResponse }) {
       if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) return;
-      const path = url.pathname.replace(/\/+$/, '') || url.pathname;
+      const path = routePath(url.pathname);
       const endpoint = byPath.get(path);
       const route = opts.routes.get(path);
       if (!endpoint && !route) return endResponse(json({ detail: 'Not Found' }, 404));

@@ -6,6 +6,7 @@ import { API_KEY_HEADER, type ApiKeyAuthenticator } from './api-keys.js';
 import { type AccessContext, accessOf, addressClient, attachAccess, clientAddress, type ClientIdentity, keyClient, type RequestAccess } from './client.js';
 import { rateLimitMessage } from './graphql.js';
 import { type LimitDecision, rateLimitHeaders, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
+import { routePath } from '../http/paths.js';
 
 /** Counters the access layer reports to (see `src/http/metrics.ts`). */
 export interface AccessMetrics {
@@ -37,7 +38,7 @@ export const UNMETERED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/ready
 type PathKind = 'rest' | 'graphql' | 'document' | 'other';
 
 function classify(request: Request, url: URL, rest: string, graphql: string): PathKind {
-  const path = url.pathname.replace(/\/+$/, '') || '/';
+  const path = routePath(url.pathname);
   if (path === `${rest}/openapi.json` || path === `${rest}/docs` || path.startsWith(`${rest}/docs/`)) return 'document';
   if (path === rest || path.startsWith(`${rest}/`)) return 'rest';
   if (path !== graphql) return 'other';
@@ -106,7 +107,7 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
 
   return {
     onRequest({ request, url, serverContext, endResponse }) {
-      if (UNMETERED_PATHS.has(url.pathname) || request.method === 'OPTIONS') return;
+      if (UNMETERED_PATHS.has(routePath(url.pathname)) || request.method === 'OPTIONS') return;
       return handle(request, url, serverContext).then(
         (response) => response && endResponse(response),
         (err: unknown) => endResponse(errorResponse(err, opts.logger)),
