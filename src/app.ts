@@ -80,7 +80,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), '/graphql'] }),
       securityHeadersPlugin(),
       healthPlugin(opts.db, logger),
-      accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics }),
+      accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       notFoundPlugin('/graphql'),
       bodyLimitPlugin(),

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { withDeadline } from '../deadline.js';
+import { remainingMs, withDeadline } from '../deadline.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
@@ -72,7 +72,7 @@ export function restPlugin(opts: {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
-      const work = endpoint ? withDeadline(opts.timeoutMs, request.signal, () => runEndpoint(endpoint, opts.deps, url)) : Promise.resolve(route!());
+      const work = endpoint ? withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(endpoint, opts.deps, url), opts.timeoutMs) : Promise.resolve(route!());
       return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },
   };

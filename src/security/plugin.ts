@@ -1,3 +1,4 @@
+import { markArrival, remainingMs, withDeadline } from '../deadline.js';
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../errors.js';
 import { errorResponse, json } from '../http/errors.js';
@@ -30,6 +31,8 @@ export interface AccessPluginOptions {
   readonly restPrefix?: string;
   /** GraphQL endpoint. Default `/graphql`. */
   readonly graphqlPath?: string;
+  /** The request time limit (ms, REQUEST_TIMEOUT_MS), counted from arrival: the key lookup spends from it too. */
+  readonly timeoutMs: number;
 }
 
 /** Paths that are never identified nor charged (probes, scraping); their responses still carry the caller's RateLimit-* headers. */
@@ -86,7 +89,8 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
       return addressClient(address);
     }
     try {
-      return keyClient(await opts.keys.authenticate(header), address);
+      const keyId = await withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => opts.keys.authenticate(header), opts.timeoutMs);
+      return keyClient(keyId, address);
     } catch (err) {
       if (err instanceof AppError && err.code === 'UNAUTHENTICATED') return err;
       throw err;
@@ -107,6 +111,7 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
 
   return {
     onRequest({ request, url, serverContext, endResponse }) {
+      markArrival(request);
       if (UNMETERED_PATHS.has(routePath(url.pathname)) || request.method === 'OPTIONS') return;
       return handle(request, url, serverContext).then(
         (response) => response && endResponse(response),
