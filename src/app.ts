@@ -13,6 +13,7 @@ import { complexityLimitPlugin } from './graphql/complexity.js';
 import { operationPolicyPlugins } from './graphql/operation-policy.js';
 import { schema } from './graphql/schema/index.js';
 import { timeLimitPlugin } from './graphql/time-limit.js';
+import { dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   readonly config: Config;
   readonly db: Database;
   readonly logger?: Logger;
+  /** Directory of the built dashboard; default dist/web (see `npm run build:dashboard`). */
+  readonly dashboardDir?: string;
   /** Clock in ms since epoch (tests pin it). */
   readonly now?: () => number;
 }
@@ -97,6 +100,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       healthPlugin(opts.db, logger),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
+      dashboardPlugin(opts.dashboardDir),
       notFoundPlugin('/graphql'),
       bodyLimitPlugin(),
       ...policy,
