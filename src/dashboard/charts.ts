@@ -41,7 +41,8 @@ const base = (): Option => ({
   animation: false,
   textStyle: { fontFamily: 'system-ui, sans-serif' },
   tooltip: { trigger: 'axis', renderMode: 'richText', confine: true },
-  grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
+  legend: { type: 'scroll', top: 0 },
+  grid: { left: 8, right: 16, top: 56, bottom: 8, containLabel: true },
 });
 
 /** A chart in `el`, resized with its container. */
@@ -55,7 +56,6 @@ export function mountChart(el: HTMLElement): EChartsType {
 export function priceLinesOption(series: Map<string, [number, number][]>): Option {
   return {
     ...base(),
-    legend: { type: 'scroll', top: 0 },
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: eur },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: 'EUR/MWh', nameTextStyle: { align: 'left' }, scale: true },
@@ -66,21 +66,24 @@ export function priceLinesOption(series: Map<string, [number, number][]>): Optio
 /** Heatmap of mean price per zone (rows) and UTC hour of day (columns). */
 export function heatmapOption(cells: [number, number, number][], zones: readonly string[]): Option {
   const values = cells.map((c) => c[2]);
+  const min = values.length ? Math.floor(Math.min(...values)) : 0;
+  const max = values.length ? Math.ceil(Math.max(...values)) : 1;
   return {
     ...base(),
-    grid: { left: 8, right: 16, top: 8, bottom: 56, containLabel: true },
+    legend: { show: false },
+    grid: { left: 8, right: 16, top: 8, bottom: 64, containLabel: true },
     tooltip: { trigger: 'item', renderMode: 'richText', confine: true, formatter: (p) => heatmapLabel(p, zones) },
     xAxis: { type: 'category', name: 'hour (UTC)', nameLocation: 'middle', nameGap: 24, data: Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0')), splitArea: { show: true } },
     yAxis: { type: 'category', data: [...zones], inverse: true, splitArea: { show: true } },
     visualMap: {
-      min: values.length ? Math.floor(Math.min(...values)) : 0,
-      max: values.length ? Math.ceil(Math.max(...values)) : 1,
-      calculable: true,
+      min,
+      max,
       orient: 'horizontal',
       left: 'center',
       bottom: 0,
       itemHeight: 160,
-      text: ['EUR/MWh', ''],
+      itemWidth: 12,
+      text: [`${max} EUR/MWh`, `${min}`],
       inRange: { color: ['#2166ac', '#67a9cf', '#f7f7f7', '#ef8a62', '#b2182b'] },
     },
     series: [{ type: 'heatmap', name: 'Mean price', data: cells, emphasis: { itemStyle: { borderColor: '#000', borderWidth: 1 } } }],
@@ -96,18 +99,25 @@ function heatmapLabel(params: unknown, zones: readonly string[]): string {
 /** Tomorrow's prices per zone at their published resolution, as steps. */
 export function tomorrowOption(series: Map<string, [number, number][]>): Option {
   const option = priceLinesOption(series);
+  option.xAxis = { type: 'time', axisLabel: { formatter: '{HH}:{mm}' } };
   option.series = [...series].map(([zone, points]) => ({ type: 'line', name: zone, data: points, showSymbol: false, step: 'start', lineStyle: { width: 1.5 } }));
   return option;
 }
 
-/** Hourly signed flows of a border, MW (positive from zone A to zone B), coloured by flow type. */
-export function flowsOption(flows: Record<FlowTypeName, [number, number][]>, zoneA: string, zoneB: string): Option {
+/** A legend of every flow type on one or (narrow charts, under 520 px) two lines, the plot below it. */
+const flowLegend = (width: number): Option => ({
+  legend: { type: 'plain', top: 0, itemGap: 8 },
+  grid: { left: 8, right: 16, top: width < 520 ? 76 : 56, bottom: 8, containLabel: true },
+});
+
+/** Hourly signed flows of a border, MW (positive from zone A to zone B), coloured by flow type; `width` of the chart, px. */
+export function flowsOption(flows: Record<FlowTypeName, [number, number][]>, zoneA: string, zoneB: string, width: number): Option {
   return {
     ...base(),
-    legend: { top: 0 },
+    ...flowLegend(width),
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: mw },
     xAxis: { type: 'time' },
-    yAxis: { type: 'value', name: `MW (+ ${zoneA} → ${zoneB})`, nameTextStyle: { align: 'left' } },
+    yAxis: { type: 'value', name: `MW, + = ${zoneA} → ${zoneB}`, nameTextStyle: { align: 'left' } },
     series: FLOW_TYPES.map((t) => ({ type: 'bar', name: FLOW_LABELS[t], stack: 'flow', data: flows[t], itemStyle: { color: FLOW_COLOURS[t] }, barMaxWidth: 6, large: true })),
   };
 }
@@ -128,11 +138,11 @@ const SHARE_FIELD: Record<FlowTypeName, keyof Omit<ShareRow, 'day'>> = {
   OUTAGE: 'outage',
 };
 
-/** Stacked daily shares of the flow types, percent. */
-export function sharesOption(rows: readonly ShareRow[]): Option {
+/** Stacked daily shares of the flow types, percent; `width` of the chart, px. */
+export function sharesOption(rows: readonly ShareRow[], width: number): Option {
   return {
     ...base(),
-    legend: { top: 0 },
+    ...flowLegend(width),
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: percent },
     xAxis: { type: 'category', data: rows.map((r) => r.day.slice(5)) },
     yAxis: { type: 'value', max: 100, name: '% of hours', nameTextStyle: { align: 'left' } },

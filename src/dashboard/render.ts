@@ -96,8 +96,8 @@ export function renderFlows(flows: EChartsType, shares: EChartsType, view: Flows
     : `${a} – ${b}: no flows in ${span(view.range)}.`;
   text('flows-title', `Border flows ${a} – ${b}`);
   text('flow-summary', summary);
-  flows.setOption(flowsOption(view.flows, a, b), { notMerge: true });
+  flows.setOption(flowsOption(view.flows, a, b, flows.getWidth()), { notMerge: true });
   describe(flows, `Bar chart of hourly flows coloured by flow type, MW. ${summary}`, { points: view.hours, border: view.border.key });
-  shares.setOption(sharesOption(view.shares), { notMerge: true });
+  shares.setOption(sharesOption(view.shares, shares.getWidth()), { notMerge: true });
   describe(shares, `Stacked bar chart of the daily flow-type shares of ${a} – ${b}: ${view.shares.length} days.`, { days: view.shares.length });
 }

@@ -91,10 +91,10 @@ describe('the dashboard in chromium', () => {
     expect(await attr(page, 'flows-chart', 'border')).toBe('DE_LU->FR');
     expect(Number(await attr(page, 'shares-chart', 'days'))).toBe(7);
     expect(await page.locator('#price-table tbody tr').count()).toBe(5);
-    await page.hover('#prices-chart', { position: { x: 400, y: 150 } });
     mkdirSync(SCREENSHOTS.output, { recursive: true });
     await page.screenshot({ path: SCREENSHOTS.docs, fullPage: true });
     await page.screenshot({ path: join(SCREENSHOTS.output, 'dashboard.png'), fullPage: true });
+    for (const id of ['prices-chart', 'heatmap-chart', 'flows-chart']) await page.hover(`#${id}`, { position: { x: 300, y: 150 } });
     expect(errors).toEqual([]);
     expect([...hosts]).toEqual([new URL(origin).host]);
     await page.close();
@@ -128,6 +128,8 @@ describe('the dashboard in chromium', () => {
     const { page, errors } = await visit();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.screenshot({ path: join(SCREENSHOTS.output, 'dashboard-phone.png'), fullPage: true });
+    const cards = page.locator('main section');
+    for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).screenshot({ path: join(SCREENSHOTS.output, `dashboard-phone-${i + 1}.png`) });
     expect(errors).toEqual([]);
     await page.close();
   });
