@@ -125,18 +125,24 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     await Promise.all([loadPrices(), loadFlows()]);
   });
 
+  const due = new Set<'prices' | 'flows'>();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const later = (load: () => Promise<void>) => {
+  const later = (...panels: ('prices' | 'flows')[]) => {
     doc.body.dataset.state = 'loading';
+    for (const p of panels) due.add(p);
     clearTimeout(timer);
-    timer = setTimeout(() => void load(), DEBOUNCE_MS);
+    timer = setTimeout(() => {
+      const loads = [...due].map((p) => (p === 'prices' ? loadPrices() : loadFlows()));
+      due.clear();
+      void Promise.all(loads);
+    }, DEBOUNCE_MS);
   };
   form.addEventListener('submit', (e) => e.preventDefault());
   form.addEventListener('change', (e) => {
     const name = (e.target as HTMLInputElement).name;
-    if (name === 'zone') later(loadPrices);
-    else if (name === 'border') void loadFlows();
-    else later(() => Promise.all([loadPrices(), loadFlows()]).then(() => undefined));
+    if (name === 'zone') later('prices');
+    else if (name === 'border') later('flows');
+    else later('prices', 'flows');
   });
 
   await track(async () => {

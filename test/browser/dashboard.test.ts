@@ -100,7 +100,7 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('changes the data when a zone is toggled by keyboard or pointer', async (ctx) => {
+  it('changes the data when a zone is toggled by keyboard or pointer, and when the border or the range changes', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     const { page, errors } = await visit();
     const before = await page.textContent('#price-summary');
@@ -117,6 +117,13 @@ describe('the dashboard in chromium', () => {
     await page.check('input[name=range][value="30"]');
     await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#shares-chart')?.getAttribute('data-days') === '30');
     expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 30 * 24);
+    await page.check('input[name=range][value=custom]');
+    await page.fill('#range-from', '2025-11-01');
+    await page.fill('#range-to', '2025-11-03');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#shares-chart')?.getAttribute('data-days') === '3');
+    expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 3 * 24);
+    await page.fill('#range-to', '2025-10-01');
+    await expect.poll(() => page.textContent('#range-error')).toContain('must not be before');
     expect(errors).toEqual([]);
     await page.close();
   });
