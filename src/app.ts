@@ -12,6 +12,7 @@ import { parseLimitsPlugin } from './graphql/parse-limits.js';
 import { requestErrorsPlugin } from './graphql/request-errors.js';
 import { schema } from './graphql/schema/index.js';
 import { timeLimitPlugin } from './graphql/time-limit.js';
+import { dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
@@ -34,6 +35,8 @@ export interface AppOptions {
   readonly config: Config;
   readonly db: Database;
   readonly logger?: Logger;
+  /** Directory of the built dashboard; default dist/web (see `npm run build:dashboard`). */
+  readonly dashboardDir?: string;
   /** Clock in ms since epoch (tests pin it). */
   readonly now?: () => number;
 }
@@ -82,6 +85,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       healthPlugin(opts.db, logger),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
+      dashboardPlugin(opts.dashboardDir),
       notFoundPlugin('/graphql'),
       bodyLimitPlugin(),
       parseLimitsPlugin(),
