@@ -8,7 +8,9 @@ import { ensureCatalogue } from './repositories/catalogue.js';
 /**
  * Readies the database for serving: migrations (always on the embedded database, on PostgreSQL
  * when MIGRATE_ON_START), the zone catalogue, and the demo data set into an empty database when
- * SEED_DEMO, its flows classified with the CLASSIFY_* thresholds of `config`.
+ * SEED_DEMO (DEMO_HISTORY_DAYS days back from `now` when set), its flows classified with the
+ * CLASSIFY_* thresholds of `config`. The demo load is all or nothing: an interrupted one is
+ * replaced at the next start.
  * @throws Error when PostgreSQL has pending migrations and may not migrate them.
  */
 export async function prepareDatabase(db: Database, config: Config, logger: Logger, now: Date): Promise<void> {
@@ -24,7 +26,8 @@ export async function prepareDatabase(db: Database, config: Config, logger: Logg
   await ensureCatalogue(db);
   if (config.SEED_DEMO) {
     const started = Date.now();
-    const result = await seedDemo(db, { now, thresholds: classificationThresholds(config), log: (msg: string) => logger.info(msg) });
+    const from = config.DEMO_HISTORY_DAYS === undefined ? undefined : new Date(now.getTime() - config.DEMO_HISTORY_DAYS * 86_400_000);
+    const result = await seedDemo(db, { now, from, thresholds: classificationThresholds(config), log: (msg: string) => logger.info(msg) });
     if (result) logger.info({ ...result, seconds: (Date.now() - started) / 1000 }, 'demo data loaded');
   }
 }
