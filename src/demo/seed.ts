@@ -6,18 +6,21 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../db/client.js';
+import type { ProgressReporter } from '../ingest/progress.js';
 import { type CatalogueLookup, ensureCatalogue } from '../repositories/catalogue.js';
-import { refreshFlowRollups } from '../repositories/flow-rollup.js';
 import { allowLongStatements } from '../repositories/bulk.js';
 import { type DemoLoadState, deleteDemoData, demoLoadState, lockDemoLoad, recordDemoLoad } from '../repositories/demo-data.js';
-import { analyzeMarketTables, loadBorderHours, type LoadWindow, loadOutages, loadPrices } from '../repositories/load.js';
-import { type Executor, inTransaction, type Sql } from '../repositories/sql.js';
+import { analyzeMarketTables, type LoadWindow, loadOutages } from '../repositories/load.js';
+import { inTransaction, type Sql } from '../repositories/sql.js';
 import { type DemoDataSet, type DemoOptions, generateDemo } from './generate.js';
-import { demoBorderHourRows, demoOutageRows, demoPriceRows } from './rows.js';
+import { loadDemoMonths } from './load-months.js';
+import { demoOutageRows } from './rows.js';
 
-/** Options of {@link seedDemo}: the generator's options plus a progress log. */
+/** Options of {@link seedDemo}: the generator's options plus a log and a progress display. */
 export interface SeedDemoOptions extends DemoOptions {
   readonly log?: (msg: string) => void;
+  /** Told of each calendar month loaded (one progress window per month). */
+  readonly progress?: ProgressReporter;
 }
 
 /** What was loaded, and how long each step took (ms). */
@@ -31,20 +34,6 @@ export interface SeedDemoResult {
   readonly from: string;
   readonly to: string;
   readonly timingsMs: Readonly<Record<'generate' | 'prices' | 'outages' | 'borderHours' | 'flowRollups' | 'analyze', number>>;
-}
-
-/** Loads the demo prices; the rows are garbage once it returns (keeps peak memory down). */
-async function loadDemoPrices(db: Executor, data: DemoDataSet, catalogue: CatalogueLookup): Promise<number> {
-  const rows = demoPriceRows(data, catalogue.zoneIdByCode);
-  await loadPrices(db, rows);
-  return rows.length;
-}
-
-/** Loads the demo border-hours with their classification. */
-async function loadDemoBorderHours(db: Executor, data: DemoDataSet, catalogue: CatalogueLookup): Promise<number> {
-  const rows = demoBorderHourRows(data, catalogue.borderIdByKey);
-  await loadBorderHours(db, rows);
-  return rows.length;
 }
 
 /**
@@ -71,8 +60,8 @@ function skipReason(state: DemoLoadState): string | null {
  * recording the load (`demo_load`), so an interrupted load leaves nothing visible; demo rows
  * without that record (an interrupted load from before it existed) are deleted in the same
  * transaction. Does nothing and returns null when a demo load is recorded or upstream prices are
- * stored. Prices refresh their daily rollup; border-hours carry their classification, and the flow
- * rollups (border_daily, zone_daily) are rebuilt from it; planner statistics are refreshed last.
+ * stored. It loads month by month: prices with their daily rollup, border-hours with their
+ * classification, and the flow rollups rebuilt from it; planner statistics are refreshed last.
  */
 export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<SeedDemoResult | null> {
   const log = options.log ?? (() => {});
@@ -96,7 +85,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     if (gone.prices + gone.borderHours + gone.outages > 0) {
       log(`demo data: replacing an interrupted load (${gone.prices} prices, ${gone.borderHours} border-hours, ${gone.outages} outages)`);
     }
-    return loadDemo(sql, data, catalogue, window, log);
+    return loadDemo(sql, data, catalogue, window, options);
   });
   if (!loaded) return null;
   const [, analyze] = await timed(() => analyzeMarketTables(db));
@@ -112,18 +101,16 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
 }
 
 /** Loads the data set and records it, inside the caller's transaction. */
-async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: CatalogueLookup, window: LoadWindow, log: (msg: string) => void) {
+async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: CatalogueLookup, window: LoadWindow, options: SeedDemoOptions) {
+  const log = options.log ?? (() => {});
   await allowLongStatements(sql);
-  const [prices, pricesMs] = await timed(() => loadDemoPrices(sql, data, catalogue));
-  log(`demo data: ${prices} prices loaded with their daily rollup in ${pricesMs} ms`);
   const [outages, outagesMs] = await timed(() => loadOutages(sql, demoOutageRows(data, catalogue.borderIdByKey)));
-  const [borderHours, borderHoursMs] = await timed(() => loadDemoBorderHours(sql, data, catalogue));
-  log(`demo data: ${borderHours} border-hours and ${outages} outages loaded in ${borderHoursMs + outagesMs} ms`);
-  const [, flowRollups] = await timed(() => refreshFlowRollups(sql, window));
-  log(`demo data: flow rollups rebuilt in ${flowRollups} ms`);
+  const [totals, monthsMs] = await timed(() => loadDemoMonths(sql, data, catalogue, options.progress));
+  log(`demo data: ${totals.prices} prices, ${totals.borderHours} border-hours and ${outages} outages loaded with their rollups in ${monthsMs + outagesMs} ms`);
   await timed(() => recordDemoLoad(sql, window));
+  const ms = (x: number) => Math.round(x);
   return {
-    counts: { prices, borderHours, outages },
-    timings: { prices: pricesMs, outages: outagesMs, borderHours: borderHoursMs, flowRollups },
+    counts: { prices: totals.prices, borderHours: totals.borderHours, outages },
+    timings: { prices: ms(totals.pricesMs), outages: outagesMs, borderHours: ms(totals.borderHoursMs), flowRollups: ms(totals.flowRollupsMs) },
   };
 }

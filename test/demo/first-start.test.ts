@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/db/client.js';
 import { start, startServer } from '../support/processes.js';
 
-const MOMENTS = [/demo data: generated/, /prices loaded with their daily rollup/, /border-hours and \d+ outages loaded/];
+const MOMENTS = [/demo data: generated/, /\[1\/\d+\] demo data \d{4}-\d\d: /, /\[2\/\d+\] demo data \d{4}-\d\d: /];
 
 describe('an interrupted first start', () => {
   let root: string;
