@@ -15,7 +15,8 @@ import { DEFAULT_THRESHOLDS } from '../src/domain/classification.js';
 import type { EntsoeReply } from '../src/ingest/client.js';
 import { loadPriceRows, priceRows } from '../src/ingest/items.js';
 import { ensureCatalogue } from '../src/repositories/catalogue.js';
-import { recordWindow, startRun } from '../src/repositories/ingest-load.js';
+import { finishRun, recordWindow } from '../src/repositories/ingest-load.js';
+import { startRun } from '../src/repositories/ingest-runs.js';
 import { inTransaction, query } from '../src/repositories/sql.js';
 
 const DAY = 86_400_000;
@@ -58,15 +59,21 @@ export async function benchIngestYear(db: Database, opts: { zone?: string; fresh
     await query(db, 'DELETE FROM price_daily WHERE zone_id = $1 AND day >= $2::date AND day < $3::date', [zone.id, ...range]);
   }
   const window = { item: 'prices', areaKey: zone.code, start: new Date(range[0]!), end: new Date(range[1]!) };
-  const runId = await startRun(db, { bench: 'ingest' }, new Date());
-  const started = performance.now();
-  const rows = priceRows(pages, zone);
-  if (rows.length !== 35_040) throw new Error(`expected 35040 points, parsed ${rows.length}`);
-  await inTransaction(db, async (sql) => {
-    await loadPriceRows(sql, { catalogue, thresholds: DEFAULT_THRESHOLDS }, zone.id, rows);
-    await recordWindow(sql, runId, window, { status: 'done', rows: rows.length, error: null, at: new Date() });
-  });
-  return (performance.now() - started) / 1000;
+  const run = await startRun(db, { bench: 'ingest' }, new Date());
+  try {
+    const started = performance.now();
+    const rows = priceRows(pages, zone);
+    if (rows.length !== 35_040) throw new Error(`expected 35040 points, parsed ${rows.length}`);
+    await inTransaction(db, async (sql) => {
+      await loadPriceRows(sql, { catalogue, thresholds: DEFAULT_THRESHOLDS }, zone.id, rows);
+      await recordWindow(sql, run.id, window, { status: 'done', rows: rows.length, error: null, at: new Date() });
+    });
+    const seconds = (performance.now() - started) / 1000;
+    await finishRun(db, run.id, 'done', null, new Date());
+    return seconds;
+  } finally {
+    await run.release();
+  }
 }
 
 async function measure(name: string, db: Database): Promise<string> {

@@ -3,11 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
 import { prepareDatabase } from '../src/bootstrap.js';
 import { testConfig } from '../src/config.js';
 import { type Database, openPglite, openPostgres } from '../src/db/client.js';
+import { parseCommandLine, runCommandLine } from '../src/cli/command-line.js';
 import { createLogger } from '../src/logger.js';
 import { runAccess } from './access.js';
 import { runLarge } from './large.js';
@@ -15,7 +15,17 @@ import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, tabl
 import { runIngestBench } from './ingest.js';
 import { timeStartup } from './startup.js';
 
-const { values: args } = parseArgs({
+const CLI = {
+  script: 'bench',
+  usage: `usage: npm run bench [-- options]
+Measures start-up, REST and GraphQL latency on the embedded database and on PostgreSQL, and
+ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
+  --seconds <n>        seconds per case (default 10, 30 with --access)
+  --connections <n>    concurrent connections (default 1)
+  --pg-url <url>       PostgreSQL server (default postgresql://postgres@127.0.0.1:5432/test)
+  --skip-startup | --skip-pg | --skip-pglite | --skip-ingest   leave a part out
+  --large [--years <n>]                 only the large data set cases on PostgreSQL (default 5 years)
+  --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)`,
   options: {
     /** Seconds per case; default 10, 30 with `--access`. */
     seconds: { type: 'string' },
@@ -33,7 +43,9 @@ const { values: args } = parseArgs({
     keys: { type: 'string', default: '20' },
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
   },
-});
+} as const;
+
+type Args = ReturnType<typeof parseCommandLine<typeof CLI.options>>['values'];
 
 /** The REST envelope's content: meta and rows (REST computes no total count, so neither does this). */
 const PRICE_FIELDS = 'meta { provenance upstreamSources resolvedFrom resolvedTo resolution } edges { node { datetime biddingZone priceEurMwh interpolated year } }';
@@ -49,8 +61,6 @@ const PAIRS: (readonly [BenchCase, BenchCase])[] = [
   ],
 ];
 
-const seconds = args.seconds ?? (args.access ? '30' : '10');
-
 async function serve(db: Database): Promise<{ base: string; server: Server }> {
   const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000 }), db });
   const server = createServer(app.yoga);
@@ -59,12 +69,12 @@ async function serve(db: Database): Promise<{ base: string; server: Server }> {
 }
 
 /** The latency table of the price cases, then GraphQL's p50 and throughput against REST's. */
-async function latency(title: string, db: Database): Promise<string> {
+async function latency(title: string, db: Database, seconds: string, connections: string | undefined): Promise<string> {
   const { base, server } = await serve(db);
   const results: BenchResult[] = [];
   const ratios: string[] = [];
   for (const pair of PAIRS) {
-    const [rest, gql] = await measureInterleaved(base, pair, Number(seconds), Number(args.connections));
+    const [rest, gql] = await measureInterleaved(base, pair, Number(seconds), Number(connections));
     results.push(rest!, gql!);
     ratios.push(`- ${gql!.name}: p50 ${(gql!.p50 / rest!.p50).toFixed(2)}x REST's, throughput ${(rest!.rps / gql!.rps).toFixed(2)}x lower`);
   }
@@ -72,7 +82,8 @@ async function latency(title: string, db: Database): Promise<string> {
   return [table(title, results), ...ratios, ''].join('\n');
 }
 
-async function main(): Promise<void> {
+async function main(args: Args): Promise<void> {
+  const seconds = args.seconds ?? (args.access ? '30' : '10');
   if (args.access) {
     const text = await runAccess({ pgUrl: args['pg-url']!, redisUrl: args['redis-url']!, seconds: Number(seconds), keys: Number(args.keys) });
     mkdirSync('bench-results', { recursive: true });
@@ -98,14 +109,14 @@ async function main(): Promise<void> {
     if (!args['skip-pglite'] && !args.large) {
       const db = await openPglite(pgliteDir);
       await prepareDatabase(db, testConfig({ SEED_DEMO: true }), log, new Date());
-      report.push(await latency('PGlite (embedded, on disk)', db));
+      report.push(await latency('PGlite (embedded, on disk)', db, seconds, args.connections));
       await db.close();
     }
     if (!args['skip-pg'] && !args.large) {
       const config = testConfig({ DATABASE_URL: args['pg-url'], DATABASE_SCHEMA: 'bench', SEED_DEMO: true, MIGRATE_ON_START: true });
       const db = await openPostgres(config, args['pg-url']!);
       await prepareDatabase(db, config, log, new Date());
-      report.push(await latency('PostgreSQL 15', db));
+      report.push(await latency('PostgreSQL 15', db, seconds, args.connections));
       await db.close();
     }
     if (!args['skip-ingest'] && !args.large) {
@@ -121,4 +132,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${text}\n`);
 }
 
-await main();
+process.exitCode = await runCommandLine(CLI, process.argv.slice(2), ({ values }) => main(values));

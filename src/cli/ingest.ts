@@ -8,8 +8,7 @@
  * error, 130 interrupted (Ctrl-C: the current window is abandoned or, if committing, completed).
  */
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { classificationThresholds, type Config, loadConfig } from '../config.js';
+import { classificationThresholds, type Config, ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import { resolveBorders, resolveZones } from '../domain/catalogue.js';
@@ -20,28 +19,32 @@ import { follow } from '../ingest/follow.js';
 import { type IngestSummary, runIngest } from '../ingest/job.js';
 import { createProgress } from '../ingest/progress.js';
 import { ITEMS, type Item } from '../ingest/windows.js';
+import { oneLine, parseCommandLine, runCommandLine, UsageError } from './command-line.js';
 
-/** Thrown for bad arguments: exit code 2, with the usage text. */
-class UsageError extends Error {}
+/** Thrown for a missing or bad setting: exit code 2. */
+class SettingError extends ConfigError {}
 
-/** Thrown for a missing or bad setting: exit code 2, without the usage text. */
-class SettingError extends Error {}
-
-const USAGE = `usage: npm run ingest -- --from <date> [--to <date>] [--zones ES,FR] [--borders ES->FR] [--what ${ITEMS.join(',')}]
+const CLI = {
+  script: 'ingest',
+  usage: `usage: npm run ingest -- --from <date> [--to <date>] [--zones ES,FR] [--borders ES->FR] [--what ${ITEMS.join(',')}]
        npm run ingest -- --follow [--from <date>] [--interval <minutes>] [--lookback-days <n>]
-dates: ISO 8601 (no offset = UTC, a bare date = 00:00 UTC) or now[-<n><unit>]`;
-
-const OPTIONS = {
-  from: { type: 'string' },
-  to: { type: 'string' },
-  zones: { type: 'string', multiple: true },
-  borders: { type: 'string', multiple: true },
-  what: { type: 'string', multiple: true },
-  follow: { type: 'boolean', default: false },
-  interval: { type: 'string' },
-  'lookback-days': { type: 'string', default: '2' },
-  help: { type: 'boolean', short: 'h', default: false },
+dates: ISO 8601 (no offset = UTC, a bare date = 00:00 UTC) or now[-<n><unit>]
+Fills the configured database (PostgreSQL with DATABASE_URL, else the embedded one in PGLITE_DIR)
+from the ENTSO-E Transparency Platform; the token comes from ENTSOE_SECURITY_TOKEN.
+Exit codes: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.`,
+  options: {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    zones: { type: 'string', multiple: true },
+    borders: { type: 'string', multiple: true },
+    what: { type: 'string', multiple: true },
+    follow: { type: 'boolean', default: false },
+    interval: { type: 'string' },
+    'lookback-days': { type: 'string', default: '2' },
+  },
 } as const;
+
+type Values = ReturnType<typeof parseCommandLine<typeof CLI.options>>['values'];
 
 interface Plan {
   from: Date | null;
@@ -59,8 +62,8 @@ const list = (values: readonly string[] | undefined): string[] => (values ?? [])
 function date(text: string | undefined, name: string, now: Date): Date | null {
   if (text === undefined) return null;
   const d = parseDateTime(text, now);
-  if (!d) throw new UsageError(`--${name}: cannot read '${text}' as a date`);
-  return d;
+  if (!d.ok) throw new UsageError(`--${name}: cannot read '${text}' as a date (${d.msg})`);
+  return d.instant;
 }
 
 function positive(text: string | undefined, name: string): number | null {
@@ -70,14 +73,7 @@ function positive(text: string | undefined, name: string): number | null {
   return n;
 }
 
-function parsePlan(argv: readonly string[], now: Date): Plan | 'help' {
-  let values;
-  try {
-    values = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (values.help) return 'help';
+function parsePlan(values: Values, now: Date): Plan {
   const what = list(values.what);
   const unknown = what.filter((w) => !(ITEMS as readonly string[]).includes(w));
   if (unknown.length) throw new UsageError(`--what: unknown item(s) ${unknown.join(', ')}; expected ${ITEMS.join(', ')}`);
@@ -119,23 +115,19 @@ export interface MainDeps {
 }
 
 /** Runs the command; @returns the exit code. */
-export async function main(argv: readonly string[], deps: MainDeps = {}): Promise<number> {
+export function main(argv: readonly string[], deps: MainDeps = {}): Promise<number> {
+  return runCommandLine(CLI, argv, ({ values }) => {
+    const plan = parsePlan(values, new Date());
+    const config = deps.config ?? loadConfig();
+    const token = config.ENTSOE_SECURITY_TOKEN;
+    if (!token) throw new SettingError('ENTSOE_SECURITY_TOKEN is not set: put your Transparency Platform token in the environment');
+    return ingest(plan, { ...config, ENTSOE_SECURITY_TOKEN: token }, deps);
+  }, deps);
+}
+
+async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: string }, deps: MainDeps): Promise<number> {
   const stdout = deps.stdout ?? process.stdout;
   const stderr = deps.stderr ?? process.stderr;
-  let plan: Plan | 'help';
-  let config: Config;
-  try {
-    plan = parsePlan(argv, new Date());
-    if (plan === 'help') {
-      stdout.write(`${USAGE}\n`);
-      return 0;
-    }
-    config = deps.config ?? loadConfig();
-    if (!config.ENTSOE_SECURITY_TOKEN) throw new SettingError('ENTSOE_SECURITY_TOKEN is not set: put your Transparency Platform token in the environment');
-  } catch (error) {
-    stderr.write(`ingest: ${(error as Error).message.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ')}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
-    return 2;
-  }
   const progress = createProgress({ stream: stderr });
   const client = new EntsoeClient({
     token: config.ENTSOE_SECURITY_TOKEN,
@@ -164,7 +156,7 @@ export async function main(argv: readonly string[], deps: MainDeps = {}): Promis
     await follow({ runOnce: once, intervalMs: minutes * 60_000, lookbackDays: p.lookbackDays, signal, log: (l) => stderr.write(`${l}\n`) });
     return signal.aborted ? 130 : 0;
   } catch (error) {
-    stderr.write(`ingest failed: ${(error as Error).message.replace(/\s*\n\s*/g, '; ')}\n`);
+    stderr.write(`ingest failed: ${oneLine((error as Error).message)}\n`);
     return 1;
   } finally {
     await db.close();

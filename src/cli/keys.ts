@@ -3,27 +3,41 @@
  *   create <name>   creates a key and prints it once (only its hash is stored)
  *   list            lists the keys: id, name, prefix, created, status
  *   revoke <id>     revokes a key (enforced within the authenticator's cache time, 5 s by default)
- * Exit code 1 with a one-line message on failure, 2 on a usage error.
+ * Exit codes (src/cli/command-line.ts): 0 done or --help, 1 failed, 2 usage or configuration error.
  */
-import { loadConfig } from '../config.js';
+import { pathToFileURL } from 'node:url';
+import { type Config, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
-import { KEYS_USAGE, parseKeysArgs, runKeysCommand, UsageError } from '../security/keys-command.js';
+import { KEYS_USAGE, parseKeysArgs, runKeysCommand } from '../security/keys-command.js';
+import { type CliStreams, runCommandLine } from './command-line.js';
+import { assertSchemaReady } from './schema-ready.js';
 
-async function main(args: readonly string[]): Promise<void> {
-  const command = parseKeysArgs(args);
-  const db = await openDatabase(loadConfig());
-  try {
-    await runKeysCommand(db, command, (line) => console.log(line));
-  } finally {
-    await db.close();
-  }
+const CLI = {
+  script: 'keys',
+  usage: `${KEYS_USAGE}
+  create <name>   creates a key and prints it once (only its hash is stored)
+  list            lists the keys: id, name, prefix, created, status
+  revoke <id>     revokes a key (enforced within the API_KEY_CACHE_TTL_MS cache time)
+The database is the configured one: PostgreSQL with DATABASE_URL, else the embedded one in PGLITE_DIR.`,
+  options: {},
+  positionals: true,
+} as const;
+
+/** Runs `npm run keys` with `argv`; @returns the exit code. */
+export function main(argv: readonly string[], streams: CliStreams & { config?: Config } = {}): Promise<number> {
+  const stdout = streams.stdout ?? process.stdout;
+  return runCommandLine(CLI, argv, async ({ positionals }) => {
+    const command = parseKeysArgs(positionals);
+    const db = await openDatabase(streams.config ?? loadConfig());
+    try {
+      await assertSchemaReady(db);
+      await runKeysCommand(db, command, (line) => stdout.write(`${line}\n`));
+    } finally {
+      await db.close();
+    }
+  }, streams);
 }
 
-try {
-  await main(process.argv.slice(2));
-} catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(`keys: ${message.replace(/\s*\n\s*/g, '; ')}`);
-  if (error instanceof UsageError) console.error(KEYS_USAGE);
-  process.exitCode = error instanceof UsageError ? 2 : 1;
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
 }

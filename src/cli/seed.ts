@@ -7,9 +7,9 @@
  * (upstream `entsoe` rows stay, and then block the seed).
  * `--large` loads the large data set instead (PostgreSQL only): `--years` whole years (default 5)
  * before the 1st of the current month, loaded month by month (src/demo/large.ts).
- * Exit code 1 with a one-line message on failure, 2 on a usage error.
+ * Exit codes (src/cli/command-line.ts): 0 done or --help, 1 failed, 2 usage or configuration error.
  */
-import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { classificationThresholds, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
@@ -17,10 +17,18 @@ import { LARGE_DEFAULT_YEARS, seedLargeDemo } from '../demo/large.js';
 import { seedDemo } from '../demo/seed.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
 import { deleteDemoData } from '../repositories/demo-data.js';
+import { type CliStreams, runCommandLine, UsageError } from './command-line.js';
 
-const USAGE = 'usage: npm run db:seed [-- --force] [--large [--years <n>]]';
-
-class UsageError extends Error {}
+const CLI = {
+  script: 'db:seed',
+  usage: `usage: npm run db:seed [-- --force] [--large [--years <n>]]
+Loads the demo data set into the configured database (PostgreSQL with DATABASE_URL, else the
+embedded one in PGLITE_DIR), migrating it first. Does nothing when the database already holds prices.
+  --force        deletes the demo rows first, then loads them again
+  --large        the large data set instead (PostgreSQL only), month by month
+  --years <n>    whole years of the large data set, 1 to 20 (default ${LARGE_DEFAULT_YEARS})`,
+  options: { force: { type: 'boolean', default: false }, large: { type: 'boolean', default: false }, years: { type: 'string' } },
+} as const;
 
 interface SeedArgs {
   readonly force: boolean;
@@ -28,56 +36,46 @@ interface SeedArgs {
   readonly largeYears: number | null;
 }
 
-function parse(args: readonly string[]): SeedArgs {
-  let values;
-  try {
-    values = parseArgs({
-      args: [...args],
-      options: { force: { type: 'boolean', default: false }, large: { type: 'boolean', default: false }, years: { type: 'string' } },
-    }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+function plan(values: { force?: boolean; large?: boolean; years?: string }): SeedArgs {
   if (values.years !== undefined && !values.large) throw new UsageError('--years applies to --large only');
   const years = values.years === undefined ? LARGE_DEFAULT_YEARS : Number(values.years);
   if (!Number.isInteger(years) || years < 1 || years > 20) throw new UsageError('--years must be a whole number from 1 to 20');
   return { force: values.force === true, largeYears: values.large ? years : null };
 }
 
-async function main(args: readonly string[]): Promise<void> {
-  const { force, largeYears } = parse(args);
+async function seed({ force, largeYears }: SeedArgs, print: (line: string) => void): Promise<void> {
   const started = performance.now();
   const config = loadConfig();
   if (largeYears !== null && !config.DATABASE_URL) throw new UsageError('--large needs PostgreSQL: set DATABASE_URL');
   const db = await openDatabase(config);
   try {
-    await migrate(db, { log: (msg) => console.log(msg) });
+    await migrate(db, { log: print });
     await ensureCatalogue(db);
     if (force) {
       const gone = await deleteDemoData(db);
-      console.log(`deleted demo data: ${gone.prices} prices, ${gone.borderHours} border-hours, ${gone.outages} outages`);
+      print(`deleted demo data: ${gone.prices} prices, ${gone.borderHours} border-hours, ${gone.outages} outages`);
     }
-    const log = (msg: string) => console.log(msg);
     const thresholds = classificationThresholds(config);
     const result = largeYears === null
-      ? await seedDemo(db, { now: new Date(), thresholds, log })
-      : await seedLargeDemo(db, { now: new Date(), years: largeYears, thresholds, log });
+      ? await seedDemo(db, { now: new Date(), thresholds, log: print })
+      : await seedLargeDemo(db, { now: new Date(), years: largeYears, thresholds, log: print });
     if (result) {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      console.log(`demo data set ${result.from} .. ${result.to} loaded in ${seconds} s`);
+      print(`demo data set ${result.from} .. ${result.to} loaded in ${seconds} s`);
     } else if (!force) {
-      console.log('nothing to do: the database already holds prices (use --force to replace the demo data)');
+      print('nothing to do: the database already holds prices (use --force to replace the demo data)');
     }
   } finally {
     await db.close();
   }
 }
 
-try {
-  await main(process.argv.slice(2));
-} catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(`db:seed failed: ${message.replace(/\s*\n\s*/g, '; ')}`);
-  if (error instanceof UsageError) console.error(USAGE);
-  process.exitCode = error instanceof UsageError ? 2 : 1;
+/** Runs `npm run db:seed` with `argv`; @returns the exit code. */
+export function main(argv: readonly string[], streams: CliStreams = {}): Promise<number> {
+  const stdout = streams.stdout ?? process.stdout;
+  return runCommandLine(CLI, argv, ({ values }) => seed(plan(values), (line) => stdout.write(`${line}\n`)), streams);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
 }

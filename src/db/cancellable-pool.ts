@@ -20,9 +20,32 @@ async function cancelBackend(config: pg.PoolConfig, pid: number | undefined): Pr
   }
 }
 
-async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSignal, args: unknown[]): Promise<unknown> {
+/**
+ * A pooled connection, or the signal's reason once it aborts while waiting for one: the wait is
+ * bounded by the request, not by the pool. A connection handed over after that goes straight back.
+ */
+function acquire(pool: pg.Pool, signal: AbortSignal): Promise<pg.PoolClient> {
   signal.throwIfAborted();
-  const client = await pool.connect();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pool.connect().then(
+      (client) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!signal.aborted) return resolve(client);
+        client.release();
+        reject(signal.reason);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSignal, args: unknown[]): Promise<unknown> {
+  const client = await acquire(pool, signal);
   let cancelling: Promise<void> | undefined;
   const cancel = () => {
     cancelling = cancelBackend(config, backendPid(client));
@@ -45,10 +68,12 @@ async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSig
 
 /**
  * A pg pool whose promise-style `query` calls made inside a request (see `withDeadline`) end with
- * the request: a statement is refused once the request's signal has aborted, and the statement
- * running when it aborts is cancelled in the server (`pg_cancel_backend` from a separate
- * connection), its connection then discarded rather than returned to the pool. Outside a request,
- * and for callback or submittable (COPY) calls, it is a plain pool.
+ * the request: waiting for a free connection lasts until the request's signal aborts at the
+ * latest (the error is then the signal's reason, the request's TIMEOUT), a statement is refused
+ * once the signal has aborted, and the statement running when it aborts is cancelled in the
+ * server (`pg_cancel_backend` from a separate connection), its connection then discarded rather
+ * than returned to the pool. Outside a request, and for callback or submittable (COPY) calls, it
+ * is a plain pool.
  */
 export function cancellablePool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool(config);

@@ -31,6 +31,13 @@ export interface Database {
   /** Runs one parameterised statement outside Prisma and returns its rows (bulk loads, locks). */
   rawQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /**
+   * Runs one statement of a health check, never queued behind request traffic: on PostgreSQL on a
+   * connection of its own (a one-connection pool beside the request pool); on PGlite on the
+   * engine's single session, which runs statements one at a time (so it answers after the running
+   * statement, however busy, and fails only when the engine does).
+   */
+  probeQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
    * Runs one of the service's repeated reads: on PostgreSQL a named prepared statement, parsed
    * once per connection, still planned for each execution's values (`plan_cache_mode` is
    * `force_custom_plan`: two days and five years get different plans). Only for SQL text drawn
@@ -78,6 +85,7 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
       await pglite.exec(sql);
     },
     rawQuery: query,
+    probeQuery: query,
     preparedQuery: query,
     async close() {
       try {
@@ -93,16 +101,48 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
 /** A stable name for a statement text: a digest, so equal texts share one prepared statement. */
 const statementName = (sql: string): string => `q_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
 
-/** Opens a PostgreSQL pool whose sessions use the configured schema and request timeout. */
+/** Time allowed to open one connection to PostgreSQL, in ms: past it the server counts as unreachable. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Time limit of a health check statement, in ms. */
+const PROBE_TIMEOUT_MS = 5_000;
+
+/** A pg client that gives up opening its connection after {@link CONNECT_TIMEOUT_MS}, whatever its pool waits for. */
+class PromptClient extends pg.Client {
+  constructor(config: pg.ClientConfig = {}) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
+const sessionOptions = (schema: string, statementTimeoutMs: number) =>
+  `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c plan_cache_mode=force_custom_plan`;
+
+/**
+ * Opens a PostgreSQL pool whose sessions use the configured schema and request timeout, plus one
+ * connection for health checks. Waiting for a pooled connection is not a failure: inside a request
+ * it lasts until the request's time limit (see {@link cancellablePool}), elsewhere (API key
+ * lookups, ingestion) at most REQUEST_TIMEOUT_MS; only opening a connection is held to
+ * {@link CONNECT_TIMEOUT_MS}.
+ */
 export async function openPostgres(config: Config, url: string): Promise<Database> {
   const schema = config.DATABASE_SCHEMA;
   const pool = cancellablePool({
     connectionString: url,
     max: config.DATABASE_POOL_SIZE,
-    options: `-c search_path=${schema} -c statement_timeout=${config.REQUEST_TIMEOUT_MS} -c plan_cache_mode=force_custom_plan`,
-    connectionTimeoutMillis: 5_000,
+    options: sessionOptions(schema, config.REQUEST_TIMEOUT_MS),
+    Client: PromptClient,
+    connectionTimeoutMillis: Math.max(config.REQUEST_TIMEOUT_MS, CONNECT_TIMEOUT_MS),
   });
   pool.on('error', () => undefined);
+  const probe = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    options: sessionOptions(schema, PROBE_TIMEOUT_MS),
+    Client: PromptClient,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 60_000,
+  });
+  probe.on('error', () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
   return {
     kind: 'postgres',
@@ -115,12 +155,15 @@ export async function openPostgres(config: Config, url: string): Promise<Databas
     async rawQuery<T>(sql: string, params: unknown[] = []) {
       return (await pool.query(sql, params)).rows as T[];
     },
+    async probeQuery<T>(sql: string, params: unknown[] = []) {
+      return (await probe.query(sql, params)).rows as T[];
+    },
     async preparedQuery<T>(sql: string, params: unknown[] = []) {
       return (await pool.query({ name: statementName(sql), text: sql, values: params })).rows as T[];
     },
     async close() {
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), probe.end()]);
     },
   };
 }

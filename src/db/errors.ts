@@ -4,8 +4,9 @@ const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'P1001', 'P1002', 'P1017',
   '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006',
 ]);
-const UNAVAILABLE_TEXT = /PGlite is closed|Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database server/i;
-const TIMEOUT_TEXT = /canceling statement due to statement timeout|Code: `57014`/;
+const UNAVAILABLE_TEXT = /PGlite is closed|Connection terminated|connect ECONNREFUSED|\btimeout expired\b|Can't reach database server/i;
+/** A statement past its time limit, or a wait for a pooled connection past it (the pool busy, the server fine). */
+const TIMEOUT_TEXT = /canceling statement due to statement timeout|Code: `57014`|timeout exceeded when trying to connect/;
 
 function codesOf(err: unknown): string[] {
   const codes: string[] = [];
@@ -21,7 +22,9 @@ function codesOf(err: unknown): string[] {
 
 /**
  * Maps a database driver error to a client-facing coded error: DATABASE_UNAVAILABLE (503) when the
- * database cannot be reached, TIMEOUT (504) when a statement hit the request timeout; null otherwise.
+ * database cannot be reached (refused, dropped, or a connection not opened in time), TIMEOUT (504)
+ * when a statement or the wait for a pooled connection hit the time limit; null otherwise. A busy
+ * pool is never reported as an unavailable database.
  */
 export function databaseAppError(err: unknown): AppError | null {
   const codes = codesOf(err);

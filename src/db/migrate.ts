@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
+import { PROJECT_ROOT } from '../project-root.js';
 import type { Database } from './client.js';
 
 /**
@@ -11,7 +11,7 @@ import type { Database } from './client.js';
  * (`_prisma_migrations`, advisory lock 72707369) so `prisma migrate deploy/status` stay compatible.
  */
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
+const MIGRATIONS_DIR = join(PROJECT_ROOT, 'prisma', 'migrations');
 
 /** The key Prisma's schema engine locks on PostgreSQL while migrating. */
 const LOCK_KEY = 72707369;
@@ -94,7 +94,7 @@ export async function migrate(db: Database, opts: MigrateOptions = {}): Promise<
  * Names of the migrations in the migrations folder that the database has not applied (failed ones
  * included), in order; empty when the schema is up to date.
  */
-export async function pendingMigrations(db: Database, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+export async function pendingMigrations(db: Pick<Database, 'rawQuery'>, dir: string = MIGRATIONS_DIR): Promise<string[]> {
   const names = migrationNames(dir);
   const [table] = await db.rawQuery<{ t: string | null }>(`SELECT to_regclass('_prisma_migrations')::text AS t`);
   if (!table?.t) return names;

@@ -6,13 +6,13 @@
 /** The four flow types of the spec, section 3. */
 export type FlowType = 'convergence' | 'congestion' | 'counter_intuitive' | 'outage';
 
-/** Tunable thresholds; see {@link DEFAULT_THRESHOLDS}. */
+/** Tunable thresholds; see {@link DEFAULT_THRESHOLDS}. Compared at the resolution of {@link COMPARE_RESOLUTION}. */
 export interface ClassificationThresholds {
-  /** Prices closer than this are equal (coupled zones), EUR/MWh. */
+  /** Prices closer than this are equal (coupled zones), EUR/MWh; a spread of exactly eps is equal. */
   readonly epsEurMwh: number;
   /** Share of NTC at or above which a flow counts as at its capacity limit (0..1). */
   readonly congestionShare: number;
-  /** A net flow below this magnitude has no direction, MW. */
+  /** A net flow below this magnitude has no direction, MW; a flow of exactly this much has one. */
   readonly minFlowMw: number;
 }
 
@@ -25,6 +25,19 @@ export const DEFAULT_THRESHOLDS: ClassificationThresholds = {
   congestionShare: 0.97,
   minFlowMw: 1,
 };
+
+/** Decimal places of the price comparisons (EUR/MWh): hourly mean prices are stored rounded to these. */
+export const PRICE_DECIMALS = 6;
+
+/**
+ * Units the rules compare in, as integers so that a threshold is met exactly or not at all, whatever
+ * binary noise the decimal inputs carry: prices and eps in 1e-6 EUR/MWh, flows, NTC and the minimum
+ * flow in 1e-3 MW, the capacity share in 1e-6. Exact for flows and NTC below 9e6 MW.
+ */
+export const COMPARE_RESOLUTION = { pricePerEurMwh: 10 ** PRICE_DECIMALS, perMw: 1_000, perShare: 1_000_000 } as const;
+
+/** `value` in integer units of `1 / perUnit` (nearest). */
+const units = (value: number, perUnit: number): number => Math.round(value * perUnit);
 
 /** Inputs of one border-hour, oriented A/B as the border is stored. Null means not reported. */
 export interface BorderHourInput {
@@ -55,17 +68,21 @@ export function netAbFlow(flowAbMw: number | null, flowBaMw: number | null): num
 
 /**
  * Classifies one border-hour. Order of rules: outage (record, or NTC 0 in both directions); not
- * assessed without a flow or either price; counter_intuitive when power left the higher-price zone
- * (spread < -eps); congestion when it moved toward the higher price at >= congestionShare of the NTC
- * of that direction; convergence otherwise (including coupled prices, near-zero flow, missing NTC).
+ * assessed without a flow or either price; convergence when |net flow| < minFlowMw (no direction);
+ * counter_intuitive when power left the higher-price zone (spread < -eps); congestion when it moved
+ * toward the higher price (spread > eps) at >= congestionShare of the NTC of that direction;
+ * convergence otherwise (coupled prices with |spread| <= eps, missing NTC). Every comparison is
+ * made in the integer units of {@link COMPARE_RESOLUTION}.
  */
 export function classifyHour(
   input: BorderHourInput,
   t: ClassificationThresholds = DEFAULT_THRESHOLDS,
 ): BorderHourClass {
+  const { perMw, pricePerEurMwh, perShare } = COMPARE_RESOLUTION;
   const net = netAbFlow(input.flowAbMw, input.flowBaMw);
-  const directed = net !== null && Math.abs(net) >= t.minFlowMw;
-  const exportFromA = directed ? net > 0 : null;
+  const netUnits = units(input.flowAbMw ?? 0, perMw) - units(input.flowBaMw ?? 0, perMw);
+  const directed = net !== null && Math.abs(netUnits) >= units(t.minFlowMw, perMw);
+  const exportFromA = directed ? netUnits > 0 : null;
   const netFlowMw = net === null ? null : Math.abs(net);
   const base = { exportFromA, netFlowMw };
   if (input.outage || (input.ntcAbMw === 0 && input.ntcBaMw === 0)) return { flowType: 'outage', ...base };
@@ -74,9 +91,11 @@ export function classifyHour(
   const [exporterPrice, importerPrice, ntc] = exportFromA
     ? [input.priceA, input.priceB, input.ntcAbMw]
     : [input.priceB, input.priceA, input.ntcBaMw];
-  const spread = importerPrice - exporterPrice;
-  if (spread < -t.epsEurMwh) return { flowType: 'counter_intuitive', ...base };
-  if (spread > t.epsEurMwh && ntc !== null && ntc > 0 && Math.abs(net) >= t.congestionShare * ntc) {
+  const spread = units(importerPrice, pricePerEurMwh) - units(exporterPrice, pricePerEurMwh);
+  const eps = units(t.epsEurMwh, pricePerEurMwh);
+  if (spread < -eps) return { flowType: 'counter_intuitive', ...base };
+  const ntcUnits = ntc === null ? 0 : units(ntc, perMw);
+  if (spread > eps && ntcUnits > 0 && Math.abs(netUnits) * perShare >= units(t.congestionShare, perShare) * ntcUnits) {
     return { flowType: 'congestion', ...base };
   }
   return { flowType: 'convergence', ...base };

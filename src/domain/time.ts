@@ -12,6 +12,34 @@ const ABSOLUTE =
 
 const MS = { m: 60_000, H: 3_600_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
+/**
+ * Earliest instant a datetime parameter may resolve to: 1900-01-01T00:00:00Z (epoch ms). The
+ * supported range lies well inside what JS `Date`, PostgreSQL `timestamptz`, the bucket arithmetic
+ * (ISO weeks, UTC days) and the four-digit years of the formatted meta can represent.
+ */
+export const MIN_INSTANT_MS = Date.UTC(1900, 0, 1);
+/** Latest instant a datetime parameter may resolve to: 2200-01-01T00:00:00Z (epoch ms), inclusive. */
+export const MAX_INSTANT_MS = Date.UTC(2200, 0, 1);
+/** Largest UTC offset magnitude accepted in an ISO datetime, minutes (±14:00). */
+export const MAX_OFFSET_MINUTES = 14 * 60;
+
+/** true for a valid instant within [{@link MIN_INSTANT_MS}, {@link MAX_INSTANT_MS}]. */
+export const isSupportedInstant = (d: Date): boolean => {
+  const t = d.getTime();
+  return t >= MIN_INSTANT_MS && t <= MAX_INSTANT_MS;
+};
+
+/** Why a datetime parameter was refused, in FastAPI's `type` vocabulary. */
+export type DateTimeErrorType = 'datetime_parsing' | 'greater_than_equal' | 'less_than_equal';
+
+/** Outcome of {@link parseDateTime}: a valid, supported instant, or why there is none. */
+export type DateTimeParse =
+  | { readonly ok: true; readonly instant: Date }
+  | { readonly ok: false; readonly type: DateTimeErrorType; readonly msg: string };
+
+const FORMAT_HINT =
+  "Invalid datetime: expected an ISO 8601 datetime (UTC when no offset) or 'now' optionally followed by -<n><unit>, unit one of m, H, h, d, w, M, y";
+
 function subtractRelative(now: Date, amount: number, unit: string): Date {
   if (unit === 'M' || unit === 'y') {
     const d = new Date(now);
@@ -26,11 +54,23 @@ function subtractRelative(now: Date, amount: number, unit: string): Date {
   return new Date(now.getTime() - amount * MS[unit as keyof typeof MS]);
 }
 
-function parseAbsolute(m: RegExpMatchArray): Date | null {
+/** Offset east of UTC in minutes, or null when it is not of the form ±hh[:]mm within ±14:00. */
+function offsetMinutes(offset: string | undefined): number | null {
+  if (!offset || offset === 'Z') return 0;
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const digits = offset.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2));
+  const total = hours * 60 + minutes;
+  return minutes < 60 && total <= MAX_OFFSET_MINUTES ? sign * total : null;
+}
+
+function parseAbsolute(m: RegExpMatchArray): Date | 'offset' | null {
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', offset] = m;
   const ms = frac ? Math.round(Number(frac) * 1000) : 0;
-  const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
-  const check = new Date(utc);
+  const check = new Date(Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms));
+  check.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  const utc = check.getTime();
   const valid =
     check.getUTCFullYear() === Number(y) &&
     check.getUTCMonth() === Number(mo) - 1 &&
@@ -39,24 +79,35 @@ function parseAbsolute(m: RegExpMatchArray): Date | null {
     Number(mi) < 60 &&
     Number(s) < 60;
   if (!valid) return null;
-  if (!offset || offset === 'Z') return check;
-  const sign = offset.startsWith('-') ? -1 : 1;
-  const digits = offset.slice(1).replace(':', '');
-  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2));
-  return new Date(utc - sign * minutes * 60_000);
+  const east = offsetMinutes(offset);
+  if (east === null) return 'offset';
+  return new Date(utc - east * 60_000);
 }
 
-/**
- * Parses a datetime parameter: ISO 8601 (no offset means UTC; a bare date is 00:00 UTC; `Z` or an
- * offset is converted) or relative `now[-<n><unit>]` with units m, H/h, d, w, M (months), y.
- * Relative values resolve against `now`. Returns null when the text matches neither form.
- */
-export function parseDateTime(text: string, now: Date): Date | null {
-  const value = text.trim();
+function readInstant(value: string, now: Date): Date | 'offset' | null {
   const rel = RELATIVE.exec(value);
   if (rel) return rel[1] ? subtractRelative(now, Number(rel[1]), rel[2] ?? 'd') : new Date(now);
   const abs = ABSOLUTE.exec(value);
   return abs ? parseAbsolute(abs) : null;
+}
+
+/**
+ * Parses a datetime parameter, the single reader of both API surfaces: ISO 8601 (no offset means
+ * UTC; a bare date is 00:00 UTC; `Z` or an offset within ±14:00, minutes below 60, is converted) or
+ * relative `now[-<n><unit>]` with units m, H/h, d, w, M (months), y, resolved against `now`.
+ * Succeeds only with a valid instant from 1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z inclusive
+ * ({@link MIN_INSTANT_MS}, {@link MAX_INSTANT_MS}); anything else is a typed failure.
+ */
+export function parseDateTime(text: string, now: Date): DateTimeParse {
+  const read = readInstant(text.trim(), now);
+  if (read === null) return { ok: false, type: 'datetime_parsing', msg: FORMAT_HINT };
+  if (read === 'offset') {
+    return { ok: false, type: 'datetime_parsing', msg: 'Invalid datetime: the UTC offset must lie within -14:00..+14:00 with minutes below 60' };
+  }
+  const t = read.getTime();
+  if (!(t >= MIN_INSTANT_MS)) return { ok: false, type: 'greater_than_equal', msg: 'Input should be greater than or equal to 1900-01-01T00:00:00Z' };
+  if (t > MAX_INSTANT_MS) return { ok: false, type: 'less_than_equal', msg: 'Input should be less than or equal to 2200-01-01T00:00:00Z' };
+  return { ok: true, instant: read };
 }
 
 /** Defaults of the spec: `now-30d` to `now`. */
@@ -65,21 +116,21 @@ export const DEFAULT_TO = 'now';
 
 /**
  * Resolves `datetime_from`/`datetime_to` into a UTC range, `now` truncated to the second.
- * @throws InputError naming the parameter when a value is unreadable or from >= to.
+ * @throws InputError naming the parameter when a value is unreadable, outside the supported range
+ * (see {@link parseDateTime}) or from >= to.
  */
 export function resolveRange(fromText: string | undefined, toText: string | undefined, nowMs: number): TimeRange {
   const now = new Date(Math.floor(nowMs / 1000) * 1000);
-  const issues = [];
   const from = parseDateTime(fromText ?? DEFAULT_FROM, now);
   const to = parseDateTime(toText ?? DEFAULT_TO, now);
-  const hint = "expected an ISO 8601 datetime (UTC when no offset) or 'now' optionally followed by -<n><unit>, unit one of m, H, h, d, w, M, y";
-  if (!from) issues.push({ param: 'datetime_from', msg: `Invalid datetime: ${hint}`, type: 'datetime_parsing', input: fromText });
-  if (!to) issues.push({ param: 'datetime_to', msg: `Invalid datetime: ${hint}`, type: 'datetime_parsing', input: toText });
-  if (issues.length) throw new InputError(issues);
-  if (from!.getTime() >= to!.getTime()) {
+  const issues = [];
+  if (!from.ok) issues.push({ param: 'datetime_from', msg: from.msg, type: from.type, input: fromText });
+  if (!to.ok) issues.push({ param: 'datetime_to', msg: to.msg, type: to.type, input: toText });
+  if (!from.ok || !to.ok) throw new InputError(issues);
+  if (from.instant.getTime() >= to.instant.getTime()) {
     throw InputError.of('datetime_to', 'datetime_to must be later than datetime_from', 'value_error', toText);
   }
-  return { from: from!, to: to! };
+  return { from: from.instant, to: to.instant };
 }
 
 /** Formats an instant as the spec's meta does: UTC without offset, milliseconds only when set. */

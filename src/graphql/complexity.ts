@@ -1,13 +1,15 @@
 import { complexityFromQuery } from '@pothos/plugin-complexity';
-import { type DocumentNode, type ExecutionArgs, Kind } from 'graphql';
+import { type DocumentNode, type ExecutionArgs, type GraphQLSchema, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../errors.js';
+import { complexityBudget } from './complexity-budget.js';
 
 /**
- * Limits on every GraphQL operation: complexity (1 per selected field, lists x10, connections x
- * `first`), depth of selections, and breadth (total selections, aliases included).
+ * Limits on every GraphQL operation besides complexity: depth of selections, and breadth (total
+ * selections, aliases included). The complexity limit (1 per selected field, lists x10,
+ * connections x `first`) is {@link complexityBudget}: the widest documented page fits.
  */
-export const GRAPHQL_LIMITS = { complexity: 250_000, depth: 10, breadth: 120 } as const;
+export const GRAPHQL_LIMITS = { depth: 10, breadth: 120 } as const;
 
 /** The operation `execute` will run, with the document's fragments (Pothos scores the first operation). */
 function selectedOperation(document: DocumentNode, operationName: string | null | undefined): DocumentNode {
@@ -17,9 +19,10 @@ function selectedOperation(document: DocumentNode, operationName: string | null 
   return { ...document, definitions: chosen ? [chosen, ...fragments] : fragments };
 }
 
-function overLimit(score: { complexity: number; depth: number; breadth: number }): AppError | undefined {
+function overLimit(score: { complexity: number; depth: number; breadth: number }, schema: GraphQLSchema): AppError | undefined {
+  const limits = { ...GRAPHQL_LIMITS, complexity: complexityBudget(schema) };
   for (const key of ['depth', 'breadth', 'complexity'] as const) {
-    if (score[key] > GRAPHQL_LIMITS[key]) return new AppError('QUERY_TOO_COMPLEX', `Query ${key} ${score[key]} exceeds the limit of ${GRAPHQL_LIMITS[key]}`);
+    if (score[key] > limits[key]) return new AppError('QUERY_TOO_COMPLEX', `Query ${key} ${score[key]} exceeds the limit of ${limits[key]}`);
   }
   return undefined;
 }
@@ -49,7 +52,7 @@ function scoreOf(args: ExecutionArgs): Score {
 
 /**
  * Scores each operation with the schema's Pothos complexity (variables included) before it
- * executes, and refuses one over {@link GRAPHQL_LIMITS} with QUERY_TOO_COMPLEX: no resolver runs,
+ * executes, and refuses one over {@link GRAPHQL_LIMITS} or {@link complexityBudget} with QUERY_TOO_COMPLEX: no resolver runs,
  * so a refused operation spends no rate-limit token.
  */
 export function complexityLimitPlugin(): Plugin {
@@ -57,7 +60,7 @@ export function complexityLimitPlugin(): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       let error: AppError | undefined;
       try {
-        error = overLimit(scoreOf(args));
+        error = overLimit(scoreOf(args), args.schema);
       } catch {
         return;
       }

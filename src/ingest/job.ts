@@ -8,7 +8,8 @@
 import type { Database } from '../db/client.js';
 import { type ClassificationThresholds, DEFAULT_THRESHOLDS } from '../domain/classification.js';
 import { type CatalogueLookup, ensureCatalogue } from '../repositories/catalogue.js';
-import { finishRun, readFinishedWindows, recordWindow, startRun } from '../repositories/ingest-load.js';
+import { finishRun, readFinishedWindows, recordWindow } from '../repositories/ingest-load.js';
+import { closeAbandonedRuns, startRun } from '../repositories/ingest-runs.js';
 import { inTransaction } from '../repositories/sql.js';
 import { type EntsoeClient, EntsoeTransportError } from './client.js';
 import { EntsoeAuthError, EntsoeError, redactSecrets } from './entsoe/index.js';
@@ -46,6 +47,8 @@ export interface IngestSummary {
   /** The error that stopped the run (authentication, upstream unreachable, database). */
   readonly fatal: Error | null;
   readonly requests: number;
+  /** Ids of earlier runs found left `running` by a process that ended, now closed as abandoned. */
+  readonly abandonedRuns: readonly number[];
 }
 
 function message(error: unknown): string {
@@ -118,8 +121,22 @@ export async function runIngest(opts: IngestOptions): Promise<IngestSummary> {
   if (opts.from >= opts.to) throw new Error('ingest range is empty: --from must be before --to');
   const catalogue = opts.catalogue ?? (await ensureCatalogue(opts.db));
   const { windows, upToDate } = await planRun(opts.db, opts, { from: opts.from, to: opts.to });
-  const runId = await startRun(opts.db, opts.args ?? {}, now());
-  const requestsBefore = opts.client.requestCount;
+  const lease = await startRun(opts.db, opts.args ?? {}, now());
+  try {
+    const abandonedRuns = await closeAbandonedRuns(opts.db, lease.id, now());
+    if (abandonedRuns.length) progress.note(`run(s) ${abandonedRuns.join(', ')} left running by a process that ended: closed as abandoned`);
+    const requestsBefore = opts.client.requestCount;
+    const state = await runWindows(opts, lease.id, windows, upToDate, catalogue);
+    const error = runError(state);
+    await finishRun(opts.db, lease.id, error ? 'failed' : 'done', error, now());
+    return { runId: lease.id, planned: windows.length, ...state, requests: opts.client.requestCount - requestsBefore, abandonedRuns };
+  } finally {
+    await lease.release();
+  }
+}
+
+async function runWindows(opts: IngestOptions, runId: number, windows: readonly PlannedWindow[], upToDate: number, catalogue: CatalogueLookup): Promise<RunState> {
+  const progress = opts.progress ?? SILENT_PROGRESS;
   const ctx: ItemContext = { client: opts.client, catalogue, thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS };
   const state: RunState = { completed: 0, rows: 0, failed: [], interrupted: false, fatal: null };
   progress.start(windows.length, upToDate);
@@ -131,13 +148,12 @@ export async function runIngest(opts: IngestOptions): Promise<IngestSummary> {
     if (!(await handleWindow(opts, ctx, runId, w, state))) break;
   }
   progress.finish();
-  const error = state.fatal
-    ? message(state.fatal)
-    : state.interrupted
-      ? 'interrupted'
-      : state.failed.length
-        ? `${state.failed.length} window(s) failed; first: ${state.failed[0]!.window}: ${state.failed[0]!.error}`
-        : null;
-  await finishRun(opts.db, runId, error ? 'failed' : 'done', error, now());
-  return { runId, planned: windows.length, ...state, requests: opts.client.requestCount - requestsBefore };
+  return state;
+}
+
+function runError(state: RunState): string | null {
+  if (state.fatal) return message(state.fatal);
+  if (state.interrupted) return 'interrupted';
+  const first = state.failed[0];
+  return first ? `${state.failed.length} window(s) failed; first: ${first.window}: ${first.error}` : null;
 }

@@ -5,9 +5,8 @@
  * mRID, so pages are compared on their parsed content, never on their bytes.
  */
 import { createHash } from 'node:crypto';
-import { unzipSync } from 'fflate';
 import { describeRequest, type EntsoeClient, type EntsoeReply, type EntsoeRequest } from './client.js';
-import { type DayAheadPrices, EntsoeError, type EntsoeResult, parseDayAheadPrices, parseTransmissionOutages, type TransmissionOutage } from './entsoe/index.js';
+import { type DayAheadPrices, EntsoeError, type EntsoeResult, parseDayAheadPrices, readOutagePage, type TransmissionOutage } from './entsoe/index.js';
 
 /** TimeSeries per page of A44 replies (the platform's limit for energy prices). */
 export const PRICE_PAGE_SIZE = 100;
@@ -48,13 +47,6 @@ function countOccurrences(body: Uint8Array, needle: string): number {
   return n;
 }
 
-function zipEntries(body: Uint8Array): number {
-  if (body[0] !== 0x50 || body[1] !== 0x4b) return 0;
-  let n = 0;
-  unzipSync(body, { filter: () => (n++, false) });
-  return n;
-}
-
 /** A44 pages: day-ahead prices (null for "No matching data"). */
 export const PRICE_PAGES: PagedItem<DayAheadPrices | null> = {
   size: PRICE_PAGE_SIZE,
@@ -67,10 +59,10 @@ export const PRICE_PAGES: PagedItem<DayAheadPrices | null> = {
 /** A78 pages: every outage of the zip, inactive ones included. */
 export const OUTAGE_PAGES: PagedItem<TransmissionOutage[]> = {
   size: OUTAGE_PAGE_SIZE,
-  read: (reply) => ({
-    data: dataOf(parseTransmissionOutages(reply.body, { includeInactive: true, httpStatus: reply.status })) ?? [],
-    documents: zipEntries(reply.body),
-  }),
+  read: (reply) => {
+    const page = readOutagePage(reply.body, { includeInactive: true, httpStatus: reply.status });
+    return { data: dataOf(page.result) ?? [], documents: page.documents };
+  },
 };
 
 /** SHA-256 of the parsed content (series, periods, values; no document header). */

@@ -21,18 +21,6 @@ export interface FinishedWindow extends LedgerWindow {
   readonly finishedAt: Date;
 }
 
-/** Records a new run as `running`; `args` is stored as JSON (never pass secrets). @returns its id. */
-export async function startRun(db: Executor, args: unknown, now: Date): Promise<number> {
-  const rows = await query<{ id: number }>(
-    db,
-    `INSERT INTO ingestion_run (started_at, status, args) VALUES ($1::timestamptz, 'running', $2::jsonb) RETURNING id`,
-    [now.toISOString(), JSON.stringify(args ?? {})],
-  );
-  const id = rows[0]?.id;
-  if (id === undefined) throw new Error('ingestion_run insert returned no id');
-  return id;
-}
-
 /** Closes a run with its final status and, when failed, a one-line error. */
 export async function finishRun(db: Executor, runId: number, status: Exclude<IngestionStatus, 'running'>, error: string | null, now: Date): Promise<void> {
   await query(

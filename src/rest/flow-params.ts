@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FLOW_TYPES } from '../services/flow-filter.js';
+import { FLOWS_MAX_LIMIT } from '../services/flows.js';
 
 /** Repeatable border filter `ZONE_FROM->ZONE_TO` (either direction of flow is selected). */
 export const borderParam = z
@@ -17,6 +18,6 @@ export const flowTypeParam = z
   .meta({ description: 'Flow type(s) to keep; repeat for several.' });
 
 /** /flows page size (spec 4.6). */
-export const limitParam = z.coerce.number().int().min(1).max(20_000).default(20_000).meta({ description: 'Page size, 1 to 20000.' });
+export const limitParam = z.coerce.number().int().min(1).max(FLOWS_MAX_LIMIT).default(FLOWS_MAX_LIMIT).meta({ description: `Page size, 1 to ${FLOWS_MAX_LIMIT}.` });
 /** /flows rows skipped. */
 export const offsetParam = z.coerce.number().int().min(0).default(0).meta({ description: 'Rows skipped before the page.' });

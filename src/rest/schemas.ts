@@ -8,7 +8,7 @@ const datetimeParam = (fallback: string, what: string) =>
     .string()
     .optional()
     .meta({
-      description: `${what}. ISO 8601 datetime (UTC when no offset is given; a bare date is 00:00 UTC) or relative: \`now\`, optionally followed by \`-<n><unit>\` with unit m (minutes), H or h (hours), d, w, M (months), y. Default \`${fallback}\`. Ranges are half-open [from, to).`,
+      description: `${what}. ISO 8601 datetime (UTC when no offset is given; a bare date is 00:00 UTC) or relative: \`now\`, optionally followed by \`-<n><unit>\` with unit m (minutes), H or h (hours), d, w, M (months), y. Offsets must lie within ±14:00; instants from 1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z. Default \`${fallback}\`. Ranges are half-open [from, to).`,
       example: fallback,
     });
 

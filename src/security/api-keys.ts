@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.js';
+import { databaseAppError } from '../db/errors.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { type ApiKeyRecord, findActiveKeyIdByHash, insertApiKey } from '../repositories/api-keys.js';
@@ -66,7 +67,8 @@ export class ApiKeyAuthenticator {
   /**
    * The key id for a header value.
    * @throws AppError UNAUTHENTICATED for a malformed, unknown or revoked key;
-   *   DATABASE_UNAVAILABLE when the lookup fails.
+   *   TIMEOUT when the lookup waited past the time limit (a busy pool); DATABASE_UNAVAILABLE when
+   *   it fails otherwise.
    */
   async authenticate(headerValue: string): Promise<number> {
     const key = headerValue.trim();
@@ -88,6 +90,8 @@ export class ApiKeyAuthenticator {
     const keyId = findActiveKeyIdByHash(this.db, keyHash).catch((err: unknown) => {
       this.cache.delete(keyHash);
       this.opts.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'API key lookup failed');
+      const mapped = databaseAppError(err);
+      if (mapped?.code === 'TIMEOUT') throw mapped;
       throw new AppError('DATABASE_UNAVAILABLE', 'Service Unavailable: the API key could not be checked');
     });
     if (this.ttl > 0) this.remember(keyHash, keyId, now);

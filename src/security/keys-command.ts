@@ -1,14 +1,12 @@
 import type { Database } from '../db/client.js';
 import { type ApiKeyRecord, listApiKeys, revokeApiKey } from '../repositories/api-keys.js';
+import { UsageError } from '../cli/command-line.js';
 import { API_KEY_HEADER, createApiKey } from './api-keys.js';
 
 /** Usage line of the keys command. */
 export const KEYS_USAGE = 'usage: npm run keys -- create <name> | list | revoke <id>';
 
-/** A command line that does not parse (exit code 2). */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 /** The commands of `npm run keys`. */
 export type KeysCommand = { name: 'create'; keyName: string } | { name: 'list' } | { name: 'revoke'; id: number };

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
-import { DEFAULT_THRESHOLDS } from '../../src/domain/classification.js';
-import { loadOutages } from '../../src/repositories/load.js';
+import { classifyHour, DEFAULT_THRESHOLDS } from '../../src/domain/classification.js';
+import { loadBorderHours, loadOutages, loadPrices, type PricePointRow } from '../../src/repositories/load.js';
+import { BOUNDARY_HOURS } from '../support/classification-boundaries.js';
 import { monthChunks, reclassify } from '../../src/repositories/reclassify.js';
 import { DEMO_TEST_FROM, TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
@@ -86,5 +87,35 @@ describe.each(TEST_BACKENDS)('reclassify (%s)', (kind) => {
     expect((row?.b ?? 0) - (row?.a ?? 0)).toBeGreaterThan(400);
     if (row?.export_from_a) expect(['convergence', 'congestion']).toContain(row.flow_type);
     else expect(row?.flow_type).toBe('counter_intuitive');
+  });
+
+  it('classifies the hand-computed boundary hours as the pure rules do, prices averaged in SQL', async () => {
+    t = await createTestDatabase(kind, { seed: 'empty' });
+    const [border] = await t.db.rawQuery<{ id: number; a: number; b: number }>(
+      `SELECT b.id, b.zone_a_id AS a, b.zone_b_id AS b FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
+       WHERE za.code = 'DE_LU' AND zb.code = 'FR'`,
+    );
+    const start = Date.parse('2025-10-01T00:00:00Z');
+    const hourAt = (i: number) => new Date(start + i * 3_600_000);
+    const prices: PricePointRow[] = BOUNDARY_HOURS.flatMap((h, i) => {
+      const row = { interpolated: false, source: 'entsoe' as const };
+      const b = h.quartersB
+        ? h.quartersB.map((p, q) => ({ ...row, zoneId: border!.b, ts: new Date(hourAt(i).getTime() + q * 900_000), periodMinutes: 15, priceEurMwh: p }))
+        : [{ ...row, zoneId: border!.b, ts: hourAt(i), periodMinutes: 60, priceEurMwh: h.priceB }];
+      return [{ ...row, zoneId: border!.a, ts: hourAt(i), periodMinutes: 60, priceEurMwh: h.priceA }, ...b];
+    });
+    await loadPrices(t.db, prices);
+    await loadBorderHours(t.db, BOUNDARY_HOURS.map((h, i) => ({
+      borderId: border!.id, ts: hourAt(i), physicalAbMw: h.flowAbMw, physicalBaMw: h.flowBaMw, physicalSource: 'entsoe' as const,
+      ntcAbMw: h.ntcAbMw, ntcBaMw: h.ntcBaMw, ntcSource: 'entsoe' as const,
+    })));
+    const result = await reclassify(t.db, { from: hourAt(0), to: hourAt(BOUNDARY_HOURS.length), thresholds: DEFAULT_THRESHOLDS });
+    expect(result.hours).toBe(BOUNDARY_HOURS.length);
+    const stored = await t.db.rawQuery<{ flow_type: string; export_from_a: boolean | null; a: number; b: number }>(
+      `SELECT flow_type::text, export_from_a, price_a_eur_mwh AS a, price_b_eur_mwh AS b FROM border_hour WHERE border_id = $1 ORDER BY ts`, [border!.id]);
+    const expected = BOUNDARY_HOURS.map((h) => ({ name: h.name, flow_type: h.flowType, export_from_a: h.exportFromA, a: h.priceA, b: h.priceB }));
+    expect(stored.map((r, i) => ({ name: BOUNDARY_HOURS[i]!.name, ...r }))).toEqual(expected);
+    const pure = BOUNDARY_HOURS.map((h, i) => classifyHour({ ...h, priceA: stored[i]!.a, priceB: stored[i]!.b, outage: false }).flowType);
+    expect(stored.map((r) => r.flow_type)).toEqual(pure);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type BorderHourInput, classifyHour, DEFAULT_THRESHOLDS, netAbFlow } from '../../src/domain/classification.js';
+import { BOUNDARY_HOURS } from '../support/classification-boundaries.js';
 
 /** A border A-B hour: A at 50 EUR/MWh, B at 80, 1000 MW of NTC each way, 600 MW flowing A->B. */
 const base: BorderHourInput = { priceA: 50, priceB: 80, flowAbMw: 600, flowBaMw: 0, ntcAbMw: 1000, ntcBaMw: 1000, outage: false };
@@ -62,5 +63,22 @@ describe('classifyHour edge cases', () => {
     const t = { ...DEFAULT_THRESHOLDS, congestionShare: 0.5, epsEurMwh: 40 };
     expect(classifyHour({ ...base }, t).flowType).toBe('convergence');
     expect(classifyHour({ ...base, priceB: 95 }, t).flowType).toBe('congestion');
+  });
+});
+
+describe('classifyHour at exact thresholds (hand-computed, default thresholds)', () => {
+  it.each(BOUNDARY_HOURS)('$name', (h) => {
+    const r = classifyHour({ priceA: h.priceA, priceB: h.priceB, flowAbMw: h.flowAbMw, flowBaMw: h.flowBaMw, ntcAbMw: h.ntcAbMw, ntcBaMw: h.ntcBaMw, outage: false });
+    expect({ flowType: r.flowType, exportFromA: r.exportFromA }).toEqual({ flowType: h.flowType, exportFromA: h.exportFromA });
+  });
+  it('compares a custom capacity share exactly (7 of 100 MW at a share of 0.07 is congestion)', () => {
+    const t = { ...DEFAULT_THRESHOLDS, congestionShare: 0.07 };
+    expect(classifyHour({ ...base, flowAbMw: 7, ntcAbMw: 100 }, t).flowType).toBe('congestion');
+    expect(classifyHour({ ...base, flowAbMw: 6.999, ntcAbMw: 100 }, t).flowType).toBe('convergence');
+  });
+  it('compares a custom eps and minimum flow exactly', () => {
+    const t = { ...DEFAULT_THRESHOLDS, epsEurMwh: 0.29, minFlowMw: 0.3 };
+    expect(classifyHour({ ...base, priceA: 50.29, priceB: 50, flowAbMw: 0.3 }, t)).toEqual({ flowType: 'convergence', exportFromA: true, netFlowMw: 0.3 });
+    expect(classifyHour({ ...base, priceA: 50.3, priceB: 50, flowAbMw: 0.3 }, t).flowType).toBe('counter_intuitive');
   });
 });

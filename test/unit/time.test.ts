@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatUtc, formatUtcNaive, parseDateTime, resolveRange, splitDays } from '../../src/domain/time.js';
+import { type DateTimeParse, formatUtc, formatUtcNaive, parseDateTime, resolveRange, splitDays } from '../../src/domain/time.js';
 import { InputError } from '../../src/errors.js';
 
 const NOW = new Date('2026-03-31T10:20:30.456Z');
-const iso = (d: Date | null) => d?.toISOString() ?? null;
+const iso = (r: DateTimeParse) => (r.ok ? r.instant.toISOString() : null);
 
 describe('parseDateTime', () => {
   it('reads an ISO datetime without offset as UTC', () => {
@@ -31,7 +31,31 @@ describe('parseDateTime', () => {
   });
   it('rejects impossible dates and unknown forms', () => {
     for (const bad of ['2025-02-30', '2025-13-01', '2025-10-01T24:00:00', 'yesterday', 'now-5x', 'now+1d', 'now-d', '']) {
-      expect(parseDateTime(bad, NOW), bad).toBeNull();
+      expect(parseDateTime(bad, NOW), bad).toMatchObject({ ok: false, type: 'datetime_parsing' });
+    }
+  });
+  it('accepts UTC offsets up to ±14:00 and refuses larger ones or minutes of 60 and more', () => {
+    expect(iso(parseDateTime('2024-01-01T00:00:00+14:00', NOW))).toBe('2023-12-31T10:00:00.000Z');
+    expect(iso(parseDateTime('2024-01-01T00:00:00-14:00', NOW))).toBe('2024-01-01T14:00:00.000Z');
+    expect(iso(parseDateTime('2024-01-01T00:00:00-00:00', NOW))).toBe('2024-01-01T00:00:00.000Z');
+    for (const bad of ['2024-01-01T00:00:00-99:99', '2024-01-01T00:00:00+14:01', '2024-01-01T00:00:00-15:00', '2024-01-01T00:00:00+01:60', '2024-01-01T00:00+0075']) {
+      expect(parseDateTime(bad, NOW), bad).toEqual({ ok: false, type: 'datetime_parsing', msg: expect.stringMatching(/offset/) });
+    }
+  });
+  it('accepts instants from 1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z inclusive', () => {
+    expect(iso(parseDateTime('1900-01-01', NOW))).toBe('1900-01-01T00:00:00.000Z');
+    expect(iso(parseDateTime('1900-01-01T01:00:00+01:00', NOW))).toBe('1900-01-01T00:00:00.000Z');
+    expect(iso(parseDateTime('2200-01-01T00:00:00Z', NOW))).toBe('2200-01-01T00:00:00.000Z');
+    expect(iso(parseDateTime('now-126y', NOW))).toBe('1900-03-31T10:20:30.456Z');
+  });
+  it('refuses instants outside the supported range, absolute or relative, with a range error', () => {
+    const below = { ok: false, type: 'greater_than_equal', msg: expect.stringContaining('1900-01-01T00:00:00Z') };
+    const above = { ok: false, type: 'less_than_equal', msg: expect.stringContaining('2200-01-01T00:00:00Z') };
+    for (const text of ['1899-12-31T23:59:59.999', '1900-01-01T00:00:00+00:01', '0000-01-01', 'now-2026y', 'now-127y', 'now-999999d', 'now-999999y', 'now-999999M', 'now-999999w']) {
+      expect(parseDateTime(text, NOW), text).toEqual(below);
+    }
+    for (const text of ['2200-01-01T00:00:00.001Z', '2199-12-31T23:00:00-01:01', '9999-12-31T23:59:59']) {
+      expect(parseDateTime(text, NOW), text).toEqual(above);
     }
   });
 });
@@ -39,8 +63,8 @@ describe('parseDateTime', () => {
 describe('resolveRange', () => {
   it('defaults to the last 30 days with now truncated to the second', () => {
     const r = resolveRange(undefined, undefined, NOW.getTime());
-    expect(iso(r.from)).toBe('2026-03-01T10:20:30.000Z');
-    expect(iso(r.to)).toBe('2026-03-31T10:20:30.000Z');
+    expect(r.from.toISOString()).toBe('2026-03-01T10:20:30.000Z');
+    expect(r.to.toISOString()).toBe('2026-03-31T10:20:30.000Z');
   });
   it('names the unreadable parameter', () => {
     try {
@@ -49,6 +73,17 @@ describe('resolveRange', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(InputError);
       expect((err as InputError).issues.map((i) => i.param)).toEqual(['datetime_from']);
+    }
+  });
+  it('names each parameter that resolves outside the supported range, with the parameter as sent', () => {
+    try {
+      resolveRange('now-2026y', 'now-999999d', NOW.getTime());
+      expect.unreachable();
+    } catch (err) {
+      expect((err as InputError).issues).toEqual([
+        { param: 'datetime_from', msg: expect.stringContaining('1900'), type: 'greater_than_equal', input: 'now-2026y' },
+        { param: 'datetime_to', msg: expect.stringContaining('1900'), type: 'greater_than_equal', input: 'now-999999d' },
+      ]);
     }
   });
   it('rejects an empty or inverted range on datetime_to', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDateTime } from '../../domain/time.js';
+import { isSupportedInstant, parseDateTime } from '../../domain/time.js';
 import { InputError } from '../../errors.js';
 import type { Meta } from '../../services/meta.js';
 import { builder } from '../builder.js';
@@ -48,10 +48,11 @@ export const MetaRef = builder.objectRef<Meta>('Meta').implement({
   }),
 });
 
-/** Validation of a range argument: the REST grammar (ISO 8601 or now-<n><unit>). */
-export const rangeArgSchema = z
-  .string()
-  .refine((v) => parseDateTime(v, new Date()) !== null, 'Invalid datetime: expected ISO 8601 (UTC when no offset) or now[-<n><unit>] with unit m, H, h, d, w, M, y');
+/** Validation of a range argument: the REST grammar and supported range of {@link parseDateTime}. */
+export const rangeArgSchema = z.string().superRefine((v, ctx) => {
+  const parsed = parseDateTime(v, new Date());
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.msg });
+});
 
 const GRAPHQL_PARAM: Record<string, string> = { datetime_from: 'from', datetime_to: 'to', zone: 'zones', border: 'borders' };
 
@@ -85,13 +86,34 @@ class LazyEdge<T> implements Edge<T> {
 /** Edges of a page; `cursorOf` runs only for the cursors a query reads. */
 export const lazyEdges = <T>(nodes: readonly T[], cursorOf: (node: T) => string): Edge<T>[] => nodes.map((n) => new LazyEdge(n, cursorOf));
 
-/** Decodes a cursor made by {@link encodeCursor}. @throws InputError on `after` for a bad cursor. */
-export function decodeCursor(cursor: string, arity: number): unknown[] {
+const CURSOR_TEXT = /^[A-Za-z0-9_-]{1,1024}$/;
+
+/**
+ * A cursor's datetime part: RFC 3339 UTC text as {@link encodeCursor} writes it, within the
+ * supported range of instants (1900-01-01 to 2200-01-01 UTC).
+ */
+export const cursorInstant = z.iso
+  .datetime()
+  .transform((v) => new Date(v))
+  .refine(isSupportedInstant, 'datetime outside 1900-01-01..2200-01-01 UTC');
+
+/** A cursor's code part (zone code, flow type): short non-empty text. */
+export const cursorCode = z.string().min(1).max(64);
+
+/**
+ * Decodes a cursor made by {@link encodeCursor} and validates its parts with `schema` (one tuple
+ * schema per connection), returning the parsed parts.
+ * @throws InputError on `after` (BAD_USER_INPUT) when the cursor is not base64url, not JSON, or not of that shape.
+ */
+export function decodeCursor<S extends z.ZodType>(cursor: string, schema: S): z.output<S> {
+  let parts: unknown;
   try {
-    const parts: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parts) && parts.length === arity) return parts;
+    if (!CURSOR_TEXT.test(cursor)) throw new Error('not base64url');
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through
+    throw InputError.of('after', 'Invalid cursor: pass the cursor of an edge unchanged', 'value_error');
   }
-  throw InputError.of('after', 'Invalid cursor', 'value_error');
+  const result = schema.safeParse(parts);
+  if (!result.success) throw InputError.of('after', 'Invalid cursor: pass the cursor of an edge unchanged', 'value_error');
+  return result.data;
 }

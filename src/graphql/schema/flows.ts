@@ -3,15 +3,15 @@ import { orNull, roundedPriceDelta, roundMw, roundPrice } from '../../domain/rou
 import { InputError } from '../../errors.js';
 import type { FlowRecord } from '../../repositories/flows.js';
 import { FLOW_TYPES, type FlowTypeName } from '../../services/flow-filter.js';
-import { flowMeta, getFlowPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
+import { FLOWS_MAX_LIMIT, flowMeta, getFlowPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
 import type { FlowQuery } from '../../repositories/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { bordersArg, rangeArgs, resolutionArg, zonesArg } from './args.js';
-import { decodeCursor, type Edge, encodeCursor, lazyEdges, MetaRef, withArgNames } from './common.js';
+import { cursorCode, cursorInstant, decodeCursor, type Edge, encodeCursor, lazyEdges, MetaRef, withArgNames } from './common.js';
 import { ZoneRef } from './zones.js';
 
-/** Largest flows page a client may ask for with `first`. */
-export const MAX_FLOW_PAGE = 20_000;
+/** Largest flows page a client may ask for with `first`: the REST maximum. */
+export const MAX_FLOW_PAGE = FLOWS_MAX_LIMIT;
 
 /** The four flow types (REST flow_type). */
 export const FlowTypeEnum = builder.enumType('FlowType', {
@@ -64,6 +64,9 @@ interface FlowConnectionShape {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
+/** A flow cursor: [datetime (RFC 3339 UTC), exporter zone, importer zone, flow type]. */
+const FLOW_CURSOR = z.tuple([cursorInstant, cursorCode, cursorCode, z.enum(FLOW_TYPES)]);
+
 const cursorOf = (r: FlowRecord) => encodeCursor([r.datetime.toISOString(), r.zoneFrom, r.zoneTo, r.flowType]);
 
 async function resolveFlows(ctx: GraphQLContext, args: Record<string, unknown>): Promise<FlowConnectionShape> {
@@ -78,8 +81,8 @@ async function resolveFlows(ctx: GraphQLContext, args: Record<string, unknown>):
     basis: (args.basis as 'physical') ?? 'physical',
   });
   const limit = (args.first as number | null) ?? 1_000;
-  const a = args.after ? decodeCursor(args.after as string, 4).map(String) : undefined;
-  const after = a && { datetime: new Date(a[0]!), zoneFrom: a[1]!, zoneTo: a[2]!, flowType: a[3]! };
+  const a = args.after ? decodeCursor(args.after as string, FLOW_CURSOR) : undefined;
+  const after = a && { datetime: a[0], zoneFrom: a[1], zoneTo: a[2], flowType: a[3] };
   const rows = await getFlowPage(ctx.deps, query, { after, limit: limit + 1 });
   const edges = lazyEdges(rows.slice(0, limit), cursorOf);
   let summary: Promise<{ total: number; derived: boolean }> | undefined;

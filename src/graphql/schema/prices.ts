@@ -6,7 +6,7 @@ import type { PriceRecord } from '../../repositories/prices.js';
 import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPricePage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { decodeCursor, type Edge, encodeCursor, lazyEdges, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
+import { cursorCode, cursorInstant, decodeCursor, type Edge, encodeCursor, lazyEdges, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
 import { ZoneRef } from './zones.js';
 
 /** Largest page a client may ask for with `first`. */
@@ -24,6 +24,9 @@ const PricePointRef = builder.objectRef<PriceRecord>('PricePoint').implement({
     year: t.int({ description: 'Calendar year (UTC).', resolve: (p) => p.datetime.getUTCFullYear() }),
   }),
 });
+
+/** A price cursor: [datetime (RFC 3339 UTC), zone code]. */
+const PRICE_CURSOR = z.tuple([cursorInstant, cursorCode]);
 
 interface PriceConnectionShape {
   query: ResolvedPriceQuery;
@@ -46,9 +49,9 @@ async function resolvePrices(ctx: GraphQLContext, args: {
   const meta = priceMeta(ctx.deps, query);
   meta.catch(() => undefined);
   const limit = args.first ?? DEFAULT_PAGE_SIZE;
-  const after = args.after ? decodeCursor(args.after, 2) : undefined;
+  const after = args.after ? decodeCursor(args.after, PRICE_CURSOR) : undefined;
   const rows = await getPricePage(ctx.deps, query, {
-    after: after && { datetime: new Date(String(after[0])), zone: String(after[1]) },
+    after: after && { datetime: after[0], zone: after[1] },
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);

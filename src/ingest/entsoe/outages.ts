@@ -1,15 +1,23 @@
-import { unzipSync } from 'fflate';
 import { EntsoeAuthError, EntsoeFormatError } from './errors.js';
 import { checkDocument, decodeBody, OUTAGE_NAMESPACES, readReply, type Expectation } from './reply.js';
 import { readPeriod } from './series.js';
 import { iso, parseDateAndTime, parseInstant } from './time.js';
 import type { EntsoeResult, ReplyOptions, TransmissionOutage } from './types.js';
 import { childOf, childrenOf, parseXml, rawChildrenOf, requireText, textOf, type XmlDocument, type XmlNode } from './xml.js';
+import { readZipXml, ZIP_LIMITS, type ZipLimits } from './zip.js';
 
 /** Options of {@link parseTransmissionOutages}. */
 export interface OutageParseOptions extends ReplyOptions {
   /** Keep cancelled (docStatus A09) and withdrawn (A13) outages too. Default false: only active ones. */
   readonly includeInactive?: boolean;
+  /** Bounds on the zip's entries and decompressed bytes. Default {@link ZIP_LIMITS}. */
+  readonly zipLimits?: ZipLimits;
+}
+
+/** A parsed A78 reply and the number of documents it held (zip entries; 1 for a bare XML document). */
+export interface OutagePage {
+  readonly result: EntsoeResult<TransmissionOutage[]>;
+  readonly documents: number;
 }
 
 const A78: Expectation = { rootName: 'Unavailability_MarketDocument', namespaces: OUTAGE_NAMESPACES, type: 'A78' };
@@ -92,33 +100,40 @@ export function readOutageDocument(doc: XmlDocument): TransmissionOutage[] {
 
 /**
  * Parses the reply of the A78 (transmission unavailability) endpoint: a zip of outage XML documents
- * (read with fflate `unzipSync`), or an acknowledgement when nothing matched.
+ * (read under `zipLimits`, see {@link readZipXml}), or an acknowledgement when nothing matched.
  *
  * Several revisions of one outage (same mRID) keep only the highest revisionNumber. Cancelled and
  * withdrawn outages are dropped unless `includeInactive`. The result is sorted by start, then mRID.
- * @throws EntsoeFormatError, EntsoeUpstreamError, EntsoeAuthError.
+ * @throws EntsoeFormatError (EntsoeZipError for a zip past its bounds, corrupt, or without XML),
+ *   EntsoeUpstreamError, EntsoeAuthError.
  */
 export function parseTransmissionOutages(
   body: string | Uint8Array,
   options?: OutageParseOptions,
 ): EntsoeResult<TransmissionOutage[]> {
-  const documents: XmlDocument[] = [];
+  return readOutagePage(body, options).result;
+}
+
+/** {@link parseTransmissionOutages}, also counting the documents of the reply (for paging). */
+export function readOutagePage(body: string | Uint8Array, options?: OutageParseOptions): OutagePage {
   if (options?.httpStatus === 401) throw new EntsoeAuthError();
+  const documents: XmlDocument[] = [];
+  let count = 1;
   if (isZip(body)) {
-    let files: Record<string, Uint8Array>;
-    try {
-      files = unzipSync(body);
-    } catch (e) {
-      throw new EntsoeFormatError(`unreadable outage zip: ${(e as Error).message}`);
-    }
-    for (const name of Object.keys(files).sort()) {
-      if (name.toLowerCase().endsWith('.xml')) documents.push(parseXml(decodeBody(files[name]!)));
+    const zip = readZipXml(body, options?.zipLimits ?? ZIP_LIMITS);
+    count = zip.entries;
+    for (const file of [...zip.files].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
+      documents.push(parseXml(decodeBody(file.data)));
     }
   } else {
     const doc = readReply(body, A78);
-    if ('kind' in doc) return doc;
+    if ('kind' in doc) return { result: doc, documents: 0 };
     documents.push(doc);
   }
+  return { result: { kind: 'data', data: latestActive(documents, options) }, documents: count };
+}
+
+function latestActive(documents: readonly XmlDocument[], options?: OutageParseOptions): TransmissionOutage[] {
   const latest = new Map<string, TransmissionOutage[]>();
   for (const outages of documents.map(readOutageDocument)) {
     const first = outages[0];
@@ -129,5 +144,5 @@ export function parseTransmissionOutages(
   const all = [...latest.values()].flat();
   const kept = options?.includeInactive ? all : all.filter((o) => o.status === 'active');
   kept.sort((a, b) => a.start.getTime() - b.start.getTime() || a.mRID.localeCompare(b.mRID));
-  return { kind: 'data', data: kept };
+  return kept;
 }

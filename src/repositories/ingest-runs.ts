@@ -1,0 +1,107 @@
+/**
+ * Liveness of ingestion runs. A run holds a session-level PostgreSQL advisory lock keyed by its id
+ * (and the schema) from the transaction that inserts its `ingestion_run` row until it finishes.
+ * The server drops the lock when the session ends, so a process killed mid-run (out of memory,
+ * SIGKILL, a crashed host once TCP notices) leaves a `running` row whose lock nobody holds: the
+ * next run finds such rows in `pg_locks` and closes them as abandoned. No clock or heartbeat is
+ * involved, and a live run, however slow, is never taken for a dead one.
+ *
+ * On PostgreSQL the lock lives on a dedicated connection (not taken from the pool, so the pool
+ * keeps its size); on PGlite, whose single session ends with the process, on the engine itself.
+ */
+import pg from 'pg';
+import type { Database } from '../db/client.js';
+import { query } from './sql.js';
+
+/** The lock's first key: a non-negative hash of the schema, so schemas sharing a database do not collide. */
+const LOCK_CLASS = `(hashtext('ingestion_run:' || current_schema()) & 2147483647)`;
+
+/** The error recorded on a run closed as abandoned. */
+export const ABANDONED_MESSAGE = 'abandoned: its process ended without finishing the run (killed or crashed); its unfinished windows are fetched again';
+
+/** A started run: its id, holding its liveness lock until {@link RunLease.release}. */
+export interface RunLease {
+  readonly id: number;
+  /** Drops the lock (and closes its connection). Safe to call more than once. */
+  release(): Promise<void>;
+}
+
+type Run = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+async function insertLocked(run: Run, args: unknown, now: Date): Promise<number> {
+  const rows = await run<{ id: number }>(
+    `INSERT INTO ingestion_run (started_at, status, args) VALUES ($1::timestamptz, 'running', $2::jsonb) RETURNING id`,
+    [now.toISOString(), JSON.stringify(args ?? {})],
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('ingestion_run insert returned no id');
+  await run(`SELECT pg_advisory_lock(${LOCK_CLASS}, $1)`, [id]);
+  return id;
+}
+
+async function startOnPglite(db: Database, args: unknown, now: Date): Promise<RunLease> {
+  const engine = db.pglite;
+  if (!engine) throw new Error('PGlite database without its engine');
+  const id = await engine.transaction((tx) => insertLocked(async (sql, params) => (await tx.query<never>(sql, params)).rows, args, now));
+  let held = true;
+  return {
+    id,
+    async release() {
+      if (!held) return;
+      held = false;
+      if (!engine.closed) await engine.query(`SELECT pg_advisory_unlock(${LOCK_CLASS}, $1)`, [id]);
+    },
+  };
+}
+
+async function startOnPostgres(db: Database, args: unknown, now: Date): Promise<RunLease> {
+  if (!db.pool) throw new Error('PostgreSQL database without its pool');
+  const client = new pg.Client(db.pool.options);
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    const id = await insertLocked(async (sql, params) => (await client.query(sql, params)).rows, args, now);
+    await client.query('COMMIT');
+    let held = true;
+    return {
+      id,
+      async release() {
+        if (!held) return;
+        held = false;
+        await client.end().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Records a new run as `running` and takes its liveness lock in the same transaction, so no other
+ * run can see the row without the lock. `args` is stored as JSON (never pass secrets).
+ */
+export function startRun(db: Database, args: unknown, now: Date): Promise<RunLease> {
+  return db.kind === 'pglite' ? startOnPglite(db, args, now) : startOnPostgres(db, args, now);
+}
+
+/**
+ * Closes as `failed` with {@link ABANDONED_MESSAGE} every `running` run other than `selfId` whose
+ * liveness lock no session holds (its process is gone). `finished_at` is the moment it was found.
+ * @returns the ids closed.
+ */
+export async function closeAbandonedRuns(db: Database, selfId: number, now: Date): Promise<number[]> {
+  const rows = await query<{ id: number }>(
+    db,
+    `UPDATE ingestion_run r SET status = 'failed', error = $2, finished_at = $3::timestamptz
+     WHERE r.status = 'running' AND r.id <> $1 AND NOT EXISTS (
+       SELECT 1 FROM pg_locks l
+       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND l.classid = ${LOCK_CLASS}::oid AND l.objid = r.id::oid)
+     RETURNING r.id`,
+    [selfId, ABANDONED_MESSAGE, now.toISOString()],
+  );
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
