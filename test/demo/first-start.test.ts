@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/db/client.js';
-import { start, startServer } from '../support/processes.js';
+import { killStarted, start, startServer } from '../support/processes.js';
 
 const MOMENTS = [/demo data: generated/, /\[1\/\d+\] demo data \d{4}-\d\d: /, /\[2\/\d+\] demo data \d{4}-\d\d: /];
 
@@ -22,7 +22,10 @@ describe('an interrupted first start', () => {
     dir = join(root, 'pglite');
     env = { PGLITE_DIR: dir, DEMO_HISTORY_DAYS: '60', LOG_LEVEL: 'info', PORT: '0' };
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterAll(() => {
+    killStarted();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   it('is completed by the next start, which is ready only with the whole demo data set', async () => {
     for (const moment of MOMENTS) {
