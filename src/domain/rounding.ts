@@ -4,6 +4,13 @@ export function round(value: number, decimals: number): number {
   return Math.round(value * f) / f;
 }
 
+/** Decimals of prices and price differences: 0.0001 EUR/MWh. */
+export const PRICE_DECIMALS = 4;
+/** Decimals of flows and capacities (0.001 MW) and energies (0.001 MWh). */
+export const MW_DECIMALS = 3;
+/** Decimals of percentages: 0.0001 %. */
+export const PERCENT_DECIMALS = 4;
+
 /** Prices: 0.0001 EUR/MWh. */
 export const roundPrice = (v: number): number => round(v, 4);
 /** Flows and capacities: 0.001 MW (energies: 0.001 MWh). */
