@@ -4,7 +4,7 @@ import { PRICE_ROW } from '../../contract/rows/prices.js';
 import type { RequestedResolution } from '../../domain/resolution.js';
 import type { PriceRecord } from '../../repositories/prices.js';
 import type { Meta } from '../../services/meta.js';
-import { countPriceRows, getPricePage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
+import { countPriceRows, getPriceKeysetPage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { cursorCode, cursorInstant, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
 import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
@@ -43,7 +43,7 @@ async function resolvePrices(ctx: GraphQLContext, args: PriceArgs): Promise<Pric
   });
   const meta = priceMeta(ctx.deps, query);
   meta.catch(() => undefined);
-  const page = await keysetPage(args, PRICE_CURSOR, ({ after, limit }) => getPricePage(ctx.deps, query, { after: after && { datetime: after[0], zone: after[1] }, limit }));
+  const page = await keysetPage(args, PRICE_CURSOR, ({ after, limit }) => getPriceKeysetPage(ctx.deps, query, { after: after && { datetime: after[0], zone: after[1] }, limit }));
   return { ...page, query, meta };
 }
 
