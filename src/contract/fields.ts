@@ -102,3 +102,6 @@ export const defineRow = <R>(contract: RowContract<R>): RowContract<R> => contra
 /** The fields a surface shows, in contract order. */
 export const restFields = <R>(c: RowContract<R>) => c.fields.filter((f): f is Field<R> & { rest: string } => f.rest !== undefined);
 export const graphqlFields = <R>(c: RowContract<R>) => c.fields.filter((f): f is Field<R> & { graphql: string } => f.graphql !== undefined);
+
+/** The row type of a service returning `{ meta, rows }`. */
+export type ServiceRow<F extends (...a: never[]) => Promise<{ rows: readonly unknown[] }>> = Awaited<ReturnType<F>>['rows'][number];

@@ -1,14 +1,12 @@
 import { MW_DECIMALS, PERCENT_DECIMALS, PRICE_DECIMALS } from '../../domain/rounding.js';
 import type { getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary } from '../../services/aggregates.js';
-import { defineRow, fieldsOf } from '../fields.js';
+import { defineRow, fieldsOf, type ServiceRow } from '../fields.js';
 
-type Rows<F extends (...a: never[]) => Promise<{ rows: readonly unknown[] }>> = Awaited<ReturnType<F>>['rows'][number];
-
-const summary = fieldsOf<Rows<typeof getFlowTypeSummary>>();
+const summary = fieldsOf<ServiceRow<typeof getFlowTypeSummary>>();
 const pct = (what: string) => ({ description: `Percent of the assessed hours classified ${what}.` });
 
 /** A flow-type summary row (spec 2.8); percentages are exact ratios of hour counts at 0.0001 %. */
-export const FLOW_TYPE_SUMMARY_ROW = defineRow<Rows<typeof getFlowTypeSummary>>({
+export const FLOW_TYPE_SUMMARY_ROW = defineRow<ServiceRow<typeof getFlowTypeSummary>>({
   rest: 'BorderFlowSummaryRow',
   graphql: 'FlowTypeSummaryRow',
   description: 'Flow-type breakdown of one border (stored orientation) in one UTC day or ISO week.',
@@ -26,10 +24,10 @@ export const FLOW_TYPE_SUMMARY_ROW = defineRow<Rows<typeof getFlowTypeSummary>>(
   ],
 });
 
-const ci = fieldsOf<Rows<typeof getCiShare>>();
+const ci = fieldsOf<ServiceRow<typeof getCiShare>>();
 
 /** A counter-intuitive share row (spec 2.5). */
-export const CI_SHARE_ROW = defineRow<Rows<typeof getCiShare>>({
+export const CI_SHARE_ROW = defineRow<ServiceRow<typeof getCiShare>>({
   rest: 'ZoneCiShareRow',
   graphql: 'CiShareRow',
   description: 'Counter-intuitive share of one zone in one bucket.',
@@ -46,10 +44,10 @@ export const CI_SHARE_ROW = defineRow<Rows<typeof getCiShare>>({
   ],
 });
 
-const scatter = fieldsOf<Rows<typeof getFlowPriceScatter>>();
+const scatter = fieldsOf<ServiceRow<typeof getFlowPriceScatter>>();
 
 /** A flow/price scatter bin (spec 2.4). */
-export const SCATTER_ROW = defineRow<Rows<typeof getFlowPriceScatter>>({
+export const SCATTER_ROW = defineRow<ServiceRow<typeof getFlowPriceScatter>>({
   rest: 'FlowPriceScatterRow',
   graphql: 'FlowPriceScatterPoint',
   description: 'A bin of (signed flow, price difference) observations of one border in its written orientation.',
@@ -64,10 +62,10 @@ export const SCATTER_ROW = defineRow<Rows<typeof getFlowPriceScatter>>({
   ],
 });
 
-const duration = fieldsOf<Rows<typeof getFlowDuration>>();
+const duration = fieldsOf<ServiceRow<typeof getFlowDuration>>();
 
 /** A flow duration curve point (spec 2.6). */
-export const DURATION_ROW = defineRow<Rows<typeof getFlowDuration>>({
+export const DURATION_ROW = defineRow<ServiceRow<typeof getFlowDuration>>({
   rest: 'FlowDurationRow',
   graphql: 'FlowDurationPoint',
   description: 'One point of a flow duration curve.',

@@ -1,14 +1,12 @@
 import { MW_DECIMALS, PRICE_DECIMALS } from '../../domain/rounding.js';
 import type { getPriceKpis, getZoneImportExport } from '../../services/aggregates.js';
-import { defineRow, fieldsOf } from '../fields.js';
+import { defineRow, fieldsOf, type ServiceRow } from '../fields.js';
 
-type Rows<F extends (...a: never[]) => Promise<{ rows: readonly unknown[] }>> = Awaited<ReturnType<F>>['rows'][number];
-
-const kpi = fieldsOf<Rows<typeof getPriceKpis>>();
+const kpi = fieldsOf<ServiceRow<typeof getPriceKpis>>();
 const eur = (rest: string, graphql: string, description: string) => ({ rest, graphql, round: PRICE_DECIMALS, description: `${description}, EUR/MWh.` });
 
 /** A price KPI row (DESIGN.md). */
-export const PRICE_KPI_ROW = defineRow<Rows<typeof getPriceKpis>>({
+export const PRICE_KPI_ROW = defineRow<ServiceRow<typeof getPriceKpis>>({
   rest: 'PriceKpiRow',
   graphql: 'PriceKpis',
   description: 'Statistics of a zone’s hourly day-ahead prices over the range.',
@@ -30,11 +28,11 @@ export const PRICE_KPI_ROW = defineRow<Rows<typeof getPriceKpis>>({
   ],
 });
 
-const exchange = fieldsOf<Rows<typeof getZoneImportExport>>();
+const exchange = fieldsOf<ServiceRow<typeof getZoneImportExport>>();
 const mwh = (rest: string, graphql: string, description: string) => ({ rest, graphql, round: MW_DECIMALS, description: `${description}, MWh.` });
 
 /** A zone import/export row (DESIGN.md). */
-export const ZONE_EXCHANGE_ROW = defineRow<Rows<typeof getZoneImportExport>>({
+export const ZONE_EXCHANGE_ROW = defineRow<ServiceRow<typeof getZoneImportExport>>({
   rest: 'ZoneImportExportRow',
   graphql: 'ZoneImportExport',
   description: 'Cross-border exchange of a zone over the range.',
