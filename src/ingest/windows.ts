@@ -3,6 +3,7 @@
  * requested range earlier runs already finished, and how the rest splits under the platform's
  * limits. Pure: no I/O. Instants are UTC.
  */
+import { HOUR_MS as HOUR } from '../domain/calendar.js';
 import { BORDERS, ZONES } from '../domain/catalogue.js';
 
 /** Data items: day-ahead prices (A44), physical flows (A11), scheduled exchanges (A09), day-ahead NTC (A61), outages (A78). */
@@ -11,8 +12,6 @@ export type Item = (typeof ITEMS)[number];
 
 /** Items fetched per zone; the others are fetched per border. */
 export const ZONE_ITEMS: ReadonlySet<Item> = new Set(['prices']);
-
-const HOUR = 3_600_000;
 
 /**
  * How long after a window was finished its data may still change upstream, ms. A finished window

@@ -1,3 +1,4 @@
+import { DAY_MS, WEEK_MS, isoWeekStart } from '../domain/calendar.js';
 import { widenToDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { DIR, HOUR_AGGREGATES } from './flow-sql.js';
@@ -59,13 +60,10 @@ const borderWeekly = (from: string, to: string) => Prisma.sql`
              GROUP BY 1, 2, 3, 4) src
     ON src.border_id = s.border_id AND src.week = s.week AND src.flow_type = s.flow_type AND src.export_from_a = s.export_from_a`;
 
-const DAY_MS = 86_400_000;
-
 /** The ISO weeks (Monday to Monday, `YYYY-MM-DD`) touching the whole UTC days [from, to). */
 function weekWindow(from: Date, to: Date): [string, string] {
-  const monday = (ms: number) => ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS;
-  const first = monday(from.getTime());
-  const last = monday(to.getTime() - DAY_MS) + 7 * DAY_MS;
+  const first = isoWeekStart(from.getTime());
+  const last = isoWeekStart(to.getTime() - DAY_MS) + WEEK_MS;
   return [new Date(first).toISOString().slice(0, 10), new Date(last).toISOString().slice(0, 10)];
 }
 

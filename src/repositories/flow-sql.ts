@@ -1,3 +1,4 @@
+import { DAY_MS, WEEK_MS, isoWeekStart } from '../domain/calendar.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -43,13 +44,6 @@ export function hourConditions(f: FlowFilter): Prisma.Sql {
   return Prisma.sql`h.ts >= ${f.from} AND h.ts < ${f.to} AND h.flow_type IS NOT NULL ${borders} ${types}`;
 }
 
-const DAY_MS = 86_400_000;
-
-/** The Monday (00:00 UTC) on or before a UTC midnight. */
-function mondayOnOrBefore(ms: number): number {
-  return ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS;
-}
-
 /**
  * Splits a range of whole UTC days into the whole ISO weeks inside it (Monday to Monday) and the
  * runs of days before and after them (the whole range when it holds no whole week).
@@ -57,8 +51,8 @@ function mondayOnOrBefore(ms: number): number {
 export function splitWeeks(days: TimeRange): { weeks: TimeRange | null; days: TimeRange[] } {
   const from = days.from.getTime();
   const to = days.to.getTime();
-  const first = from === mondayOnOrBefore(from) ? from : mondayOnOrBefore(from) + 7 * DAY_MS;
-  const last = mondayOnOrBefore(to);
+  const first = from === isoWeekStart(from) ? from : isoWeekStart(from) + WEEK_MS;
+  const last = isoWeekStart(to);
   if (first >= last) return { weeks: null, days: [days] };
   const around: TimeRange[] = [];
   if (from < first) around.push({ from: days.from, to: new Date(first) });
@@ -155,6 +149,5 @@ export function utcInstant(wallTime: Prisma.Sql): Prisma.Sql {
  * exactly the days that start before `to`, as an index range on a `date` column.
  */
 export function firstDayFrom(instant: Date): string {
-  const dayMs = 86_400_000;
-  return isoDay(new Date(Math.ceil(instant.getTime() / dayMs) * dayMs));
+  return isoDay(new Date(Math.ceil(instant.getTime() / DAY_MS) * DAY_MS));
 }

@@ -4,6 +4,7 @@
  * 1e-6 EUR/MWh) and outage overlaps come from SQL; the rules are `classifyHour` in JS; results go
  * back with one `UPDATE ... FROM unnest` per chunk (one calendar month, UTC).
  */
+import { HOUR_MS } from '../domain/calendar.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
 import { type BorderHourClassColumns, type BorderHourFacts, HOURLY_PRICE_DECIMALS, classifyBorderHour } from './border-class.js';
 import { allowLongStatements } from './bulk.js';
@@ -112,8 +113,6 @@ async function reclassifyChunk(sql: Sql, from: Date, to: Date, opts: ReclassifyO
   );
   return { hours: rows.length, changed: done[0]?.n ?? 0 };
 }
-
-const HOUR_MS = 3_600_000;
 
 /** Splits [from, to) at the starts of UTC calendar months. */
 export function monthChunks(from: Date, to: Date): [Date, Date][] {
