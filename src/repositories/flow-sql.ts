@@ -2,6 +2,7 @@ import { DAY_MS, WEEK_MS, isoWeekStart } from '../domain/calendar.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { utcDay } from './sql-time.js';
 
 /** Filters shared by the flow queries: null borderIds means every border, an empty array none. */
 export interface FlowFilter {
@@ -72,7 +73,7 @@ const ROLLUP_SUMS = Prisma.sql`hours, interpolated_hours, derived_hours, net_flo
  * aggregating border_hour over the range for every 1D (without weeks) or 1W bucket. Columns: day,
  * border_id, flow_type, export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum,
  * price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources. Bucket `day`
- * with {@link dayBucket} and turn buckets into instants with {@link utcInstant} after grouping, so
+ * with `dayBucket` and turn buckets into instants with `utcInstant` (sql-time.ts) after grouping, so
  * no time zone work runs per rollup row (5 years of 59 borders are 320,000 daily rows).
  */
 export function dailySums(f: FlowFilter, weeks = false): Prisma.Sql {
@@ -81,7 +82,7 @@ export function dailySums(f: FlowFilter, weeks = false): Prisma.Sql {
   const types = f.flowTypes.length ? Prisma.sql`AND d.flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
   const parts: Prisma.Sql[] = split.edges.map(
     (e) => Prisma.sql`
-      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${HOUR_AGGREGATES}
+      SELECT ${utcDay(Prisma.sql`h.ts`)} AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${HOUR_AGGREGATES}
       FROM border_hour h WHERE ${hourConditions({ ...f, ...e })}
       GROUP BY 1, 2, 3, 4`,
   );
@@ -104,44 +105,6 @@ export function dailySums(f: FlowFilter, weeks = false): Prisma.Sql {
 /** The sums a 1D or 1W bucketing reads: whole weeks from border_weekly at 1W. */
 export function bucketSums(f: FlowFilter, resolution: Resolution): Prisma.Sql {
   return dailySums(f, resolution === '1W');
-}
-
-/** `date_trunc` unit of an aggregated resolution. */
-export function bucketUnit(resolution: Resolution): 'day' | 'week' {
-  return resolution === '1W' ? 'week' : 'day';
-}
-
-/**
- * The 1D/1W bucket of a UTC `date` expression, as a `timestamp` holding the UTC wall time of the
- * bucket start (ISO weeks start on Monday). The unit is inlined, not a parameter, so the same
- * expression in SELECT and GROUP BY is recognised as one.
- */
-export function dayBucket(resolution: Resolution, day: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`date_trunc(${Prisma.raw(`'${bucketUnit(resolution)}'`)}, ${day}::timestamp)`;
-}
-
-const STRIDE = { hour: '1 hour', day: '1 day', week: '7 days' } as const;
-
-/**
- * Start of the UTC hour, day or ISO week (Monday 00:00 UTC) holding a timestamptz expression, as
- * a timestamptz: equal to `date_trunc(unit, ts, 'UTC')` but `date_bin` arithmetic, without the
- * per-row time-zone rules (about 3x cheaper over thousands of rows). The unit is inlined.
- */
-export function utcBucket(unit: keyof typeof STRIDE, instant: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`date_bin(${Prisma.raw(`'${STRIDE[unit]}'`)}, ${instant}, timestamptz '2000-01-03 00:00:00+00')`;
-}
-
-/**
- * Epoch milliseconds (float8) of a timestamptz expression: for large results, reading a number and
- * making the Date in JS costs a fraction of the driver's timestamptz text parsing.
- */
-export function epochMs(instant: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(extract(epoch FROM ${instant}) * 1000)::float8`;
-}
-
-/** The instant (timestamptz) of a UTC wall-time `timestamp` expression such as a {@link dayBucket}. */
-export function utcInstant(wallTime: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(${wallTime} AT TIME ZONE 'UTC')`;
 }
 
 /**

@@ -2,7 +2,8 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import type { TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { bucketSums, dayBucket, type FlowFilter } from './flow-sql.js';
+import { bucketSums, type FlowFilter } from './flow-sql.js';
+import { dayBucket } from './sql-time.js';
 
 /** A border as a series in its written orientation: flip when written B->A. */
 export interface OrientedBorder {

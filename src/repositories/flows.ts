@@ -2,7 +2,8 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { bucketSums, bucketUnit, dailySums, dayBucket, DIR, epochMs, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions, utcInstant } from './flow-sql.js';
+import { bucketSums, dailySums, DIR, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './flow-sql.js';
+import { bucketUnit, dayBucket, epochMs, utcBucket, utcInstant } from './sql-time.js';
 import { preparedQuery } from './sql.js';
 
 /**
@@ -71,7 +72,7 @@ function scheduledHourlyRows(f: FlowFilter): Prisma.Sql {
 function bucketsOfHours(hours: Prisma.Sql, resolution: Resolution): Prisma.Sql {
   return Prisma.sql`
     SELECT y.*, y.datetime AS sort_key FROM (
-      SELECT date_trunc(${bucketUnit(resolution)}, x.datetime, 'UTC') AS datetime, x.border_id, x.export_from_a, x.flow_type,
+      SELECT ${utcBucket(bucketUnit(resolution), Prisma.sql`x.datetime`)} AS datetime, x.border_id, x.export_from_a, x.flow_type,
              bool_or(x.flow_interpolated) AS flow_interpolated, avg(x.net_flow_mw) AS net_flow_mw,
              avg(x.price_from) AS price_from, avg(x.price_to) AS price_to, avg(x.capacity_mw) AS capacity_mw,
              count(*)::int AS hours, bool_or(x.derived) AS derived

@@ -1,6 +1,7 @@
 import type { Database } from '../db/client.js';
 import type { TimeRange } from '../domain/time.js';
-
+import { Prisma } from '../generated/prisma/client.js';
+import { hourlyPrices } from './sql-time.js';
 
 /** Price statistics of one zone over a range, from hourly time-weighted means (EUR/MWh). */
 export interface PriceKpis {
@@ -25,12 +26,7 @@ export interface PriceKpis {
  */
 export async function findPriceKpis(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<PriceKpis[]> {
   return db.prisma.$queryRaw<PriceKpis[]>`
-    WITH hp AS (
-      SELECT p.zone_id, date_trunc('hour', p.ts, 'UTC') AS hour,
-             sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes) AS price, bool_or(p.interpolated) AS interpolated
-      FROM price_point p
-      WHERE p.zone_id = ANY(${zoneIds.map(Number)}::smallint[]) AND p.ts >= ${range.from} AND p.ts < ${range.to}
-      GROUP BY 1, 2
+    WITH hp AS (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${zoneIds.map(Number)}::smallint[]) AND p.ts >= ${range.from} AND p.ts < ${range.to}`)}
     ), tagged AS (
       SELECT hp.*, extract(isodow FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 1 AND 5
                AND extract(hour FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 8 AND 19 AS peak
