@@ -3,7 +3,7 @@ import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { epochMs, hourlyPrices, utcBucket, utcDay } from './sql-time.js';
-import { preparedQuery } from './sql.js';
+import { preparedQuery, read } from './sql.js';
 
 /** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
 export interface PriceRecord {
@@ -120,7 +120,7 @@ export async function findPrices(db: Database, q: PriceQuery): Promise<PriceReco
 
 /** Number of rows {@link findPrices} returns without keyset and limit. */
 export async function countPrices(db: Database, q: PriceQuery): Promise<number> {
-  const [row] = await db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (${rowsSql(q)}) r`;
+  const [row] = await read<{ n: number }>(db, Prisma.sql`SELECT count(*)::int AS n FROM (${rowsSql(q)}) r`);
   return row?.n ?? 0;
 }
 

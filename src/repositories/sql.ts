@@ -97,6 +97,11 @@ export async function query<T = Record<string, unknown>>(db: Executor, sql: stri
   return isSql(db) ? db.query<T>(sql, params) : db.rawQuery<T>(sql, params);
 }
 
+/** Runs one of the service's repeated reads built with tagged SQL (see {@link preparedQuery}). */
+export async function read<T = Record<string, unknown>>(db: Executor, statement: { text: string; values: unknown[] }): Promise<T[]> {
+  return preparedQuery<T>(db, statement.text, statement.values);
+}
+
 /**
  * Runs one of the service's repeated reads ({@link Database.preparedQuery}): prepared once per
  * PostgreSQL connection. Inside a transaction it is a plain statement.
