@@ -2,6 +2,7 @@
  * Removal of the generated demo data set (source `demo`), for `db:seed --force`. Upstream rows
  * (source `entsoe`) stay; border-hours mixing both keep their upstream column groups.
  */
+import { HOUR_MS } from '../domain/calendar.js';
 import type { Database } from '../db/client.js';
 import { refreshFlowRollups } from './flow-rollup.js';
 import { refreshPriceDaily } from './price-rollup.js';
@@ -39,7 +40,7 @@ export async function deleteDemoData(db: Database): Promise<DeletedDemoData> {
        SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`,
     );
     if (span?.first && span.last) {
-      await refreshPriceDaily(sql, { from: span.first, to: new Date(span.last.getTime() + 3_600_000) });
+      await refreshPriceDaily(sql, { from: span.first, to: new Date(span.last.getTime() + HOUR_MS) });
     }
     const [hours] = await sql.query<{ n: number; first: Date | null; last: Date | null }>(
       `WITH gone AS (DELETE FROM border_hour WHERE ${ONLY_DEMO} RETURNING ts)
@@ -47,7 +48,7 @@ export async function deleteDemoData(db: Database): Promise<DeletedDemoData> {
     );
     for (const statement of CLEAR_GROUPS) await sql.query(statement);
     if (hours?.first && hours.last) {
-      await refreshFlowRollups(sql, { from: hours.first, to: new Date(hours.last.getTime() + 3_600_000) });
+      await refreshFlowRollups(sql, { from: hours.first, to: new Date(hours.last.getTime() + HOUR_MS) });
     }
     const [outages] = await sql.query<{ n: number }>(
       `WITH gone AS (DELETE FROM border_outage WHERE source = 'demo' RETURNING 1) SELECT count(*)::int AS n FROM gone`,
