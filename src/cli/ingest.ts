@@ -7,6 +7,7 @@
  * Exit codes: 0 done, 1 failed (the summary names the failed windows), 2 usage or configuration
  * error, 130 interrupted (Ctrl-C: the current window is abandoned or, if committing, completed).
  */
+import { DAY_MS } from '../domain/calendar.js';
 import { pathToFileURL } from 'node:url';
 import { classificationThresholds, type Config, ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
@@ -151,7 +152,7 @@ async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: stri
       return summary;
     };
     if (!p.follow) return exitCode(await once({ from: p.from!, to: p.to }), signal);
-    if (p.from) await once({ from: p.from, to: new Date(Date.now() + 2 * 86_400_000) });
+    if (p.from) await once({ from: p.from, to: new Date(Date.now() + 2 * DAY_MS) });
     const minutes = p.intervalMinutes ?? config.INGEST_FOLLOW_INTERVAL_MINUTES;
     await follow({ runOnce: once, intervalMs: minutes * 60_000, lookbackDays: p.lookbackDays, signal, log: (l) => stderr.write(`${l}\n`) });
     return signal.aborted ? 130 : 0;

@@ -3,8 +3,9 @@
  * Every instant is epoch milliseconds UTC; prices are EUR/MWh, flows MW.
  */
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
+import { DAY_MS, HOUR_MS } from '../domain/calendar.js';
+
+export { DAY_MS, HOUR_MS };
 /** Widest range the API serves at HOURLY resolution (14 days). */
 export const HOURLY_CHUNK_MS = 14 * DAY_MS;
 /** Widest custom range the dashboard asks for, in days. */

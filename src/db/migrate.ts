@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { PROJECT_ROOT } from '../project-root.js';
+import { type Sql, transactionOn } from '../repositories/sql.js';
 import type { Database } from './client.js';
 
 /**
@@ -59,12 +60,7 @@ interface HistoryRow {
 interface Session {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs `fn` in one transaction; rolls back when it throws. */
-  transaction(fn: (tx: Tx) => Promise<void>): Promise<void>;
-}
-
-interface Tx {
-  exec(sql: string): Promise<unknown>;
-  query(sql: string, params?: unknown[]): Promise<unknown>;
+  transaction(fn: (tx: Sql) => Promise<void>): Promise<void>;
 }
 
 /**
@@ -238,9 +234,7 @@ function pgliteSession(pglite: PGlite): Session {
     async query<T>(sql: string, params?: unknown[]) {
       return (await pglite.query<T>(sql, params)).rows;
     },
-    async transaction(fn) {
-      await pglite.transaction((tx) => fn(tx));
-    },
+    transaction: (fn) => transactionOn(pglite, fn),
   };
 }
 
@@ -249,16 +243,7 @@ function clientSession(client: pg.PoolClient): Session {
     async query<T>(sql: string, params?: unknown[]) {
       return (await client.query(sql, params)).rows as T[];
     },
-    async transaction(fn) {
-      await client.query('BEGIN');
-      try {
-        await fn({ exec: (sql) => client.query(sql), query: (sql, params) => client.query(sql, params) });
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    },
+    transaction: (fn) => transactionOn(client, fn),
   };
 }
 

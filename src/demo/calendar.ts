@@ -1,8 +1,7 @@
 /** Time helpers of the demo generator. All instants are epoch milliseconds UTC. Pure. */
+import { DAY_MS, HOUR_MS, MINUTE_MS, floorTo, isEuSummerTime, isoWeekStart } from '../domain/calendar.js';
 
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
+export { DAY_MS, HOUR_MS, MINUTE_MS, floorTo, isEuSummerTime, isoWeekStart };
 
 /** Start of 15-minute day-ahead periods (SDAC go-live), 2025-10-01T00:00Z; hourly before. */
 export const QUARTER_HOUR_SWITCH_MS = Date.UTC(2025, 9, 1);
@@ -18,11 +17,6 @@ export interface DemoRange {
   readonly end: number;
   /** Physical flows exist for hours starting before this instant (completed hours up to now). */
   readonly physicalEnd: number;
-}
-
-/** Floors an instant to a multiple of `step` ms. */
-export function floorTo(ms: number, step: number): number {
-  return Math.floor(ms / step) * step;
 }
 
 /**
@@ -47,18 +41,6 @@ export function periodMinutesAt(ms: number): number {
   return ms >= QUARTER_HOUR_SWITCH_MS ? 15 : 60;
 }
 
-/** Last Sunday of a month (0-based), 01:00 UTC: the EU summer-time switch instant. */
-function lastSundayOneUtc(year: number, month: number): number {
-  const lastDay = new Date(Date.UTC(year, month + 1, 0));
-  return Date.UTC(year, month, lastDay.getUTCDate() - lastDay.getUTCDay(), 1);
-}
-
-/** Whether EU summer time applies at an instant (last Sunday of March to last Sunday of October, 01:00 UTC). */
-export function isEuSummerTime(ms: number): boolean {
-  const year = new Date(ms).getUTCFullYear();
-  return ms >= lastSundayOneUtc(year, 2) && ms < lastSundayOneUtc(year, 9);
-}
-
 /** Local clock hour (fractional) of a zone with standard offset `stdOffsetH` (hours) at an instant. */
 export function localHour(ms: number, stdOffsetH: number): number {
   const offset = stdOffsetH + (isEuSummerTime(ms) ? 1 : 0);
@@ -70,13 +52,6 @@ export function localHour(ms: number, stdOffsetH: number): number {
 export function localWeekday(ms: number, stdOffsetH: number): number {
   const offset = stdOffsetH + (isEuSummerTime(ms) ? 1 : 0);
   return new Date(ms + offset * HOUR_MS).getUTCDay();
-}
-
-/** Start (Monday 00:00 UTC) of the ISO week holding an instant. */
-export function isoWeekStart(ms: number): number {
-  const day = floorTo(ms, DAY_MS);
-  const weekday = (new Date(day).getUTCDay() + 6) % 7;
-  return day - weekday * DAY_MS;
 }
 
 /** Day of year (0-based, fractional) of an instant, for seasonal shapes. */

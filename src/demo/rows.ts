@@ -2,6 +2,7 @@
  * Turns the generated demo data set into loader rows with database ids. Pure. Source `demo`
  * everywhere; physical flows carry no source where they were not reported (hours after now).
  */
+import { HOUR_MS } from './calendar.js';
 import type { BorderHourRow, BorderOutageRow, PricePointRow } from '../repositories/load.js';
 import type { BorderFlows } from './flows.js';
 import type { DemoDataSet } from './generate.js';
@@ -74,7 +75,7 @@ function oneBorderRows(f: BorderFlows, borderId: number, stamps: readonly Date[]
  * of `slice` (default all), border after border.
  */
 export function demoBorderHourRows(data: DemoDataSet, borderIdByKey: ReadonlyMap<string, number>, slice = allHours(data)): BorderHourRow[] {
-  const stamps = Array.from({ length: slice.to - slice.from }, (_, j) => new Date(data.range.start + (slice.from + j) * 3_600_000));
+  const stamps = Array.from({ length: slice.to - slice.from }, (_, j) => new Date(data.range.start + (slice.from + j) * HOUR_MS));
   const rows: BorderHourRow[] = [];
   for (const f of data.flows) {
     const b = data.borders[f.border];

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { DAY_MS as DAY } from './calendar.js';
 import type { TimeRange } from './time.js';
 
 /** Requested resolution (REST spelling). */
@@ -6,9 +7,6 @@ export const REQUESTED_RESOLUTIONS = ['auto', 'native', '1H', '1D', '1W'] as con
 export type RequestedResolution = (typeof REQUESTED_RESOLUTIONS)[number];
 /** Applied resolution, as reported in meta.resolution. */
 export type Resolution = Exclude<RequestedResolution, 'auto'>;
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /** Widest range accepted for an explicit resolution (spec section 8); undefined = no cap. */
 export const RESOLUTION_CAP_MS: Partial<Record<Resolution, number>> = { native: 2 * DAY, '1H': 14 * DAY };

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, WEEK_MS } from './calendar.js';
 
 /** A half-open UTC range [from, to). */
 export interface TimeRange {
@@ -10,7 +11,7 @@ const RELATIVE = /^now(?:-(\d{1,6})([mHhdwMy]))?$/;
 const ABSOLUTE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-const MS = { m: 60_000, H: 3_600_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+const MS = { m: MINUTE_MS, H: HOUR_MS, h: HOUR_MS, d: DAY_MS, w: WEEK_MS } as const;
 
 /**
  * Earliest instant a datetime parameter may resolve to: 1900-01-01T00:00:00Z (epoch ms). The
@@ -144,8 +145,6 @@ export function formatUtc(d: Date): string {
   const iso = d.toISOString();
   return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
 }
-
-const DAY_MS = 86_400_000;
 
 /** A range split into whole UTC days (served from daily rollups) and partial-day edges. */
 export interface DaySplit {

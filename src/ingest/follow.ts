@@ -6,10 +6,9 @@
  * 13:00 CET) appear in the first cycle after publication, flows and outages during the day.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { DAY_MS as DAY } from '../domain/calendar.js';
 import { EntsoeAuthError } from './entsoe/index.js';
 import type { IngestSummary } from './job.js';
-
-const DAY = 86_400_000;
 
 /** Settings of the follow loop. */
 export interface FollowOptions {

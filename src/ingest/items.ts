@@ -4,6 +4,7 @@
  * recomputes what depends on them (price rollup, classification of the affected border-hours,
  * flow rollups). Prices EUR/MWh, power MW, instants UTC; every value is stored with source `entsoe`.
  */
+import { HOUR_MS } from '../domain/calendar.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
 import type { CatalogueLookup } from '../repositories/catalogue.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
@@ -33,7 +34,6 @@ export interface PreparedWindow {
 }
 
 const SOURCE = 'entsoe' as const;
-const HOUR_MS = 3_600_000;
 
 function zoneOf(ctx: ItemContext, code: string) {
   const zone = ctx.catalogue.zones.find((z) => z.code === code);

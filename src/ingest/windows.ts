@@ -3,6 +3,7 @@
  * requested range earlier runs already finished, and how the rest splits under the platform's
  * limits. Pure: no I/O. Instants are UTC.
  */
+import { DAY_MS, HOUR_MS as HOUR } from '../domain/calendar.js';
 import { BORDERS, ZONES } from '../domain/catalogue.js';
 
 /** Data items: day-ahead prices (A44), physical flows (A11), scheduled exchanges (A09), day-ahead NTC (A61), outages (A78). */
@@ -11,8 +12,6 @@ export type Item = (typeof ITEMS)[number];
 
 /** Items fetched per zone; the others are fetched per border. */
 export const ZONE_ITEMS: ReadonlySet<Item> = new Set(['prices']);
-
-const HOUR = 3_600_000;
 
 /**
  * How long after a window was finished its data may still change upstream, ms. A finished window
@@ -155,6 +154,6 @@ export function planWindows(targets: readonly Target[], range: { from: Date; to:
 
 /** A short label of a window for progress lines, e.g. `prices ES 2025-09-29..2025-10-03`. */
 export function windowLabel(w: PlannedWindow): string {
-  const day = (d: Date) => (d.getTime() % 86_400_000 === 0 ? d.toISOString().slice(0, 10) : d.toISOString().slice(0, 16) + 'Z');
+  const day = (d: Date) => (d.getTime() % DAY_MS === 0 ? d.toISOString().slice(0, 10) : d.toISOString().slice(0, 16) + 'Z');
   return `${w.item} ${w.areaKey} ${day(w.start)}..${day(w.end)}`;
 }

@@ -4,6 +4,7 @@
  * interrupted load. Upstream rows (source `entsoe`) stay; border-hours mixing both keep their
  * upstream column groups.
  */
+import { HOUR_MS } from '../domain/calendar.js';
 import { refreshFlowRollups } from './flow-rollup.js';
 import type { LoadWindow } from './load.js';
 import { refreshPriceDaily } from './price-rollup.js';
@@ -75,7 +76,7 @@ export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
        SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`,
     );
     if (span?.first && span.last) {
-      await refreshPriceDaily(sql, { from: span.first, to: new Date(span.last.getTime() + 3_600_000) });
+      await refreshPriceDaily(sql, { from: span.first, to: new Date(span.last.getTime() + HOUR_MS) });
     }
     const [hours] = await sql.query<{ n: number; first: Date | null; last: Date | null }>(
       `WITH gone AS (DELETE FROM border_hour WHERE ${ONLY_DEMO} RETURNING ts)
@@ -83,7 +84,7 @@ export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
     );
     for (const statement of CLEAR_GROUPS) await sql.query(statement);
     if (hours?.first && hours.last) {
-      await refreshFlowRollups(sql, { from: hours.first, to: new Date(hours.last.getTime() + 3_600_000) });
+      await refreshFlowRollups(sql, { from: hours.first, to: new Date(hours.last.getTime() + HOUR_MS) });
     }
     const [outages] = await sql.query<{ n: number }>(
       `WITH gone AS (DELETE FROM border_outage WHERE source = 'demo' RETURNING 1) SELECT count(*)::int AS n FROM gone`,

@@ -3,7 +3,8 @@ import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { zoneHours } from './flow-rollup.js';
-import { bucketSums, dayBucket, epochMs, type FlowFilter, utcInstant } from './flow-sql.js';
+import { bucketSums, type FlowFilter } from './flow-sql.js';
+import { dayBucket, epochMs, utcBucket, utcDay, utcInstant } from './sql-time.js';
 import { preparedQuery } from './sql.js';
 
 /** Hours per flow type of one border (stored orientation A->B) in one UTC bucket. */
@@ -60,7 +61,7 @@ function zoneDaySums(range: TimeRange, zoneIds: readonly number[] | null): Prism
   const { days, edges } = splitDays(range);
   const parts = edges.map(
     (e) => Prisma.sql`
-      SELECT (zh.ts AT TIME ZONE 'UTC')::date AS day, zh.zone_id, (count(*) FILTER (WHERE zh.ci))::int AS ci, count(*)::int AS total
+      SELECT ${utcDay(Prisma.sql`zh.ts`)} AS day, zh.zone_id, (count(*) FILTER (WHERE zh.ci))::int AS ci, count(*)::int AS total
       FROM (${zoneHours(e.from, e.to, zoneIds ?? [])}) zh GROUP BY 1, 2`,
   );
   if (days) {
@@ -87,7 +88,7 @@ export async function findCiCounts(db: Database, range: TimeRange, zoneIds: read
   const hourly = resolution === 'native' || resolution === '1H';
   const sums = hourly ? zoneHourSums(range, zoneIds) : zoneDaySums(range, zoneIds);
   // Hourly sums carry instants; daily sums carry UTC `date`s, bucketed without per-row time zone work.
-  const bucket = hourly ? Prisma.sql`date_trunc('hour', u.day, 'UTC')` : dayBucket(resolution, Prisma.sql`u.day`);
+  const bucket = hourly ? utcBucket('hour', Prisma.sql`u.day`) : dayBucket(resolution, Prisma.sql`u.day`);
   const instant = hourly ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket`);
   const statement = Prisma.sql`
     SELECT ${epochMs(instant)} AS day_ms, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"

@@ -1,19 +1,21 @@
+import { DAY_MS, WEEK_MS, isoWeekStart } from '../domain/calendar.js';
 import { widenToDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { DIR, HOUR_AGGREGATES } from './flow-sql.js';
+import { dayBucket, utcDay } from './sql-time.js';
 import { type Executor, query } from './sql.js';
 
 const borderDaily = (from: Date, to: Date) => Prisma.sql`
   INSERT INTO border_daily (border_id, day, flow_type, export_from_a, hours, interpolated_hours, derived_hours,
                             net_flow_sum, price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources)
-  SELECT h.border_id, (h.ts AT TIME ZONE 'UTC')::date, h.flow_type, ${DIR}, ${HOUR_AGGREGATES}
+  SELECT h.border_id, ${utcDay(Prisma.sql`h.ts`)}, h.flow_type, ${DIR}, ${HOUR_AGGREGATES}
   FROM border_hour h
   WHERE h.ts >= ${from} AND h.ts < ${to} AND h.flow_type IS NOT NULL
   GROUP BY 1, 2, 3, 4`;
 
 const zoneDaily = (from: Date, to: Date) => Prisma.sql`
   INSERT INTO zone_daily (zone_id, day, ci_hours, assessed_hours)
-  SELECT zh.zone_id, (zh.ts AT TIME ZONE 'UTC')::date, count(*) FILTER (WHERE zh.ci)::int, count(*)::int
+  SELECT zh.zone_id, ${utcDay(Prisma.sql`zh.ts`)}, count(*) FILTER (WHERE zh.ci)::int, count(*)::int
   FROM (${zoneHours(from, to)}) zh
   GROUP BY 1, 2`;
 
@@ -34,6 +36,9 @@ export function zoneHours(from: Date, to: Date, zoneIds: readonly number[] = [])
     GROUP BY 1, 2`;
 }
 
+/** The Monday (`date`) of the ISO week of border_daily's `d.day`. */
+const WEEK_OF_DAY = Prisma.sql`${dayBucket('1W', Prisma.sql`d.day`)}::date`;
+
 /**
  * border_weekly rows of the ISO weeks in [from, to) (Mondays, as `YYYY-MM-DD`), summed from the
  * border_daily rows of those weeks, sources merged. Migration 20261122054236_border_weekly
@@ -44,7 +49,7 @@ const borderWeekly = (from: string, to: string) => Prisma.sql`
                              net_flow_sum, price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources)
   SELECT s.border_id, s.week, s.flow_type, s.export_from_a, s.hours, s.interpolated_hours, s.derived_hours, s.net_flow_sum,
          s.price_hours, s.price_from_sum, s.price_to_sum, s.capacity_sum, s.capacity_hours, coalesce(src.sources, '{}')
-  FROM (SELECT d.border_id, date_trunc('week', d.day::timestamp)::date AS week, d.flow_type, d.export_from_a,
+  FROM (SELECT d.border_id, ${WEEK_OF_DAY} AS week, d.flow_type, d.export_from_a,
                sum(d.hours)::int AS hours, sum(d.interpolated_hours)::int AS interpolated_hours,
                sum(d.derived_hours)::int AS derived_hours, sum(d.net_flow_sum) AS net_flow_sum,
                sum(d.price_hours)::int AS price_hours, sum(d.price_from_sum) AS price_from_sum,
@@ -52,20 +57,17 @@ const borderWeekly = (from: string, to: string) => Prisma.sql`
                sum(d.capacity_hours)::int AS capacity_hours
         FROM border_daily d WHERE d.day >= ${from}::date AND d.day < ${to}::date
         GROUP BY 1, 2, 3, 4) s
-  LEFT JOIN (SELECT d.border_id, date_trunc('week', d.day::timestamp)::date AS week, d.flow_type, d.export_from_a,
+  LEFT JOIN (SELECT d.border_id, ${WEEK_OF_DAY} AS week, d.flow_type, d.export_from_a,
                     array_agg(DISTINCT u.source ORDER BY u.source) AS sources
              FROM border_daily d CROSS JOIN LATERAL unnest(d.sources) AS u(source)
              WHERE d.day >= ${from}::date AND d.day < ${to}::date
              GROUP BY 1, 2, 3, 4) src
     ON src.border_id = s.border_id AND src.week = s.week AND src.flow_type = s.flow_type AND src.export_from_a = s.export_from_a`;
 
-const DAY_MS = 86_400_000;
-
 /** The ISO weeks (Monday to Monday, `YYYY-MM-DD`) touching the whole UTC days [from, to). */
 function weekWindow(from: Date, to: Date): [string, string] {
-  const monday = (ms: number) => ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS;
-  const first = monday(from.getTime());
-  const last = monday(to.getTime() - DAY_MS) + 7 * DAY_MS;
+  const first = isoWeekStart(from.getTime());
+  const last = isoWeekStart(to.getTime() - DAY_MS) + WEEK_MS;
   return [new Date(first).toISOString().slice(0, 10), new Date(last).toISOString().slice(0, 10)];
 }
 

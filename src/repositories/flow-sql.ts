@@ -1,6 +1,8 @@
+import { DAY_MS, WEEK_MS, isoWeekStart } from '../domain/calendar.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { utcDay } from './sql-time.js';
 
 /** Filters shared by the flow queries: null borderIds means every border, an empty array none. */
 export interface FlowFilter {
@@ -43,13 +45,6 @@ export function hourConditions(f: FlowFilter): Prisma.Sql {
   return Prisma.sql`h.ts >= ${f.from} AND h.ts < ${f.to} AND h.flow_type IS NOT NULL ${borders} ${types}`;
 }
 
-const DAY_MS = 86_400_000;
-
-/** The Monday (00:00 UTC) on or before a UTC midnight. */
-function mondayOnOrBefore(ms: number): number {
-  return ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS;
-}
-
 /**
  * Splits a range of whole UTC days into the whole ISO weeks inside it (Monday to Monday) and the
  * runs of days before and after them (the whole range when it holds no whole week).
@@ -57,8 +52,8 @@ function mondayOnOrBefore(ms: number): number {
 export function splitWeeks(days: TimeRange): { weeks: TimeRange | null; days: TimeRange[] } {
   const from = days.from.getTime();
   const to = days.to.getTime();
-  const first = from === mondayOnOrBefore(from) ? from : mondayOnOrBefore(from) + 7 * DAY_MS;
-  const last = mondayOnOrBefore(to);
+  const first = from === isoWeekStart(from) ? from : isoWeekStart(from) + WEEK_MS;
+  const last = isoWeekStart(to);
   if (first >= last) return { weeks: null, days: [days] };
   const around: TimeRange[] = [];
   if (from < first) around.push({ from: days.from, to: new Date(first) });
@@ -78,29 +73,43 @@ const ROLLUP_SUMS = Prisma.sql`hours, interpolated_hours, derived_hours, net_flo
  * aggregating border_hour over the range for every 1D (without weeks) or 1W bucket. Columns: day,
  * border_id, flow_type, export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum,
  * price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources. Bucket `day`
- * with {@link dayBucket} and turn buckets into instants with {@link utcInstant} after grouping, so
+ * with `dayBucket` and turn buckets into instants with `utcInstant` (sql-time.ts) after grouping, so
  * no time zone work runs per rollup row (5 years of 59 borders are 320,000 daily rows).
  */
 export function dailySums(f: FlowFilter, weeks = false): Prisma.Sql {
+  return dailyParts(f, weeks, { hours: HOUR_AGGREGATES, rollup: ROLLUP_SUMS });
+}
+
+/**
+ * The keys of {@link dailySums} alone, without its sums: rows of (day, border_id, flow_type,
+ * export_from_a, derived), `derived` true when any hour of the row's flow is derived. Counting rows
+ * per bucket from these costs a fraction of regrouping the sums (no array_agg, no spill).
+ */
+export function dailyKeys(f: FlowFilter, weeks = false): Prisma.Sql {
+  return dailyParts(f, weeks, { hours: Prisma.sql`bool_or(h.flow_derived) AS derived`, rollup: Prisma.sql`derived_hours > 0 AS derived` });
+}
+
+/** The parts of {@link dailySums}: `hours` aggregates border-hours `h`, `rollup` lists rollup columns. */
+function dailyParts(f: FlowFilter, weeks: boolean, columns: { hours: Prisma.Sql; rollup: Prisma.Sql }): Prisma.Sql {
   const split = splitDays(f);
   const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
   const types = f.flowTypes.length ? Prisma.sql`AND d.flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
   const parts: Prisma.Sql[] = split.edges.map(
     (e) => Prisma.sql`
-      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${HOUR_AGGREGATES}
+      SELECT ${utcDay(Prisma.sql`h.ts`)} AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${columns.hours}
       FROM border_hour h WHERE ${hourConditions({ ...f, ...e })}
       GROUP BY 1, 2, 3, 4`,
   );
   const byWeek = split.days && weeks ? splitWeeks(split.days) : { weeks: null, days: split.days ? [split.days] : [] };
   for (const days of byWeek.days) {
     parts.push(Prisma.sql`
-      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, ${ROLLUP_SUMS}
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, ${columns.rollup}
       FROM border_daily d
       WHERE d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date ${borders} ${types}`);
   }
   if (byWeek.weeks) {
     parts.push(Prisma.sql`
-      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, ${ROLLUP_SUMS}
+      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, ${columns.rollup}
       FROM border_weekly d
       WHERE d.week >= ${isoDay(byWeek.weeks.from)}::date AND d.week < ${isoDay(byWeek.weeks.to)}::date ${borders} ${types}`);
   }
@@ -112,49 +121,10 @@ export function bucketSums(f: FlowFilter, resolution: Resolution): Prisma.Sql {
   return dailySums(f, resolution === '1W');
 }
 
-/** `date_trunc` unit of an aggregated resolution. */
-export function bucketUnit(resolution: Resolution): 'day' | 'week' {
-  return resolution === '1W' ? 'week' : 'day';
-}
-
-/**
- * The 1D/1W bucket of a UTC `date` expression, as a `timestamp` holding the UTC wall time of the
- * bucket start (ISO weeks start on Monday). The unit is inlined, not a parameter, so the same
- * expression in SELECT and GROUP BY is recognised as one.
- */
-export function dayBucket(resolution: Resolution, day: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`date_trunc(${Prisma.raw(`'${bucketUnit(resolution)}'`)}, ${day}::timestamp)`;
-}
-
-const STRIDE = { hour: '1 hour', day: '1 day', week: '7 days' } as const;
-
-/**
- * Start of the UTC hour, day or ISO week (Monday 00:00 UTC) holding a timestamptz expression, as
- * a timestamptz: equal to `date_trunc(unit, ts, 'UTC')` but `date_bin` arithmetic, without the
- * per-row time-zone rules (about 3x cheaper over thousands of rows). The unit is inlined.
- */
-export function utcBucket(unit: keyof typeof STRIDE, instant: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`date_bin(${Prisma.raw(`'${STRIDE[unit]}'`)}, ${instant}, timestamptz '2000-01-03 00:00:00+00')`;
-}
-
-/**
- * Epoch milliseconds (float8) of a timestamptz expression: for large results, reading a number and
- * making the Date in JS costs a fraction of the driver's timestamptz text parsing.
- */
-export function epochMs(instant: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(extract(epoch FROM ${instant}) * 1000)::float8`;
-}
-
-/** The instant (timestamptz) of a UTC wall-time `timestamp` expression such as a {@link dayBucket}. */
-export function utcInstant(wallTime: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(${wallTime} AT TIME ZONE 'UTC')`;
-}
-
 /**
  * The first UTC day (`YYYY-MM-DD`) starting at or after an instant: `day < firstDayFrom(to)` keeps
  * exactly the days that start before `to`, as an index range on a `date` column.
  */
 export function firstDayFrom(instant: Date): string {
-  const dayMs = 86_400_000;
-  return isoDay(new Date(Math.ceil(instant.getTime() / dayMs) * dayMs));
+  return isoDay(new Date(Math.ceil(instant.getTime() / DAY_MS) * DAY_MS));
 }

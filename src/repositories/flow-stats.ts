@@ -2,7 +2,9 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import type { TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { bucketSums, dayBucket, type FlowFilter } from './flow-sql.js';
+import { read } from './sql.js';
+import { bucketSums, type FlowFilter } from './flow-sql.js';
+import { dayBucket } from './sql-time.js';
 
 /** A border as a series in its written orientation: flip when written B->A. */
 export interface OrientedBorder {
@@ -56,7 +58,7 @@ export async function findScatter(
   const obs = resolution === 'native' || resolution === '1H'
     ? hourlyObservations(f, borders)
     : bucketObservations(f, borders, resolution);
-  return db.prisma.$queryRaw<ScatterPoint[]>`
+  return read<ScatterPoint>(db, Prisma.sql`
     SELECT split_part(o.name, '->', 1) COLLATE "C" AS "zoneFrom", split_part(o.name, '->', 2) COLLATE "C" AS "zoneTo",
            (round(o.flow / ${bins.flowBinMw}) * ${bins.flowBinMw})::float8 AS "netFlowMw",
            (round(o.delta / ${bins.priceBin}) * ${bins.priceBin})::float8 AS "priceDelta", count(*)::int AS count
@@ -64,7 +66,7 @@ export async function findScatter(
                  CASE WHEN flip THEN -delta_ab ELSE delta_ab END AS delta
           FROM (${obs}) x WHERE delta_ab IS NOT NULL) o
     GROUP BY 1, 2, 3, 4
-    ORDER BY 1, 2, 3, 4`;
+    ORDER BY 1, 2, 3, 4`);
 }
 
 /** One point of a duration curve: `percentage` of hours had a flow at or above `flowMw`. */
@@ -102,7 +104,7 @@ export async function findDurationCurves(
   }
   if (zoneIds.length) parts.push(zoneNetSeries(range, zoneIds));
   if (!parts.length) return [];
-  return db.prisma.$queryRaw<DurationPoint[]>`
+  return read<DurationPoint>(db, Prisma.sql`
     SELECT c.series, c.series_type AS "seriesType", (c.fraction * 100)::float8 AS percentage, c.flow::float8 AS "flowMw"
     FROM (
       SELECT s.series, s.series_type, unnest(${fractions}::float8[]) AS fraction,
@@ -110,5 +112,5 @@ export async function findDurationCurves(
       FROM (${Prisma.join(parts, ' UNION ALL ')}) s
       GROUP BY s.series, s.series_type
     ) c
-    ORDER BY c.series_type, c.series COLLATE "C", c.fraction`;
+    ORDER BY c.series_type, c.series COLLATE "C", c.fraction`);
 }

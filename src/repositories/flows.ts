@@ -2,8 +2,9 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { bucketSums, bucketUnit, dailySums, dayBucket, DIR, epochMs, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions, utcInstant } from './flow-sql.js';
-import { preparedQuery } from './sql.js';
+import { bucketSums, dailyKeys, dailySums, DIR, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './flow-sql.js';
+import { bucketUnit, dayBucket, epochMs, utcBucket, utcInstant } from './sql-time.js';
+import { preparedQuery, read } from './sql.js';
 
 /**
  * One /flows row: a border-hour, or at 1D/1W a bucket of one border direction and flow type.
@@ -71,7 +72,7 @@ function scheduledHourlyRows(f: FlowFilter): Prisma.Sql {
 function bucketsOfHours(hours: Prisma.Sql, resolution: Resolution): Prisma.Sql {
   return Prisma.sql`
     SELECT y.*, y.datetime AS sort_key FROM (
-      SELECT date_trunc(${bucketUnit(resolution)}, x.datetime, 'UTC') AS datetime, x.border_id, x.export_from_a, x.flow_type,
+      SELECT ${utcBucket(bucketUnit(resolution), Prisma.sql`x.datetime`)} AS datetime, x.border_id, x.export_from_a, x.flow_type,
              bool_or(x.flow_interpolated) AS flow_interpolated, avg(x.net_flow_mw) AS net_flow_mw,
              avg(x.price_from) AS price_from, avg(x.price_to) AS price_to, avg(x.capacity_mw) AS capacity_mw,
              count(*)::int AS hours, bool_or(x.derived) AS derived
@@ -221,8 +222,8 @@ export async function findFlowRows(db: Database, q: FlowQuery): Promise<FlowReco
 
 /** Row count of a flow query and whether any row's flow is derived (zone codes are not needed). */
 export async function summarizeFlows(db: Database, q: FlowQuery): Promise<{ total: number; derived: boolean }> {
-  const [row] = await db.prisma.$queryRaw<{ total: number; derived: boolean | null }[]>`
-    SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsByBorder(q)}) f`;
+  const [row] = await read<{ total: number; derived: boolean | null }>(db, Prisma.sql`
+    SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsByBorder(q)}) f`);
   return { total: row?.total ?? 0, derived: row?.derived ?? false };
 }
 
@@ -234,10 +235,30 @@ export interface FlowPosition {
   readonly derived: boolean;
 }
 
-/** `sort_key` of {@link flowRowsSql} as an instant: hours and scheduled buckets already are one. */
-function sortKeyInstant(q: FlowQuery): Prisma.Sql {
-  if (isHourly(q) || q.basis === 'scheduled') return Prisma.sql`f.sort_key`;
-  return q.resolution === '1D' ? utcInstant(Prisma.sql`f.sort_key::timestamp`) : utcInstant(Prisma.sql`f.sort_key`);
+/**
+ * The positions of a 1D/1W query on the physical basis from the keys of the daily sums alone: one
+ * key per row at 1D, the week's distinct keys at 1W, with no sums computed (a 5-year 1W pre-pass
+ * otherwise regroups every sum row with its sources).
+ */
+function bucketPositionsSql(q: FlowQuery): Prisma.Sql {
+  const keys = dailyKeys(q, q.resolution === '1W');
+  const rows = q.resolution === '1D'
+    ? Prisma.sql`SELECT k.day AS bucket, k.derived FROM (${keys}) k`
+    : Prisma.sql`
+      SELECT ${dayBucket(q.resolution, Prisma.sql`k.day`)} AS bucket, bool_or(k.derived) AS derived
+      FROM (${keys}) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type`;
+  const start = q.resolution === '1D' ? Prisma.sql`r.bucket::timestamp` : Prisma.sql`r.bucket`;
+  return Prisma.sql`
+    SELECT ${epochMs(utcInstant(start))} AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+    FROM (${rows}) r GROUP BY r.bucket ORDER BY r.bucket`;
+}
+
+/** SQL of {@link findFlowPositions}. */
+export function flowPositionsSql(q: FlowQuery): Prisma.Sql {
+  if (!isHourly(q) && q.basis !== 'scheduled') return bucketPositionsSql(q);
+  return Prisma.sql`
+    SELECT ${epochMs(Prisma.sql`f.sort_key`)} AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+    FROM (${flowRowsByBorder(q)}) f GROUP BY f.sort_key ORDER BY f.sort_key`;
 }
 
 /**
@@ -246,9 +267,7 @@ function sortKeyInstant(q: FlowQuery): Prisma.Sql {
  * positions it spans only.
  */
 export async function findFlowPositions(db: Database, q: FlowQuery): Promise<FlowPosition[]> {
-  const statement = Prisma.sql`
-    SELECT ${epochMs(sortKeyInstant(q))} AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
-    FROM (${flowRowsByBorder(q)}) f GROUP BY f.sort_key ORDER BY f.sort_key`;
+  const statement = flowPositionsSql(q);
   return preparedQuery<FlowPosition>(db, statement.text, statement.values);
 }
 
@@ -289,7 +308,7 @@ export async function findFlowOffsetPage(
  */
 export async function findFlowSources(db: Database, f: FlowFilter): Promise<string[]> {
   const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
-  const rows = await db.prisma.$queryRaw<{ source: string }[]>`
+  const rows = await read<{ source: string }>(db, Prisma.sql`
     WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
@@ -300,6 +319,6 @@ export async function findFlowSources(db: Database, f: FlowFilter): Promise<stri
     WHERE a.sources IS NOT NULL AND EXISTS (
       SELECT 1 FROM border_daily d
       WHERE d.sources = a.sources AND d.day >= ${isoDay(f.from)}::date AND d.day < ${firstDayFrom(f.to)}::date ${borders})
-    ORDER BY 1`;
+    ORDER BY 1`);
   return rows.map((r) => r.source);
 }

@@ -4,6 +4,7 @@
  * upsert semantics, so reloading a window replaces its rows. After loading prices or border facts,
  * callers run `reclassify` over the window to refresh the stored classification.
  */
+import { HOUR_MS } from '../domain/calendar.js';
 import type { Database } from '../db/client.js';
 import type { BorderHourClassColumns } from './border-class.js';
 import { allowLongStatements, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
@@ -93,7 +94,7 @@ export async function loadPrices(db: Executor, rows: readonly PricePointRow[]): 
   const bounds = timeBounds(rows, (r) => r.ts);
   if (!bounds) return null;
   const zoneIds = distinctIds(rows, (r) => r.zoneId);
-  const window = { from: new Date(bounds.min), to: new Date(bounds.max + 3_600_000) };
+  const window = { from: new Date(bounds.min), to: new Date(bounds.max + HOUR_MS) };
   await inTransaction(db, async (sql) => {
     await allowLongStatements(sql);
     const targetEmpty = !(await windowHasRows(sql, 'price_point', 'zone_id', zoneIds, bounds.min, bounds.max + 1));
@@ -159,7 +160,7 @@ export async function loadBorderHours(
     const references = { table: 'border', ids };
     await bulkUpsert(sql, { table: 'border_hour', columns, key: ['border_id', 'ts'], encode, targetEmpty, references }, rows);
   });
-  return { from: new Date(bounds.min), to: new Date(bounds.max + 3_600_000) };
+  return { from: new Date(bounds.min), to: new Date(bounds.max + HOUR_MS) };
 }
 
 /** Upserts outages, keyed by (border, start, end). @returns the number of rows written. */

@@ -4,6 +4,8 @@
  * mean price is weighted_sum / minutes.
  */
 import { widenToDays } from '../domain/time.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { utcDay } from './sql-time.js';
 import { type Executor, query } from './sql.js';
 
 /** Which days to recompute: every UTC day overlapping [from, to), optionally for some zones only. */
@@ -27,7 +29,7 @@ export async function refreshPriceDaily(db: Executor, window: RollupWindow): Pro
   const rows = await query<{ written: number }>(
     db,
     `WITH agg AS (
-       SELECT zone_id, (ts AT TIME ZONE 'UTC')::date AS day,
+       SELECT zone_id, ${utcDay(Prisma.sql`ts`).text} AS day,
               sum(price_eur_mwh::numeric * period_minutes)::float8 AS weighted_sum,
               sum(period_minutes)::int AS minutes,
               bool_or(interpolated) AS interpolated,
@@ -37,7 +39,7 @@ export async function refreshPriceDaily(db: Executor, window: RollupWindow): Pro
        GROUP BY 1, 2
      ), removed AS (
        DELETE FROM price_daily d
-       WHERE d.day >= ($1::timestamptz AT TIME ZONE 'UTC')::date AND d.day < ($2::timestamptz AT TIME ZONE 'UTC')::date
+       WHERE d.day >= ${utcDay(Prisma.sql`$1::timestamptz`).text} AND d.day < ${utcDay(Prisma.sql`$2::timestamptz`).text}
          AND ($3::int2[] IS NULL OR d.zone_id = ANY($3::int2[]))
          AND NOT EXISTS (SELECT 1 FROM agg WHERE agg.zone_id = d.zone_id AND agg.day = d.day)
      ), written AS (

@@ -2,8 +2,8 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { epochMs, utcBucket } from './flow-sql.js';
-import { preparedQuery } from './sql.js';
+import { epochMs, hourlyPrices, utcBucket, utcDay } from './sql-time.js';
+import { preparedQuery, read } from './sql.js';
 
 /** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
 export interface PriceRecord {
@@ -34,12 +34,8 @@ function nativeSql(q: PriceQuery): Prisma.Sql {
 
 function hourlySql(q: PriceQuery): Prisma.Sql {
   return Prisma.sql`
-    SELECT ${utcBucket('hour', Prisma.sql`p.ts`)} AS datetime, p.zone_id,
-           sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes) AS price,
-           bool_or(p.interpolated) AS interpolated
-    FROM price_point p
-    WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}
-    GROUP BY 1, 2`;
+    SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
+    FROM (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}`)}) h`;
 }
 
 /**
@@ -124,7 +120,7 @@ export async function findPrices(db: Database, q: PriceQuery): Promise<PriceReco
 
 /** Number of rows {@link findPrices} returns without keyset and limit. */
 export async function countPrices(db: Database, q: PriceQuery): Promise<number> {
-  const [row] = await db.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (${rowsSql(q)}) r`;
+  const [row] = await read<{ n: number }>(db, Prisma.sql`SELECT count(*)::int AS n FROM (${rowsSql(q)}) r`);
   return row?.n ?? 0;
 }
 
@@ -134,7 +130,7 @@ export async function findPriceSources(db: Database, q: PriceQuery): Promise<str
     SELECT DISTINCT unnest(d.sources)::text AS source
     FROM price_daily d
     WHERE d.zone_id = ANY(${ids(q)})
-      AND d.day >= (${q.from}::timestamptz AT TIME ZONE 'UTC')::date
+      AND d.day >= ${utcDay(Prisma.sql`${q.from}::timestamptz`)}
       AND (d.day::timestamp AT TIME ZONE 'UTC') < ${q.to}
     ORDER BY 1`;
   const rows = await preparedQuery<{ source: string }>(db, statement.text, statement.values);

@@ -4,10 +4,13 @@
  * 1e-6 EUR/MWh) and outage overlaps come from SQL; the rules are `classifyHour` in JS; results go
  * back with one `UPDATE ... FROM unnest` per chunk (one calendar month, UTC).
  */
+import { HOUR_MS } from '../domain/calendar.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
-import { type BorderHourClassColumns, type BorderHourFacts, HOURLY_PRICE_DECIMALS, classifyBorderHour } from './border-class.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { type BorderHourClassColumns, type BorderHourFacts, classifyBorderHour } from './border-class.js';
 import { allowLongStatements } from './bulk.js';
 import { type Executor, type Sql, inTransaction } from './sql.js';
+import { hourlyPrices } from './sql-time.js';
 
 /** What to reclassify: border-hours starting in [from, to) UTC, optionally some borders only. */
 export interface ReclassifyOptions {
@@ -36,13 +39,8 @@ type FactTuple = [
 const FACTS_SQL = `
 WITH sel AS (
   SELECT id, zone_a_id, zone_b_id FROM border WHERE $3::int2[] IS NULL OR id = ANY($3::int2[])
-), hp AS (
-  SELECT zone_id, date_trunc('hour', ts, 'UTC') AS hour,
-         round(sum(price_eur_mwh::numeric * period_minutes) / sum(period_minutes), ${HOURLY_PRICE_DECIMALS})::float8 AS price
-  FROM price_point
-  WHERE ts >= $1::timestamptz AND ts < $2::timestamptz
-    AND zone_id IN (SELECT zone_a_id FROM sel UNION SELECT zone_b_id FROM sel)
-  GROUP BY 1, 2
+), hp AS (${hourlyPrices(Prisma.sql`p.ts >= $1::timestamptz AND p.ts < $2::timestamptz
+    AND p.zone_id IN (SELECT zone_a_id FROM sel UNION SELECT zone_b_id FROM sel)`).text}
 )
 SELECT coalesce(json_agg(json_build_array(
          h.border_id, extract(epoch FROM h.ts), h.physical_ab_mw, h.physical_ba_mw, h.scheduled_ab_mw,
@@ -112,8 +110,6 @@ async function reclassifyChunk(sql: Sql, from: Date, to: Date, opts: ReclassifyO
   );
   return { hours: rows.length, changed: done[0]?.n ?? 0 };
 }
-
-const HOUR_MS = 3_600_000;
 
 /** Splits [from, to) at the starts of UTC calendar months. */
 export function monthChunks(from: Date, to: Date): [Date, Date][] {

@@ -11,6 +11,8 @@ export interface Sql {
   readonly kind: Database['kind'];
   /** Runs one parameterised statement and returns its rows. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs SQL text holding one or more statements without parameters (migration scripts). */
+  exec(script: string): Promise<void>;
   /** Runs `COPY table (cols) FROM STDIN (FORMAT binary)` with the given payload. */
   copyIn(table: string, columns: readonly string[], payload: Uint8Array<ArrayBuffer>): Promise<void>;
 }
@@ -26,11 +28,14 @@ function copySql(table: string, columns: readonly string[], from: string): strin
   return `COPY ${table} (${columns.join(', ')}) FROM ${from} WITH (FORMAT binary)`;
 }
 
-function pgliteSql(pgl: Pick<NonNullable<Database['pglite']>, 'query'>): Sql {
+function pgliteSql(pgl: Pick<NonNullable<Database['pglite']>, 'query' | 'exec'>): Sql {
   return {
     kind: 'pglite',
     async query<T>(sql: string, params: unknown[] = []) {
       return (await pgl.query<T>(sql, params)).rows;
+    },
+    async exec(script) {
+      await pgl.exec(script);
     },
     async copyIn(table, columns, payload) {
       await pgl.query(copySql(table, columns, `'/dev/blob'`), [], { blob: new Blob([payload]) });
@@ -44,6 +49,9 @@ function clientSql(client: pg.PoolClient): Sql {
     async query<T>(sql: string, params: unknown[] = []) {
       return (await client.query(sql, params)).rows as T[];
     },
+    async exec(script) {
+      await client.query(script);
+    },
     copyIn: (table, columns, payload) => copyIn(client, copySql(table, columns, 'STDIN'), payload),
   };
 }
@@ -55,28 +63,43 @@ function clientSql(client: pg.PoolClient): Sql {
 export async function inTransaction<T>(db: Executor, fn: (sql: Sql) => Promise<T>): Promise<T> {
   if (isSql(db)) return fn(db);
   if (db.kind === 'pglite') {
-    const pgl = db.pglite;
-    if (!pgl) throw new Error('PGlite database without its engine');
-    return pgl.transaction((tx) => fn(pgliteSql(tx)));
+    if (!db.pglite) throw new Error('PGlite database without its engine');
+    return transactionOn(db.pglite, fn);
   }
   if (!db.pool) throw new Error('PostgreSQL database without its pool');
   const client = await db.pool.connect();
   try {
-    await client.query('BEGIN');
-    const result = await fn(clientSql(client));
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    return await transactionOn(client, fn);
   } finally {
     client.release();
+  }
+}
+
+/**
+ * The one transaction helper: runs `fn` in one transaction on a given connection (a checked-out
+ * PostgreSQL client, or the embedded engine) and commits, or rolls back when it throws.
+ */
+export async function transactionOn<T>(connection: pg.PoolClient | NonNullable<Database['pglite']>, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  if ('transaction' in connection) return connection.transaction((tx) => fn(pgliteSql(tx)));
+  await connection.query('BEGIN');
+  try {
+    const result = await fn(clientSql(connection));
+    await connection.query('COMMIT');
+    return result;
+  } catch (error) {
+    await connection.query('ROLLBACK').catch(() => undefined);
+    throw error;
   }
 }
 
 /** Runs one statement on an executor (outside any transaction when given a {@link Database}). */
 export async function query<T = Record<string, unknown>>(db: Executor, sql: string, params: unknown[] = []): Promise<T[]> {
   return isSql(db) ? db.query<T>(sql, params) : db.rawQuery<T>(sql, params);
+}
+
+/** Runs one of the service's repeated reads built with tagged SQL (see {@link preparedQuery}). */
+export async function read<T = Record<string, unknown>>(db: Executor, statement: { text: string; values: unknown[] }): Promise<T[]> {
+  return preparedQuery<T>(db, statement.text, statement.values);
 }
 
 /**

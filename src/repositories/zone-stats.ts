@@ -1,6 +1,8 @@
 import type { Database } from '../db/client.js';
 import type { TimeRange } from '../domain/time.js';
-
+import { Prisma } from '../generated/prisma/client.js';
+import { read } from './sql.js';
+import { hourlyPrices } from './sql-time.js';
 
 /** Price statistics of one zone over a range, from hourly time-weighted means (EUR/MWh). */
 export interface PriceKpis {
@@ -24,13 +26,8 @@ export interface PriceKpis {
  * to Friday, hours starting 08:00 to 19:00 in the zone's local time (IANA time zone, DST-aware).
  */
 export async function findPriceKpis(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<PriceKpis[]> {
-  return db.prisma.$queryRaw<PriceKpis[]>`
-    WITH hp AS (
-      SELECT p.zone_id, date_trunc('hour', p.ts, 'UTC') AS hour,
-             sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes) AS price, bool_or(p.interpolated) AS interpolated
-      FROM price_point p
-      WHERE p.zone_id = ANY(${zoneIds.map(Number)}::smallint[]) AND p.ts >= ${range.from} AND p.ts < ${range.to}
-      GROUP BY 1, 2
+  return read<PriceKpis>(db, Prisma.sql`
+    WITH hp AS (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${zoneIds.map(Number)}::smallint[]) AND p.ts >= ${range.from} AND p.ts < ${range.to}`)}
     ), tagged AS (
       SELECT hp.*, extract(isodow FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 1 AND 5
                AND extract(hour FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 8 AND 19 AS peak
@@ -47,7 +44,7 @@ export async function findPriceKpis(db: Database, range: TimeRange, zoneIds: rea
            count(*) FILTER (WHERE t.interpolated)::int AS "interpolatedHours"
     FROM tagged t JOIN zone z ON z.id = t.zone_id
     GROUP BY z.code
-    ORDER BY 1`;
+    ORDER BY 1`);
 }
 
 /** Cross-border exchange of one zone over a range: energy in MWh, peaks in MW, hour counts. */
@@ -68,7 +65,7 @@ export interface ZoneExchange {
  * importer/exporter hours use the zone's hourly net position summed over its borders.
  */
 export async function findZoneExchange(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<ZoneExchange[]> {
-  return db.prisma.$queryRaw<ZoneExchange[]>`
+  return read<ZoneExchange>(db, Prisma.sql`
     WITH zb AS (
       SELECT z.id AS zone_id, h.ts,
              CASE WHEN (coalesce(h.export_from_a, true)) = (b.zone_a_id = z.id) THEN h.net_flow_mw ELSE -h.net_flow_mw END AS s
@@ -84,5 +81,5 @@ export async function findZoneExchange(db: Database, range: TimeRange, zoneIds: 
            count(*) FILTER (WHERE zh.net < 0)::int AS "netImporterHours", count(*) FILTER (WHERE zh.net > 0)::int AS "netExporterHours"
     FROM zh JOIN zone z ON z.id = zh.zone_id
     GROUP BY z.code
-    ORDER BY 1`;
+    ORDER BY 1`);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS as DAY, HOUR_MS as HOUR, isoWeekStart as isoWeekOf } from '../../src/domain/calendar.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
 
 interface PriceRow {
@@ -8,8 +9,6 @@ interface PriceRow {
   interpolated: boolean;
 }
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 /** Zones with interpolated native prices in the window: SE_2 in both eras, ES hourly, DE_LU quarter-hourly. */
 const ZONES = ['DE_LU', 'ES', 'SE_2'];
 /** 14 days (the 1H cap) around the 2025-10-01 switch from hourly to 15-minute periods. */
@@ -23,7 +22,6 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 const minutesOf = (ms: number) => (ms >= SWITCH ? 15 : 60);
 const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
 const dayOf = (ms: number) => Math.floor(ms / DAY) * DAY;
-const isoWeekOf = (ms: number) => dayOf(ms) - ((new Date(ms).getUTCDay() + 6) % 7) * DAY;
 
 interface Expected {
   price: number;

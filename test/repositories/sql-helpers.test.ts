@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { utcBucket } from '../../src/repositories/flow-sql.js';
+import { dayBucket, utcBucket } from '../../src/repositories/sql-time.js';
 import { inTransaction } from '../../src/repositories/sql.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
@@ -27,6 +27,15 @@ describe.each(TEST_BACKENDS)('UTC buckets (%s)', (kind) => {
         FROM (${INSTANTS}) i`);
     });
     expect(row?.n).toBeGreaterThan(3_000);
+    expect(row?.differ).toBe(0);
+  });
+
+  it.each([['1D', 'day'], ['1W', 'week']] as const)('puts every UTC date in the %s bucket date_trunc gives', async (resolution, unit) => {
+    const bucket = dayBucket(resolution, Prisma.sql`d.day`).text;
+    const [row] = await db().rawQuery<{ n: number; differ: number }>(`
+      SELECT count(*)::int AS n, count(*) FILTER (WHERE ${bucket} IS DISTINCT FROM date_trunc('${unit}', d.day::timestamp))::int AS differ
+      FROM (SELECT generate_series(date '1999-12-01', date '2031-01-31', interval '1 day')::date AS day) d`);
+    expect(row?.n).toBeGreaterThan(11_000);
     expect(row?.differ).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isoWeekStart } from '../../src/domain/calendar.js';
 import { findFlowTypeCounts } from '../../src/repositories/flow-aggregates.js';
 import { refreshFlowRollups } from '../../src/repositories/flow-rollup.js';
 import { findFlowRows } from '../../src/repositories/flows.js';
@@ -73,7 +74,7 @@ describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
     const f = { from: new Date('2025-09-23T05:00:00Z'), to: new Date('2025-11-04T07:00:00Z'), borderIds: null, flowTypes: [] };
     const weekly = await findFlowTypeCounts(db(), f, '1W');
     const daily = await findFlowTypeCounts(db(), f, '1D');
-    const monday = (d: Date) => new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString();
+    const monday = (d: Date) => new Date(isoWeekStart(d.getTime())).toISOString();
     const summed = new Map<string, number[]>();
     for (const r of daily) {
       const key = `${monday(r.day)}|${r.zoneA}|${r.zoneB}`;

@@ -1,11 +1,7 @@
+import { DAY_MS, HOUR_MS, MINUTE_MS, isEuSummerTime } from '../../domain/calendar.js';
 import { EntsoeFormatError } from './errors.js';
 
-/** Milliseconds in a minute. */
-export const MINUTE_MS = 60_000;
-/** Milliseconds in an hour. */
-export const HOUR_MS = 60 * MINUTE_MS;
-/** Milliseconds in a 24-hour day (not a market day: see {@link addEuCalendarDays}). */
-export const DAY_MS = 24 * HOUR_MS;
+export { DAY_MS, HOUR_MS, MINUTE_MS, isEuSummerTime };
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?Z$/;
 
@@ -30,18 +26,6 @@ export function parseInstant(text: string, what: string): number {
 export function parseDateAndTime(date: string, time: string, what: string): number {
   const t = time.trim().replace(/Z$/, '');
   return parseInstant(`${date.trim()}T${t}Z`, what);
-}
-
-/** Start of the last Sunday of a month at 01:00 UTC: the instant EU summer time starts (March) or ends (October). */
-function euSwitchInstant(year: number, month0: number): number {
-  const lastDay = new Date(Date.UTC(year, month0 + 1, 0));
-  return Date.UTC(year, month0, lastDay.getUTCDate() - lastDay.getUTCDay(), 1);
-}
-
-/** True when EU summer time (CEST, WEST, EEST) is in force at this UTC instant. */
-export function isEuSummerTime(ms: number): boolean {
-  const year = new Date(ms).getUTCFullYear();
-  return ms >= euSwitchInstant(year, 2) && ms < euSwitchInstant(year, 9);
 }
 
 /**

@@ -1,0 +1,112 @@
+-- rows: 20
+-- total: 221
+-- sources: ["demo"]
+-- first: ["2025-09-25T00:00:00.000Z","CZ","DE_LU","counter_intuitive"]
+
+-- statement 1
+SELECT (extract(epoch FROM f.datetime) * 1000)::float8 AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+           f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
+    FROM (
+    SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
+           r.flow_type COLLATE "C" AS flow_type, r.flow_interpolated, r.net_flow_mw::float8, r.price_from::float8, r.price_to::float8,
+           r.capacity_mw::float8, r.hours, r.derived
+    FROM (
+      SELECT (s.day::timestamp AT TIME ZONE 'UTC') AS datetime, s.day AS sort_key, s.border_id, s.export_from_a,
+             s.flow_type::text AS flow_type, s.interpolated_hours > 0 AS flow_interpolated,
+             s.net_flow_sum / s.hours AS net_flow_mw,
+             s.price_from_sum / nullif(s.price_hours, 0) AS price_from,
+             s.price_to_sum / nullif(s.price_hours, 0) AS price_to,
+             s.capacity_sum / nullif(s.capacity_hours, 0) AS capacity_mw,
+             s.hours, s.derived_hours > 0 AS derived
+      FROM (
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours,
+  count(*) FILTER (WHERE (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END))::int AS interpolated_hours,
+  count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
+  coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
+  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END)
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_from_sum,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END)
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_to_sum,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0) AS capacity_sum,
+  count(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int AS capacity_hours,
+  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL) AS sources
+      FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])
+      GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
+  price_to_sum, capacity_sum, capacity_hours, sources
+      FROM border_daily d
+      WHERE d.day >= $5::date AND d.day < $6::date AND d.border_id = ANY($7::smallint[]) AND d.flow_type::text = ANY($8::text[])) s) r
+    JOIN border b ON b.id = r.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
+    CROSS JOIN LATERAL (
+      SELECT (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
+             (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to) p
+    WHERE (r.datetime > $9::timestamptz
+    OR (r.border_id, r.export_from_a) IN (
+  SELECT b.id, d.ab FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
+  CROSS JOIN (VALUES (true), (false)) AS d(ab)
+  WHERE ((CASE WHEN d.ab THEN za.code ELSE zb.code END) COLLATE "C", (CASE WHEN d.ab THEN zb.code ELSE za.code END) COLLATE "C")
+        > ($10, $11))
+    OR ((r.border_id, r.export_from_a) IN (
+  SELECT b.id, d.ab FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
+  CROSS JOIN (VALUES (true), (false)) AS d(ab)
+  WHERE ((CASE WHEN d.ab THEN za.code ELSE zb.code END) COLLATE "C", (CASE WHEN d.ab THEN zb.code ELSE za.code END) COLLATE "C")
+        = ($12, $13)) AND r.flow_type COLLATE "C" > $14))) f
+    ORDER BY f.sort_key, f.zone_from, f.zone_to, f.flow_type
+    LIMIT $15;
+
+-- statement 2
+SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
+      SELECT (s.day::timestamp AT TIME ZONE 'UTC') AS datetime, s.day AS sort_key, s.border_id, s.export_from_a,
+             s.flow_type::text AS flow_type, s.interpolated_hours > 0 AS flow_interpolated,
+             s.net_flow_sum / s.hours AS net_flow_mw,
+             s.price_from_sum / nullif(s.price_hours, 0) AS price_from,
+             s.price_to_sum / nullif(s.price_hours, 0) AS price_to,
+             s.capacity_sum / nullif(s.capacity_hours, 0) AS capacity_mw,
+             s.hours, s.derived_hours > 0 AS derived
+      FROM (
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours,
+  count(*) FILTER (WHERE (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END))::int AS interpolated_hours,
+  count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
+  coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
+  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END)
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_from_sum,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END)
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_to_sum,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0) AS capacity_sum,
+  count(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int AS capacity_hours,
+  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL) AS sources
+      FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])
+      GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours,
+  count(*) FILTER (WHERE (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END))::int AS interpolated_hours,
+  count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
+  coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
+  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END)
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_from_sum,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END)
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_to_sum,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0) AS capacity_sum,
+  count(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int AS capacity_hours,
+  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL) AS sources
+      FROM border_hour h WHERE h.ts >= $5 AND h.ts < $6 AND h.flow_type IS NOT NULL AND h.border_id = ANY($7::smallint[]) AND h.flow_type::text = ANY($8::text[])
+      GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
+  price_to_sum, capacity_sum, capacity_hours, sources
+      FROM border_daily d
+      WHERE d.day >= $9::date AND d.day < $10::date AND d.border_id = ANY($11::smallint[]) AND d.flow_type::text = ANY($12::text[])) s) f;
+
+-- statement 3
+WITH RECURSIVE arrays(sources) AS (
+      (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)
+      FROM arrays a WHERE a.sources IS NOT NULL
+    )
+    SELECT DISTINCT unnest(a.sources)::text AS source FROM arrays a
+    WHERE a.sources IS NOT NULL AND EXISTS (
+      SELECT 1 FROM border_daily d
+      WHERE d.sources = a.sources AND d.day >= $1::date AND d.day < $2::date AND d.border_id = ANY($3::smallint[]))
+    ORDER BY 1;

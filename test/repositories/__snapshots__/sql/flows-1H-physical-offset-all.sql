@@ -1,0 +1,57 @@
+-- rows: 20
+-- total: 2950
+-- sources: ["demo"]
+-- first: ["2025-10-10T05:00:00.000Z","DE_LU","AT","convergence"]
+
+-- statement 1
+SELECT (extract(epoch FROM f.sort_key) * 1000)::float8 AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+    FROM (
+    SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, coalesce(h.export_from_a, true) AS export_from_a, h.flow_type::text AS flow_type,
+           (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END) AS flow_interpolated,
+           coalesce(h.net_flow_mw, 0) AS net_flow_mw,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END AS price_to,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END AS capacity_mw,
+           1 AS hours, h.flow_derived AS derived
+    FROM border_hour h
+    WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL  ) f GROUP BY f.sort_key ORDER BY f.sort_key;
+
+-- statement 2
+SELECT (extract(epoch FROM f.datetime) * 1000)::float8 AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+           f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
+    FROM (
+    SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
+           r.flow_type COLLATE "C" AS flow_type, r.flow_interpolated, r.net_flow_mw::float8, r.price_from::float8, r.price_to::float8,
+           r.capacity_mw::float8, r.hours, r.derived
+    FROM (
+    SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, coalesce(h.export_from_a, true) AS export_from_a, h.flow_type::text AS flow_type,
+           (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END) AS flow_interpolated,
+           coalesce(h.net_flow_mw, 0) AS net_flow_mw,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END AS price_to,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END AS capacity_mw,
+           1 AS hours, h.flow_derived AS derived
+    FROM border_hour h
+    WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL  ) r
+    CROSS JOIN LATERAL (
+      SELECT (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
+             (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to
+      FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
+      WHERE b.id = r.border_id
+      OFFSET 0) p
+    ) f
+    ORDER BY f.sort_key, f.zone_from, f.zone_to, f.flow_type
+    LIMIT $3 OFFSET $4;
+
+-- statement 3
+WITH RECURSIVE arrays(sources) AS (
+      (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)
+      FROM arrays a WHERE a.sources IS NOT NULL
+    )
+    SELECT DISTINCT unnest(a.sources)::text AS source FROM arrays a
+    WHERE a.sources IS NOT NULL AND EXISTS (
+      SELECT 1 FROM border_daily d
+      WHERE d.sources = a.sources AND d.day >= $1::date AND d.day < $2::date )
+    ORDER BY 1;

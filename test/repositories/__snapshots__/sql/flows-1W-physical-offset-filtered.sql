@@ -1,0 +1,85 @@
+-- rows: 20
+-- total: 71
+-- sources: ["demo"]
+-- first: ["2025-09-22T00:00:00.000Z","CZ","DE_LU","counter_intuitive"]
+
+-- statement 1
+SELECT (extract(epoch FROM (r.bucket AT TIME ZONE 'UTC')) * 1000)::float8 AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+    FROM (
+      SELECT date_bin('7 days', k.day::timestamp, timestamp '2000-01-03 00:00:00') AS bucket, bool_or(k.derived) AS derived
+      FROM (
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
+      FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])
+      GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
+      FROM border_hour h WHERE h.ts >= $5 AND h.ts < $6 AND h.flow_type IS NOT NULL AND h.border_id = ANY($7::smallint[]) AND h.flow_type::text = ANY($8::text[])
+      GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_daily d
+      WHERE d.day >= $9::date AND d.day < $10::date AND d.border_id = ANY($11::smallint[]) AND d.flow_type::text = ANY($12::text[]) UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_daily d
+      WHERE d.day >= $13::date AND d.day < $14::date AND d.border_id = ANY($15::smallint[]) AND d.flow_type::text = ANY($16::text[]) UNION ALL
+      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_weekly d
+      WHERE d.week >= $17::date AND d.week < $18::date AND d.border_id = ANY($19::smallint[]) AND d.flow_type::text = ANY($20::text[])) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type) r GROUP BY r.bucket ORDER BY r.bucket;
+
+-- statement 2
+SELECT (extract(epoch FROM f.datetime) * 1000)::float8 AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+           f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
+    FROM (
+    SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
+           r.flow_type COLLATE "C" AS flow_type, r.flow_interpolated, r.net_flow_mw::float8, r.price_from::float8, r.price_to::float8,
+           r.capacity_mw::float8, r.hours, r.derived
+    FROM (
+    SELECT (date_bin('7 days', s.day::timestamp, timestamp '2000-01-03 00:00:00') AT TIME ZONE 'UTC') AS datetime, date_bin('7 days', s.day::timestamp, timestamp '2000-01-03 00:00:00') AS sort_key, s.border_id, s.export_from_a,
+           s.flow_type::text AS flow_type, sum(s.interpolated_hours) > 0 AS flow_interpolated,
+           sum(s.net_flow_sum) / sum(s.hours) AS net_flow_mw,
+           sum(s.price_from_sum) / nullif(sum(s.price_hours), 0) AS price_from,
+           sum(s.price_to_sum) / nullif(sum(s.price_hours), 0) AS price_to,
+           sum(s.capacity_sum) / nullif(sum(s.capacity_hours), 0) AS capacity_mw,
+           sum(s.hours)::int AS hours, sum(s.derived_hours) > 0 AS derived
+    FROM (
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours,
+  count(*) FILTER (WHERE (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END))::int AS interpolated_hours,
+  count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
+  coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
+  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END)
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_from_sum,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END)
+           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_to_sum,
+  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0) AS capacity_sum,
+  count(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int AS capacity_hours,
+  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL) AS sources
+      FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])
+      GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
+  price_to_sum, capacity_sum, capacity_hours, sources
+      FROM border_daily d
+      WHERE d.day >= $5::date AND d.day < $6::date AND d.border_id = ANY($7::smallint[]) AND d.flow_type::text = ANY($8::text[]) UNION ALL
+      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
+  price_to_sum, capacity_sum, capacity_hours, sources
+      FROM border_weekly d
+      WHERE d.week >= $9::date AND d.week < $10::date AND d.border_id = ANY($11::smallint[]) AND d.flow_type::text = ANY($12::text[])) s
+    GROUP BY date_bin('7 days', s.day::timestamp, timestamp '2000-01-03 00:00:00'), s.border_id, s.export_from_a, s.flow_type) r
+    JOIN border b ON b.id = r.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
+    CROSS JOIN LATERAL (
+      SELECT (CASE WHEN r.export_from_a THEN za.code ELSE zb.code END) COLLATE "C" AS zone_from,
+             (CASE WHEN r.export_from_a THEN zb.code ELSE za.code END) COLLATE "C" AS zone_to) p
+    ) f
+    ORDER BY f.sort_key, f.zone_from, f.zone_to, f.flow_type
+    LIMIT $13 OFFSET $14;
+
+-- statement 3
+WITH RECURSIVE arrays(sources) AS (
+      (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)
+      FROM arrays a WHERE a.sources IS NOT NULL
+    )
+    SELECT DISTINCT unnest(a.sources)::text AS source FROM arrays a
+    WHERE a.sources IS NOT NULL AND EXISTS (
+      SELECT 1 FROM border_daily d
+      WHERE d.sources = a.sources AND d.day >= $1::date AND d.day < $2::date AND d.border_id = ANY($3::smallint[]))
+    ORDER BY 1;

@@ -1,0 +1,40 @@
+-- rows: 10
+-- total: 150
+-- sources: ["demo"]
+-- first: ["2025-10-10T06:00:00.000Z","DE_LU"]
+
+-- statement 1
+SELECT (extract(epoch FROM r.datetime) * 1000)::float8 AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+      SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
+      FROM (
+    SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
+    FROM (
+    SELECT p.zone_id, date_bin('1 hour', p.ts, timestamptz '2000-01-03 00:00:00+00') AS hour,
+           round((sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes))::numeric, 6)::float8 AS price,
+           bool_or(p.interpolated) AS interpolated
+    FROM price_point p
+    WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3
+    GROUP BY 1, 2) h) r JOIN zone z ON z.id = r.zone_id
+    ) r
+    WHERE (r.datetime, r.zone) > ($4::timestamptz, $5)
+    ORDER BY r.datetime, r.zone
+    LIMIT $6;
+
+-- statement 2
+SELECT count(*)::int AS n FROM (
+    SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
+    FROM (
+    SELECT p.zone_id, date_bin('1 hour', p.ts, timestamptz '2000-01-03 00:00:00+00') AS hour,
+           round((sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes))::numeric, 6)::float8 AS price,
+           bool_or(p.interpolated) AS interpolated
+    FROM price_point p
+    WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3
+    GROUP BY 1, 2) h) r;
+
+-- statement 3
+SELECT DISTINCT unnest(d.sources)::text AS source
+    FROM price_daily d
+    WHERE d.zone_id = ANY($1::smallint[])
+      AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date
+      AND (d.day::timestamp AT TIME ZONE 'UTC') < $3
+    ORDER BY 1;

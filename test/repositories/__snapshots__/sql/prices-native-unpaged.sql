@@ -1,0 +1,29 @@
+-- rows: 600
+-- total: 600
+-- sources: ["demo"]
+-- first: ["2025-10-10T05:00:00.000Z","DE_LU"]
+
+-- statement 1
+SELECT (extract(epoch FROM r.datetime) * 1000)::float8 AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+      SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
+      FROM (
+    SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
+    FROM price_point p
+    WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3) r JOIN zone z ON z.id = r.zone_id
+    ) r
+
+    ORDER BY r.datetime, r.zone;
+
+-- statement 2
+SELECT count(*)::int AS n FROM (
+    SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
+    FROM price_point p
+    WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3) r;
+
+-- statement 3
+SELECT DISTINCT unnest(d.sources)::text AS source
+    FROM price_daily d
+    WHERE d.zone_id = ANY($1::smallint[])
+      AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date
+      AND (d.day::timestamp AT TIME ZONE 'UTC') < $3
+    ORDER BY 1;
