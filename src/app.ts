@@ -22,6 +22,7 @@ import { ApiKeyAuthenticator } from './security/api-keys.js';
 import { graphqlRateLimit } from './security/graphql.js';
 import { createRateLimiter } from './security/limiter.js';
 import { accessPlugin } from './security/plugin.js';
+import { startLiveEvents } from './events/live.js';
 import { createLogger, type Logger } from './logger.js';
 import { readCatalogue } from './repositories/catalogue.js';
 import { docsRoutes } from './rest/docs.js';
@@ -47,7 +48,9 @@ export interface App {
   readonly deps: ServiceDeps;
   readonly logger: Logger;
   readonly metrics: ServiceMetrics;
-  /** Releases what the app holds besides the database (the Redis connection of the limiter). */
+  /** Ends every open subscription stream (their SSE responses complete), so the HTTP server can close. */
+  endStreams(): Promise<void>;
+  /** Releases what the app holds besides the database (streams, the events listener, the Redis connection of the limiter). */
   close(): Promise<void>;
 }
 
@@ -66,10 +69,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();
   if (opts.db.pool) registerPoolMetrics(metrics, opts.db.pool);
+  const live = await startLiveEvents({ db: opts.db, limiter, perClient: config.SUBSCRIPTIONS_PER_CLIENT, logger });
   const keys = new ApiKeyAuthenticator(opts.db, { cacheTtlMs: config.API_KEY_CACHE_TTL_MS, logger });
   const yoga = createYoga<Record<string, never>, GraphQLContext>({
     schema: graphqlRateLimit(limiter).rateLimitDirectiveTransformer(schema),
-    context: () => ({ deps }),
+    context: () => ({ deps, live }),
     graphqlEndpoint: '/graphql',
     graphiql: config.GRAPHIQL ? { title: 'European electricity market API' } : false,
     renderGraphiQL: memoGraphiQL(),
@@ -96,5 +100,5 @@ export async function createApp(opts: AppOptions): Promise<App> {
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
     ],
   });
-  return { yoga, deps, logger, metrics, close: () => limiter.close() };
+  return { yoga, deps, logger, metrics, endStreams: () => live.close(), close: () => live.close().then(() => limiter.close()) };
 }
