@@ -1,4 +1,6 @@
 /** A GraphQL subscription client over Server-Sent Events (Yoga's transport), for tests. */
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** One open subscription stream. */
 export interface SseStream {
@@ -54,4 +56,18 @@ export async function subscribe(fetcher: Fetcher, query: string, variables: Reco
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no event within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** Serves `handler` on a loopback port; the fetcher sends to it (a client leaving closes its connection). */
+export async function listen(handler: RequestListener): Promise<{ fetcher: Fetcher; close(): Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    fetcher: (url, init) => fetch(`http://127.0.0.1:${port}${url}`, init),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
 }
