@@ -3,13 +3,14 @@
  * Server-Sent Events, one EventSource per event) and reloads its panels when data is published.
  * The indicator shows whether the streams are open and when the last event arrived (UTC).
  */
+import { FlowsUpdatedSubscription, PricesPublishedSubscription } from './queries.js';
 
 /** Wait after an event before reloading, ms: an ingestion commits windows in bursts. */
 const SETTLE_MS = 300;
 
 const SUBSCRIPTIONS = {
-  prices: 'subscription DashboardPrices { pricesPublished { zones } }',
-  flows: 'subscription DashboardFlows { flowsUpdated { borders } }',
+  prices: PricesPublishedSubscription.toString(),
+  flows: FlowsUpdatedSubscription.toString(),
 } as const;
 
 /** What changed, as the dashboard's panels see it. */
