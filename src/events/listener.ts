@@ -1,6 +1,7 @@
 /**
  * Receives the data events of the service's schema: on PostgreSQL through `LISTEN` on a dedicated
- * connection (not from the pool), reconnecting after an error with a growing pause; on the
+ * connection (not from the pool, `application_name` `emk_events:<schema>`), reconnecting after an
+ * error with a growing pause; on the
  * embedded database through PGlite's own `listen`.
  */
 import pg from 'pg';
@@ -34,7 +35,7 @@ export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) 
     return { close: async () => (engine.closed ? undefined : unlisten()) };
   }
   if (!db.pool) throw new Error('PostgreSQL database without its pool');
-  return listenOnPostgres(db.pool.options, deliver, opts);
+  return listenOnPostgres({ ...db.pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, deliver, opts);
 }
 
 async function listenOnPostgres(options: pg.ClientConfig, deliver: (payload: string | undefined) => void, opts: ListenOptions): Promise<DataEventListener> {
