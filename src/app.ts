@@ -22,6 +22,9 @@ import { ApiKeyAuthenticator } from './security/api-keys.js';
 import { graphqlRateLimit } from './security/graphql.js';
 import { createRateLimiter } from './security/limiter.js';
 import { accessPlugin } from './security/plugin.js';
+import { startLiveEvents } from './events/live.js';
+import { registerIngestMetrics } from './http/ingest-status.js';
+import { type ServerFollowerOptions, startServerFollower } from './ingest/server-follow.js';
 import { createLogger, type Logger } from './logger.js';
 import { readCatalogue } from './repositories/catalogue.js';
 import { docsRoutes } from './rest/docs.js';
@@ -39,6 +42,8 @@ export interface AppOptions {
   readonly dashboardDir?: string;
   /** Clock in ms since epoch (tests pin it). */
   readonly now?: () => number;
+  /** Overrides of the in-server follower (INGEST_FOLLOW): its upstream client and selection (tests). */
+  readonly follower?: Pick<ServerFollowerOptions, 'client' | 'selection'>;
 }
 
 /** The built server: a fetch handler for GraphQL (/graphql) and REST (/api/v1), not listening. */
@@ -47,7 +52,9 @@ export interface App {
   readonly deps: ServiceDeps;
   readonly logger: Logger;
   readonly metrics: ServiceMetrics;
-  /** Releases what the app holds besides the database (the Redis connection of the limiter). */
+  /** Ends every open subscription stream (their SSE responses complete) and stops the follower, so the HTTP server can close. */
+  endStreams(): Promise<void>;
+  /** Releases what the app holds besides the database (streams, the events listener, the Redis connection of the limiter). */
   close(): Promise<void>;
 }
 
@@ -66,10 +73,13 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();
   if (opts.db.pool) registerPoolMetrics(metrics, opts.db.pool);
+  const live = await startLiveEvents({ db: opts.db, limiter, perClient: config.SUBSCRIPTIONS_PER_CLIENT, logger });
+  const follower = config.INGEST_FOLLOW ? startServerFollower({ config, db: opts.db, logger, ...opts.follower }) : null;
+  if (follower) registerIngestMetrics(metrics, follower);
   const keys = new ApiKeyAuthenticator(opts.db, { cacheTtlMs: config.API_KEY_CACHE_TTL_MS, logger });
   const yoga = createYoga<Record<string, never>, GraphQLContext>({
     schema: graphqlRateLimit(limiter).rateLimitDirectiveTransformer(schema),
-    context: () => ({ deps }),
+    context: () => ({ deps, live }),
     graphqlEndpoint: '/graphql',
     graphiql: config.GRAPHIQL ? { title: 'European electricity market API' } : false,
     renderGraphiQL: memoGraphiQL(),
@@ -82,7 +92,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       requestLogPlugin(logger),
       metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), '/graphql'] }),
       securityHeadersPlugin(),
-      healthPlugin(opts.db, logger),
+      healthPlugin(opts.db, logger, follower ?? undefined),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       dashboardPlugin(opts.dashboardDir),
@@ -96,5 +106,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
     ],
   });
-  return { yoga, deps, logger, metrics, close: () => limiter.close() };
+  const endStreams = async () => {
+    await Promise.all([live.close(), follower?.close()]);
+  };
+  return { yoga, deps, logger, metrics, endStreams, close: () => endStreams().then(() => limiter.close()) };
 }

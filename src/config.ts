@@ -34,10 +34,16 @@ const schema = z.object({
   ENTSOE_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(399, 'at most 399: the platform bans a token above 400 requests per minute').default(300),
   ENTSOE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
   ENTSOE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  SUBSCRIPTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1000).default(5),
+  INGEST_FOLLOW: bool(false),
   INGEST_FOLLOW_INTERVAL_MINUTES: z.coerce.number().min(1).default(15),
+  INGEST_FOLLOW_LEADER_RETRY_SECONDS: z.coerce.number().positive().max(60).default(15),
   CLASSIFY_EPS_EUR_MWH: z.coerce.number().min(0).default(0.01),
   CLASSIFY_CONGESTION_SHARE: z.coerce.number().gt(0).max(1).default(0.97),
   CLASSIFY_MIN_FLOW_MW: z.coerce.number().min(0).default(1),
+}).refine((c) => !c.INGEST_FOLLOW || c.ENTSOE_SECURITY_TOKEN, {
+  path: ['INGEST_FOLLOW'],
+  message: 'needs ENTSOE_SECURITY_TOKEN (the Transparency Platform token)',
 }).refine((c) => !c.PERSISTED_OPERATIONS_ONLY || c.PERSISTED_OPERATIONS_FILE, {
   path: ['PERSISTED_OPERATIONS_ONLY'],
   message: 'needs PERSISTED_OPERATIONS_FILE (the manifest of allowed operations)',

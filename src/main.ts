@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     server.close(() => void app.close().then(() => db.close()).then(() => process.exit(0)));
+    void app.endStreams().then(() => setTimeout(() => server.closeIdleConnections(), 100).unref());
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();
   };

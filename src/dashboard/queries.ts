@@ -43,3 +43,17 @@ export const FlowSharesQuery = graphql(`
     }
   }
 `);
+
+/** Live events: prices of any zone were stored. */
+export const PricesPublishedSubscription = graphql(`
+  subscription DashboardPricesPublished {
+    pricesPublished { zones }
+  }
+`);
+
+/** Live events: flows (or what classifies them) of any border were stored. */
+export const FlowsUpdatedSubscription = graphql(`
+  subscription DashboardFlowsUpdated {
+    flowsUpdated { borders }
+  }
+`);

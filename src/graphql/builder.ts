@@ -6,12 +6,15 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { InputError } from '../errors.js';
+import type { LiveEvents } from '../events/live.js';
 import type { AccessContext } from '../security/client.js';
 import type { ServiceDeps } from '../services/context.js';
 
 /** Per-request GraphQL context. */
 export interface GraphQLContext extends Partial<AccessContext> {
   readonly deps: ServiceDeps;
+  /** Data events for subscriptions; absent when the app runs without them. */
+  readonly live?: LiveEvents;
 }
 
 /** The Pothos builder: context, scalars and plugins only. */

@@ -1,8 +1,10 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Database } from '../db/client.js';
+import type { FollowerStatus } from '../ingest/server-follow.js';
 import { pendingMigrations } from '../db/migrate.js';
 import type { Logger } from '../logger.js';
 import { json } from './errors.js';
+import { ingestReport } from './ingest-status.js';
 import { routePath } from './paths.js';
 
 /**
@@ -20,16 +22,20 @@ export async function readiness(db: Database): Promise<{ ready: boolean; detail:
   }
 }
 
-/** `/healthz` (process up, always 200) and `/readyz` (200 when ready, else 503). */
-export function healthPlugin(db: Database, logger: Logger): Plugin {
+/**
+ * `/healthz` (process up, always 200) and `/readyz` (200 when ready, else 503); with the in-server
+ * follower, /readyz adds its `ingest` section (last success and lag per item; not a readiness condition).
+ */
+export function healthPlugin(db: Database, logger: Logger, follower?: FollowerStatus): Plugin {
   return {
     onRequest({ url, endResponse }) {
       const path = routePath(url.pathname);
       if (path === '/healthz') return endResponse(json({ status: 'ok' }));
       if (path !== '/readyz') return;
-      return readiness(db).then((r) => {
+      return readiness(db).then(async (r) => {
         if (!r.ready) logger.warn({ detail: r.detail }, 'not ready');
-        endResponse(json({ status: r.ready ? 'ready' : 'unavailable', detail: r.detail }, r.ready ? 200 : 503));
+        const ingest = follower && r.ready ? { ingest: await ingestReport(follower, Date.now()).catch(() => undefined) } : {};
+        endResponse(json({ status: r.ready ? 'ready' : 'unavailable', detail: r.detail, ...ingest }, r.ready ? 200 : 503));
       });
     },
   };

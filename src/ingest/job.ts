@@ -8,6 +8,7 @@
 import type { Database } from '../db/client.js';
 import { type ClassificationThresholds, DEFAULT_THRESHOLDS } from '../domain/classification.js';
 import { type CatalogueLookup, ensureCatalogue } from '../repositories/catalogue.js';
+import { notifyWindowCommitted } from '../repositories/ingest-events.js';
 import { finishRun, readFinishedWindows, recordWindow } from '../repositories/ingest-load.js';
 import { closeAbandonedRuns, startRun } from '../repositories/ingest-runs.js';
 import { inTransaction } from '../repositories/sql.js';
@@ -78,6 +79,7 @@ async function handleWindow(opts: IngestOptions, ctx: ItemContext, runId: number
     await inTransaction(opts.db, async (sql) => {
       await prepared.load(sql);
       await recordWindow(sql, runId, w, { status: 'done', rows: prepared.rows, error: null, at: now() });
+      if (prepared.rows > 0) await notifyWindowCommitted(sql, w);
     });
     state.completed++;
     state.rows += prepared.rows;

@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type BuiltDashboard, buildTestDashboard } from '../support/dashboard.js';
 import { CI } from '../support/env.js';
+import { type FakeUpstream, startFakeUpstream } from '../ingest-job/fake-upstream.js';
+import { a44, EIC, fakeClient, ingest, key } from '../ingest-job/helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const MISSING = `chromium not found at ${CHROMIUM} (apt-get install chromium): browser tests skipped`;
@@ -124,6 +126,28 @@ describe('the dashboard in chromium', () => {
     expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 3 * 24);
     await page.fill('#range-to', '2025-10-01');
     await expect.poll(() => page.textContent('#range-error')).toContain('must not be before');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('updates the view live when an ingestion commits new prices', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors } = await visit();
+    await page.waitForSelector('#live[data-live=on]');
+    const frRow = () => page.locator('#price-table tbody tr', { hasText: 'FR' }).first().textContent();
+    const before = await frRow();
+    let fake: FakeUpstream | undefined;
+    try {
+      fake = await startFakeUpstream();
+      fake.serve(key('A44', EIC.FR, EIC.FR), { body: a44(EIC.FR, '2025-11-01T00:00Z', Array(24).fill(9999)) });
+      const summary = await ingest(t.db, fakeClient(fake).client, '2025-11-01', '2025-11-02', { zones: ['FR'] });
+      expect(summary.completed).toBe(1);
+    } finally {
+      await fake?.close();
+    }
+    await page.waitForSelector('#live[data-events]', { timeout: 3_000 });
+    await expect.poll(frRow, { timeout: 5_000 }).not.toBe(before);
+    expect(await page.textContent('#live')).toMatch(/prices updated at \d\d:\d\d:\d\d UTC/);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -14,3 +14,11 @@ describe('ENTSOE_REQUESTS_PER_MINUTE', () => {
     );
   });
 });
+
+describe('INGEST_FOLLOW', () => {
+  it('is off by default and refuses to start following without ENTSOE_SECURITY_TOKEN', () => {
+    expect(loadConfig({}).INGEST_FOLLOW).toBe(false);
+    expect(() => loadConfig({ INGEST_FOLLOW: 'true' })).toThrow(/INGEST_FOLLOW: needs ENTSOE_SECURITY_TOKEN/);
+    expect(loadConfig({ INGEST_FOLLOW: 'true', ENTSOE_SECURITY_TOKEN: 't' }).INGEST_FOLLOW).toBe(true);
+  });
+});

@@ -6,6 +6,7 @@ import './zones.js';
 import './prices.js';
 import './flows.js';
 import './aggregates.js';
+import './events.js';
 
 /** The executable GraphQL schema, with the directives every GraphQL service has (`@skip`, `@include`, `@deprecated`, ...). */
 export const schema = builder.toSchema({ sortSchema: false, directives: [...specifiedDirectives, rateLimitDirectiveDefinition] });

@@ -1,0 +1,45 @@
+/**
+ * Live data events of one server instance: the database listener feeding the hub that GraphQL
+ * subscriptions read, and the gate that admits their streams.
+ */
+import type { Database } from '../db/client.js';
+import type { Logger } from '../logger.js';
+import type { TokenBucketLimiter } from '../security/token-bucket.js';
+import { createSubscriptionGate, type SubscriptionGate } from './gate.js';
+import { createEventHub, type EventHub } from './hub.js';
+import { listenForDataEvents } from './listener.js';
+
+/** What the subscription resolvers read from the GraphQL context. */
+export interface LiveEvents {
+  readonly hub: EventHub;
+  readonly gate: SubscriptionGate;
+}
+
+/** Running live events: close ends every stream and stops listening. */
+export interface LiveEventsService extends LiveEvents {
+  close(): Promise<void>;
+}
+
+/** Options of {@link startLiveEvents}. */
+export interface LiveEventsOptions {
+  readonly db: Database;
+  readonly limiter: TokenBucketLimiter;
+  /** Open streams allowed per client (SUBSCRIPTIONS_PER_CLIENT). */
+  readonly perClient: number;
+  readonly logger?: Logger;
+}
+
+/** Starts listening for the schema's data events. */
+export async function startLiveEvents(opts: LiveEventsOptions): Promise<LiveEventsService> {
+  const hub = createEventHub();
+  const listener = await listenForDataEvents(opts.db, (e) => hub.publish(e), opts.logger ? { logger: opts.logger } : {});
+  let closing: Promise<void> | undefined;
+  return {
+    hub,
+    gate: createSubscriptionGate(opts.limiter, opts.perClient),
+    close() {
+      hub.close();
+      return (closing ??= listener.close());
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { resolveBorders, resolveZones } from '../../domain/catalogue.js';
+import type { DataEvent } from '../../events/data-events.js';
+import { builder, type GraphQLContext } from '../builder.js';
+
+const PricesPublished = builder.objectRef<DataEvent>('PricesPublished').implement({
+  description: 'Day-ahead prices of zones were stored (one committed ingestion window).',
+  fields: (t) => ({
+    zones: t.stringList({ description: 'Zone codes whose prices changed.', resolve: (e) => [...e.zones] }),
+    from: t.field({ type: 'DateTime', description: 'Start of the changed range (UTC, inclusive).', resolve: (e) => e.from }),
+    to: t.field({ type: 'DateTime', description: 'End of the changed range (UTC, exclusive).', resolve: (e) => e.to }),
+  }),
+});
+
+const FlowsUpdated = builder.objectRef<DataEvent>('FlowsUpdated').implement({
+  description: 'Flows, scheduled exchanges, capacities or outages of borders were stored, and their border-hours reclassified (one committed ingestion window).',
+  fields: (t) => ({
+    borders: t.stringList({ description: 'Border keys A->B (stored orientation) that changed.', resolve: (e) => [...e.borders] }),
+    item: t.exposeString('item', { description: 'What was loaded: flows, schedules, ntc or outages.' }),
+    from: t.field({ type: 'DateTime', description: 'Start of the changed range (UTC, inclusive).', resolve: (e) => e.from }),
+    to: t.field({ type: 'DateTime', description: 'End of the changed range (UTC, exclusive).', resolve: (e) => e.to }),
+  }),
+});
+
+const codes = z.array(z.string().min(1).max(40)).max(100);
+
+async function stream(ctx: GraphQLContext, keep: (e: DataEvent) => boolean): Promise<AsyncIterable<DataEvent>> {
+  if (!ctx.live) throw new Error('subscriptions: live events are not running');
+  const release = await ctx.live.gate.admit(ctx);
+  return ctx.live.hub.subscribe(keep, release);
+}
+
+builder.subscriptionType({
+  description: 'Live data events (Server-Sent Events: send the operation with `Accept: text/event-stream`). Starting a subscription spends one token from the caller\'s rate-limit bucket and takes one of the caller\'s open-stream slots (SUBSCRIPTIONS_PER_CLIENT; beyond it: SUBSCRIPTION_LIMIT). Events are sent when an ingestion window commits, on every server instance.',
+  fields: (t) => ({
+    pricesPublished: t.field({
+      type: PricesPublished,
+      description: 'Emits when day-ahead prices of one of `zones` (all zones when omitted) are stored.',
+      args: { zones: t.arg.stringList({ required: false, description: 'Zone codes or EICs to watch; all when omitted.', validate: codes }) },
+      subscribe: (_root, args, ctx) => {
+        const zones = args.zones ? new Set(resolveZones(args.zones, 'zones')) : null;
+        return stream(ctx, (e) => e.kind === 'prices' && (!zones || e.zones.some((z) => zones.has(z))));
+      },
+      resolve: (event) => event,
+    }),
+    flowsUpdated: t.field({
+      type: FlowsUpdated,
+      description: 'Emits when data of one of `borders` (all borders when omitted) is stored and reclassified.',
+      args: { borders: t.arg.stringList({ required: false, description: 'Borders A->B (either orientation) to watch; all when omitted.', validate: codes }) },
+      subscribe: (_root, args, ctx) => {
+        const borders = args.borders ? new Set(resolveBorders(args.borders, 'borders').map((b) => b.key)) : null;
+        return stream(ctx, (e) => e.kind === 'flows' && (!borders || e.borders.some((b) => borders.has(b))));
+      },
+      resolve: (event) => event,
+    }),
+  }),
+});

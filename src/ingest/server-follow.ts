@@ -1,0 +1,83 @@
+/**
+ * The follower inside the server (INGEST_FOLLOW): the CLI's `--follow` loop over every zone,
+ * border and item, paced and retried by the same client settings, run by the elected leader only
+ * (see leader.ts). A rejected token stops following (logged) until restart; any other failure of
+ * a cycle is retried at the next one.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { classificationThresholds, type Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { Logger } from '../logger.js';
+import { ensureCatalogue } from '../repositories/catalogue.js';
+import { type ItemFreshness, readIngestFreshness } from '../repositories/ingest-status.js';
+import { EntsoeClient } from './client.js';
+import { EntsoeAuthError } from './entsoe/index.js';
+import { follow } from './follow.js';
+import { runIngest } from './job.js';
+import { elect } from './leader.js';
+import { ITEMS, type TargetSelection } from './windows.js';
+
+/** What /readyz and /metrics report of the follower. */
+export interface FollowerStatus {
+  /** Whether this instance leads (and so ingests). */
+  isLeader(): boolean;
+  /** Last success per item, from the database (the same on every instance). */
+  freshness(): Promise<ItemFreshness[]>;
+}
+
+/** A running in-server follower. */
+export interface ServerFollower extends FollowerStatus {
+  /** Stops after the current window (a commit completes) and leaves the election. */
+  close(): Promise<void>;
+}
+
+/** Test seams and overrides of {@link startServerFollower}. */
+export interface ServerFollowerOptions {
+  readonly config: Config;
+  readonly db: Database;
+  readonly logger?: Logger;
+  /** The upstream client; default one built from the ENTSOE_* settings. */
+  readonly client?: EntsoeClient;
+  /** What to follow; default every item of every zone and border. */
+  readonly selection?: TargetSelection;
+}
+
+function clientFor(config: Config, logger?: Logger): EntsoeClient {
+  if (!config.ENTSOE_SECURITY_TOKEN) throw new Error('INGEST_FOLLOW needs ENTSOE_SECURITY_TOKEN');
+  return new EntsoeClient({
+    token: config.ENTSOE_SECURITY_TOKEN,
+    baseUrl: config.ENTSOE_API_URL,
+    requestsPerMinute: config.ENTSOE_REQUESTS_PER_MINUTE,
+    timeoutMs: config.ENTSOE_TIMEOUT_MS,
+    maxAttempts: config.ENTSOE_MAX_ATTEMPTS,
+    onRetry: (e) => logger?.warn({ attempt: e.attempt, request: e.request, reason: e.reason, delayMs: e.delayMs }, 'ENTSO-E request retried'),
+  });
+}
+
+/** Starts competing for leadership; the leader follows until closed. */
+export function startServerFollower(opts: ServerFollowerOptions): ServerFollower {
+  const { config, db, logger } = opts;
+  const client = opts.client ?? clientFor(config, logger);
+  const selection = opts.selection ?? { what: [...ITEMS] };
+  const intervalMs = config.INGEST_FOLLOW_INTERVAL_MINUTES * 60_000;
+  const lead = async (signal: AbortSignal) => {
+    const catalogue = await ensureCatalogue(db);
+    const runOnce = (range: { from: Date; to: Date }) =>
+      runIngest({ db, client, catalogue, signal, thresholds: classificationThresholds(config), ...range, ...selection, args: { ...range, follow: 'server' } });
+    while (!signal.aborted) {
+      try {
+        await follow({ runOnce, intervalMs, signal, log: (line) => logger?.info(line) });
+      } catch (err) {
+        if (err instanceof EntsoeAuthError) {
+          logger?.error({ err: err.message }, 'ingest follower: the platform rejected the token; not following until restart');
+          await delay(2 ** 31 - 1, undefined, { signal }).catch(() => undefined);
+          return;
+        }
+        logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'ingest follower: cycle failed; retrying at the next one');
+        await delay(intervalMs, undefined, { signal }).catch(() => undefined);
+      }
+    }
+  };
+  const election = elect(db, { lead, retryMs: config.INGEST_FOLLOW_LEADER_RETRY_SECONDS * 1000, ...(logger ? { logger } : {}) });
+  return { isLeader: election.isLeader, freshness: () => readIngestFreshness(db), close: election.close };
+}

@@ -1,0 +1,117 @@
+/**
+ * The follower inside the server (INGEST_FOLLOW): it ingests from the upstream, its committed
+ * windows reach subscribers, /readyz and /metrics report the last success and lag per item; with
+ * several instances on one PostgreSQL exactly one follows, and another takes over when it dies.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import { type Database, openPostgres } from '../../src/db/client.js';
+import { type Election, elect } from '../../src/ingest/leader.js';
+import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
+import { TEST_DATABASE_URL } from '../support/env.js';
+import { type FakeUpstream, startFakeUpstream, TOKEN } from '../ingest-job/fake-upstream.js';
+import { a44Days, EIC, fakeClient, key } from '../ingest-job/helpers.js';
+
+const DAY = 86_400_000;
+
+async function until<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const end = performance.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > end) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
+  let t: TestDatabase;
+  let fake: FakeUpstream;
+  let app: App;
+
+  beforeAll(async () => {
+    t = await createTestDatabase(kind, { seed: 'empty' });
+    fake = await startFakeUpstream();
+    const yesterday = new Date(Math.floor(Date.now() / DAY) * DAY - DAY).toISOString().replace(':00.000Z', 'Z');
+    fake.serve(key('A44', EIC.ES, EIC.ES), { body: a44Days(EIC.ES, yesterday, 2) });
+    const config = testConfig({ INGEST_FOLLOW: true, ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: fake.url });
+    app = await createApp({ config, db: t.db, follower: { client: fakeClient(fake).client, selection: { what: ['prices'], zones: ['ES'] } } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+    await t?.close();
+  });
+
+  it('ingests, and /readyz reports it leads with the last success and lag of prices', async () => {
+    const body = await until(10_000, async () => {
+      const b = (await (await app.yoga.fetch('http://test/readyz')).json()) as any;
+      return b.ingest?.items?.prices ? b : undefined;
+    });
+    expect(body).toMatchObject({ status: 'ready', ingest: { following: true, leader: true } });
+    expect(Date.now() - Date.parse(body.ingest.items.prices.last_success)).toBeLessThan(60_000);
+    expect(body.ingest.items.prices.lag_seconds).toBeLessThan(60);
+    const stored = await t.db.rawQuery<{ n: number }>(`SELECT count(*)::int AS n FROM price_point`);
+    expect(stored[0]!.n).toBeGreaterThan(0);
+  });
+
+  it('exposes the leader flag, last success and lag per item in /metrics', async () => {
+    const text = await (await app.yoga.fetch('http://test/metrics')).text();
+    expect(text).toMatch(/^ingest_follower_leader 1$/m);
+    expect(text).toMatch(/^ingest_last_success_timestamp_seconds\{item="prices"\} \d+/m);
+    expect(text).toMatch(/^ingest_lag_seconds\{item="prices"\} \d+$/m);
+  });
+});
+
+describe.runIf(TEST_DATABASE_URL)('leader election on one PostgreSQL', () => {
+  let t: TestDatabase;
+  let dbs: Database[] = [];
+  let elections: Election[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase('postgres', { seed: 'empty' });
+    dbs = await Promise.all([1, 2].map(() => openPostgres(testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 1 }), TEST_DATABASE_URL!)));
+  });
+  afterEach(async () => {
+    await Promise.all(elections.map((e) => e.close()));
+    elections = [];
+  });
+  afterAll(async () => {
+    await Promise.all(dbs.map((d) => d.close()));
+    await t?.close();
+  });
+
+  const leadUntilAborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+
+  const killLeaderSession = () =>
+    t.db.rawQuery<{ ok: boolean }>(
+      `SELECT pg_terminate_backend(l.pid) AS ok FROM pg_locks l
+       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+         AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtext('ingest_follow_leader:' || current_schema())::bigint`,
+    );
+
+  it('elects exactly one leader, and the other takes over within the retry interval when the leader stops', async () => {
+    elections = dbs.map((db) => elect(db, { lead: leadUntilAborted, retryMs: 200 }));
+    const first = await until(3_000, async () => elections.find((e) => e.isLeader()));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(elections.filter((e) => e.isLeader())).toHaveLength(1);
+    await first.close();
+    const next = await until(1_000, async () => elections.find((e) => e !== first && e.isLeader()));
+    expect(next).toBeDefined();
+  });
+
+  it('stops leading when its lock session dies, and a leader is elected again within the retry interval', async () => {
+    elections = dbs.map((db) => elect(db, { lead: leadUntilAborted, retryMs: 200 }));
+    const first = await until(3_000, async () => elections.find((e) => e.isLeader()));
+    let sawNoLeader = false;
+    const watch = setInterval(() => (sawNoLeader ||= !elections.some((e) => e.isLeader())), 5);
+    expect(await killLeaderSession()).toEqual([{ ok: true }]);
+    await until(1_000, async () => (sawNoLeader ? true : undefined));
+    clearInterval(watch);
+    expect(first).toBeDefined();
+    await until(1_000, async () => elections.find((e) => e.isLeader()));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(elections.filter((e) => e.isLeader())).toHaveLength(1);
+  });
+});

@@ -1,0 +1,44 @@
+/** The PostgreSQL listener survives the loss of its connection: it reconnects and delivers again. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataEvent } from '../../src/events/data-events.js';
+import { type DataEventListener, listenForDataEvents } from '../../src/events/listener.js';
+import { notifyWindowCommitted } from '../../src/repositories/ingest-events.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { TEST_DATABASE_URL } from '../support/env.js';
+
+const WINDOW = { item: 'prices', areaKey: 'ES', start: new Date('2025-10-01T00:00Z'), end: new Date('2025-10-02T00:00Z') };
+
+describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () => {
+  let t: TestDatabase;
+  let listener: DataEventListener;
+  const events: DataEvent[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase('postgres', { seed: 'empty' });
+    listener = await listenForDataEvents(t.db, (e) => events.push(e), { reconnectMs: 50 });
+  });
+  afterAll(async () => {
+    await listener?.close();
+    await t?.close();
+  });
+
+  const waitFor = async (n: number) => {
+    for (let i = 0; i < 100 && events.length < n; i++) await new Promise((r) => setTimeout(r, 20));
+    return events.length;
+  };
+
+  it('reconnects after its session is terminated and delivers the next event', async () => {
+    await notifyWindowCommitted(t.db, WINDOW);
+    expect(await waitFor(1)).toBe(1);
+    const killed = await t.db.rawQuery<{ ok: boolean }>(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1`, [`emk_events:${t.db.schema}`]);
+    expect(killed).toEqual([{ ok: true }]);
+    let delivered = 1;
+    for (let i = 0; i < 20 && delivered < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await notifyWindowCommitted(t.db, WINDOW);
+      delivered = await waitFor(2);
+    }
+    expect(delivered).toBeGreaterThanOrEqual(2);
+    expect(events[1]).toMatchObject({ kind: 'prices', zones: ['ES'] });
+  });
+});

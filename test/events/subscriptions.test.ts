@@ -1,0 +1,105 @@
+/**
+ * End to end: a subscriber is connected over SSE, an ingestion against the fake upstream commits,
+ * and the event arrives within a second, on every server instance sharing the database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import { type Database, openPostgres } from '../../src/db/client.js';
+import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
+import { TEST_DATABASE_URL } from '../support/env.js';
+import { type FakeUpstream, fixture, startFakeUpstream } from '../ingest-job/fake-upstream.js';
+import { a11, EIC, fakeClient, ingest, key } from '../ingest-job/helpers.js';
+import { subscribe, type Fetcher } from './sse.js';
+
+const PRICES = 'subscription ($zones: [String!]) { pricesPublished(zones: $zones) { zones from to } }';
+const FLOWS = 'subscription ($borders: [String!]) { flowsUpdated(borders: $borders) { borders item from to } }';
+
+const fetcherOf = (app: App): Fetcher => async (url, init) => app.yoga.fetch(new URL(url, 'http://test'), init);
+
+describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
+  let t: TestDatabase;
+  let fake: FakeUpstream;
+  let app: App;
+
+  beforeAll(async () => {
+    t = await createTestDatabase(kind, { seed: 'empty' });
+    fake = await startFakeUpstream();
+    fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
+    fake.serve(key('A11', EIC.FR, EIC.ES), { body: a11(EIC.ES, EIC.FR, '2025-09-30T00:00Z', Array(24).fill(500)) });
+    app = await createApp({ config: testConfig(), db: t.db });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+    await t?.close();
+  });
+
+  it('delivers pricesPublished within a second of the ingestion window committing', async () => {
+    const stream = await subscribe(fetcherOf(app), PRICES, { zones: ['ES'] });
+    expect(stream.response.headers.get('content-type')).toContain('text/event-stream');
+    const { client } = fakeClient(fake);
+    const summary = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+    const committed = performance.now();
+    expect(summary.completed).toBeGreaterThan(0);
+    const event = await stream.next(1_000);
+    expect(performance.now() - committed).toBeLessThan(1_000);
+    expect(event).toEqual({ data: { pricesPublished: { zones: ['ES'], from: expect.stringMatching(/^2025-09-29/), to: expect.any(String) } } });
+    stream.close();
+  });
+
+  it('delivers flowsUpdated only to subscribers of the border, in either orientation', async () => {
+    const watching = await subscribe(fetcherOf(app), FLOWS, { borders: ['FR->ES'] });
+    const elsewhere = await subscribe(fetcherOf(app), FLOWS, { borders: ['FR->BE'] });
+    const { client } = fakeClient(fake);
+    await ingest(t.db, client, '2025-09-30', '2025-10-01', { what: ['flows'], borders: ['ES->FR'] });
+    expect(await watching.next(1_000)).toMatchObject({ data: { flowsUpdated: { borders: ['ES->FR'], item: 'flows' } } });
+    await expect(elsewhere.next(300)).rejects.toThrow(/no event/);
+    watching.close();
+    elsewhere.close();
+  });
+
+  it('answers an unknown zone with BAD_USER_INPUT instead of a stream', async () => {
+    const res = await app.yoga.fetch(new URL('/graphql', 'http://test'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: PRICES, variables: { zones: ['XX'] } }),
+    });
+    const body = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
+    expect(body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe.runIf(TEST_DATABASE_URL)('data events across instances on one PostgreSQL', () => {
+  let t: TestDatabase;
+  let second: Database;
+  let fake: FakeUpstream;
+  let apps: App[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase('postgres', { seed: 'empty' });
+    second = await openPostgres(testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 2 }), TEST_DATABASE_URL!);
+    fake = await startFakeUpstream();
+    fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
+    apps = [await createApp({ config: testConfig(), db: t.db }), await createApp({ config: testConfig(), db: second })];
+  });
+  afterAll(async () => {
+    await Promise.all(apps.map((a) => a.close()));
+    await second?.close();
+    await fake?.close();
+    await t?.close();
+  });
+
+  it('both instances deliver the event of an ingestion run by a third connection', async () => {
+    const streams = await Promise.all(apps.map((a) => subscribe(fetcherOf(a), PRICES, { zones: ['ES'] })));
+    const ingestDb = await openPostgres(testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 1 }), TEST_DATABASE_URL!);
+    try {
+      await ingest(ingestDb, fakeClient(fake).client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+    } finally {
+      await ingestDb.close();
+    }
+    const events = await Promise.all(streams.map((s) => s.next(1_000)));
+    for (const e of events) expect(e).toMatchObject({ data: { pricesPublished: { zones: ['ES'] } } });
+    for (const s of streams) s.close();
+  });
+});

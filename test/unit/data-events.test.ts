@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { parseDataEvent } from '../../src/events/data-events.js';
+
+const payload = (o: Record<string, unknown>) => JSON.stringify({ schema: 'public', kind: 'prices', item: 'prices', areas: ['ES'], from: '2025-10-01T00:00:00Z', to: '2025-10-02T00:00:00Z', ...o });
+
+describe('parseDataEvent', () => {
+  it('reads prices events as zones and the other kinds as borders, with their range', () => {
+    expect(parseDataEvent(payload({}), 'public')).toEqual({
+      kind: 'prices', item: 'prices', zones: ['ES'], borders: [], from: new Date('2025-10-01T00:00:00Z'), to: new Date('2025-10-02T00:00:00Z'),
+    });
+    expect(parseDataEvent(payload({ kind: 'flows', item: 'ntc', areas: ['ES->FR'] }), 'public')).toMatchObject({ kind: 'flows', item: 'ntc', zones: [], borders: ['ES->FR'] });
+  });
+
+  it('ignores events of another schema sharing the database', () => {
+    expect(parseDataEvent(payload({ schema: 'tenant_b' }), 'public')).toBeNull();
+  });
+
+  it('ignores payloads that are not data events', () => {
+    for (const bad of ['', 'not json', '{}', payload({ kind: 'weather' }), payload({ areas: 'ES' }), payload({ from: 'yesterday' })]) {
+      expect(parseDataEvent(bad, 'public')).toBeNull();
+    }
+  });
+});
