@@ -4,7 +4,7 @@
  * upsert semantics, so reloading a window replaces its rows. After loading prices or border facts,
  * callers run `reclassify` over the window to refresh the stored classification.
  */
-import { HOUR_MS } from '../domain/calendar.js';
+import { HOUR_MS, MINUTE_MS } from '../domain/calendar.js';
 import type { Database } from '../db/client.js';
 import type { BorderHourClassColumns } from './border-class.js';
 import { allowLongStatements, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
@@ -85,7 +85,8 @@ const PRICE_COLUMNS: readonly (readonly [string, CopyType])[] = [
 ];
 
 /**
- * Upserts prices (EUR/MWh) and refreshes the `price_daily` rollup of the touched UTC days, in one
+ * Stores prices (EUR/MWh): each zone's rows replace what is stored inside the span they cover, and
+ * refreshes the `price_daily` rollup of the touched UTC days, in one
  * transaction (the caller's when given an {@link Sql}). Keys (zone, ts) must be unique within the
  * batch; a duplicate, an unknown zone or a non-finite price fails the whole batch.
  * @returns the window touched, or null for an empty batch.
@@ -98,6 +99,7 @@ export async function loadPrices(db: Executor, rows: readonly PricePointRow[]): 
   await inTransaction(db, async (sql) => {
     await allowLongStatements(sql);
     const targetEmpty = !(await windowHasRows(sql, 'price_point', 'zone_id', zoneIds, bounds.min, bounds.max + 1));
+    if (!targetEmpty) await clearPriceSpans(sql, rows);
     const encode = (r: PricePointRow) => [r.zoneId, r.ts, r.periodMinutes, r.priceEurMwh, r.interpolated, r.source];
     const references = { table: 'zone', ids: zoneIds };
     const spec = { table: 'price_point', columns: PRICE_COLUMNS, key: ['zone_id', 'ts'], encode, targetEmpty, references };
@@ -105,6 +107,31 @@ export async function loadPrices(db: Executor, rows: readonly PricePointRow[]): 
     await refreshPriceDaily(sql, { ...window, zoneIds });
   });
   return window;
+}
+
+/**
+ * Removes the stored prices of each zone inside the span its rows cover (first period start to
+ * last period end), so a series replaces what it covers: hourly prices loaded over 15-minute ones
+ * leave no quarter-hour behind to skew the hourly means.
+ */
+async function clearPriceSpans(sql: Sql, rows: readonly PricePointRow[]): Promise<void> {
+  const spans = new Map<number, { from: number; to: number }>();
+  for (const r of rows) {
+    const start = r.ts.getTime();
+    const end = start + r.periodMinutes * MINUTE_MS;
+    const span = spans.get(r.zoneId);
+    if (!span) spans.set(r.zoneId, { from: start, to: end });
+    else {
+      span.from = Math.min(span.from, start);
+      span.to = Math.max(span.to, end);
+    }
+  }
+  const zones = [...spans.keys()];
+  await sql.query(
+    `DELETE FROM price_point p USING unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS s(zone_id, from_ts, to_ts)
+     WHERE p.zone_id = s.zone_id AND p.ts >= s.from_ts AND p.ts < s.to_ts`,
+    [zones, zones.map((z) => new Date(spans.get(z)!.from).toISOString()), zones.map((z) => new Date(spans.get(z)!.to).toISOString())],
+  );
 }
 
 type Column = readonly [string, CopyType];

@@ -100,6 +100,25 @@ describe.each(TEST_BACKENDS)('bulk loaders (%s)', (kind) => {
     expect(await counts(db)).toEqual({ prices: 96, days: 1, hours: 0, outages: 0 });
   });
 
+  it('replaces what a series covers: an hourly price loaded over quarter-hours leaves no quarter-hour behind in its hour', async () => {
+    t = await createTestDatabase(kind, { seed: 'empty' });
+    const db = t.db;
+    const zoneId = (await readCatalogue(db)).zoneIdByCode.get('FR') as number;
+    const quarters: PricePointRow[] = Array.from({ length: 8 }, (_, i) => ({
+      zoneId, ts: new Date(Date.UTC(2025, 10, 1, 10) + i * 900_000), periodMinutes: 15, priceEurMwh: 10 * (i + 1), interpolated: false, source: 'demo',
+    }));
+    await loadPrices(db, quarters);
+    const hourly: PricePointRow = { zoneId, ts: new Date('2025-11-01T10:00Z'), periodMinutes: 60, priceEurMwh: 9999, interpolated: false, source: 'entsoe' };
+    await loadPrices(db, [hourly]);
+    const stored = await storedPrices(db, '2025-11-01T10:00Z', '2025-11-01T12:00Z');
+    expect(stored.map((r) => [r.ts.toISOString(), r.periodMinutes, r.priceEurMwh])).toEqual([
+      ['2025-11-01T10:00:00.000Z', 60, 9999],
+      ...quarters.slice(4).map((q) => [q.ts.toISOString(), 15, q.priceEurMwh]),
+    ]);
+    const [daily] = await db.rawQuery<{ n: number }>('SELECT count(*)::int AS n FROM price_daily WHERE zone_id = $1', [zoneId]);
+    expect(daily?.n).toBe(1);
+  });
+
   it('fails a batch with duplicate keys as a whole and keeps the database usable', async () => {
     t = await createTestDatabase(kind, { seed: 'empty' });
     const db = t.db;
