@@ -28,7 +28,7 @@ import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { API_PREFIX, restPlugin } from './rest/router.js';
-import { type ServiceDeps, zoneDirectory } from './services/context.js';
+import type { ServiceDeps } from './services/context.js';
 
 /** Everything the server needs, built once. */
 export interface AppOptions {
@@ -59,7 +59,7 @@ function memoGraphiQL(): (opts?: GraphiQLOptions) => string {
 /** Builds the Yoga server with the REST adapter mounted on it. */
 export async function createApp(opts: AppOptions): Promise<App> {
   const logger = opts.logger ?? createLogger(opts.config);
-  const deps: ServiceDeps = { db: opts.db, directory: zoneDirectory(await readCatalogue(opts.db)), now: opts.now ?? Date.now };
+  const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now };
   const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
   const { config } = opts;
   const policy = operationPolicyPlugins(config, schema);

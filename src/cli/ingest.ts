@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { classificationThresholds, type Config, ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
-import { resolveBorders, resolveZones } from '../domain/catalogue.js';
+import { DATA_CATALOGUE } from '../domain/catalogue.js';
 import { parseDateTime } from '../domain/time.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
 import { EntsoeClient } from '../ingest/client.js';
@@ -85,8 +85,8 @@ function parsePlan(values: Values, now: Date): Plan {
     return {
       from,
       to,
-      zones: resolveZones(list(values.zones), 'zones'),
-      borders: resolveBorders(list(values.borders), 'borders').map((b) => b.key),
+      zones: DATA_CATALOGUE.resolveZones(list(values.zones), 'zones'),
+      borders: DATA_CATALOGUE.resolveBorders(list(values.borders), 'borders').map((b) => b.key),
       what: what.length ? (what as Item[]) : [...ITEMS],
       follow: values.follow ?? false,
       intervalMinutes: positive(values.interval, 'interval'),

@@ -5,7 +5,8 @@
  * `reclassify` with the same thresholds reproduces it.
  */
 import type { Database } from '../db/client.js';
-import { type CatalogueLookup, ensureCatalogue } from '../repositories/catalogue.js';
+import type { StoredCatalogue } from '../domain/catalogue.js';
+import { ensureCatalogue } from '../repositories/catalogue.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
 import { analyzeMarketTables, hasPrices, loadBorderHours, loadOutages, loadPrices } from '../repositories/load.js';
 import { type DemoDataSet, type DemoOptions, generateDemo } from './generate.js';
@@ -30,15 +31,15 @@ export interface SeedDemoResult {
 }
 
 /** Loads the demo prices; the rows are garbage once it returns (keeps peak memory down). */
-async function loadDemoPrices(db: Database, data: DemoDataSet, catalogue: CatalogueLookup): Promise<number> {
-  const rows = demoPriceRows(data, catalogue.zoneIdByCode);
+async function loadDemoPrices(db: Database, data: DemoDataSet, catalogue: StoredCatalogue): Promise<number> {
+  const rows = demoPriceRows(data, catalogue);
   await loadPrices(db, rows);
   return rows.length;
 }
 
 /** Loads the demo border-hours with their classification. */
-async function loadDemoBorderHours(db: Database, data: DemoDataSet, catalogue: CatalogueLookup): Promise<number> {
-  const rows = demoBorderHourRows(data, catalogue.borderIdByKey);
+async function loadDemoBorderHours(db: Database, data: DemoDataSet, catalogue: StoredCatalogue): Promise<number> {
+  const rows = demoBorderHourRows(data, catalogue);
   await loadBorderHours(db, rows);
   return rows.length;
 }
@@ -66,7 +67,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
   log(`demo data: generated ${data.zones.length} zones, ${data.borders.length} borders in ${generate} ms`);
   const [prices, pricesMs] = await timed(() => loadDemoPrices(db, data, catalogue));
   log(`demo data: ${prices} prices loaded with their daily rollup in ${pricesMs} ms`);
-  const [outages, outagesMs] = await timed(() => loadOutages(db, demoOutageRows(data, catalogue.borderIdByKey)));
+  const [outages, outagesMs] = await timed(() => loadOutages(db, demoOutageRows(data, catalogue)));
   const [borderHours, borderHoursMs] = await timed(() => loadDemoBorderHours(db, data, catalogue));
   log(`demo data: ${borderHours} border-hours and ${outages} outages loaded in ${borderHoursMs + outagesMs} ms`);
   const window = { from: new Date(data.range.start), to: new Date(data.range.end) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findZone } from '../../domain/catalogue.js';
+import { DATA_CATALOGUE } from '../../domain/catalogue.js';
 import { roundPrice } from '../../domain/rounding.js';
 import { InputError } from '../../errors.js';
 import type { PriceRecord } from '../../repositories/prices.js';
@@ -70,7 +70,7 @@ builder.queryFields((t) => ({
       type: PricePointRef,
       description: 'Day-ahead prices in EUR/MWh, ordered by datetime then zone; the same rows as REST /api/v1/prices. Forward keyset pagination (first/after).',
       args: {
-        zones: t.arg.stringList({ description: 'Zone short codes or EICs; omitted means all zones.', validate: z.array(z.string().refine((v) => findZone(v) !== undefined, 'Unknown bidding zone')).max(100) }),
+        zones: t.arg.stringList({ description: 'Zone short codes or EICs; omitted means all zones.', validate: z.array(z.string().refine((v) => DATA_CATALOGUE.findZone(v) !== undefined, 'Unknown bidding zone')).max(100) }),
         from: t.arg.string({ description: 'Start (inclusive): ISO 8601 (UTC when no offset) or now-<n><unit>. Default now-30d.', validate: rangeArgSchema }),
         to: t.arg.string({ description: 'End (exclusive), same formats. Default now.', validate: rangeArgSchema }),
         resolution: t.arg({ type: ResolutionEnum, defaultValue: 'auto', description: 'Aggregation; explicit NATIVE allows at most 2 days, HOURLY at most 14 days.' }),
