@@ -15,6 +15,7 @@ import { timeLimitPlugin } from './graphql/time-limit.js';
 import { dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
+import { GRAPHQL_PATH } from './http/paths.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
 import { corsOptions, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
@@ -70,7 +71,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const yoga = createYoga<Record<string, never>, GraphQLContext>({
     schema: graphqlRateLimit(limiter).rateLimitDirectiveTransformer(schema),
     context: () => ({ deps }),
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_PATH,
     graphiql: config.GRAPHIQL ? { title: 'European electricity market API' } : false,
     renderGraphiQL: memoGraphiQL(),
     landingPage: false,
@@ -80,13 +81,13 @@ export async function createApp(opts: AppOptions): Promise<App> {
     maxRequestBodySize: false,
     plugins: [
       requestLogPlugin(logger),
-      metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), '/graphql'] }),
+      metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), GRAPHQL_PATH] }),
       securityHeadersPlugin(),
       healthPlugin(opts.db, logger),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       dashboardPlugin(opts.dashboardDir),
-      notFoundPlugin('/graphql'),
+      notFoundPlugin(GRAPHQL_PATH),
       bodyLimitPlugin(),
       parseLimitsPlugin(),
       requestErrorsPlugin(),

@@ -3,7 +3,7 @@ import type { Database } from '../db/client.js';
 import { pendingMigrations } from '../db/migrate.js';
 import type { Logger } from '../logger.js';
 import { json } from './errors.js';
-import { routePath } from './paths.js';
+import { HEALTH_PATH, READY_PATH, routePath } from './paths.js';
 
 /**
  * Readiness: the database answers and no migration is pending. Checked on the health-check
@@ -25,8 +25,8 @@ export function healthPlugin(db: Database, logger: Logger): Plugin {
   return {
     onRequest({ url, endResponse }) {
       const path = routePath(url.pathname);
-      if (path === '/healthz') return endResponse(json({ status: 'ok' }));
-      if (path !== '/readyz') return;
+      if (path === HEALTH_PATH) return endResponse(json({ status: 'ok' }));
+      if (path !== READY_PATH) return;
       return readiness(db).then((r) => {
         if (!r.ready) logger.warn({ detail: r.detail }, 'not ready');
         endResponse(json({ status: r.ready ? 'ready' : 'unavailable', detail: r.detail }, r.ready ? 200 : 503));

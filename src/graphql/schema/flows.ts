@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { orNull, roundedPriceDelta, roundMw, roundPrice } from '../../domain/rounding.js';
 import { InputError } from '../../errors.js';
+import { PAGE_LIMITS } from '../../limits.js';
 import type { FlowRecord } from '../../repositories/flows.js';
 import { FLOW_TYPES, type FlowTypeName } from '../../services/flow-filter.js';
 import { FLOWS_MAX_LIMIT, flowMeta, getFlowPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
@@ -80,7 +81,7 @@ async function resolveFlows(ctx: GraphQLContext, args: Record<string, unknown>):
     resolution: (args.resolution as 'auto') ?? 'auto',
     basis: (args.basis as 'physical') ?? 'physical',
   });
-  const limit = (args.first as number | null) ?? 1_000;
+  const limit = (args.first as number | null) ?? PAGE_LIMITS.graphqlDefault;
   const a = args.after ? decodeCursor(args.after as string, FLOW_CURSOR) : undefined;
   const after = a && { datetime: a[0], zoneFrom: a[1], zoneTo: a[2], flowType: a[3] };
   const rows = await getFlowPage(ctx.deps, query, { after, limit: limit + 1 });
@@ -106,7 +107,7 @@ builder.queryFields((t) => ({
         flowTypes: t.arg({ type: [FlowTypeEnum], description: 'Flow types to keep.' }),
         basis: t.arg({ type: FlowBasisEnum, defaultValue: 'physical', description: 'Classify physical flows (default) or scheduled exchanges.' }),
       },
-      complexity: (args) => ({ field: 1, multiplier: args.first ?? 1_000 }),
+      complexity: (args) => ({ field: 1, multiplier: args.first ?? PAGE_LIMITS.graphqlDefault }),
       validate: z.object({ first: z.number().int().min(1).max(MAX_FLOW_PAGE).nullish() }).loose(),
       resolve: (_root, args, ctx) => withArgNames(() => resolveFlows(ctx, args as Record<string, unknown>)),
     },

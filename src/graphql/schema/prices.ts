@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DATA_CATALOGUE } from '../../domain/catalogue.js';
 import { roundPrice } from '../../domain/rounding.js';
 import { InputError } from '../../errors.js';
+import { PAGE_LIMITS } from '../../limits.js';
 import type { PriceRecord } from '../../repositories/prices.js';
 import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPricePage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
@@ -10,8 +11,8 @@ import { cursorCode, cursorInstant, decodeCursor, type Edge, encodeCursor, lazyE
 import { ZoneRef } from './zones.js';
 
 /** Largest page a client may ask for with `first`. */
-export const MAX_PAGE_SIZE = 10_000;
-const DEFAULT_PAGE_SIZE = 1_000;
+export const MAX_PAGE_SIZE = PAGE_LIMITS.prices;
+const DEFAULT_PAGE_SIZE = PAGE_LIMITS.graphqlDefault;
 
 const PricePointRef = builder.objectRef<PriceRecord>('PricePoint').implement({
   description: 'A day-ahead price of one zone: a native period (15-minute or hourly) or a UTC bucket.',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatUtc, isoDay } from '../../domain/time.js';
 import { getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary } from '../../services/aggregates.js';
 import { defineEndpoint } from '../endpoint.js';
-import { borderParam } from '../flow-params.js';
+import { borderParam, flowBinParam, priceBinParam } from '../flow-params.js';
 import { roundMw, roundPercent, roundPrice } from '../../domain/rounding.js';
 import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
 
@@ -101,8 +101,8 @@ export const scatterEndpoint = defineEndpoint({
     ...sharedTimeParams,
     resolution: resolutionParam,
     border: borderParam,
-    flow_bin_mw: z.coerce.number().min(1).max(10_000).default(50).meta({ description: 'Width of the flow bins, MW.' }),
-    price_bin: z.coerce.number().min(0.01).max(1_000).default(1).meta({ description: 'Width of the price-difference bins, EUR/MWh.' }),
+    flow_bin_mw: flowBinParam,
+    price_bin: priceBinParam,
   }),
   row: ScatterRowSchema,
   async handle(deps, q) {
