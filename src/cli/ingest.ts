@@ -8,7 +8,7 @@
  * error, 130 interrupted (Ctrl-C: the current window is abandoned or, if committing, completed).
  */
 import { pathToFileURL } from 'node:url';
-import { classificationThresholds, type Config, ConfigError, loadConfig } from '../config.js';
+import { classificationThresholds, type Config, ConfigError, DEFAULT_LOOKBACK_DAYS, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import { DATA_CATALOGUE } from '../domain/catalogue.js';
@@ -40,7 +40,7 @@ Exit codes: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.`,
     what: { type: 'string', multiple: true },
     follow: { type: 'boolean', default: false },
     interval: { type: 'string' },
-    'lookback-days': { type: 'string', default: '2' },
+    'lookback-days': { type: 'string', default: String(DEFAULT_LOOKBACK_DAYS) },
   },
 } as const;
 
@@ -90,7 +90,7 @@ function parsePlan(values: Values, now: Date): Plan {
       what: what.length ? (what as Item[]) : [...ITEMS],
       follow: values.follow ?? false,
       intervalMinutes: positive(values.interval, 'interval'),
-      lookbackDays: positive(values['lookback-days'], 'lookback-days') ?? 2,
+      lookbackDays: positive(values['lookback-days'], 'lookback-days') ?? DEFAULT_LOOKBACK_DAYS,
     };
   } catch (error) {
     if (error instanceof UsageError) throw error;
