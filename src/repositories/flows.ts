@@ -201,7 +201,7 @@ const toRecord = (r: RawFlow): FlowRecord => ({
  * Flow rows ordered by datetime, zone_from, zone_to, flow_type, then sliced by offset or keyset.
  * Read through the driver directly rather than Prisma: a 20,000-row page costs a third less.
  */
-export async function findFlows(db: Database, q: FlowQuery): Promise<FlowRecord[]> {
+export async function findFlowRows(db: Database, q: FlowQuery): Promise<FlowRecord[]> {
   const a = q.after;
   // Rows before the keyset position are filtered out (afterPosition); starting the range there too
   // is exact for every resolution (a row's datetime is its bucket start, so every row at or after
@@ -259,7 +259,7 @@ export async function findFlowPositions(db: Database, q: FlowQuery): Promise<Flo
  * position (hour or bucket): a 20,000-row page of 5 years of daily rows sorts 20,000 rows, not
  * 320,000, and a deep offset costs what the first page does.
  */
-export async function findFlowPage(
+export async function findFlowOffsetPage(
   db: Database, q: FlowQuery, page: { offset: number; limit: number },
 ): Promise<{ total: number; derived: boolean; rows: FlowRecord[] }> {
   const positions = await findFlowPositions(db, q);
@@ -277,7 +277,7 @@ export async function findFlowPage(
   if (first < 0) return { total, derived, rows: [] };
   const from = new Date(Math.max(q.from.getTime(), (positions[first] as FlowPosition).ms));
   const to = end < positions.length ? new Date(Math.min(q.to.getTime(), (positions[end] as FlowPosition).ms)) : q.to;
-  const rows = await findFlows(db, { ...q, from, to, after: undefined, offset: page.offset - before, limit: page.limit });
+  const rows = await findFlowRows(db, { ...q, from, to, after: undefined, offset: page.offset - before, limit: page.limit });
   return { total, derived, rows };
 }
 

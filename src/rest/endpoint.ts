@@ -1,4 +1,7 @@
 import type { z } from 'zod';
+import type { RowContract } from '../contract/fields.js';
+import { jsonChunks } from '../contract/json.js';
+import { rowSchema } from '../contract/zod.js';
 import type { ServiceDeps } from '../services/context.js';
 import type { Meta } from '../services/meta.js';
 
@@ -25,4 +28,28 @@ export interface Endpoint<Q extends z.ZodObject = z.ZodObject, R extends z.ZodOb
 /** Declares an endpoint with its types tied together. */
 export function defineEndpoint<Q extends z.ZodObject, R extends z.ZodObject>(e: Endpoint<Q, R>): Endpoint<Q, R> {
   return e;
+}
+
+/** An endpoint as declared: its rows are domain rows, written by their contract. */
+export interface RowsEndpointSpec<Q extends z.ZodObject, R> {
+  readonly path: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly query: Q;
+  /** Row contract: the OpenAPI row schema and the JSON of each row. */
+  readonly contract: RowContract<R>;
+  readonly rows: (deps: ServiceDeps, query: z.infer<Q>) => Promise<{ meta: Meta; rows: readonly R[] }>;
+}
+
+/** Declares an endpoint whose row schema and serialiser derive from its row contract. */
+export function rowsEndpoint<Q extends z.ZodObject, R>(spec: RowsEndpointSpec<Q, R>) {
+  const { contract, rows, ...rest } = spec;
+  return defineEndpoint({
+    ...rest,
+    row: rowSchema(contract),
+    async handle(deps, query) {
+      const result = await rows(deps, query);
+      return { meta: result.meta, data: new JsonRows(() => jsonChunks(contract, result.rows)) };
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { PAGE_LIMITS } from '../limits.js';
-import { type FlowBasis, findFlowPage, type FlowQuery, findFlows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
+import { type FlowBasis, findFlowOffsetPage, type FlowQuery, findFlowRows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
@@ -26,13 +26,13 @@ function metaOf(sel: ResolvedFlowSelection, derived: boolean, sources: readonly 
 }
 
 /** One /flows page, ordered by datetime, zone from, zone to, flow type, with meta.pagination. */
-export async function getFlows(deps: ServiceDeps, input: FlowsInput): Promise<{ meta: Meta; rows: FlowRecord[] }> {
+export async function getFlowOffsetPage(deps: ServiceDeps, input: FlowsInput): Promise<{ meta: Meta; rows: FlowRecord[] }> {
   const sel = resolveFlowSelection(deps, input);
   const limit = input.limit ?? FLOWS_MAX_LIMIT;
   const offset = input.offset ?? 0;
   const q = { ...sel.filter, resolution: sel.resolution };
   const [{ rows, ...summary }, sources] = await Promise.all([
-    findFlowPage(deps.db, q, { offset, limit }),
+    findFlowOffsetPage(deps.db, q, { offset, limit }),
     findFlowSources(deps.db, sel.filter),
   ]);
   const meta = metaOf(sel, summary.derived, sources);
@@ -47,8 +47,8 @@ export function resolveFlowQuery(deps: ServiceDeps, input: FlowSelection & { bas
 }
 
 /** One keyset page of flow rows after `after`, at most `limit`. */
-export function getFlowPage(deps: ServiceDeps, query: FlowQuery, page: { after?: FlowQuery['after']; limit: number }): Promise<FlowRecord[]> {
-  return findFlows(deps.db, { ...query, ...page });
+export function getFlowKeysetPage(deps: ServiceDeps, query: FlowQuery, page: { after?: FlowQuery['after']; limit: number }): Promise<FlowRecord[]> {
+  return findFlowRows(deps.db, { ...query, ...page });
 }
 
 /** Total rows and derived flag of a flow query. */

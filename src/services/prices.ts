@@ -45,7 +45,7 @@ export async function getPrices(deps: ServiceDeps, input: PricesInput): Promise<
 }
 
 /** One keyset page of prices: rows after `after` in (datetime, zone) order, at most `limit`. */
-export async function getPricePage(
+export async function getPriceKeysetPage(
   deps: ServiceDeps,
   q: ResolvedPriceQuery,
   page: { after?: PriceQuery['after']; limit: number },

@@ -12,7 +12,7 @@ function withSlash(route: string, slashes = '/'): string {
 describe('one trailing slash is ignored on every route', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo');
+    t = await createTestApp('pglite', 'demo', { RATE_LIMIT_REFILL_PER_SECOND: 0.001 });
   });
   afterAll(() => t?.close());
 

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { findFlows } from '../../src/repositories/flows.js';
+import { findFlowRows } from '../../src/repositories/flows.js';
 import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
 import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
 import { a11, a44, EIC, fakeClient, ingest, key, rows } from './helpers.js';
@@ -99,7 +99,7 @@ describe.each(TEST_BACKENDS)('ingested flows served by /api/v1/flows on %s', (ki
       t.db,
       `SELECT b.id FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id WHERE za.code = 'EE' AND zb.code = 'FI'`,
     );
-    const scheduled = await findFlows(t.db, {
+    const scheduled = await findFlowRows(t.db, {
       from: new Date('2024-03-24T07:00Z'), to: new Date('2024-03-24T11:00Z'), borderIds: borders.map((b) => b.id), flowTypes: [],
       resolution: 'native', basis: 'scheduled',
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findFlowTypeCounts } from '../../src/repositories/flow-aggregates.js';
 import { refreshFlowRollups } from '../../src/repositories/flow-rollup.js';
-import { findFlows } from '../../src/repositories/flows.js';
+import { findFlowRows } from '../../src/repositories/flows.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 interface WeekRow {
@@ -85,8 +85,8 @@ describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
     for (const r of weekly) {
       expect(summed.get(`${r.day.toISOString()}|${r.zoneA}|${r.zoneB}`)).toEqual([r.convergence, r.congestion, r.counterIntuitive, r.outage, r.hours]);
     }
-    const hourly = await findFlows(db(), { ...f, resolution: '1H', to: new Date('2025-10-07T00:00:00Z') });
-    const weeklyFlows = await findFlows(db(), { ...f, resolution: '1W', to: new Date('2025-10-07T00:00:00Z') });
+    const hourly = await findFlowRows(db(), { ...f, resolution: '1H', to: new Date('2025-10-07T00:00:00Z') });
+    const weeklyFlows = await findFlowRows(db(), { ...f, resolution: '1W', to: new Date('2025-10-07T00:00:00Z') });
     expect(weeklyFlows.reduce((n, r) => n + r.hours, 0)).toBe(hourly.length);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowRecord } from '../../src/repositories/flows.js';
-import { flowRowJson, toRow } from '../../src/rest/endpoints/flows.js';
+import { rowJsonOf, wireRowOf } from '../../src/contract/json.js';
+import { FLOW_ROW } from '../../src/contract/rows/flows.js';
 import { Rng } from '../../src/demo/rng.js';
 
 const base: FlowRecord = {
@@ -17,7 +18,10 @@ const base: FlowRecord = {
   derived: false,
 };
 
-describe('flowRowJson (the /flows serialiser)', () => {
+const flowRowJson = rowJsonOf(FLOW_ROW);
+const toRow = wireRowOf(FLOW_ROW);
+
+describe('the /flows row serialiser of the flow row contract', () => {
   const cases: FlowRecord[] = [
     base,
     { ...base, priceFrom: null, priceTo: null, capacityMw: null, flowInterpolated: true, hours: 168 },

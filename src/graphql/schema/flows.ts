@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import { orNull, roundedPriceDelta, roundMw, roundPrice } from '../../domain/rounding.js';
-import { InputError } from '../../errors.js';
-import { PAGE_LIMITS } from '../../limits.js';
-import type { FlowRecord } from '../../repositories/flows.js';
-import { FLOW_TYPES, type FlowTypeName } from '../../services/flow-filter.js';
-import { FLOWS_MAX_LIMIT, flowMeta, getFlowPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
-import type { FlowQuery } from '../../repositories/flows.js';
+import { FLOW_ROW } from '../../contract/rows/flows.js';
+import type { RequestedResolution } from '../../domain/resolution.js';
+import type { FlowBasis, FlowRecord } from '../../repositories/flows.js';
+import { FLOW_TYPES, type FlowTypeName, type ResolvedFlowSelection } from '../../services/flow-filter.js';
+import { FLOWS_MAX_LIMIT, flowMeta, getFlowKeysetPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { bordersArg, rangeArgs, resolutionArg, zonesArg } from './args.js';
-import { cursorCode, cursorInstant, decodeCursor, type Edge, encodeCursor, lazyEdges, MetaRef, withArgNames } from './common.js';
-import { ZoneRef } from './zones.js';
+import { cursorCode, cursorInstant, MetaRef, withArgNames } from './common.js';
+import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
+import { rowObjectType } from './rows.js';
 
 /** Largest flows page a client may ask for with `first`: the REST maximum. */
 export const MAX_FLOW_PAGE = FLOWS_MAX_LIMIT;
@@ -34,64 +33,47 @@ export const FlowBasisEnum = builder.enumType('FlowBasis', {
   } as const,
 });
 
-const priceOrNull = orNull(roundPrice);
-const mwOrNull = orNull(roundMw);
-
-const FlowRowRef = builder.objectRef<FlowRecord>('FlowRow').implement({
-  description: 'One border-hour (or, at DAILY/WEEKLY, one bucket of a border direction and flow type).',
-  fields: (t) => ({
-    datetime: t.field({ type: 'DateTime', description: 'Hour (or bucket) start, UTC.', resolve: (r) => r.datetime }),
-    from: t.field({ type: ZoneRef, description: 'Exporting zone.', resolve: (r) => r.zoneFrom }),
-    to: t.field({ type: ZoneRef, description: 'Importing zone.', resolve: (r) => r.zoneTo }),
-    biddingZoneFrom: t.exposeString('zoneFrom', { description: 'Exporting zone code.' }),
-    biddingZoneTo: t.exposeString('zoneTo', { description: 'Importing zone code.' }),
-    flowType: t.field({ type: FlowTypeEnum, description: 'Classification of the hour (the bucket).', resolve: (r) => r.flowType as FlowTypeName }),
-    flowInterpolated: t.exposeBoolean('flowInterpolated', { description: 'true when the flow (any hour of a bucket) fills an upstream gap.' }),
-    derived: t.exposeBoolean('derived', { description: 'true when the flow was derived from scheduled exchanges (physical flow missing).' }),
-    netFlowMw: t.float({ description: 'Net flow from -> to, MW (>= 0; bucket mean at DAILY/WEEKLY), rounded to 0.001 (REST net_flow_mw).', resolve: (r) => roundMw(r.netFlowMw) }),
-    priceFromEurMwh: t.float({ nullable: true, description: 'Exporter price, EUR/MWh: hourly time-weighted mean of the native prices (bucket mean), rounded to 0.0001; null when not published (REST price_from).', resolve: (r) => priceOrNull(r.priceFrom) }),
-    priceToEurMwh: t.float({ nullable: true, description: 'Importer price, EUR/MWh, as priceFromEurMwh (REST price_to).', resolve: (r) => priceOrNull(r.priceTo) }),
-    priceDeltaEurMwh: t.float({ nullable: true, description: 'priceTo - priceFrom, EUR/MWh, rounded to 0.0001; null when either price is missing (REST price_delta).', resolve: (r) => roundedPriceDelta(r.priceFrom, r.priceTo) }),
-    capacityMw: t.float({ nullable: true, description: 'NTC in the row direction, MW (bucket mean), rounded to 0.001; null when not published (REST capacity_mw).', resolve: (r) => mwOrNull(r.capacityMw) }),
-    hours: t.exposeInt('hours', { description: 'Hours in the row: 1 at NATIVE/HOURLY, the hour count of the bucket at DAILY/WEEKLY.' }),
-  }),
-});
-
-interface FlowConnectionShape {
-  query: FlowQuery;
-  summary: () => Promise<{ total: number; derived: boolean }>;
-  ctx: ReturnType<typeof resolveFlowQuery>['sel'];
-  edges: Edge<FlowRecord>[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-}
+const FlowRowRef = rowObjectType(FLOW_ROW, { FlowType: FlowTypeEnum });
 
 /** A flow cursor: [datetime (RFC 3339 UTC), exporter zone, importer zone, flow type]. */
-const FLOW_CURSOR = z.tuple([cursorInstant, cursorCode, cursorCode, z.enum(FLOW_TYPES)]);
+const FLOW_CURSOR = {
+  schema: z.tuple([cursorInstant, cursorCode, cursorCode, z.enum(FLOW_TYPES)]),
+  partsOf: (r: FlowRecord) => [r.datetime.toISOString(), r.zoneFrom, r.zoneTo, r.flowType],
+};
 
-const cursorOf = (r: FlowRecord) => encodeCursor([r.datetime.toISOString(), r.zoneFrom, r.zoneTo, r.flowType]);
+interface FlowConnection extends Page<FlowRecord> {
+  readonly sel: ResolvedFlowSelection;
+  /** Total rows and whether any is derived, asked for once when a client selects either. */
+  readonly summary: () => Promise<{ total: number; derived: boolean }>;
+}
 
-async function resolveFlows(ctx: GraphQLContext, args: Record<string, unknown>): Promise<FlowConnectionShape> {
-  if (args.last != null || args.before != null) throw InputError.of('last', 'Only forward pagination (first/after) is supported');
+interface FlowArgs extends PageArgs {
+  readonly borders?: string[] | null;
+  readonly zones?: string[] | null;
+  readonly flowTypes?: FlowTypeName[] | null;
+  readonly from?: string | null;
+  readonly to?: string | null;
+  readonly resolution?: RequestedResolution | null;
+  readonly basis?: FlowBasis | null;
+}
+
+async function resolveFlows(ctx: GraphQLContext, args: FlowArgs): Promise<FlowConnection> {
+  assertForward(args);
   const { sel, query } = resolveFlowQuery(ctx.deps, {
-    borders: (args.borders as string[] | null) ?? undefined,
-    zones: (args.zones as string[] | null) ?? undefined,
-    flowTypes: (args.flowTypes as FlowTypeName[] | null) ?? undefined,
-    datetimeFrom: (args.from as string | null) ?? undefined,
-    datetimeTo: (args.to as string | null) ?? undefined,
-    resolution: (args.resolution as 'auto') ?? 'auto',
-    basis: (args.basis as 'physical') ?? 'physical',
+    borders: args.borders ?? undefined,
+    zones: args.zones ?? undefined,
+    flowTypes: args.flowTypes ?? undefined,
+    datetimeFrom: args.from ?? undefined,
+    datetimeTo: args.to ?? undefined,
+    resolution: args.resolution ?? 'auto',
+    basis: args.basis ?? 'physical',
   });
-  const limit = (args.first as number | null) ?? PAGE_LIMITS.graphqlDefault;
-  const a = args.after ? decodeCursor(args.after as string, FLOW_CURSOR) : undefined;
-  const after = a && { datetime: a[0], zoneFrom: a[1], zoneTo: a[2], flowType: a[3] };
-  const rows = await getFlowPage(ctx.deps, query, { after, limit: limit + 1 });
-  const edges = lazyEdges(rows.slice(0, limit), cursorOf);
+  const page = await keysetPage(args, FLOW_CURSOR, ({ after, limit }) => {
+    const position = after && { datetime: after[0], zoneFrom: after[1], zoneTo: after[2], flowType: after[3] };
+    return getFlowKeysetPage(ctx.deps, query, { after: position, limit });
+  });
   let summary: Promise<{ total: number; derived: boolean }> | undefined;
-  return {
-    query, ctx: sel, edges,
-    summary: () => (summary ??= summarizeFlowRows(ctx.deps, query)),
-    pageInfo: { hasNextPage: rows.length > limit, hasPreviousPage: Boolean(after), startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
-  };
+  return { ...page, sel, summary: () => (summary ??= summarizeFlowRows(ctx.deps, query)) };
 }
 
 builder.queryFields((t) => ({
@@ -107,22 +89,21 @@ builder.queryFields((t) => ({
         flowTypes: t.arg({ type: [FlowTypeEnum], description: 'Flow types to keep.' }),
         basis: t.arg({ type: FlowBasisEnum, defaultValue: 'physical', description: 'Classify physical flows (default) or scheduled exchanges.' }),
       },
-      complexity: (args) => ({ field: 1, multiplier: args.first ?? PAGE_LIMITS.graphqlDefault }),
+      complexity: (args) => ({ field: 1, multiplier: args.first ?? DEFAULT_PAGE_SIZE }),
       validate: z.object({ first: z.number().int().min(1).max(MAX_FLOW_PAGE).nullish() }).loose(),
-      resolve: (_root, args, ctx) => withArgNames(() => resolveFlows(ctx, args as Record<string, unknown>)),
+      resolve: (_root, args, ctx) => withArgNames(() => resolveFlows(ctx, args)),
     },
     {
       name: 'FlowConnection',
       description: 'A page of flow rows with the total row count and the response meta.',
       fields: (c) => ({
-        totalCount: c.int({ description: 'Rows in the whole selection (all pages).', resolve: async (conn) => (await (conn as unknown as FlowConnectionShape).summary()).total }),
+        totalCount: c.int({ description: 'Rows in the whole selection (all pages).', resolve: async (conn) => (await conn.summary()).total }),
         meta: c.field({
           type: MetaRef,
           description: 'Provenance, sources, resolved range and resolution.',
           resolve: async (conn, _a, ctx) => {
-            const shape = conn as unknown as FlowConnectionShape;
-            const { derived } = await shape.summary();
-            return { ...(await flowMeta(ctx.deps, shape.ctx, derived)), pagination: null };
+            const { derived } = await conn.summary();
+            return { ...(await flowMeta(ctx.deps, conn.sel, derived)), pagination: null };
           },
         }),
       }),

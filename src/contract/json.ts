@@ -1,0 +1,87 @@
+import { formatUtc, isoDay } from '../domain/time.js';
+import { type Field, restFields, type RowContract } from './fields.js';
+
+/** A JSON value of a REST row field. */
+export type WireValue = string | number | boolean | null;
+
+/** A REST row: field names in contract order. */
+export type WireRow = Record<string, WireValue>;
+
+/** Date formatting that remembers the last instant: sorted rows repeat an hour or day many times. */
+function lastValueMemo(format: (d: Date) => string): (d: Date) => string {
+  let lastMs = Number.NaN;
+  let lastText = '';
+  return (d) => {
+    const ms = d.getTime();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastText = format(d);
+    }
+    return lastText;
+  };
+}
+
+/** The JSON value of a field: instants as RFC 3339 UTC text, days as YYYY-MM-DD, the rest as is. */
+function wireValueOf<R>(f: Field<R>): (row: R) => WireValue {
+  if (f.kind === 'datetime' || f.kind === 'day') {
+    const text = lastValueMemo(f.kind === 'day' ? isoDay : formatUtc);
+    const value = f.value;
+    return (row) => {
+      const d = value(row);
+      return d === null ? null : text(d);
+    };
+  }
+  return f.value;
+}
+
+const numberJson = (v: number | null): string => (v === null || !Number.isFinite(v) ? 'null' : String(v));
+
+/** The JSON text of a field's value, as `JSON.stringify` writes it. */
+function jsonOf<R>(f: Field<R>): (row: R) => string {
+  if (f.kind === 'int' || f.kind === 'float') {
+    const value = f.value;
+    return (row) => numberJson(value(row));
+  }
+  if (f.kind === 'boolean') {
+    const value = f.value;
+    return (row) => String(value(row));
+  }
+  const wire = wireValueOf(f);
+  return (row) => JSON.stringify(wire(row));
+}
+
+/** The REST row of a domain row (for CSV, tests): field names, order, rounding and formats of the contract. */
+export function wireRowOf<R>(contract: RowContract<R>): (row: R) => WireRow {
+  const fields = restFields(contract).map((f) => [f.rest, wireValueOf(f)] as const);
+  return (row) => {
+    const out: WireRow = {};
+    for (const [name, wire] of fields) out[name] = wire(row);
+    return out;
+  };
+}
+
+/**
+ * The JSON text of a domain row: `JSON.stringify(wireRowOf(contract)(row))` without the
+ * intermediate object (a test holds the two equal).
+ */
+export function rowJsonOf<R>(contract: RowContract<R>): (row: R) => string {
+  const parts = restFields(contract).map((f, i) => [`${i === 0 ? '{' : ','}${JSON.stringify(f.rest)}:`, jsonOf(f)] as const);
+  return (row) => {
+    let text = '';
+    for (const [key, json] of parts) text += key + json(row);
+    return `${text}}`;
+  };
+}
+
+/** Rows per chunk of {@link jsonChunks}. */
+const CHUNK_ROWS = 1_000;
+
+/** JSON texts of `CHUNK_ROWS` rows at a time, comma-separated inside a chunk, no brackets. */
+export function* jsonChunks<R>(contract: RowContract<R>, rows: readonly R[]): Generator<string> {
+  const json = rowJsonOf(contract);
+  for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
+    const parts: string[] = [];
+    for (let i = at; i < Math.min(rows.length, at + CHUNK_ROWS); i++) parts.push(json(rows[i] as R));
+    yield parts.join(',');
+  }
+}

@@ -1,0 +1,23 @@
+import { PRICE_DECIMALS } from '../../domain/rounding.js';
+import type { PriceRecord } from '../../repositories/prices.js';
+import { defineRow, fieldsOf } from '../fields.js';
+
+const f = fieldsOf<PriceRecord>();
+
+/** A price row (spec 2.3): REST /prices rows and GraphQL PricePoint. */
+export const PRICE_ROW = defineRow<PriceRecord>({
+  rest: 'PriceRow',
+  graphql: 'PricePoint',
+  description: 'A day-ahead price of one zone: a native period (15-minute or hourly) or a UTC bucket.',
+  fields: [
+    f.datetime((p) => p.datetime, { rest: 'datetime', graphql: 'datetime', description: 'Start of the period or bucket, UTC.', example: '2026-11-01T00:00:00Z' }),
+    f.string((p) => p.zone, { rest: 'bidding_zone', graphql: 'biddingZone', description: 'Bidding zone short code.', example: 'DE_LU' }),
+    f.zone((p) => p.zone, { graphql: 'zone', description: 'The bidding zone.' }),
+    f.float((p) => p.price, {
+      rest: 'price_mwh', graphql: 'priceEurMwh', round: PRICE_DECIMALS,
+      description: 'Price in EUR/MWh (time-weighted mean for buckets), rounded to 0.0001.',
+    }),
+    f.boolean((p) => p.interpolated, { rest: 'interpolated', graphql: 'interpolated', description: 'true when the value (or any value of the bucket) fills a gap upstream.' }),
+    f.int((p) => p.datetime.getUTCFullYear(), { rest: 'year', graphql: 'year', description: 'Calendar year (UTC).' }),
+  ],
+});

@@ -1,0 +1,50 @@
+import { MW_DECIMALS, PRICE_DECIMALS } from '../../domain/rounding.js';
+import type { getPriceKpis, getZoneImportExport } from '../../services/aggregates.js';
+import { defineRow, fieldsOf, type ServiceRow } from '../fields.js';
+
+const kpi = fieldsOf<ServiceRow<typeof getPriceKpis>>();
+const eur = (rest: string, graphql: string, description: string) => ({ rest, graphql, round: PRICE_DECIMALS, description: `${description}, EUR/MWh.` });
+
+/** A price KPI row (DESIGN.md). */
+export const PRICE_KPI_ROW = defineRow<ServiceRow<typeof getPriceKpis>>({
+  rest: 'PriceKpiRow',
+  graphql: 'PriceKpis',
+  description: 'Statistics of a zone’s hourly day-ahead prices over the range.',
+  fields: [
+    kpi.string((r) => r.zone, { rest: 'bidding_zone', graphql: 'biddingZone', description: 'Bidding zone code.' }),
+    kpi.zone((r) => r.zone, { graphql: 'zone', description: 'The bidding zone.' }),
+    kpi.float((r) => r.mean, eur('mean_price', 'meanPrice', 'Mean')),
+    kpi.float((r) => r.min, eur('min_price', 'minPrice', 'Lowest hourly price')),
+    kpi.float((r) => r.max, eur('max_price', 'maxPrice', 'Highest hourly price')),
+    kpi.float((r) => r.std, eur('std_price', 'stdPrice', 'Population standard deviation')),
+    kpi.float((r) => r.p05, eur('p05_price', 'p05Price', '5th percentile')),
+    kpi.float((r) => r.median, eur('median_price', 'medianPrice', 'Median')),
+    kpi.float((r) => r.p95, eur('p95_price', 'p95Price', '95th percentile')),
+    kpi.float((r) => r.peakMean, { ...eur('peak_mean_price', 'peakMeanPrice', 'Mean over Mon-Fri 08:00-20:00 local time'), nullable: true }),
+    kpi.float((r) => r.offpeakMean, { ...eur('offpeak_mean_price', 'offpeakMeanPrice', 'Mean over the other hours'), nullable: true }),
+    kpi.int((r) => r.negativeHours, { rest: 'negative_hours', graphql: 'negativeHours', description: 'Hours with a negative price.' }),
+    kpi.int((r) => r.hours, { rest: 'hours', graphql: 'hours', description: 'Hours with a price.' }),
+    kpi.int((r) => r.interpolatedHours, { rest: 'interpolated_hours', graphql: 'interpolatedHours', description: 'Hours with an interpolated constituent.' }),
+  ],
+});
+
+const exchange = fieldsOf<ServiceRow<typeof getZoneImportExport>>();
+const mwh = (rest: string, graphql: string, description: string) => ({ rest, graphql, round: MW_DECIMALS, description: `${description}, MWh.` });
+
+/** A zone import/export row (DESIGN.md). */
+export const ZONE_EXCHANGE_ROW = defineRow<ServiceRow<typeof getZoneImportExport>>({
+  rest: 'ZoneImportExportRow',
+  graphql: 'ZoneImportExport',
+  description: 'Cross-border exchange of a zone over the range.',
+  fields: [
+    exchange.string((r) => r.zone, { rest: 'zone', graphql: 'biddingZone', description: 'Bidding zone code.' }),
+    exchange.zone((r) => r.zone, { graphql: 'zone', description: 'The bidding zone.' }),
+    exchange.float((r) => r.importMwh, mwh('import_mwh', 'importMwh', 'Imported energy')),
+    exchange.float((r) => r.exportMwh, mwh('export_mwh', 'exportMwh', 'Exported energy')),
+    exchange.float((r) => r.netExportMwh, mwh('net_export_mwh', 'netExportMwh', 'Export minus import')),
+    exchange.float((r) => r.peakImportMw, { rest: 'peak_import_mw', graphql: 'peakImportMw', round: MW_DECIMALS, description: 'Largest hourly net import, MW.' }),
+    exchange.float((r) => r.peakExportMw, { rest: 'peak_export_mw', graphql: 'peakExportMw', round: MW_DECIMALS, description: 'Largest hourly net export, MW.' }),
+    exchange.int((r) => r.netImporterHours, { rest: 'net_importer_hours', graphql: 'netImporterHours', description: 'Hours in which the zone imported on balance.' }),
+    exchange.int((r) => r.netExporterHours, { rest: 'net_exporter_hours', graphql: 'netExporterHours', description: 'Hours in which the zone exported on balance.' }),
+  ],
+});

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { type Field, restFields, type RowContract } from './fields.js';
+
+function baseSchema<R>(f: Field<R>): z.ZodType {
+  switch (f.kind) {
+    case 'string':
+    case 'zone':
+      return z.string();
+    case 'int':
+      return z.int();
+    case 'float':
+      return z.number();
+    case 'boolean':
+      return z.boolean();
+    case 'datetime':
+      return z.string().meta({ format: 'date-time' });
+    case 'day':
+      return z.string().meta({ format: 'date' });
+    case 'enum':
+      return z.enum(f.values);
+  }
+}
+
+function fieldSchema<R>(f: Field<R>): z.ZodType {
+  const base = baseSchema(f);
+  const meta = { description: f.description, ...(f.example === undefined ? {} : { example: f.example }) };
+  return (f.nullable ? base.nullable() : base).meta(meta);
+}
+
+/** The REST row schema of a contract (and so its OpenAPI component): exactly its REST fields, in order. */
+export function rowSchema<R>(contract: RowContract<R>) {
+  const shape = Object.fromEntries(restFields(contract).map((f) => [f.rest, fieldSchema(f)]));
+  return z.object(shape).strict().meta({ id: contract.rest, description: contract.description });
+}

@@ -1,0 +1,54 @@
+import { isoDay } from '../../domain/time.js';
+import { type Field, graphqlFields, type RowContract } from '../../contract/fields.js';
+import { builder } from '../builder.js';
+import { ZoneRef } from './zones.js';
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type FieldBuilder<R> = PothosSchemaTypes.ObjectFieldBuilder<Types, R>;
+
+/** GraphQL enum types by name, for the enum fields of a contract. */
+export type EnumRefs = Readonly<Record<string, Parameters<FieldBuilder<unknown>['field']>[0]['type']>>;
+
+/** A value GraphQL declares non-null: a null here is a broken row, reported as a field error. */
+function required<R, T>(f: Field<R>, value: (row: R) => T | null): (row: R) => T {
+  return (row) => {
+    const v = value(row);
+    if (v === null) throw new Error(`null in non-null field ${f.graphql}`);
+    return v;
+  };
+}
+
+function scalarField<R>(t: FieldBuilder<R>, f: Field<R>, enums: EnumRefs) {
+  const doc = { description: f.description };
+  switch (f.kind) {
+    case 'string':
+      return f.nullable ? t.string({ ...doc, nullable: true, resolve: f.value }) : t.string({ ...doc, resolve: required(f, f.value) });
+    case 'int':
+      return f.nullable ? t.int({ ...doc, nullable: true, resolve: f.value }) : t.int({ ...doc, resolve: required(f, f.value) });
+    case 'float':
+      return f.nullable ? t.float({ ...doc, nullable: true, resolve: f.value }) : t.float({ ...doc, resolve: required(f, f.value) });
+    case 'boolean':
+      return f.nullable ? t.boolean({ ...doc, nullable: true, resolve: f.value }) : t.boolean({ ...doc, resolve: required(f, f.value) });
+    case 'datetime':
+      return f.nullable ? t.field({ ...doc, type: 'DateTime', nullable: true, resolve: f.value }) : t.field({ ...doc, type: 'DateTime', resolve: required(f, f.value) });
+    case 'day': {
+      const day = required(f, f.value);
+      return t.string({ ...doc, resolve: (row) => isoDay(day(row)) });
+    }
+    case 'zone':
+      return t.field({ ...doc, type: ZoneRef, resolve: required(f, f.value) });
+    case 'enum': {
+      const type = f.graphqlEnum === undefined ? undefined : enums[f.graphqlEnum];
+      if (f.graphqlEnum !== undefined && type === undefined) throw new Error(`enum ${f.graphqlEnum} of ${f.graphql} not given`);
+      return type ? t.field({ ...doc, type, resolve: required(f, f.value) }) : t.string({ ...doc, resolve: required(f, f.value) });
+    }
+  }
+}
+
+/** The GraphQL object type of a row contract: its GraphQL fields in contract order, values as REST writes them. */
+export function rowObjectType<R>(contract: RowContract<R>, enums: EnumRefs = {}) {
+  return builder.objectRef<R>(contract.graphql).implement({
+    description: contract.description,
+    fields: (t) => Object.fromEntries(graphqlFields(contract).map((f) => [f.graphql, scalarField(t, f, enums)])),
+  });
+}
