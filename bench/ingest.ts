@@ -65,7 +65,7 @@ export async function benchIngestYear(db: Database, opts: { zone?: string; fresh
     const rows = priceRows(pages, zone);
     if (rows.length !== 35_040) throw new Error(`expected 35040 points, parsed ${rows.length}`);
     await inTransaction(db, async (sql) => {
-      await loadPriceRows(sql, { catalogue, thresholds: DEFAULT_THRESHOLDS }, zone.id, rows);
+      await loadPriceRows(sql, { catalogue, thresholds: DEFAULT_THRESHOLDS }, zone, rows);
       await recordWindow(sql, run.id, window, { status: 'done', rows: rows.length, error: null, at: new Date() });
     });
     const seconds = (performance.now() - started) / 1000;

@@ -15,6 +15,7 @@ import { timeLimitPlugin } from './graphql/time-limit.js';
 import { dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
+import { GRAPHQL_PATH } from './http/paths.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
 import { corsOptions, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
@@ -31,7 +32,7 @@ import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { API_PREFIX, restPlugin } from './rest/router.js';
-import { type ServiceDeps, zoneDirectory } from './services/context.js';
+import type { ServiceDeps } from './services/context.js';
 
 /** Everything the server needs, built once. */
 export interface AppOptions {
@@ -66,7 +67,7 @@ function memoGraphiQL(): (opts?: GraphiQLOptions) => string {
 /** Builds the Yoga server with the REST adapter mounted on it. */
 export async function createApp(opts: AppOptions): Promise<App> {
   const logger = opts.logger ?? createLogger(opts.config);
-  const deps: ServiceDeps = { db: opts.db, directory: zoneDirectory(await readCatalogue(opts.db)), now: opts.now ?? Date.now };
+  const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now };
   const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
   const { config } = opts;
   const policy = operationPolicyPlugins(config, schema);
@@ -80,7 +81,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const yoga = createYoga<Record<string, never>, GraphQLContext>({
     schema: graphqlRateLimit(limiter).rateLimitDirectiveTransformer(schema),
     context: () => ({ deps, live }),
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_PATH,
     graphiql: config.GRAPHIQL ? { title: 'European electricity market API' } : false,
     renderGraphiQL: memoGraphiQL(),
     landingPage: false,
@@ -90,13 +91,13 @@ export async function createApp(opts: AppOptions): Promise<App> {
     maxRequestBodySize: false,
     plugins: [
       requestLogPlugin(logger),
-      metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), '/graphql'] }),
+      metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), GRAPHQL_PATH] }),
       securityHeadersPlugin(),
       healthPlugin(opts.db, logger, follower ?? undefined),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       dashboardPlugin(opts.dashboardDir),
-      notFoundPlugin('/graphql'),
+      notFoundPlugin(GRAPHQL_PATH),
       bodyLimitPlugin(),
       parseLimitsPlugin(),
       requestErrorsPlugin(),

@@ -71,6 +71,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return { ...parsed.data, ...overrides };
 }
 
+/** Every setting at its default (the environment is not read): for modules that take a setting as an optional argument. */
+export const CONFIG_DEFAULTS: Readonly<Config> = loadConfig({});
+
+/** Days before today each `npm run ingest -- --follow` cycle covers by default (`--lookback-days`). */
+export const DEFAULT_LOOKBACK_DAYS = 2;
+
 /** Configuration for tests and tools: defaults plus overrides, ignoring the process environment. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig({}, { LOG_LEVEL: 'silent', PGLITE_DIR: 'memory://', SEED_DEMO: false, ...overrides });

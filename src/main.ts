@@ -3,6 +3,7 @@ import { createApp } from './app.js';
 import { prepareDatabase } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, REST_PREFIX } from './http/paths.js';
 import { createLogger } from './logger.js';
 
 async function main(): Promise<void> {
@@ -21,8 +22,8 @@ async function main(): Promise<void> {
     logger.info({ seconds: (Date.now() - started) / 1000 }, 'ready');
     process.stdout.write(
       `\nEuropean electricity market API is up (${db.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}):\n` +
-        `  Dashboard:           ${base}/\n  GraphQL (GraphiQL):  ${base}/graphql\n  REST API:            ${base}/api/v1/prices\n` +
-        `  API reference:       ${base}/api/v1/docs\n  OpenAPI:             ${base}/api/v1/openapi.json\n\n`,
+        `  Dashboard:           ${base}${DASHBOARD_PATH}\n  GraphQL (GraphiQL):  ${base}${GRAPHQL_PATH}\n  REST API:            ${base}${REST_PREFIX}/prices\n` +
+        `  API reference:       ${base}${DOCS_PATH}\n  OpenAPI:             ${base}${OPENAPI_PATH}\n\n`,
     );
   });
   let stopping = false;

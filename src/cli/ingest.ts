@@ -9,10 +9,10 @@
  */
 import { DAY_MS } from '../domain/calendar.js';
 import { pathToFileURL } from 'node:url';
-import { classificationThresholds, type Config, ConfigError, loadConfig } from '../config.js';
+import { classificationThresholds, type Config, ConfigError, DEFAULT_LOOKBACK_DAYS, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
-import { resolveBorders, resolveZones } from '../domain/catalogue.js';
+import { DATA_CATALOGUE } from '../domain/catalogue.js';
 import { parseDateTime } from '../domain/time.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
 import { EntsoeClient } from '../ingest/client.js';
@@ -41,7 +41,7 @@ Exit codes: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.`,
     what: { type: 'string', multiple: true },
     follow: { type: 'boolean', default: false },
     interval: { type: 'string' },
-    'lookback-days': { type: 'string', default: '2' },
+    'lookback-days': { type: 'string', default: String(DEFAULT_LOOKBACK_DAYS) },
   },
 } as const;
 
@@ -86,12 +86,12 @@ function parsePlan(values: Values, now: Date): Plan {
     return {
       from,
       to,
-      zones: resolveZones(list(values.zones), 'zones'),
-      borders: resolveBorders(list(values.borders), 'borders').map((b) => b.key),
+      zones: DATA_CATALOGUE.resolveZones(list(values.zones), 'zones'),
+      borders: DATA_CATALOGUE.resolveBorders(list(values.borders), 'borders').map((b) => b.key),
       what: what.length ? (what as Item[]) : [...ITEMS],
       follow: values.follow ?? false,
       intervalMinutes: positive(values.interval, 'interval'),
-      lookbackDays: positive(values['lookback-days'], 'lookback-days') ?? 2,
+      lookbackDays: positive(values['lookback-days'], 'lookback-days') ?? DEFAULT_LOOKBACK_DAYS,
     };
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -94,15 +94,15 @@ export async function seedLargeDemo(db: Database, options: LargeDemoOptions): Pr
   const slices = monthSlices(data);
   await inTransaction(db, async (sql) => {
     await allowLongStatements(sql);
-    totals.outages = await loadOutages(sql, demoOutageRows(data, catalogue.borderIdByKey));
+    totals.outages = await loadOutages(sql, demoOutageRows(data, catalogue));
     for (const [i, slice] of slices.entries()) {
       let t = performance.now();
-      const prices = demoPriceRows(data, catalogue.zoneIdByCode, slice);
+      const prices = demoPriceRows(data, catalogue, slice);
       await loadPrices(sql, prices);
       totals.prices += prices.length;
       totals.pricesMs += performance.now() - t;
       t = performance.now();
-      const hours = demoBorderHourRows(data, catalogue.borderIdByKey, slice);
+      const hours = demoBorderHourRows(data, catalogue, slice);
       await loadBorderHours(sql, hours);
       totals.borderHours += hours.length;
       totals.borderHoursMs += performance.now() - t;

@@ -5,7 +5,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ProgressReporter, SILENT_PROGRESS } from '../ingest/progress.js';
-import type { CatalogueLookup } from '../repositories/catalogue.js';
+import type { StoredCatalogue } from '../domain/catalogue.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
 import { loadBorderHours, loadPrices } from '../repositories/load.js';
 import type { Sql } from '../repositories/sql.js';
@@ -27,7 +27,7 @@ export interface MonthLoadTotals {
 export async function loadDemoMonths(
   sql: Sql,
   data: DemoDataSet,
-  catalogue: CatalogueLookup,
+  catalogue: StoredCatalogue,
   progress: ProgressReporter = SILENT_PROGRESS,
 ): Promise<MonthLoadTotals> {
   const totals: MonthLoadTotals = { prices: 0, borderHours: 0, pricesMs: 0, borderHoursMs: 0, flowRollupsMs: 0 };
@@ -39,11 +39,11 @@ export async function loadDemoMonths(
     progress.begin(label);
     await nextTurn();
     let t = performance.now();
-    const prices = demoPriceRows(data, catalogue.zoneIdByCode, slice);
+    const prices = demoPriceRows(data, catalogue, slice);
     await loadPrices(sql, prices);
     totals.pricesMs += performance.now() - t;
     t = performance.now();
-    const hours = demoBorderHourRows(data, catalogue.borderIdByKey, slice);
+    const hours = demoBorderHourRows(data, catalogue, slice);
     await loadBorderHours(sql, hours);
     totals.borderHoursMs += performance.now() - t;
     t = performance.now();

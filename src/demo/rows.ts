@@ -2,6 +2,7 @@
  * Turns the generated demo data set into loader rows with database ids. Pure. Source `demo`
  * everywhere; physical flows carry no source where they were not reported (hours after now).
  */
+import type { StoredCatalogue } from '../domain/catalogue.js';
 import { HOUR_MS } from './calendar.js';
 import type { BorderHourRow, BorderOutageRow, PricePointRow } from '../repositories/load.js';
 import type { BorderFlows } from './flows.js';
@@ -9,10 +10,9 @@ import type { DemoDataSet } from './generate.js';
 
 const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
 
-function idOf(map: ReadonlyMap<string, number>, key: string): number {
-  const id = map.get(key);
-  if (id === undefined) throw new Error(`demo data: ${key} is not in the stored catalogue`);
-  return id;
+function idOf(stored: { id: number } | undefined, key: string): number {
+  if (stored === undefined) throw new Error(`demo data: ${key} is not in the stored catalogue`);
+  return stored.id;
 }
 
 /** Hours [from, to) of the data set, as indices from its first hour (a chunk of a large load). */
@@ -24,13 +24,13 @@ export interface HourSlice {
 const allHours = (data: DemoDataSet): HourSlice => ({ from: 0, to: data.hours });
 
 /** Price rows (EUR/MWh, native periods) of every demo zone, for the periods of `slice` (default all). */
-export function demoPriceRows(data: DemoDataSet, zoneIdByCode: ReadonlyMap<string, number>, slice = allHours(data)): PricePointRow[] {
+export function demoPriceRows(data: DemoDataSet, catalogue: StoredCatalogue, slice = allHours(data)): PricePointRow[] {
   const { periodStart, periodMinutes, hourFirst } = data.grid;
   const first = hourFirst[slice.from] as number;
   const stamps = Array.from(periodStart.subarray(first, hourFirst[slice.to] as number), (ms) => new Date(ms));
   const rows: PricePointRow[] = [];
   for (const zone of data.prices) {
-    const zoneId = idOf(zoneIdByCode, zone.code);
+    const zoneId = idOf(catalogue.zone(zone.code), zone.code);
     for (let j = 0; j < stamps.length; j++) {
       const i = first + j;
       rows.push({
@@ -74,24 +74,24 @@ function oneBorderRows(f: BorderFlows, borderId: number, stamps: readonly Date[]
  * Border-hour rows (MW, stored orientation) with their precomputed classification, for the hours
  * of `slice` (default all), border after border.
  */
-export function demoBorderHourRows(data: DemoDataSet, borderIdByKey: ReadonlyMap<string, number>, slice = allHours(data)): BorderHourRow[] {
+export function demoBorderHourRows(data: DemoDataSet, catalogue: StoredCatalogue, slice = allHours(data)): BorderHourRow[] {
   const stamps = Array.from({ length: slice.to - slice.from }, (_, j) => new Date(data.range.start + (slice.from + j) * HOUR_MS));
   const rows: BorderHourRow[] = [];
   for (const f of data.flows) {
     const b = data.borders[f.border];
     if (!b) continue;
-    oneBorderRows(f, idOf(borderIdByKey, `${b.a}->${b.b}`), stamps, slice.from, rows);
+    oneBorderRows(f, idOf(catalogue.border(`${b.a}->${b.b}`), `${b.a}->${b.b}`), stamps, slice.from, rows);
   }
   return rows;
 }
 
 /** Outage rows of the demo borders. */
-export function demoOutageRows(data: DemoDataSet, borderIdByKey: ReadonlyMap<string, number>): BorderOutageRow[] {
+export function demoOutageRows(data: DemoDataSet, catalogue: StoredCatalogue): BorderOutageRow[] {
   return data.outages.map((o) => {
     const b = data.borders[o.border];
     if (!b) throw new Error('demo data: outage of an unknown border');
     return {
-      borderId: idOf(borderIdByKey, `${b.a}->${b.b}`),
+      borderId: idOf(catalogue.border(`${b.a}->${b.b}`), `${b.a}->${b.b}`),
       startsAt: new Date(o.startsAt),
       endsAt: new Date(o.endsAt),
       planned: o.planned,

@@ -7,7 +7,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../db/client.js';
 import type { ProgressReporter } from '../ingest/progress.js';
-import { type CatalogueLookup, ensureCatalogue } from '../repositories/catalogue.js';
+import type { StoredCatalogue } from '../domain/catalogue.js';
+import { ensureCatalogue } from '../repositories/catalogue.js';
 import { allowLongStatements } from '../repositories/bulk.js';
 import { type DemoLoadState, deleteDemoData, demoLoadState, lockDemoLoad, recordDemoLoad } from '../repositories/demo-data.js';
 import { analyzeMarketTables, type LoadWindow, loadOutages } from '../repositories/load.js';
@@ -101,10 +102,10 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
 }
 
 /** Loads the data set and records it, inside the caller's transaction. */
-async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: CatalogueLookup, window: LoadWindow, options: SeedDemoOptions) {
+async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, window: LoadWindow, options: SeedDemoOptions) {
   const log = options.log ?? (() => {});
   await allowLongStatements(sql);
-  const [outages, outagesMs] = await timed(() => loadOutages(sql, demoOutageRows(data, catalogue.borderIdByKey)));
+  const [outages, outagesMs] = await timed(() => loadOutages(sql, demoOutageRows(data, catalogue)));
   const [totals, monthsMs] = await timed(() => loadDemoMonths(sql, data, catalogue, options.progress));
   log(`demo data: ${totals.prices} prices, ${totals.borderHours} border-hours and ${outages} outages loaded with their rollups in ${monthsMs + outagesMs} ms`);
   await timed(() => recordDemoLoad(sql, window));

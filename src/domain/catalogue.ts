@@ -1,20 +1,32 @@
+/**
+ * The zone and border catalogue in memory: one immutable structure with every lookup the API needs
+ * (zone by code, id or EIC, border by key or pair, neighbours, time zones), built once from the
+ * stored catalogue at start-up ({@link StoredCatalogue}) or from the source data when no database
+ * is at hand yet ({@link DATA_CATALOGUE}: GraphQL argument schemas, command-line flags).
+ */
 import { InputError } from '../errors.js';
 import { BORDERS, type CatalogueZone, ZONES } from './catalogue-data.js';
 
 export { BORDERS, type CatalogueZone, ZONES };
 
-const byKey = new Map<string, CatalogueZone>();
-for (const z of ZONES) {
-  byKey.set(z.code.toUpperCase(), z);
-  byKey.set(z.eic.toUpperCase(), z);
+/** A border in stored orientation: A's code sorts before B's. */
+export interface CatalogueBorder {
+  readonly a: string;
+  readonly b: string;
+  /** `A->B` in stored orientation. */
+  readonly key: string;
 }
 
-const borderKeys = new Set(BORDERS.map(([a, b]) => `${a}->${b}`));
+/** A stored zone. */
+export interface ZoneRecord extends CatalogueZone {
+  readonly id: number;
+}
 
-/** Finds a zone by short code or EIC, case-insensitively; `DE-LU` is read as `DE_LU`. */
-export function findZone(text: string): CatalogueZone | undefined {
-  const key = text.trim().toUpperCase();
-  return byKey.get(key) ?? byKey.get(key.replaceAll('-', '_'));
+/** A stored border. */
+export interface BorderRecord extends CatalogueBorder {
+  readonly id: number;
+  readonly zoneAId: number;
+  readonly zoneBId: number;
 }
 
 /** A border as written by the user: `from` and `to` in the written orientation. */
@@ -27,42 +39,107 @@ export interface BorderRef {
   readonly storedOrientation: boolean;
 }
 
-/**
- * Resolves zone parameters to short codes (deduplicated, in the order given).
- * @throws InputError on `param` for an unknown zone.
- */
-export function resolveZones(values: readonly string[], param = 'zone'): string[] {
-  const unknown = values.filter((v) => !findZone(v));
-  if (unknown.length) {
-    throw InputError.of(param, `Unknown bidding zone: ${unknown.join(', ')}`, 'value_error', unknown);
-  }
-  return [...new Set(values.map((v) => findZone(v)!.code))];
+/** The key of a border in stored orientation, e.g. `DE_LU->FR`. */
+export function borderKey(a: string, b: string): string {
+  return a < b ? `${a}->${b}` : `${b}->${a}`;
 }
 
-/**
- * Parses border filters written `A->B` (zones by code or EIC).
- * @throws InputError on `param` for a bad form, an unknown zone or a pair that is not a border.
- */
-export function resolveBorders(values: readonly string[], param = 'border'): BorderRef[] {
-  return values.map((raw) => {
+function group<K, V>(entries: Iterable<readonly [K, V]>): Map<K, V[]> {
+  const out = new Map<K, V[]>();
+  for (const [k, v] of entries) out.set(k, [...(out.get(k) ?? []), v]);
+  return out;
+}
+
+/** Zones and borders, each in the order given, with their lookups. Immutable. */
+export class Catalogue<Z extends CatalogueZone = CatalogueZone, B extends CatalogueBorder = CatalogueBorder> {
+  readonly zones: readonly Z[];
+  readonly borders: readonly B[];
+  private readonly byCode: ReadonlyMap<string, Z>;
+  /** Upper-cased short code and EIC → zone. */
+  private readonly byName: ReadonlyMap<string, Z>;
+  private readonly byKey: ReadonlyMap<string, B>;
+  private readonly byZone: ReadonlyMap<string, readonly B[]>;
+
+  constructor(zones: readonly Z[], borders: readonly B[]) {
+    this.zones = Object.freeze([...zones]);
+    this.borders = Object.freeze([...borders]);
+    this.byCode = new Map(this.zones.map((z) => [z.code, z]));
+    this.byName = new Map(this.zones.flatMap((z) => [[z.code.toUpperCase(), z], [z.eic.toUpperCase(), z]] as const));
+    this.byKey = new Map(this.borders.map((b) => [b.key, b]));
+    this.byZone = group(this.borders.flatMap((b) => [[b.a, b], [b.b, b]] as const));
+  }
+
+  /** The zone of a short code, exactly as stored. */
+  zone(code: string): Z | undefined {
+    return this.byCode.get(code);
+  }
+
+  /** Finds a zone by short code or EIC, case-insensitively; `DE-LU` is read as `DE_LU`. */
+  findZone(text: string): Z | undefined {
+    const key = text.trim().toUpperCase();
+    return this.byName.get(key) ?? this.byName.get(key.replaceAll('-', '_'));
+  }
+
+  /** The border of a key `A->B` in stored orientation. */
+  border(key: string): B | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The border between two zone codes, whichever order they come in. */
+  borderBetween(a: string, b: string): B | undefined {
+    return a === b ? undefined : this.byKey.get(borderKey(a, b));
+  }
+
+  /** Borders touching a zone, in catalogue order. */
+  bordersOf(code: string): readonly B[] {
+    return this.byZone.get(code) ?? [];
+  }
+
+  /** Neighbouring zone codes of a zone, sorted. */
+  neighboursOf(code: string): string[] {
+    return this.bordersOf(code).map((b) => (b.a === code ? b.b : b.a)).sort();
+  }
+
+  /**
+   * Resolves zone parameters to short codes (deduplicated, in the order given).
+   * @throws InputError on `param` for an unknown zone.
+   */
+  resolveZones(values: readonly string[], param = 'zone'): string[] {
+    const unknown = values.filter((v) => !this.findZone(v));
+    if (unknown.length) {
+      throw InputError.of(param, `Unknown bidding zone: ${unknown.join(', ')}`, 'value_error', unknown);
+    }
+    return [...new Set(values.map((v) => this.findZone(v)!.code))];
+  }
+
+  /**
+   * Parses border filters written `A->B` (zones by code or EIC).
+   * @throws InputError on `param` for a bad form, an unknown zone or a pair that is not a border.
+   */
+  resolveBorders(values: readonly string[], param = 'border'): BorderRef[] {
+    return values.map((raw) => this.resolveBorder(raw, param));
+  }
+
+  private resolveBorder(raw: string, param: string): BorderRef {
     const parts = raw.split('->');
     if (parts.length !== 2 || parts.some((p) => p.trim() === '')) {
       throw InputError.of(param, `Invalid border '${raw}': expected ZONE_FROM->ZONE_TO`, 'value_error', raw);
     }
-    const zones = parts.map((p) => findZone(p));
+    const zones = parts.map((p) => this.findZone(p));
     const unknown = parts.filter((_, i) => !zones[i]);
     if (unknown.length) throw InputError.of(param, `Unknown bidding zone: ${unknown.join(', ')}`, 'value_error', raw);
     const [from, to] = zones.map((z) => z!.code) as [string, string];
-    const [a, b] = from < to ? [from, to] : [to, from];
-    const key = `${a}->${b}`;
-    if (from === to || !borderKeys.has(key)) {
-      throw InputError.of(param, `${from} and ${to} do not share a border`, 'value_error', raw);
-    }
-    return { from, to, key, storedOrientation: from === a };
-  });
+    const border = this.borderBetween(from, to);
+    if (!border) throw InputError.of(param, `${from} and ${to} do not share a border`, 'value_error', raw);
+    return { from, to, key: border.key, storedOrientation: from === border.a };
+  }
 }
 
-/** Neighbouring zone codes of a zone, sorted. */
-export function neighboursOf(code: string): string[] {
-  return BORDERS.flatMap(([a, b]) => (a === code ? [b] : b === code ? [a] : [])).sort();
-}
+/** The catalogue as the database holds it: zones and borders with their ids. */
+export type StoredCatalogue = Catalogue<ZoneRecord, BorderRecord>;
+
+/** The catalogue of the source data (no ids), for checks that run before a database is open. */
+export const DATA_CATALOGUE: Catalogue = new Catalogue(
+  ZONES,
+  BORDERS.map(([a, b]) => ({ a, b, key: `${a}->${b}` })),
+);

@@ -1,10 +1,9 @@
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { getNamedType, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema, isLeafType, isListType, isNonNullType, isObjectType, parse } from 'graphql';
-import { MAX_FLOW_PAGE } from './schema/flows.js';
-import { MAX_PAGE_SIZE } from './schema/prices.js';
+import { PAGE_LIMITS } from '../limits.js';
 
 /** The largest page of each connection of Query, by field name: the most `first` may ask for. */
-export const PAGE_MAXIMA: Readonly<Record<string, number>> = { flows: MAX_FLOW_PAGE, prices: MAX_PAGE_SIZE };
+export const PAGE_MAXIMA: Readonly<Record<string, number>> = { flows: PAGE_LIMITS.flows, prices: PAGE_LIMITS.prices };
 
 /**
  * Every column of an object type as a selection: its leaf fields (lists of leaves included) and,

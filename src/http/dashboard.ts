@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'graphql-yoga';
+import { DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH } from './paths.js';
 
 /** Path prefix of the dashboard's assets. */
 export const DASHBOARD_ASSET_PREFIX = '/dashboard/';
@@ -23,7 +24,7 @@ const MISSING = `<!doctype html>
 <body>
 <h1>Dashboard not built</h1>
 <p>The dashboard bundle is missing. Build it with <code>npm run build:dashboard</code> and reload this page.</p>
-<p>The API works without it: <a href="/graphql">GraphiQL</a>, <a href="/api/v1/docs">API reference</a>, <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>
+<p>The API works without it: <a href="${GRAPHQL_PATH}">GraphiQL</a>, <a href="${DOCS_PATH}">API reference</a>, <a href="${OPENAPI_PATH}">OpenAPI document</a>.</p>
 </body>
 </html>
 `;

@@ -5,7 +5,7 @@ import { pendingMigrations } from '../db/migrate.js';
 import type { Logger } from '../logger.js';
 import { json } from './errors.js';
 import { ingestReport } from './ingest-status.js';
-import { routePath } from './paths.js';
+import { HEALTH_PATH, READY_PATH, routePath } from './paths.js';
 
 /**
  * Readiness: the database answers and no migration is pending. Checked on the health-check
@@ -30,8 +30,8 @@ export function healthPlugin(db: Database, logger: Logger, follower?: FollowerSt
   return {
     onRequest({ url, endResponse }) {
       const path = routePath(url.pathname);
-      if (path === '/healthz') return endResponse(json({ status: 'ok' }));
-      if (path !== '/readyz') return;
+      if (path === HEALTH_PATH) return endResponse(json({ status: 'ok' }));
+      if (path !== READY_PATH) return;
       return readiness(db).then(async (r) => {
         if (!r.ready) logger.warn({ detail: r.detail }, 'not ready');
         const ingest = follower && r.ready ? { ingest: await ingestReport(follower, Date.now()).catch(() => undefined) } : {};

@@ -3,7 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AccessMetrics } from '../security/plugin.js';
-import { routePath } from './paths.js';
+import { GRAPHQL_PATH, HEALTH_PATH, METRICS_PATH, READY_PATH, routePath } from './paths.js';
 
 /** Latency buckets in seconds, up to the 30 s request timeout. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -96,8 +96,8 @@ export interface MetricsPluginOptions {
  * CORS preflight and GraphiQL page) are counted without a latency.
  */
 export function metricsPlugin(metrics: ServiceMetrics, opts: MetricsPluginOptions): Plugin {
-  const path = opts.path ?? '/metrics';
-  const known = new Set([...opts.routes, opts.graphqlPath ?? '/graphql', '/healthz', '/readyz', path]);
+  const path = opts.path ?? METRICS_PATH;
+  const known = new Set([...opts.routes, opts.graphqlPath ?? GRAPHQL_PATH, HEALTH_PATH, READY_PATH, path]);
   const started = new WeakMap<Request, number>();
   return {
     onRequest({ request, url, endResponse }) {

@@ -6,3 +6,20 @@
 export function routePath(pathname: string): string {
   return pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
 }
+
+/** Prefix of the REST API. */
+export const REST_PREFIX = '/api/v1';
+/** The GraphQL endpoint (GraphiQL on a browser GET). */
+export const GRAPHQL_PATH = '/graphql';
+/** Liveness probe: the process is up. */
+export const HEALTH_PATH = '/healthz';
+/** Readiness probe: the database answers. */
+export const READY_PATH = '/readyz';
+/** Prometheus metrics. */
+export const METRICS_PATH = '/metrics';
+/** The OpenAPI document of the REST API. */
+export const OPENAPI_PATH = `${REST_PREFIX}/openapi.json`;
+/** The REST API reference page (Swagger UI); its assets are served below it. */
+export const DOCS_PATH = `${REST_PREFIX}/docs`;
+/** The dashboard page. */
+export const DASHBOARD_PATH = '/';

@@ -1,5 +1,5 @@
 import type { CORSOptions, Plugin } from 'graphql-yoga';
-import { routePath } from './paths.js';
+import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, routePath } from './paths.js';
 
 /** CSP of every API response (JSON, the OpenAPI file, assets): nothing may load, nothing may frame. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -66,9 +66,9 @@ export interface SecurityHeadersOptions {
 export function contentSecurityPolicy(pathname: string, contentType: string | null, opts: SecurityHeadersOptions = {}): string {
   if (!(contentType ?? '').includes('text/html')) return API_CSP;
   const path = routePath(pathname);
-  if (path === (opts.graphqlPath ?? '/graphql')) return GRAPHIQL_CSP;
-  if (path === (opts.docsPath ?? '/api/v1/docs')) return SWAGGER_CSP;
-  if (path === '/' || path === '/index.html') return DASHBOARD_CSP;
+  if (path === (opts.graphqlPath ?? GRAPHQL_PATH)) return GRAPHIQL_CSP;
+  if (path === (opts.docsPath ?? DOCS_PATH)) return SWAGGER_CSP;
+  if (path === DASHBOARD_PATH || path === '/index.html') return DASHBOARD_CSP;
   return API_CSP;
 }
 

@@ -5,10 +5,10 @@
  * (honouring `Retry-After`), and never puts the security token in a message or a log line.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { CONFIG_DEFAULTS } from '../config.js';
 import { EntsoeAuthError, EntsoeError, redactSecrets } from './entsoe/index.js';
 
 /** Default endpoint of the platform (configurable to point at a mirror or a test server). */
-export const DEFAULT_ENTSOE_API_URL = 'https://web-api.tp.entsoe.eu/api';
 
 /** Document types the ingestion asks for: A44 prices, A11 flows, A09 schedules, A61 NTC, A78 outages. */
 export type DocumentType = 'A44' | 'A11' | 'A09' | 'A61' | 'A78';
@@ -50,11 +50,11 @@ export interface EntsoeClientOptions {
   /** The security token; sent as `securityToken`, never logged. */
   readonly token: string;
   readonly baseUrl?: string;
-  /** Per-attempt timeout covering headers and body, ms. Default 120 000. */
+  /** Per-attempt timeout covering headers and body, ms. Default: ENTSOE_TIMEOUT_MS's. */
   readonly timeoutMs?: number;
-  /** Attempts per request including the first. Default 6. */
+  /** Attempts per request including the first. Default: ENTSOE_MAX_ATTEMPTS's. */
   readonly maxAttempts?: number;
-  /** Pacing: at most this many requests start per minute (the platform bans above 400). Default 300. */
+  /** Pacing: at most this many requests start per minute (the platform bans above 400). Default: ENTSOE_REQUESTS_PER_MINUTE's. */
   readonly requestsPerMinute?: number;
   /** First backoff step, ms (doubles per attempt; the wait is drawn in [step/2, step]). Default 1 000. */
   readonly backoffBaseMs?: number;
@@ -145,10 +145,10 @@ export class EntsoeClient {
   constructor(options: EntsoeClientOptions) {
     if (!options.token) throw new EntsoeError('ENTSO-E security token is empty');
     this.o = {
-      baseUrl: DEFAULT_ENTSOE_API_URL,
-      timeoutMs: 120_000,
-      maxAttempts: 6,
-      requestsPerMinute: 300,
+      baseUrl: CONFIG_DEFAULTS.ENTSOE_API_URL,
+      timeoutMs: CONFIG_DEFAULTS.ENTSOE_TIMEOUT_MS,
+      maxAttempts: CONFIG_DEFAULTS.ENTSOE_MAX_ATTEMPTS,
+      requestsPerMinute: CONFIG_DEFAULTS.ENTSOE_REQUESTS_PER_MINUTE,
       backoffBaseMs: 1_000,
       backoffMaxMs: 60_000,
       maxRetryAfterMs: 900_000,

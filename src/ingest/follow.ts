@@ -5,6 +5,7 @@
  * cycle fetches just the recent and future parts: tomorrow's day-ahead prices (published around
  * 13:00 CET) appear in the first cycle after publication, flows and outages during the day.
  */
+import { CONFIG_DEFAULTS, DEFAULT_LOOKBACK_DAYS } from '../config.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DAY_MS as DAY } from '../domain/calendar.js';
 import { EntsoeAuthError } from './entsoe/index.js';
@@ -14,9 +15,9 @@ import type { IngestSummary } from './job.js';
 export interface FollowOptions {
   /** Runs one ingestion over [from, to). */
   readonly runOnce: (range: { from: Date; to: Date }) => Promise<IngestSummary>;
-  /** Pause between cycles, ms. Default 15 minutes. */
+  /** Pause between cycles, ms. Default: INGEST_FOLLOW_INTERVAL_MINUTES's. */
   readonly intervalMs?: number;
-  /** Days before today (UTC) each cycle covers, to pick up revisions. Default 2. */
+  /** Days before today (UTC) each cycle covers, to pick up revisions. Default {@link DEFAULT_LOOKBACK_DAYS}. */
   readonly lookbackDays?: number;
   /** Stops the loop (after the current window of the current cycle). */
   readonly signal?: AbortSignal;
@@ -41,10 +42,10 @@ export async function follow(opts: FollowOptions): Promise<number> {
   const now = opts.now ?? (() => new Date());
   const sleep = opts.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
   const log = opts.log ?? (() => {});
-  const interval = opts.intervalMs ?? 15 * 60_000;
+  const interval = opts.intervalMs ?? CONFIG_DEFAULTS.INGEST_FOLLOW_INTERVAL_MINUTES * 60_000;
   let cycles = 0;
   while (!opts.signal?.aborted) {
-    const range = followRange(now(), opts.lookbackDays ?? 2);
+    const range = followRange(now(), opts.lookbackDays ?? DEFAULT_LOOKBACK_DAYS);
     const summary = await opts.runOnce(range);
     cycles++;
     if (summary.fatal instanceof EntsoeAuthError) throw summary.fatal;

@@ -6,7 +6,7 @@
  */
 import { HOUR_MS } from '../domain/calendar.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
-import type { CatalogueLookup } from '../repositories/catalogue.js';
+import type { StoredCatalogue, ZoneRecord } from '../domain/catalogue.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
 import { borderHourSpan, deleteOutagesByMrid } from '../repositories/ingest-load.js';
 import { type BorderHourGroup, type BorderHourRow, type BorderOutageRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../repositories/load.js';
@@ -20,7 +20,7 @@ import type { PlannedWindow } from './windows.js';
 /** What the items need from the job. */
 export interface ItemContext {
   readonly client: EntsoeClient;
-  readonly catalogue: CatalogueLookup;
+  readonly catalogue: StoredCatalogue;
   readonly thresholds: ClassificationThresholds;
 }
 
@@ -36,13 +36,13 @@ export interface PreparedWindow {
 const SOURCE = 'entsoe' as const;
 
 function zoneOf(ctx: ItemContext, code: string) {
-  const zone = ctx.catalogue.zones.find((z) => z.code === code);
+  const zone = ctx.catalogue.zone(code);
   if (!zone) throw new Error(`zone ${code} is not in the stored catalogue`);
   return zone;
 }
 
 function borderOf(ctx: ItemContext, key: string) {
-  const border = ctx.catalogue.borders.find((b) => b.key === key);
+  const border = ctx.catalogue.border(key);
   if (!border) throw new Error(`border ${key} is not in the stored catalogue`);
   return { border, a: zoneOf(ctx, border.a), b: zoneOf(ctx, border.b) };
 }
@@ -78,10 +78,10 @@ export function priceRows(replies: readonly EntsoeReply[], zone: { id: number; e
 }
 
 /** Writes price rows, refreshes the daily rollup, reclassifies the zone's borders over the touched hours. */
-export async function loadPriceRows(sql: Sql, ctx: LoadContext, zoneId: number, rows: readonly PricePointRow[]): Promise<void> {
+export async function loadPriceRows(sql: Sql, ctx: LoadContext, zone: ZoneRecord, rows: readonly PricePointRow[]): Promise<void> {
   const touched = await loadPrices(sql, rows);
   if (!touched) return;
-  const borderIds = ctx.catalogue.borders.filter((b) => b.zoneAId === zoneId || b.zoneBId === zoneId).map((b) => b.id);
+  const borderIds = ctx.catalogue.bordersOf(zone.code).map((b) => b.id);
   await reclassifyRange(sql, ctx, touched, borderIds, false);
 }
 
@@ -89,7 +89,7 @@ async function preparePrices(ctx: ItemContext, w: PlannedWindow, signal?: AbortS
   const zone = zoneOf(ctx, w.areaKey);
   const req: EntsoeRequest = { documentType: 'A44', contractType: 'A01', inDomain: zone.eic, outDomain: zone.eic, periodStart: w.start, periodEnd: w.end };
   const rows = zonePriceRows(await fetchPages(ctx.client, req, PRICE_PAGES, signal), zone);
-  return { rows: rows.length, load: (sql) => loadPriceRows(sql, ctx, zone.id, rows) };
+  return { rows: rows.length, load: (sql) => loadPriceRows(sql, ctx, zone, rows) };
 }
 
 type HourlyParser = (body: Uint8Array, status: number) => EntsoeResult<readonly DirectedHourlySeries[]>;

@@ -7,7 +7,8 @@
  */
 import type { Database } from '../db/client.js';
 import { type ClassificationThresholds, DEFAULT_THRESHOLDS } from '../domain/classification.js';
-import { type CatalogueLookup, ensureCatalogue } from '../repositories/catalogue.js';
+import type { StoredCatalogue } from '../domain/catalogue.js';
+import { ensureCatalogue } from '../repositories/catalogue.js';
 import { notifyWindowCommitted } from '../repositories/ingest-events.js';
 import { finishRun, readFinishedWindows, recordWindow } from '../repositories/ingest-load.js';
 import { closeAbandonedRuns, startRun } from '../repositories/ingest-runs.js';
@@ -30,7 +31,7 @@ export interface IngestOptions extends TargetSelection {
   readonly signal?: AbortSignal;
   readonly progress?: ProgressReporter;
   readonly now?: () => Date;
-  readonly catalogue?: CatalogueLookup;
+  readonly catalogue?: StoredCatalogue;
   /** Recorded in `ingestion_run.args` (never put the token here). */
   readonly args?: unknown;
 }
@@ -137,7 +138,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestSummary> {
   }
 }
 
-async function runWindows(opts: IngestOptions, runId: number, windows: readonly PlannedWindow[], upToDate: number, catalogue: CatalogueLookup): Promise<RunState> {
+async function runWindows(opts: IngestOptions, runId: number, windows: readonly PlannedWindow[], upToDate: number, catalogue: StoredCatalogue): Promise<RunState> {
   const progress = opts.progress ?? SILENT_PROGRESS;
   const ctx: ItemContext = { client: opts.client, catalogue, thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS };
   const state: RunState = { completed: 0, rows: 0, failed: [], interrupted: false, fatal: null };

@@ -4,7 +4,7 @@
  * limits. Pure: no I/O. Instants are UTC.
  */
 import { DAY_MS, HOUR_MS as HOUR } from '../domain/calendar.js';
-import { BORDERS, ZONES } from '../domain/catalogue.js';
+import { DATA_CATALOGUE } from '../domain/catalogue.js';
 
 /** Data items: day-ahead prices (A44), physical flows (A11), scheduled exchanges (A09), day-ahead NTC (A61), outages (A78). */
 export const ITEMS = ['prices', 'flows', 'schedules', 'ntc', 'outages'] as const;
@@ -63,16 +63,17 @@ export interface TargetSelection {
  * touching a selected zone, else every border.
  */
 export function targetsFor(sel: TargetSelection): Target[] {
-  const borderKeys = BORDERS.map(([a, b]) => `${a}->${b}`);
+  const borderKeys = DATA_CATALOGUE.borders.map((b) => b.key);
   const zones = sel.zones?.length
     ? [...sel.zones]
     : sel.borders?.length
       ? [...new Set(sel.borders.flatMap((k) => k.split('->')))]
-      : ZONES.map((z) => z.code);
+      : DATA_CATALOGUE.zones.map((z) => z.code);
+  const selected = new Set(zones);
   const borders = sel.borders?.length
     ? [...sel.borders]
     : sel.zones?.length
-      ? borderKeys.filter((k) => k.split('->').some((z) => zones.includes(z)))
+      ? DATA_CATALOGUE.borders.filter((b) => selected.has(b.a) || selected.has(b.b)).map((b) => b.key)
       : borderKeys;
   return ITEMS.filter((item) => sel.what.includes(item)).flatMap((item) =>
     (ZONE_ITEMS.has(item) ? zones : borders).map((areaKey) => ({ item, areaKey })),

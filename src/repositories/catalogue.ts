@@ -1,44 +1,10 @@
 /**
- * The zone and border catalogue in the database: idempotent insertion at start-up and lookups.
+ * The zone and border catalogue in the database: idempotent insertion at start-up, and the read
+ * that builds the in-memory catalogue.
  */
 import type { Database } from '../db/client.js';
-import { BORDERS, ZONES } from '../domain/catalogue-data.js';
+import { BORDERS, Catalogue, type StoredCatalogue, ZONES } from '../domain/catalogue.js';
 import { type Executor, inTransaction, query } from './sql.js';
-
-/** A stored zone. */
-export interface ZoneRecord {
-  readonly id: number;
-  readonly code: string;
-  readonly eic: string;
-  readonly name: string;
-  readonly timeZone: string;
-}
-
-/** A stored border in its stored orientation (A's code sorts before B's). */
-export interface BorderRecord {
-  readonly id: number;
-  readonly zoneAId: number;
-  readonly zoneBId: number;
-  readonly a: string;
-  readonly b: string;
-  /** `A->B` in stored orientation. */
-  readonly key: string;
-}
-
-/** Lookups over the stored catalogue. */
-export interface CatalogueLookup {
-  readonly zones: readonly ZoneRecord[];
-  readonly borders: readonly BorderRecord[];
-  /** Zone short code → zone id. */
-  readonly zoneIdByCode: ReadonlyMap<string, number>;
-  /** Border key `A->B` (stored orientation) → border id. */
-  readonly borderIdByKey: ReadonlyMap<string, number>;
-}
-
-/** The key of a border in stored orientation, e.g. `DE_LU->FR`. */
-export function borderKey(a: string, b: string): string {
-  return a < b ? `${a}->${b}` : `${b}->${a}`;
-}
 
 interface ZoneRow {
   id: number;
@@ -54,8 +20,8 @@ interface BorderRow {
   zone_b_id: number;
 }
 
-/** Reads the stored zones and borders into lookups. */
-export async function readCatalogue(db: Executor): Promise<CatalogueLookup> {
+/** Reads the stored zones (ordered by code) and borders (ordered by id) into the in-memory catalogue. */
+export async function readCatalogue(db: Executor): Promise<StoredCatalogue> {
   const zoneRows = await query<ZoneRow>(db, 'SELECT id, code, eic, name, time_zone FROM zone ORDER BY code');
   const borderRows = await query<BorderRow>(db, 'SELECT id, zone_a_id, zone_b_id FROM border ORDER BY id');
   const zones = zoneRows.map((z) => ({ id: z.id, code: z.code, eic: z.eic, name: z.name, timeZone: z.time_zone }));
@@ -65,21 +31,15 @@ export async function readCatalogue(db: Executor): Promise<CatalogueLookup> {
     const b = codeById.get(r.zone_b_id) ?? '?';
     return { id: r.id, zoneAId: r.zone_a_id, zoneBId: r.zone_b_id, a, b, key: `${a}->${b}` };
   });
-  return {
-    zones,
-    borders,
-    zoneIdByCode: new Map(zones.map((z) => [z.code, z.id])),
-    borderIdByKey: new Map(borders.map((b) => [b.key, b.id])),
-  };
+  return new Catalogue(zones, borders);
 }
 
-function isComplete(lookup: CatalogueLookup): boolean {
-  const stored = new Map(lookup.zones.map((z) => [z.code, z]));
+function isComplete(stored: StoredCatalogue): boolean {
   const zonesOk = ZONES.every((z) => {
-    const s = stored.get(z.code);
+    const s = stored.zone(z.code);
     return s !== undefined && s.eic === z.eic && s.name === z.name && s.timeZone === z.timeZone;
   });
-  return zonesOk && BORDERS.every(([a, b]) => lookup.borderIdByKey.has(`${a}->${b}`));
+  return zonesOk && BORDERS.every(([a, b]) => stored.border(`${a}->${b}`) !== undefined);
 }
 
 async function insertCatalogue(db: Database): Promise<void> {
@@ -103,10 +63,10 @@ async function insertCatalogue(db: Database): Promise<void> {
 
 /**
  * Makes sure every catalogue zone and border is stored (borders in stored orientation A<B) and
- * returns the lookups. Idempotent and safe to call at every start: when everything is present it
+ * returns the in-memory catalogue. Idempotent and safe to call at every start: when everything is present it
  * costs two small SELECTs and writes nothing.
  */
-export async function ensureCatalogue(db: Database): Promise<CatalogueLookup> {
+export async function ensureCatalogue(db: Database): Promise<StoredCatalogue> {
   const current = await readCatalogue(db);
   if (isComplete(current)) return current;
   await insertCatalogue(db);

@@ -6,10 +6,10 @@ import type { ServiceDeps } from '../services/context.js';
 import { JsonRows, type Endpoint } from './endpoint.js';
 import { parseQuery, readQuery } from './query.js';
 import { metaToWire } from './schemas.js';
-import { routePath } from '../http/paths.js';
+import { REST_PREFIX, routePath } from '../http/paths.js';
 
 /** Prefix of the REST API. */
-export const API_PREFIX = '/api/v1';
+export const API_PREFIX = REST_PREFIX;
 
 /** Extra GET routes (OpenAPI document, reference page, assets) answered under the prefix. */
 export type StaticRoutes = ReadonlyMap<string, () => Response | Promise<Response>>;

@@ -3,43 +3,36 @@
  * fields, spending from the same token buckets as REST.
  *
  * Cost mapping. The directive declares a rate, "`limit` calls per `duration` seconds"; a token bucket
- * charges a cost per call. A field's cost is that rate relative to the nominal REST rate of the spec
- * (120 requests per minute, {@link NOMINAL_TOKENS_PER_SECOND}):
+ * refilling `r` tokens per second (RATE_LIMIT_REFILL_PER_SECOND) charges a cost per call. A field's cost
+ * is the number of tokens that makes its sustained rate the declared one:
  *
- *     cost = ceil(2 * duration / limit), at least 1, at most the bucket capacity
+ *     cost = ceil(r * duration / limit), at least 1, at most the bucket capacity
  *
- * so `@rateLimit` with its defaults (limit 120, duration 60) costs 1 token, exactly like a REST request,
- * `@rateLimit(limit: 60, duration: 60)` costs 2 and `@rateLimit(limit: 12, duration: 60)` costs 10.
- * The bucket itself (capacity, refill) is the client's one bucket; `limit`/`duration` only set costs.
+ * `limit` defaults to `r * duration`, so `@rateLimit` without arguments costs {@link REQUEST_COST_TOKENS},
+ * exactly like a REST request, whatever the refill. With r = 2 (the default), `@rateLimit(limit: 60,
+ * duration: 60)` costs 2 and `@rateLimit(limit: 12, duration: 60)` costs 10; with r = 5 they cost 5 and 25.
  * An operation spends the sum of the costs of the limited root fields it selects (each selected
  * field is charged when it resolves); fields without the directive and introspection are free.
  */
 import { DirectiveLocation, GraphQLDirective, GraphQLInt, GraphQLNonNull, type GraphQLSchema } from 'graphql';
 import { type RateLimitArgs, rateLimitDirective } from 'graphql-rate-limit-directive';
-import { createRequire } from 'node:module';
-import { type IRateLimiterOptions, RateLimiterRes, type RateLimiterAbstract as RateLimiterAbstractType } from 'rate-limiter-flexible';
+import { type IRateLimiterOptions, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
+import { REQUEST_COST_TOKENS } from '../limits.js';
 import { type AccessContext, recordDecision } from './client.js';
-import { type LimitDecision, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
-
-// The package's index does not export its abstract base class (its typings do): load it by path.
-const RateLimiterAbstract = createRequire(import.meta.url)('rate-limiter-flexible/lib/RateLimiterAbstract.js') as typeof RateLimiterAbstractType;
+import { type BucketShape, type LimitDecision, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
 
 /** Name of the directive. */
 export const RATE_LIMIT_DIRECTIVE = 'rateLimit';
-/** The spec's nominal rate (120 per minute) that a cost of 1 stands for. */
-export const NOMINAL_TOKENS_PER_SECOND = 2;
-/** Default `limit` argument: with the default duration, a cost of 1. */
-export const DEFAULT_RATE_LIMIT = 120;
 /** Default `duration` argument, in seconds. */
 export const DEFAULT_RATE_DURATION = 60;
 
-/** Tokens one call of a field with these directive arguments costs (see the module comment). */
-export function fieldCost(args: Partial<RateLimitArgs>, capacity: number): number {
-  const limit = args.limit ?? DEFAULT_RATE_LIMIT;
+/** Tokens one call of a field with these directive arguments costs from a bucket of this shape (see the module comment). */
+export function fieldCost(args: Partial<RateLimitArgs>, shape: BucketShape): number {
   const duration = args.duration ?? DEFAULT_RATE_DURATION;
+  const limit = args.limit ?? (shape.refillPerSecond * duration) / REQUEST_COST_TOKENS;
   if (!(limit > 0) || !(duration > 0)) throw new RangeError(`@${RATE_LIMIT_DIRECTIVE} needs a positive limit and duration`);
-  return Math.min(capacity, Math.max(1, Math.ceil((NOMINAL_TOKENS_PER_SECOND * duration) / limit)));
+  return Math.min(shape.capacity, Math.max(1, Math.ceil((shape.refillPerSecond * duration) / limit)));
 }
 
 /** The message of a 429 on either surface. */
@@ -63,9 +56,10 @@ export interface TokenBucketDirectiveOptions extends IRateLimiterOptions {
  * A rate-limiter-flexible limiter (for the directive's `limiterClass`) over the shared token buckets.
  * The directive builds one per distinct (limit, duration); they all spend from the same buckets, at
  * the cost their arguments map to. `consume` resolves with a {@link TokenBucketRes}, or rejects with
- * one (not an Error) when the bucket lacks the tokens, as the directive expects.
+ * one (not an Error) when the bucket lacks the tokens, as the directive expects. It extends the
+ * package's exported memory limiter only to be one of its limiter classes: its memory is never used.
  */
-export class TokenBucketRateLimiter extends RateLimiterAbstract {
+export class TokenBucketRateLimiter extends RateLimiterMemory {
   private readonly bucket: TokenBucketLimiter;
   /** Tokens per call. */
   readonly cost: number;
@@ -73,7 +67,7 @@ export class TokenBucketRateLimiter extends RateLimiterAbstract {
   constructor(opts: TokenBucketDirectiveOptions) {
     super(opts);
     this.bucket = opts.bucket;
-    this.cost = fieldCost({ limit: opts.points, duration: opts.duration }, opts.bucket.capacity);
+    this.cost = fieldCost({ limit: opts.points, duration: opts.duration }, opts.bucket);
   }
 
   override async consume(key: string | number, pointsToConsume = 1): Promise<RateLimiterRes> {
@@ -102,10 +96,9 @@ function record(res: RateLimiterRes, context: Partial<AccessContext>): void {
  * marked `@rateLimit`. Refusals raise an AppError RATE_LIMITED (HTTP 429 with Retry-After through
  * Yoga's `extensions.http`); every decision is recorded for the RateLimit-* response headers.
  */
-export function graphqlRateLimit(limiter: TokenBucketLimiter): { rateLimitDirectiveTypeDefs: string; rateLimitDirectiveTransformer: (schema: GraphQLSchema) => GraphQLSchema } {
-  return rateLimitDirective<Partial<AccessContext>, TokenBucketDirectiveOptions>({
+export function graphqlRateLimit(limiter: TokenBucketLimiter): { rateLimitDirectiveTransformer: (schema: GraphQLSchema) => GraphQLSchema } {
+  const { rateLimitDirectiveTransformer } = rateLimitDirective<Partial<AccessContext>, TokenBucketDirectiveOptions>({
     name: RATE_LIMIT_DIRECTIVE,
-    defaultLimit: String(DEFAULT_RATE_LIMIT),
     defaultDuration: String(DEFAULT_RATE_DURATION),
     keyGenerator: (_args, _source, _fieldArgs, context) => clientId(context),
     limiterClass: TokenBucketRateLimiter,
@@ -119,15 +112,16 @@ export function graphqlRateLimit(limiter: TokenBucketLimiter): { rateLimitDirect
       });
     },
   });
+  return { rateLimitDirectiveTransformer };
 }
 
 /** The directive definition for the schema (`builder.toSchema({ directives: [...] })`). */
 export const rateLimitDirectiveDefinition = new GraphQLDirective({
   name: RATE_LIMIT_DIRECTIVE,
-  description: `Spends tokens from the caller's rate limit bucket when the field resolves: cost = ceil(${NOMINAL_TOKENS_PER_SECOND} * duration / limit), at least 1 (defaults: 1 token, like a REST request).`,
+  description: `Spends tokens from the caller's rate limit bucket when the field resolves: cost = ceil(r * duration / limit), r the bucket's refill per second (RATE_LIMIT_REFILL_PER_SECOND), at least 1 (defaults: ${REQUEST_COST_TOKENS} token, like a REST request).`,
   locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.OBJECT],
   args: {
-    limit: { type: new GraphQLNonNull(GraphQLInt), defaultValue: DEFAULT_RATE_LIMIT, description: 'Calls allowed per duration at the nominal rate.' },
+    limit: { type: GraphQLInt, description: 'Calls allowed per duration. Omitted: the refill per second times duration, the rate of REST requests.' },
     duration: { type: new GraphQLNonNull(GraphQLInt), defaultValue: DEFAULT_RATE_DURATION, description: 'Seconds the limit applies to.' },
   },
 });

@@ -7,7 +7,8 @@ import { API_KEY_HEADER, type ApiKeyAuthenticator } from './api-keys.js';
 import { type AccessContext, accessOf, addressClient, attachAccess, clientAddress, type ClientIdentity, keyClient, type RequestAccess } from './client.js';
 import { rateLimitMessage } from './graphql.js';
 import { type LimitDecision, rateLimitHeaders, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
-import { routePath } from '../http/paths.js';
+import { GRAPHQL_PATH, HEALTH_PATH, METRICS_PATH, READY_PATH, REST_PREFIX, routePath } from '../http/paths.js';
+import { REQUEST_COST_TOKENS } from '../limits.js';
 
 /** Counters the access layer reports to (see `src/http/metrics.ts`). */
 export interface AccessMetrics {
@@ -36,7 +37,7 @@ export interface AccessPluginOptions {
 }
 
 /** Paths that are never identified nor charged (probes, scraping); their responses still carry the caller's RateLimit-* headers. */
-export const UNMETERED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+export const UNMETERED_PATHS: ReadonlySet<string> = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]);
 
 type PathKind = 'rest' | 'graphql' | 'document' | 'other';
 
@@ -61,8 +62,8 @@ function classify(request: Request, url: URL, rest: string, graphql: string): Pa
  * too (and gets 429 once that bucket is empty). Install it before the REST plugin.
  */
 export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessContext>> {
-  const rest = opts.restPrefix ?? '/api/v1';
-  const graphql = opts.graphqlPath ?? '/graphql';
+  const rest = opts.restPrefix ?? REST_PREFIX;
+  const graphql = opts.graphqlPath ?? GRAPHQL_PATH;
   const hops = opts.trustProxy === true ? 1 : opts.trustProxy === false ? 0 : opts.trustProxy;
   const surface = (kind: PathKind) => (kind === 'graphql' ? 'graphql' : 'rest');
   const counted = new WeakSet<RequestAccess>();
@@ -77,7 +78,7 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
   const reject401 = async (request: Request, address: string, kind: PathKind, err: AppError): Promise<Response> => {
     const access: RequestAccess = { client: addressClient(address) };
     attachAccess(request, access);
-    access.decision = await opts.limiter.consume(access.client.id, 1);
+    access.decision = await opts.limiter.consume(access.client.id, REQUEST_COST_TOKENS);
     if (!access.decision.allowed) return refuse(access, kind);
     return json({ detail: err.message }, 401, rateLimitHeaders(access.decision));
   };
@@ -105,7 +106,7 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
     const access: RequestAccess = { client };
     attachAccess(request, access);
     if (kind !== 'rest') return undefined;
-    access.decision = await opts.limiter.consume(client.id, 1);
+    access.decision = await opts.limiter.consume(client.id, REQUEST_COST_TOKENS);
     return access.decision.allowed ? undefined : refuse(access, kind);
   };
 

@@ -52,6 +52,9 @@ type BucketRedis = Redis & {
   emkTokenBucket(key: string, capacity: number, rate: number, cost: number, now: string): Promise<[number, string]>;
 };
 
+/** Redis timings when not given, ms: per command, and the wait for the first connection. */
+const REDIS_TIMINGS = { commandTimeoutMs: 500, connectWaitMs: 2000 } as const;
+
 /** Options of {@link RedisBucketStore}. */
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://` URL. */
@@ -73,19 +76,20 @@ export class RedisBucketStore implements BucketStore {
   private readonly keyPrefix: string;
   private readonly firstConnect: Promise<void>;
 
-  constructor(opts: RedisStoreOptions) {
+  constructor(options: RedisStoreOptions) {
+    const opts = { ...REDIS_TIMINGS, ...options };
     this.keyPrefix = opts.keyPrefix;
     const redis = new Redis(opts.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      commandTimeout: opts.commandTimeoutMs ?? 500,
-      connectTimeout: opts.connectWaitMs ?? 2000,
+      commandTimeout: opts.commandTimeoutMs,
+      connectTimeout: opts.connectWaitMs,
       retryStrategy: (times) => Math.min(times * 200, 2000),
     });
     redis.on('error', () => undefined); // reported by the failover store, once per outage
     redis.defineCommand('emkTokenBucket', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });
     this.redis = redis as BucketRedis;
-    this.firstConnect = settleOnFirstOutcome(redis, opts.connectWaitMs ?? 2000);
+    this.firstConnect = settleOnFirstOutcome(redis, opts.connectWaitMs);
   }
 
   /** Resolves once the first connection attempt succeeded, failed or timed out. */

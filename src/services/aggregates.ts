@@ -1,4 +1,3 @@
-import { resolveZones } from '../domain/catalogue.js';
 import { atLeastDaily } from '../domain/resolution.js';
 import { resolveRange } from '../domain/time.js';
 import { findCiCounts, findFlowTypeCounts } from '../repositories/flow-aggregates.js';
@@ -23,7 +22,7 @@ async function derivedMeta(deps: ServiceDeps, sel: Pick<ResolvedFlowSelection, '
 
 function zoneIds(deps: ServiceDeps, zones: readonly string[] | undefined): number[] | null {
   if (!zones?.length) return null;
-  return resolveZones(zones).flatMap((c) => deps.directory.byCode.get(c)?.id ?? []);
+  return deps.catalogue.resolveZones(zones).flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
 }
 
 /** Borders as series: the written ones, else every border in stored orientation. */
@@ -33,7 +32,7 @@ function orientedBorders(deps: ServiceDeps, sel: ResolvedFlowSelection, fallback
   }
   if (!fallbackAll) return [];
   const ids = sel.filter.borderIds ? new Set(sel.filter.borderIds) : null;
-  return deps.directory.borders.filter((b) => !ids || ids.has(b.id)).map((b) => ({ borderId: b.id, flip: false, name: b.key }));
+  return deps.catalogue.borders.filter((b) => !ids || ids.has(b.id)).map((b) => ({ borderId: b.id, flip: false, name: b.key }));
 }
 
 /** Daily (or weekly) flow-type breakdown per border, in the border's stored orientation. */
@@ -85,7 +84,7 @@ export async function getFlowDuration(deps: ServiceDeps, input: FlowSelection & 
 }
 
 function zoneRangeInput(deps: ServiceDeps, input: FlowSelection) {
-  const ids = zoneIds(deps, input.zones) ?? deps.directory.zones.map((z) => z.id);
+  const ids = zoneIds(deps, input.zones) ?? deps.catalogue.zones.map((z) => z.id);
   const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now());
   return { ids, range };
 }
@@ -105,7 +104,7 @@ export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection) {
 export async function getZoneImportExport(deps: ServiceDeps, input: FlowSelection) {
   const { ids, range } = zoneRangeInput(deps, input);
   const zoneSet = new Set(ids);
-  const borderIds = deps.directory.borders.filter((b) => zoneSet.has(b.zoneAId) || zoneSet.has(b.zoneBId)).map((b) => b.id);
+  const borderIds = deps.catalogue.borders.filter((b) => zoneSet.has(b.zoneAId) || zoneSet.has(b.zoneBId)).map((b) => b.id);
   const [rows, meta] = await Promise.all([
     findZoneExchange(deps.db, range, ids),
     derivedMeta(deps, { range, filter: { from: range.from, to: range.to, borderIds, flowTypes: [] } }, null),

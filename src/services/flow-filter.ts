@@ -1,4 +1,3 @@
-import { resolveBorders, resolveZones } from '../domain/catalogue.js';
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
 import { resolveRange, type TimeRange } from '../domain/time.js';
 import type { FlowFilter } from '../repositories/flow-sql.js';
@@ -28,15 +27,15 @@ export interface ResolvedFlowSelection {
 }
 
 function borderIdsOf(deps: ServiceDeps, sel: FlowSelection): { ids: number[] | null; written: ResolvedFlowSelection['written'] } {
-  const refs = sel.borders?.length ? resolveBorders(sel.borders) : [];
+  const refs = sel.borders?.length ? deps.catalogue.resolveBorders(sel.borders) : [];
   const written = refs.flatMap((r) => {
-    const b = deps.directory.borderByKey.get(r.key);
+    const b = deps.catalogue.border(r.key);
     return b ? [{ from: r.from, to: r.to, borderId: b.id }] : [];
   });
   let ids: number[] | null = refs.length ? written.map((w) => w.borderId) : null;
   if (sel.zones?.length) {
-    const zoneIds = new Set(resolveZones(sel.zones).map((c) => deps.directory.byCode.get(c)?.id));
-    const touching = deps.directory.borders.filter((b) => zoneIds.has(b.zoneAId) || zoneIds.has(b.zoneBId)).map((b) => b.id);
+    const zones = new Set(deps.catalogue.resolveZones(sel.zones));
+    const touching = deps.catalogue.borders.filter((b) => zones.has(b.a) || zones.has(b.b)).map((b) => b.id);
     ids = ids ? ids.filter((id) => touching.includes(id)) : touching;
   }
   return { ids: ids && [...new Set(ids)], written };

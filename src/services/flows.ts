@@ -1,10 +1,11 @@
+import { PAGE_LIMITS } from '../limits.js';
 import { type FlowBasis, findFlowOffsetPage, type FlowQuery, findFlowRows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
 
 /** Default and largest /flows page (spec 4.6). */
-export const FLOWS_MAX_LIMIT = 20_000;
+export const FLOWS_MAX_LIMIT = PAGE_LIMITS.flows;
 
 /** A /flows page request. */
 export interface FlowsInput extends FlowSelection {

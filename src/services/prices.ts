@@ -1,4 +1,3 @@
-import { resolveZones } from '../domain/catalogue.js';
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
 import { resolveRange, type TimeRange } from '../domain/time.js';
 import { countPrices, findPriceSources, findPrices, type PriceQuery, type PriceRecord } from '../repositories/prices.js';
@@ -22,8 +21,8 @@ export interface ResolvedPriceQuery {
 
 /** Validates and resolves a price request. @throws InputError (422) on any invalid input. */
 export function resolvePriceQuery(deps: ServiceDeps, input: PricesInput): ResolvedPriceQuery {
-  const codes = input.zones?.length ? resolveZones(input.zones) : deps.directory.zones.map((z) => z.code);
-  const zoneIds = codes.flatMap((c) => deps.directory.byCode.get(c)?.id ?? []);
+  const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
+  const zoneIds = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
   const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now());
   return { zoneIds, range, resolution: applyResolution(input.resolution ?? 'auto', range) };
 }

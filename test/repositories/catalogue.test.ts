@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BORDERS, ZONES } from '../../src/domain/catalogue-data.js';
-import { borderKey, ensureCatalogue, readCatalogue } from '../../src/repositories/catalogue.js';
+import { borderKey } from '../../src/domain/catalogue.js';
+import { ensureCatalogue, readCatalogue } from '../../src/repositories/catalogue.js';
 import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 describe.each(TEST_BACKENDS)('zone and border catalogue (%s)', (kind) => {
@@ -13,11 +14,11 @@ describe.each(TEST_BACKENDS)('zone and border catalogue (%s)', (kind) => {
     expect(lookup.zones).toHaveLength(ZONES.length);
     expect(lookup.borders).toHaveLength(BORDERS.length);
     for (const b of lookup.borders) expect(b.a < b.b).toBe(true);
-    const de = lookup.zoneIdByCode.get('DE_LU');
-    const fr = lookup.zoneIdByCode.get('FR');
+    const de = lookup.zone('DE_LU')?.id;
+    const fr = lookup.zone('FR')?.id;
     const border = lookup.borders.find((b) => b.key === 'DE_LU->FR');
     expect(border).toMatchObject({ zoneAId: de, zoneBId: fr });
-    expect(lookup.borderIdByKey.get(borderKey('FR', 'DE_LU'))).toBe(border?.id);
+    expect(lookup.border(borderKey('FR', 'DE_LU'))?.id).toBe(border?.id);
   });
 
   it('is idempotent: a second call keeps the ids and writes nothing', async () => {
@@ -37,6 +38,6 @@ describe.each(TEST_BACKENDS)('zone and border catalogue (%s)', (kind) => {
     const before = await readCatalogue(t.db);
     const lookup = await ensureCatalogue(t.db);
     expect(lookup.zones.find((z) => z.code === 'FR')).toMatchObject({ name: 'France', timeZone: 'Europe/Paris' });
-    expect(lookup.zoneIdByCode.get('FR')).toBe(before.zoneIdByCode.get('FR'));
+    expect(lookup.zone('FR')?.id).toBe(before.zone('FR')?.id);
   });
 });

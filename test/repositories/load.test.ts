@@ -89,8 +89,7 @@ describe.each(TEST_BACKENDS)('bulk loaders (%s)', (kind) => {
   it('loads into an empty database and rejects rows of unknown zones without writing anything', async () => {
     t = await createTestDatabase(kind, { seed: 'empty' });
     const db = t.db;
-    const { zoneIdByCode } = await readCatalogue(db);
-    const zoneId = zoneIdByCode.get('FR') as number;
+    const zoneId = (await readCatalogue(db)).zone('FR')?.id as number;
     const rows: PricePointRow[] = Array.from({ length: 96 }, (_, i) => ({
       zoneId, ts: new Date(Date.UTC(2025, 10, 1) + i * 900_000), periodMinutes: 15, priceEurMwh: i, interpolated: false, source: 'entsoe',
     }));
@@ -103,7 +102,7 @@ describe.each(TEST_BACKENDS)('bulk loaders (%s)', (kind) => {
   it('replaces what a series covers: an hourly price loaded over quarter-hours leaves no quarter-hour behind in its hour', async () => {
     t = await createTestDatabase(kind, { seed: 'empty' });
     const db = t.db;
-    const zoneId = (await readCatalogue(db)).zoneIdByCode.get('FR') as number;
+    const zoneId = (await readCatalogue(db)).zone('FR')?.id as number;
     const quarters: PricePointRow[] = Array.from({ length: 8 }, (_, i) => ({
       zoneId, ts: new Date(Date.UTC(2025, 10, 1, 10) + i * 900_000), periodMinutes: 15, priceEurMwh: 10 * (i + 1), interpolated: false, source: 'demo',
     }));
@@ -122,7 +121,7 @@ describe.each(TEST_BACKENDS)('bulk loaders (%s)', (kind) => {
   it('fails a batch with duplicate keys as a whole and keeps the database usable', async () => {
     t = await createTestDatabase(kind, { seed: 'empty' });
     const db = t.db;
-    const zoneId = (await readCatalogue(db)).zoneIdByCode.get('ES') as number;
+    const zoneId = (await readCatalogue(db)).zone('ES')?.id as number;
     const row: PricePointRow = { zoneId, ts: new Date('2025-11-01T00:00Z'), periodMinutes: 60, priceEurMwh: 1, interpolated: false, source: 'entsoe' };
     await expect(loadPrices(db, [row, row])).rejects.toThrow(/duplicate key/);
     await loadPrices(db, [row]);

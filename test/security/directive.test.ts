@@ -14,14 +14,23 @@ import { captureLogger, manualClock } from './support.js';
 const bucket = () => new TokenBucketLimiter({ capacity: 200, refillPerSecond: 2, store: new MemoryBucketStore(), clock: manualClock().now });
 
 describe('cost of a @rateLimit field', () => {
-  it('is ceil(2 * duration / limit): the defaults (120 per 60 s) cost 1 token, like a REST request', () => {
-    expect(fieldCost({}, 200)).toBe(1);
-    expect(fieldCost({ limit: 120, duration: 60 }, 200)).toBe(1);
-    expect(fieldCost({ limit: 60, duration: 60 }, 200)).toBe(2);
-    expect(fieldCost({ limit: 12, duration: 60 }, 200)).toBe(10);
-    expect(fieldCost({ limit: 1000, duration: 1 }, 200)).toBe(1);
-    expect(fieldCost({ limit: 1, duration: 3600 }, 200)).toBe(200);
-    expect(() => fieldCost({ limit: 0, duration: 60 }, 200)).toThrow(RangeError);
+  const shape = { capacity: 200, refillPerSecond: 2 };
+  it('is ceil(refill * duration / limit): at the default refill of 2, the defaults (120 per 60 s) cost 1 token, like a REST request', () => {
+    expect(fieldCost({}, shape)).toBe(1);
+    expect(fieldCost({ limit: 120, duration: 60 }, shape)).toBe(1);
+    expect(fieldCost({ limit: 60, duration: 60 }, shape)).toBe(2);
+    expect(fieldCost({ limit: 12, duration: 60 }, shape)).toBe(10);
+    expect(fieldCost({ limit: 1000, duration: 1 }, shape)).toBe(1);
+    expect(fieldCost({ limit: 1, duration: 3600 }, shape)).toBe(200);
+    expect(() => fieldCost({ limit: 0, duration: 60 }, shape)).toThrow(RangeError);
+  });
+  it('follows the refill rate: at 5 tokens per second a declared rate costs 2.5 times more, and the defaults still cost 1', () => {
+    const fast = { capacity: 200, refillPerSecond: 5 };
+    expect(fieldCost({}, fast)).toBe(1);
+    expect(fieldCost({ duration: 10 }, fast)).toBe(1);
+    expect(fieldCost({ limit: 60, duration: 60 }, fast)).toBe(5);
+    expect(fieldCost({ limit: 12, duration: 60 }, fast)).toBe(25);
+    expect(fieldCost({ limit: 120, duration: 60 }, fast)).toBe(3);
   });
 });
 

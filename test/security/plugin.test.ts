@@ -1,8 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
 import { AppError } from '../../src/errors.js';
+import { createRateLimiter } from '../../src/security/limiter.js';
 import { MemoryBucketStore } from '../../src/security/memory-store.js';
 import { TokenBucketLimiter } from '../../src/security/token-bucket.js';
-import { manualClock, testServer, type TestServerOptions } from './support.js';
+import { captureLogger, manualClock, testServer, type TestServerOptions } from './support.js';
 
 const GOOD_KEY = 'emk_good';
 const keys = {
@@ -83,6 +85,19 @@ describe('GraphQL operations', () => {
     expect(limitHeaders(await gql('{ heavy }')).remaining).toBe('188'); // limit 12 per 60 s: 10 tokens
     expect(limitHeaders(await gql('{ free __typename }')).remaining).toBe('188');
     expect(limitHeaders(await gql('{ __schema { queryType { name } } }')).remaining).toBe('188');
+  });
+
+  it('cost and refill at RATE_LIMIT_REFILL_PER_SECOND: at 5 per second a default field costs 1, a field limited to 12 per minute 25, refilled in 5 s', async () => {
+    const fast = createRateLimiter(testConfig({ RATE_LIMIT_REFILL_PER_SECOND: 5 }), { logger: captureLogger().logger, clock: clock.now });
+    const { gql } = server({ limiter: fast });
+    expect(limitHeaders(await gql('{ hello }')).remaining).toBe('199');
+    expect(limitHeaders(await gql('{ heavy }')).remaining).toBe('174');
+    clock.advance(5_000);
+    expect(limitHeaders(await gql('{ hello }')).remaining).toBe('198');
+    await drain(() => gql('{ heavy }'), 7);
+    const refused = await gql('{ heavy }');
+    expect(refused.status).toBe(429);
+    expect(limitHeaders(refused)).toMatchObject({ remaining: '23', retryAfter: '1' });
   });
 
   it('share the bucket with REST and answer 429 with Retry-After when it is empty', async () => {

@@ -68,7 +68,7 @@ function maskLikeTheApp(error: unknown, logger: Logger): Error {
 }
 
 const typeDefs = /* GraphQL */ `
-  directive @rateLimit(limit: Int! = 120, duration: Int! = 60) on OBJECT | FIELD_DEFINITION
+  directive @rateLimit(limit: Int, duration: Int! = 60) on OBJECT | FIELD_DEFINITION
   type Query {
     hello: String! @rateLimit
     world: String! @rateLimit

@@ -2,6 +2,7 @@ import type { ObjectRef } from '@pothos/core';
 import { z } from 'zod';
 import { CI_SHARE_ROW, DURATION_ROW, FLOW_TYPE_SUMMARY_ROW, SCATTER_ROW } from '../../contract/rows/flow-aggregates.js';
 import { PRICE_KPI_ROW, ZONE_EXCHANGE_ROW } from '../../contract/rows/zone-aggregates.js';
+import { FLOW_BIN_MW, PRICE_BIN_EUR_MWH } from '../../limits.js';
 import type { Meta } from '../../services/meta.js';
 import {
   getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary, getPriceKpis, getZoneImportExport,
@@ -58,8 +59,8 @@ builder.queryFields((t) => ({
       ...rangeArgs(t.arg),
       resolution: resolutionArg(t.arg, 'Observations: hourly at NATIVE and HOURLY, means of UTC days at DAILY and of ISO weeks (Monday 00:00 UTC) at WEEKLY; AUTO picks by range width.'),
       borders: bordersArg(t.arg, 'Each selects its border whatever the direction of flow; the written orientation signs the flow (positive = power from A to B, MW) and the price difference (price of B - price of A, EUR/MWh). Omitted: every border in stored orientation (codes sorted).'),
-      flowBinMw: t.arg.float({ required: true, defaultValue: 50, description: 'Width of the flow bins, MW (1 to 10000), REST flow_bin_mw.', validate: z.number().min(1).max(10_000) }),
-      priceBin: t.arg.float({ required: true, defaultValue: 1, description: 'Width of the price-difference bins, EUR/MWh (0.01 to 1000), REST price_bin.', validate: z.number().min(0.01).max(1_000) }),
+      flowBinMw: t.arg.float({ required: true, defaultValue: FLOW_BIN_MW.default, description: `Width of the flow bins, MW (${FLOW_BIN_MW.min} to ${FLOW_BIN_MW.max}), REST flow_bin_mw.`, validate: z.number().min(FLOW_BIN_MW.min).max(FLOW_BIN_MW.max) }),
+      priceBin: t.arg.float({ required: true, defaultValue: PRICE_BIN_EUR_MWH.default, description: `Width of the price-difference bins, EUR/MWh (${PRICE_BIN_EUR_MWH.min} to ${PRICE_BIN_EUR_MWH.max}), REST price_bin.`, validate: z.number().min(PRICE_BIN_EUR_MWH.min).max(PRICE_BIN_EUR_MWH.max) }),
     },
     resolve: (_r, a, ctx) => withArgNames(() => getFlowPriceScatter(ctx.deps, {
       ...rangeInput(a), resolution: a.resolution ?? 'auto', borders: a.borders ?? undefined, flowBinMw: a.flowBinMw, priceBin: a.priceBin,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolveBorders, resolveZones } from '../../domain/catalogue.js';
+import { DATA_CATALOGUE } from '../../domain/catalogue.js';
 import { InputError } from '../../errors.js';
 import type { builder } from '../builder.js';
 import { rangeArgSchema, ResolutionEnum } from './common.js';
@@ -31,11 +31,11 @@ export const resolutionArg = (t: ArgBuilder, description: string) =>
 
 /** A repeatable border filter (REST `border`): `A->B`, short codes or EICs, case-insensitive. */
 export const bordersArg = (t: ArgBuilder, description: string) =>
-  t.stringList({ description: `Borders written A->B (short codes or EICs, case-insensitive), REST border. ${description}`, validate: codeList('borders', resolveBorders) });
+  t.stringList({ description: `Borders written A->B (short codes or EICs, case-insensitive), REST border. ${description}`, validate: codeList('borders', (v) => DATA_CATALOGUE.resolveBorders(v)) });
 
 /** A repeatable zone filter (REST `zone`): short codes or EICs, case-insensitive. */
 export const zonesArg = (t: ArgBuilder, description: string) =>
-  t.stringList({ description: `Bidding zones (short code such as DE_LU, or EIC; case-insensitive), REST zone. ${description}`, validate: codeList('zones', resolveZones) });
+  t.stringList({ description: `Bidding zones (short code such as DE_LU, or EIC; case-insensitive), REST zone. ${description}`, validate: codeList('zones', (v) => DATA_CATALOGUE.resolveZones(v)) });
 
 /** Nullable GraphQL range arguments as service input. */
 export const rangeInput = (a: { from?: string | null; to?: string | null }) => ({ datetimeFrom: a.from ?? undefined, datetimeTo: a.to ?? undefined });

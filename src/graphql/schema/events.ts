@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolveBorders, resolveZones } from '../../domain/catalogue.js';
+import { DATA_CATALOGUE } from '../../domain/catalogue.js';
 import type { DataEvent } from '../../events/data-events.js';
 import { builder, type GraphQLContext } from '../builder.js';
 
@@ -38,7 +38,7 @@ builder.subscriptionType({
       description: 'Emits when day-ahead prices of one of `zones` (all zones when omitted) are stored.',
       args: { zones: t.arg.stringList({ required: false, description: 'Zone codes or EICs to watch; all when omitted.', validate: codes }) },
       subscribe: (_root, args, ctx) => {
-        const zones = args.zones ? new Set(resolveZones(args.zones, 'zones')) : null;
+        const zones = args.zones ? new Set(DATA_CATALOGUE.resolveZones(args.zones, 'zones')) : null;
         return stream(ctx, (e) => e.kind === 'prices' && (!zones || e.zones.some((z) => zones.has(z))));
       },
       resolve: (event) => event,
@@ -48,7 +48,7 @@ builder.subscriptionType({
       description: 'Emits when data of one of `borders` (all borders when omitted) is stored and reclassified.',
       args: { borders: t.arg.stringList({ required: false, description: 'Borders A->B (either orientation) to watch; all when omitted.', validate: codes }) },
       subscribe: (_root, args, ctx) => {
-        const borders = args.borders ? new Set(resolveBorders(args.borders, 'borders').map((b) => b.key)) : null;
+        const borders = args.borders ? new Set(DATA_CATALOGUE.resolveBorders(args.borders, 'borders').map((b) => b.key)) : null;
         return stream(ctx, (e) => e.kind === 'flows' && (!borders || e.borders.some((b) => borders.has(b))));
       },
       resolve: (event) => event,

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import { InputError } from '../../errors.js';
+import { PAGE_LIMITS } from '../../limits.js';
 import { decodeCursor, type Edge, encodeCursor, lazyEdges } from './common.js';
 
 /** Rows of a page when `first` is omitted. */
-export const DEFAULT_PAGE_SIZE = 1_000;
+export const DEFAULT_PAGE_SIZE = PAGE_LIMITS.graphqlDefault;
 
 /** The Relay arguments of a connection; only forward paging (first/after) is served. */
 export interface PageArgs {

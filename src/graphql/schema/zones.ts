@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { findZone, neighboursOf } from '../../domain/catalogue.js';
-import type { BorderRecord } from '../../repositories/catalogue.js';
-import { findZonesByCodes } from '../../repositories/zones.js';
+import type { BorderRecord, ZoneRecord } from '../../domain/catalogue.js';
 import { builder, type GraphQLContext } from '../builder.js';
 
-/** A bidding zone, batch-loaded by short code through a per-request dataloader. */
+function zonesOf(codes: readonly string[], ctx: GraphQLContext): (ZoneRecord | Error)[] {
+  return codes.map((code) => ctx.deps.catalogue.zone(code) ?? new Error(`zone ${code} is not in the stored catalogue`));
+}
+
+/** A bidding zone, by short code, read from the in-memory catalogue (no query). */
 export const ZoneRef = builder.loadableObjectRef('Zone', {
-  load: (codes: string[], ctx: GraphQLContext) => findZonesByCodes(ctx.deps.db, codes),
+  load: (codes: string[], ctx: GraphQLContext) => Promise.resolve(zonesOf(codes, ctx)),
   sort: (zone) => zone.code,
 });
 
@@ -20,7 +22,7 @@ ZoneRef.implement({
     neighbours: t.field({
       type: [ZoneRef],
       description: 'Zones sharing a border with this one, by code.',
-      resolve: (zone) => neighboursOf(zone.code),
+      resolve: (zone, _args, ctx) => ctx.deps.catalogue.neighboursOf(zone.code),
     }),
   }),
 });
@@ -39,18 +41,18 @@ builder.queryFields((t) => ({
   zones: t.field({
     type: [ZoneRef],
     description: 'All bidding zones, ordered by code.',
-    resolve: (_root, _args, ctx) => [...ctx.deps.directory.zones],
+    resolve: (_root, _args, ctx) => [...ctx.deps.catalogue.zones],
   }),
   zone: t.field({
     type: ZoneRef,
     nullable: true,
     description: 'One zone by short code or EIC (case-insensitive); null when unknown.',
     args: { code: t.arg.string({ required: true, description: 'Short code (DE_LU) or EIC.', validate: z.string().min(1).max(40) }) },
-    resolve: (_root, args) => findZone(args.code)?.code ?? null,
+    resolve: (_root, args, ctx) => ctx.deps.catalogue.findZone(args.code)?.code ?? null,
   }),
   borders: t.field({
     type: [BorderRef],
     description: 'All borders, ordered by key.',
-    resolve: (_root, _args, ctx) => [...ctx.deps.directory.borders].sort((x, y) => (x.key < y.key ? -1 : 1)),
+    resolve: (_root, _args, ctx) => [...ctx.deps.catalogue.borders].sort((x, y) => (x.key < y.key ? -1 : 1)),
   }),
 }));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CI_SHARE_ROW, DURATION_ROW, FLOW_TYPE_SUMMARY_ROW, SCATTER_ROW } from '../../contract/rows/flow-aggregates.js';
 import { getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary } from '../../services/aggregates.js';
 import { rowsEndpoint } from '../endpoint.js';
-import { borderParam } from '../flow-params.js';
+import { borderParam, flowBinParam, priceBinParam } from '../flow-params.js';
 import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
 
 /** GET /api/v1/flow-type-summary (spec 4.7). */
@@ -34,8 +34,8 @@ export const scatterEndpoint = rowsEndpoint({
     ...sharedTimeParams,
     resolution: resolutionParam,
     border: borderParam,
-    flow_bin_mw: z.coerce.number().min(1).max(10_000).default(50).meta({ description: 'Width of the flow bins, MW.' }),
-    price_bin: z.coerce.number().min(0.01).max(1_000).default(1).meta({ description: 'Width of the price-difference bins, EUR/MWh.' }),
+    flow_bin_mw: flowBinParam,
+    price_bin: priceBinParam,
   }),
   contract: SCATTER_ROW,
   rows: (deps, q) => getFlowPriceScatter(deps, {

@@ -1,0 +1,26 @@
+/**
+ * The fixed limits and costs of the API, in one place: page sizes, bin widths of the scatter, and the
+ * rate-limit cost of a request. Configurable settings and their defaults live in `config.ts`.
+ */
+
+/** Page sizes in rows: the largest a client may ask for, and the default of a GraphQL page. */
+export const PAGE_LIMITS = {
+  /** /flows `limit` (spec 4.6; also its default) and GraphQL `flows(first)`. */
+  flows: 20_000,
+  /** GraphQL `prices(first)`. */
+  prices: 10_000,
+  /** GraphQL `first` when omitted, on every connection. */
+  graphqlDefault: 1_000,
+} as const;
+
+/** Width of the flow bins of the flow-price scatter (REST flow_bin_mw, GraphQL flowBinMw), MW. */
+export const FLOW_BIN_MW = { min: 1, max: 10_000, default: 50 } as const;
+
+/** Width of the price-difference bins of the flow-price scatter (REST price_bin, GraphQL priceBin), EUR/MWh. */
+export const PRICE_BIN_EUR_MWH = { min: 0.01, max: 1_000, default: 1 } as const;
+
+/**
+ * Tokens one REST request takes from the caller's bucket; a GraphQL root field with the `@rateLimit`
+ * defaults takes the same (see security/graphql.ts for other rates).
+ */
+export const REQUEST_COST_TOKENS = 1;
