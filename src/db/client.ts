@@ -7,6 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Config } from '../config.js';
 import { currentRequestSignal } from '../deadline.js';
 import { cancellablePool } from './cancellable-pool.js';
+import { acquireDirLock, type DirLock } from './dir-lock.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 /** Which engine backs the service: an embedded PGlite or a PostgreSQL server. */
@@ -51,10 +52,25 @@ export async function openDatabase(config: Config): Promise<Database> {
   return config.DATABASE_URL ? openPostgres(config, config.DATABASE_URL) : openPglite(config.PGLITE_DIR);
 }
 
-/** Opens an embedded database; `memory://` keeps it in memory, any other value is a data directory. */
+function lockDirectory(dir: string): DirLock {
+  mkdirSync(dir, { recursive: true });
+  return acquireDirLock(dir);
+}
+
+/**
+ * Opens an embedded database; `memory://` keeps it in memory, any other value is a data directory,
+ * which this process then owns until `close` (or exit): see {@link acquireDirLock}.
+ * @throws DirectoryInUseError when another live process holds the directory.
+ */
 export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Database> {
-  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir, loadDataDir ? { loadDataDir } : {});
+  const lock = dir.startsWith('memory://') ? null : lockDirectory(dir);
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dir, loadDataDir ? { loadDataDir } : {});
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
     currentRequestSignal()?.throwIfAborted();
@@ -72,8 +88,12 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
     probeQuery: query,
     preparedQuery: query,
     async close() {
-      await prisma.$disconnect();
-      if (!pglite.closed) await pglite.close();
+      try {
+        await prisma.$disconnect();
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
