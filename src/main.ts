@@ -2,16 +2,17 @@ import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { prepareDatabase } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openServerDatabase } from './db/server-database.js';
 import { createLogger } from './logger.js';
 
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
   const logger = createLogger(config);
-  const db = await openDatabase(config);
-  logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL' }, 'database opened');
+  const { db, url, publish } = await openServerDatabase(config);
+  logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL', ...(url ? { url } : {}) }, 'database opened');
   await prepareDatabase(db, config, logger, new Date());
+  publish();
   const app = await createApp({ config, db, logger });
   const server = createServer(app.yoga);
   server.listen(config.PORT, config.HOST, () => {
@@ -22,7 +23,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\nEuropean electricity market API is up (${db.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}):\n` +
         `  GraphQL (GraphiQL):  ${base}/graphql\n  REST API:            ${base}/api/v1/prices\n` +
-        `  API reference:       ${base}/api/v1/docs\n  OpenAPI:             ${base}/api/v1/openapi.json\n\n`,
+        `  API reference:       ${base}/api/v1/docs\n  OpenAPI:             ${base}/api/v1/openapi.json\n` +
+        (url ? `  Database (psql):     psql '${url}'\n` : '') + '\n',
     );
   });
   let stopping = false;

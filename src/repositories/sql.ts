@@ -1,6 +1,7 @@
 /**
  * A small SQL executor shared by the repositories: one connection, optionally inside a transaction,
- * with a binary COPY path on both engines (PGlite blob, PostgreSQL copy-in protocol).
+ * with a binary COPY path on both access paths (PGlite in this process: a blob; a pool, PostgreSQL
+ * or the embedded engine's wire server: the copy-in protocol).
  */
 import type pg from 'pg';
 import type { Database } from '../db/client.js';
@@ -38,9 +39,9 @@ function pgliteSql(pgl: Pick<NonNullable<Database['pglite']>, 'query'>): Sql {
   };
 }
 
-function clientSql(client: pg.PoolClient): Sql {
+function clientSql(client: pg.PoolClient, kind: Database['kind']): Sql {
   return {
-    kind: 'postgres',
+    kind,
     async query<T>(sql: string, params: unknown[] = []) {
       return (await client.query(sql, params)).rows as T[];
     },
@@ -54,16 +55,12 @@ function clientSql(client: pg.PoolClient): Sql {
  */
 export async function inTransaction<T>(db: Executor, fn: (sql: Sql) => Promise<T>): Promise<T> {
   if (isSql(db)) return fn(db);
-  if (db.kind === 'pglite') {
-    const pgl = db.pglite;
-    if (!pgl) throw new Error('PGlite database without its engine');
-    return pgl.transaction((tx) => fn(pgliteSql(tx)));
-  }
-  if (!db.pool) throw new Error('PostgreSQL database without its pool');
+  if (db.pglite) return db.pglite.transaction((tx) => fn(pgliteSql(tx)));
+  if (!db.pool) throw new Error('database without its engine or pool');
   const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
-    const result = await fn(clientSql(client));
+    const result = await fn(clientSql(client, db.kind));
     await client.query('COMMIT');
     return result;
   } catch (error) {
