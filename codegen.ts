@@ -1,15 +1,23 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
+const scalars = { DateTime: 'string' };
+
 const config: CodegenConfig = {
   schema: 'schema.graphql',
-  documents: ['test/**/*.ts', '!test/gql/**'],
   ignoreNoDocuments: true,
   emitLegacyCommonJSImports: false,
   generates: {
     'test/gql/': {
+      documents: ['test/**/*.ts', '!test/gql/**'],
       preset: 'client',
-      config: { scalars: { DateTime: 'string' }, enumsAsTypes: true, useTypeImports: true },
+      config: { scalars, enumsAsTypes: true, useTypeImports: true },
       presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
+    },
+    'src/dashboard/gql/': {
+      documents: ['src/dashboard/**/*.ts', '!src/dashboard/gql/**'],
+      preset: 'client',
+      config: { scalars, enumsAsTypes: true, useTypeImports: true, documentMode: 'string' },
+      presetConfig: { fragmentMasking: false },
     },
   },
 };

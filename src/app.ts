@@ -1,18 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { databaseAppError } from './db/errors.js';
-import { AppError } from './errors.js';
 import { bodyLimitPlugin } from './graphql/body-limit.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { complexityLimitPlugin } from './graphql/complexity.js';
+import { jitPlugins } from './graphql/jit.js';
+import { maskError } from './graphql/mask-error.js';
 import { operationPolicyPlugins } from './graphql/operation-policy.js';
+import { parseLimitsPlugin } from './graphql/parse-limits.js';
+import { requestErrorsPlugin } from './graphql/request-errors.js';
 import { schema } from './graphql/schema/index.js';
 import { timeLimitPlugin } from './graphql/time-limit.js';
+import { dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
@@ -35,6 +35,8 @@ export interface AppOptions {
   readonly config: Config;
   readonly db: Database;
   readonly logger?: Logger;
+  /** Directory of the built dashboard; default dist/web (see `npm run build:dashboard`). */
+  readonly dashboardDir?: string;
   /** Clock in ms since epoch (tests pin it). */
   readonly now?: () => number;
 }
@@ -52,20 +54,6 @@ export interface App {
 function memoGraphiQL(): (opts?: GraphiQLOptions) => string {
   let html: string | undefined;
   return (opts) => (html ??= renderGraphiQL(opts));
-}
-
-function maskError(logger: Logger) {
-  return (error: unknown): Error => {
-    const original = error instanceof GraphQLError ? error.originalError : error;
-    if (original instanceof AppError) return error as Error;
-    if (error instanceof GraphQLError && !original) return error;
-    const mapped = databaseAppError(original);
-    if (mapped) return mapped;
-    const errorId = randomUUID();
-    logger.error({ err: original, errorId }, 'unhandled GraphQL error');
-    const where = error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
-    return new GraphQLError('Internal Server Error', { ...where, extensions: { code: 'INTERNAL_SERVER_ERROR', errorId } });
-  };
 }
 
 /** Builds the Yoga server with the REST adapter mounted on it. */
@@ -95,13 +83,16 @@ export async function createApp(opts: AppOptions): Promise<App> {
       metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), '/graphql'] }),
       securityHeadersPlugin(),
       healthPlugin(opts.db, logger),
-      accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics }),
+      accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
+      dashboardPlugin(opts.dashboardDir),
       notFoundPlugin('/graphql'),
       bodyLimitPlugin(),
+      parseLimitsPlugin(),
+      requestErrorsPlugin(),
       ...policy,
       complexityLimitPlugin(),
-      useGraphQlJit(),
+      ...jitPlugins(),
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
     ],
   });

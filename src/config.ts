@@ -13,6 +13,7 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   PGLITE_DIR: z.string().min(1).default('./data/pglite'),
   SEED_DEMO: bool(true),
+  DEMO_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
   MIGRATE_ON_START: bool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),

@@ -2,6 +2,21 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from './errors.js';
 
 const scope = new AsyncLocalStorage<AbortSignal>();
+const arrivals = new WeakMap<Request, number>();
+
+/** Records when a request arrived (first call wins), so that every stage of it shares one time limit. */
+export function markArrival(request: Request, at: number = performance.now()): void {
+  if (!arrivals.has(request)) arrivals.set(request, at);
+}
+
+/**
+ * What is left of a request's time limit of `ms`, counted from its {@link markArrival} (the whole
+ * limit when it was never marked), never below 1 ms.
+ */
+export function remainingMs(request: Request | undefined, ms: number): number {
+  const at = request ? arrivals.get(request) : undefined;
+  return at === undefined ? ms : Math.max(1, ms - (performance.now() - at));
+}
 
 /**
  * The abort signal of the request whose work is running: it fires when the request's time limit
@@ -22,15 +37,16 @@ export function timeoutError(ms: number): AppError {
  * {@link timeoutError}, and the signal that {@link currentRequestSignal} returns inside `work`
  * aborts, so the database cancels the request's running statement and refuses its next ones.
  * `clientSignal` (the request's own signal) aborts the work too when the client disconnects.
+ * `limitMs` is the limit the error names when `ms` is what remains of it.
  */
-export function withDeadline<T>(ms: number, clientSignal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+export function withDeadline<T>(ms: number, clientSignal: AbortSignal | undefined, work: () => Promise<T>, limitMs: number = ms): Promise<T> {
   const controller = new AbortController();
   const onClientGone = () => controller.abort(clientSignal?.reason);
   clientSignal?.addEventListener('abort', onClientGone, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const err = timeoutError(ms);
+      const err = timeoutError(limitMs);
       controller.abort(err);
       reject(err);
     }, ms);

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     logger.info({ seconds: (Date.now() - started) / 1000 }, 'ready');
     process.stdout.write(
       `\nEuropean electricity market API is up (${db.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}):\n` +
-        `  GraphQL (GraphiQL):  ${base}/graphql\n  REST API:            ${base}/api/v1/prices\n` +
+        `  Dashboard:           ${base}/\n  GraphQL (GraphiQL):  ${base}/graphql\n  REST API:            ${base}/api/v1/prices\n` +
         `  API reference:       ${base}/api/v1/docs\n  OpenAPI:             ${base}/api/v1/openapi.json\n` +
         (url ? `  Database (psql):     psql '${url}'\n` : '') + '\n',
     );

@@ -11,6 +11,7 @@
 import type { Database } from '../db/client.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
+import { recordDemoLoad } from '../repositories/demo-data.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
 import { hasPrices, loadBorderHours, loadOutages, loadPrices } from '../repositories/load.js';
 import { allowLongStatements } from '../repositories/bulk.js';
@@ -113,6 +114,7 @@ export async function seedLargeDemo(db: Database, options: LargeDemoOptions): Pr
         log(`large demo data: ${i + 1}/${slices.length} months loaded up to ${window.to.toISOString().slice(0, 10)} (rss ${mb(process.memoryUsage().rss)})`);
       }
     }
+    await recordDemoLoad(sql, { from: new Date(data.range.start), to: new Date(data.range.end) });
   });
   started = performance.now();
   await vacuumAnalyze(db);

@@ -53,9 +53,23 @@ export function persistedOperationId(params: GraphQLParams): string | null {
 }
 
 /**
+ * Validates without "Did you mean ...?" suggestions, which name fields, arguments and types that a
+ * client could not otherwise list once introspection is off.
+ */
+export function hideSuggestionsPlugin(): Plugin {
+  return {
+    onValidate({ setValidationFn }) {
+      setValidationFn((schema, document, rules) => validate(schema, document, rules, { hideSuggestions: true }));
+    },
+  };
+}
+
+/**
  * The plugins that narrow what GraphQL clients may send, from the configuration:
  * persisted operations (`PERSISTED_OPERATIONS_FILE`; only those with `PERSISTED_OPERATIONS_ONLY`)
- * and no introspection (`GRAPHQL_INTROSPECTION=false`).
+ * and no introspection (`GRAPHQL_INTROSPECTION=false`: introspection fields refused and no
+ * suggestions in validation errors). Persisted documents are validated per request like any other
+ * (Yoga caches the result per document), so the manifest cannot bring back what is switched off.
  */
 export function operationPolicyPlugins(config: Config, schema: GraphQLSchema): Plugin[] {
   const plugins: Plugin[] = [];
@@ -69,7 +83,6 @@ export function operationPolicyPlugins(config: Config, schema: GraphQLSchema): P
         getPersistedOperation: (id) => manifest.get(id) ?? null,
         allowArbitraryOperations: !config.PERSISTED_OPERATIONS_ONLY,
         extractPersistedOperationId: persistedOperationId,
-        skipDocumentValidation: true,
         customErrors: {
           notFound: { message: 'Unknown persisted operation id', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 400 } } },
           persistedQueryOnly: { message: 'This server only runs persisted operations: send documentId', extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } } },
@@ -78,6 +91,6 @@ export function operationPolicyPlugins(config: Config, schema: GraphQLSchema): P
       }),
     );
   }
-  if (!config.GRAPHQL_INTROSPECTION) plugins.push(useDisableIntrospection());
+  if (!config.GRAPHQL_INTROSPECTION) plugins.push(useDisableIntrospection(), hideSuggestionsPlugin());
   return plugins;
 }

@@ -1,6 +1,6 @@
 import type { ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { withDeadline } from '../deadline.js';
+import { remainingMs, withDeadline } from '../deadline.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -12,8 +12,8 @@ export function timeLimitPlugin(ms: number): Plugin {
   return {
     onExecute({ executeFn, setExecuteFn }) {
       setExecuteFn((args: ExecutionArgs) => {
-        const signal = (args.contextValue as { request?: Request } | undefined)?.request?.signal;
-        return withDeadline(ms, signal, async () => executeFn(args)).catch((err: unknown) => {
+        const request = (args.contextValue as { request?: Request } | undefined)?.request;
+        return withDeadline(remainingMs(request, ms), request?.signal, async () => executeFn(args), ms).catch((err: unknown) => {
           if (err instanceof AppError) return { errors: [err] };
           throw err;
         });

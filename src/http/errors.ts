@@ -3,6 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import { databaseAppError } from '../db/errors.js';
 import { AppError, ERROR_STATUS, InputError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { routePath } from './paths.js';
 
 /** JSON response helper; bodies are always JSON. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -44,8 +45,7 @@ export function errorResponse(err: unknown, logger: Logger): Response {
 export function notFoundPlugin(graphqlEndpoint: string): Plugin {
   return {
     onRequest({ url, endResponse }) {
-      const path = url.pathname.replace(/\/+$/, '');
-      if (path !== graphqlEndpoint) endResponse(json({ detail: 'Not Found' }, 404));
+      if (routePath(url.pathname) !== graphqlEndpoint) endResponse(json({ detail: 'Not Found' }, 404));
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db/client.js';
 import { pendingMigrations } from '../db/migrate.js';
 import type { Logger } from '../logger.js';
 import { json } from './errors.js';
+import { routePath } from './paths.js';
 
 /**
  * Readiness: the database answers and no migration is pending. Checked on the health-check
@@ -23,8 +24,9 @@ export async function readiness(db: Database): Promise<{ ready: boolean; detail:
 export function healthPlugin(db: Database, logger: Logger): Plugin {
   return {
     onRequest({ url, endResponse }) {
-      if (url.pathname === '/healthz') return endResponse(json({ status: 'ok' }));
-      if (url.pathname !== '/readyz') return;
+      const path = routePath(url.pathname);
+      if (path === '/healthz') return endResponse(json({ status: 'ok' }));
+      if (path !== '/readyz') return;
       return readiness(db).then((r) => {
         if (!r.ready) logger.warn({ detail: r.detail }, 'not ready');
         endResponse(json({ status: r.ready ? 'ready' : 'unavailable', detail: r.detail }, r.ready ? 200 : 503));

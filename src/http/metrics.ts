@@ -3,6 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AccessMetrics } from '../security/plugin.js';
+import { routePath } from './paths.js';
 
 /** Latency buckets in seconds, up to the 30 s request timeout. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -71,11 +72,11 @@ export function registerPoolMetrics(metrics: ServiceMetrics, pool: PoolCounters)
 }
 
 /**
- * The route label of a path: a known REST route (trailing slash ignored), `/graphql`, the probe and
+ * The route label of a path: a known REST route ({@link routePath}), `/graphql`, the probe and
  * metrics paths, else `other` (unknown paths must not create label values).
  */
 export function routeLabel(pathname: string, known: ReadonlySet<string>): string {
-  const path = pathname.replace(/\/+$/, '') || '/';
+  const path = routePath(pathname);
   return known.has(path) ? path : 'other';
 }
 
@@ -101,7 +102,7 @@ export function metricsPlugin(metrics: ServiceMetrics, opts: MetricsPluginOption
   return {
     onRequest({ request, url, endResponse }) {
       started.set(request, performance.now());
-      if (url.pathname !== path || request.method !== 'GET') return;
+      if (routePath(url.pathname) !== path || request.method !== 'GET') return;
       return metrics.registry.metrics().then((body) => endResponse(new Response(body, { headers: { 'content-type': metrics.registry.contentType } })));
     },
     onExecute({ args }) {

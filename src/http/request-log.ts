@@ -2,6 +2,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
 import { accessOf } from '../security/client.js';
+import { routePath } from './paths.js';
 
 /** Paths logged at debug level only (probes and scraping would drown the log). */
 const QUIET_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
@@ -76,7 +77,7 @@ export function requestLogPlugin(logger: Logger): Plugin {
         ...(access ? { keyId: access.client.keyId } : {}),
         ...(errorId ? { errorId } : {}),
       };
-      if (QUIET_PATHS.has(url.pathname)) logger.debug(line, 'request');
+      if (QUIET_PATHS.has(routePath(url.pathname))) logger.debug(line, 'request');
       else logger.info(line, 'request');
     },
   };

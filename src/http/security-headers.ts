@@ -1,4 +1,5 @@
 import type { CORSOptions, Plugin } from 'graphql-yoga';
+import { routePath } from './paths.js';
 
 /** CSP of every API response (JSON, the OpenAPI file, assets): nothing may load, nothing may frame. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -32,6 +33,21 @@ export const SWAGGER_CSP = [
   "form-action 'self'",
 ].join('; ');
 
+/**
+ * CSP of the dashboard page (`/`): its script and stylesheet from this origin, no inline script or
+ * style, GraphQL requests to this origin only.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
 /** Headers every response carries. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
@@ -46,12 +62,13 @@ export interface SecurityHeadersOptions {
   readonly docsPath?: string;
 }
 
-/** The CSP for a response: relaxed only for the two HTML pages (GraphiQL, Swagger UI). */
+/** The CSP for a response: relaxed only for the HTML pages (dashboard, GraphiQL, Swagger UI). */
 export function contentSecurityPolicy(pathname: string, contentType: string | null, opts: SecurityHeadersOptions = {}): string {
   if (!(contentType ?? '').includes('text/html')) return API_CSP;
-  const path = pathname.replace(/\/+$/, '') || '/';
+  const path = routePath(pathname);
   if (path === (opts.graphqlPath ?? '/graphql')) return GRAPHIQL_CSP;
   if (path === (opts.docsPath ?? '/api/v1/docs')) return SWAGGER_CSP;
+  if (path === '/' || path === '/index.html') return DASHBOARD_CSP;
   return API_CSP;
 }
 

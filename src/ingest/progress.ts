@@ -31,6 +31,8 @@ export interface ProgressOptions {
   /** Draw a bar (default: whether the stream is a TTY). */
   readonly tty?: boolean;
   readonly now?: () => number;
+  /** The line printed by `start` (default: the windows an ingestion run will fetch). */
+  readonly startLine?: (total: number, upToDate: number) => string;
 }
 
 /** Formats a duration in ms as `1h02m`, `3m05s` or `12s`. */
@@ -60,6 +62,7 @@ export function createProgress(options: ProgressOptions = {}): ProgressReporter 
   const stream = options.stream ?? process.stderr;
   const tty = options.tty ?? Boolean(stream.isTTY);
   const now = options.now ?? Date.now;
+  const startLine = options.startLine ?? ((n: number, upToDate: number) => `${n} window(s) to fetch${upToDate ? `, ${upToDate} target(s) already up to date` : ''}`);
   let total = 0;
   let done = 0;
   let started = now();
@@ -80,7 +83,7 @@ export function createProgress(options: ProgressOptions = {}): ProgressReporter 
       total = n;
       done = 0;
       started = now();
-      print(`${n} window(s) to fetch${upToDate ? `, ${upToDate} target(s) already up to date` : ''}`);
+      print(startLine(n, upToDate));
     },
     begin(label) {
       current = label;

@@ -1,12 +1,46 @@
 /**
- * Removal of the generated demo data set (source `demo`), for `db:seed --force`. Upstream rows
- * (source `entsoe`) stay; border-hours mixing both keep their upstream column groups.
+ * The generated demo data set (source `demo`) as a whole: its completion record (`demo_load`,
+ * written in the loading transaction), and its removal, for `db:seed --force` and to replace an
+ * interrupted load. Upstream rows (source `entsoe`) stay; border-hours mixing both keep their
+ * upstream column groups.
  */
-import type { Database } from '../db/client.js';
 import { refreshFlowRollups } from './flow-rollup.js';
+import type { LoadWindow } from './load.js';
 import { refreshPriceDaily } from './price-rollup.js';
 import { allowLongStatements } from './bulk.js';
-import { inTransaction } from './sql.js';
+import { type Executor, inTransaction, query, type Sql } from './sql.js';
+
+/** Whether a complete demo data set is recorded, and whether upstream prices are stored. */
+export interface DemoLoadState {
+  readonly complete: boolean;
+  readonly upstreamPrices: boolean;
+}
+
+/** Reads {@link DemoLoadState} (upstream prices are only looked for when no load is recorded). */
+export async function demoLoadState(db: Executor): Promise<DemoLoadState> {
+  const [row] = await query<{ complete: boolean; upstream: boolean }>(
+    db,
+    `SELECT EXISTS (SELECT 1 FROM demo_load) AS complete,
+            NOT EXISTS (SELECT 1 FROM demo_load) AND EXISTS (SELECT 1 FROM price_point WHERE source <> 'demo') AS upstream`,
+  );
+  return { complete: row?.complete === true, upstreamPrices: row?.upstream === true };
+}
+
+/** Key of the transaction-scoped advisory lock serialising demo loads (concurrent starts on PostgreSQL). */
+const DEMO_LOAD_LOCK = 4_711_001;
+
+/** Waits until no other transaction loads the demo data set; held until this transaction ends. */
+export async function lockDemoLoad(sql: Sql): Promise<void> {
+  await sql.query('SELECT pg_advisory_xact_lock($1::bigint)', [DEMO_LOAD_LOCK]);
+}
+
+/** Records a complete demo data set over `window` [from, to) UTC; call last in its loading transaction. */
+export async function recordDemoLoad(sql: Sql, window: LoadWindow): Promise<void> {
+  await sql.query('INSERT INTO demo_load (range_from, range_to) VALUES ($1::timestamptz, $2::timestamptz)', [
+    window.from.toISOString(),
+    window.to.toISOString(),
+  ]);
+}
 
 /** Rows removed by {@link deleteDemoData}. */
 export interface DeletedDemoData {
@@ -27,13 +61,15 @@ const CLEAR_GROUPS = [
 ];
 
 /**
- * Deletes every demo price, demo outage and demo border-hour in one transaction, refreshing the
- * price and flow rollups of the affected days. Mixed border-hours lose their demo groups only; run
- * `reclassify` over the data afterwards if any upstream border-hours remain.
+ * Deletes every demo price, demo outage and demo border-hour and the completion record in one
+ * transaction (the caller's when given an {@link Sql}), refreshing the price and flow rollups of
+ * the affected days. Mixed border-hours lose their demo groups only; run `reclassify` over the data
+ * afterwards if any upstream border-hours remain.
  */
-export async function deleteDemoData(db: Database): Promise<DeletedDemoData> {
+export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
   return inTransaction(db, async (sql) => {
     await allowLongStatements(sql);
+    await sql.query('DELETE FROM demo_load');
     const [span] = await sql.query<{ n: number; first: Date | null; last: Date | null }>(
       `WITH gone AS (DELETE FROM price_point WHERE source = 'demo' RETURNING ts)
        SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`,

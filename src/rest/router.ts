@@ -1,11 +1,12 @@
 import type { Plugin } from 'graphql-yoga';
-import { withDeadline } from '../deadline.js';
+import { remainingMs, withDeadline } from '../deadline.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
 import { JsonRows, type Endpoint } from './endpoint.js';
 import { parseQuery, readQuery } from './query.js';
 import { metaToWire } from './schemas.js';
+import { routePath } from '../http/paths.js';
 
 /** Prefix of the REST API. */
 export const API_PREFIX = '/api/v1';
@@ -64,14 +65,14 @@ export function restPlugin(opts: {
   return {
     onRequest({ url, request, endResponse }) {
       if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) return;
-      const path = url.pathname.replace(/\/+$/, '') || url.pathname;
+      const path = routePath(url.pathname);
       const endpoint = byPath.get(path);
       const route = opts.routes.get(path);
       if (!endpoint && !route) return endResponse(json({ detail: 'Not Found' }, 404));
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
-      const work = endpoint ? withDeadline(opts.timeoutMs, request.signal, () => runEndpoint(endpoint, opts.deps, url)) : Promise.resolve(route!());
+      const work = endpoint ? withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(endpoint, opts.deps, url), opts.timeoutMs) : Promise.resolve(route!());
       return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },
   };

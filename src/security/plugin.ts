@@ -1,3 +1,4 @@
+import { markArrival, remainingMs, withDeadline } from '../deadline.js';
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../errors.js';
 import { errorResponse, json } from '../http/errors.js';
@@ -6,6 +7,7 @@ import { API_KEY_HEADER, type ApiKeyAuthenticator } from './api-keys.js';
 import { type AccessContext, accessOf, addressClient, attachAccess, clientAddress, type ClientIdentity, keyClient, type RequestAccess } from './client.js';
 import { rateLimitMessage } from './graphql.js';
 import { type LimitDecision, rateLimitHeaders, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
+import { routePath } from '../http/paths.js';
 
 /** Counters the access layer reports to (see `src/http/metrics.ts`). */
 export interface AccessMetrics {
@@ -29,6 +31,8 @@ export interface AccessPluginOptions {
   readonly restPrefix?: string;
   /** GraphQL endpoint. Default `/graphql`. */
   readonly graphqlPath?: string;
+  /** The request time limit (ms, REQUEST_TIMEOUT_MS), counted from arrival: the key lookup spends from it too. */
+  readonly timeoutMs: number;
 }
 
 /** Paths that are never identified nor charged (probes, scraping); their responses still carry the caller's RateLimit-* headers. */
@@ -37,7 +41,7 @@ export const UNMETERED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/ready
 type PathKind = 'rest' | 'graphql' | 'document' | 'other';
 
 function classify(request: Request, url: URL, rest: string, graphql: string): PathKind {
-  const path = url.pathname.replace(/\/+$/, '') || '/';
+  const path = routePath(url.pathname);
   if (path === `${rest}/openapi.json` || path === `${rest}/docs` || path.startsWith(`${rest}/docs/`)) return 'document';
   if (path === rest || path.startsWith(`${rest}/`)) return 'rest';
   if (path !== graphql) return 'other';
@@ -85,7 +89,8 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
       return addressClient(address);
     }
     try {
-      return keyClient(await opts.keys.authenticate(header), address);
+      const keyId = await withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => opts.keys.authenticate(header), opts.timeoutMs);
+      return keyClient(keyId, address);
     } catch (err) {
       if (err instanceof AppError && err.code === 'UNAUTHENTICATED') return err;
       throw err;
@@ -106,7 +111,8 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
 
   return {
     onRequest({ request, url, serverContext, endResponse }) {
-      if (UNMETERED_PATHS.has(url.pathname) || request.method === 'OPTIONS') return;
+      markArrival(request);
+      if (UNMETERED_PATHS.has(routePath(url.pathname)) || request.method === 'OPTIONS') return;
       return handle(request, url, serverContext).then(
         (response) => response && endResponse(response),
         (err: unknown) => endResponse(errorResponse(err, opts.logger)),

@@ -105,7 +105,7 @@ describe('paths the server does not have', () => {
   it('answer 404 with a JSON body outside /api/v1 too, and /graphql/ still serves GraphQL', async () => {
     const t = await createTestApp('pglite', 'empty');
     try {
-      for (const path of ['/', '/nope', '/api/v2/prices', '/graphqlx']) {
+      for (const path of ['/nope', '/dashboard/missing-ABCDEFGH.js', '/api/v2/prices', '/graphqlx']) {
         const res = await t.get(path);
         expect(res.status).toBe(404);
         expect(res.headers.get('content-type')).toMatch(/application\/json/);

@@ -6,6 +6,7 @@ import { type Database, openPostgres } from '../../src/db/client.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 import { createTestApp } from '../support/app.js';
+import { createApiKey } from '../../src/security/api-keys.js';
 
 const POOL_SIZE = 2;
 const REQUESTS = 6;
@@ -120,6 +121,28 @@ describe.runIf(TEST_DATABASE_URL)('a saturated connection pool on PostgreSQL', (
     expect(t.db.pool!.totalCount).toBeLessThanOrEqual(POOL_SIZE);
     expect((await send(t.app, PRICES_REST)).status).toBe(200);
     expect(t.db.pool!.waitingCount).toBe(0);
+  }, 20_000);
+
+  it('counts the API key lookup against the same time limit: a keyed request waiting for a connection gets 504 at its limit, not later', async () => {
+    const { key } = await createApiKey(seeded.db, 'saturation');
+    const t = await openApp(seeded.db.schema, 1_000);
+    opened.push(t);
+    await lockPrices();
+    let keyed: Served;
+    let took: number;
+    try {
+      const pending = fireRequests(t.app);
+      await untilWaiting(t.db, REQUESTS - POOL_SIZE);
+      const started = Date.now();
+      keyed = await send(t.app, PRICES_REST, { headers: { 'x-api-key': key } });
+      took = Date.now() - started;
+      await Promise.all(pending);
+    } finally {
+      await locker.query('ROLLBACK');
+    }
+    expect(keyed.status).toBe(504);
+    expect(keyed.text).toMatch(/1 s time limit/);
+    expect(took).toBeLessThan(1_600);
   }, 20_000);
 });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/db/dir-lock.js';
-import { run, start, startServer } from '../support/processes.js';
+import { killStarted, run, start, startServer } from '../support/processes.js';
 
 describe('an embedded data directory has one owning process', () => {
   let root: string;
@@ -20,7 +20,10 @@ describe('an embedded data directory has one owning process', () => {
     dir = join(root, 'pglite');
     env = { PGLITE_DIR: dir, SEED_DEMO: 'false' };
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterAll(() => {
+    killStarted();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   it('refuses a second server while the server runs, lets the keys CLI in through it, and loses nothing', async () => {
     expect((await run('src/cli/migrate.ts', [], env)).code).toBe(0);

@@ -80,12 +80,47 @@ describe('persisted operations beside arbitrary ones, introspection off', () => 
   });
 });
 
+describe('introspection off, whatever the source of the document', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'manifest-'));
+  const manifest = join(dir, 'with-introspection.json');
+  writeFileSync(manifest, JSON.stringify({ schema: INTROSPECTION, type: '{ __type(name: "Query") { fields { name } } }', zones: '{ zones { code } }' }));
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('pglite', 'empty', { PERSISTED_OPERATIONS_FILE: manifest, GRAPHQL_INTROSPECTION: false });
+  });
+  afterAll(() => app.close());
+
+  it.each(['schema', 'type'])('refuses the introspection operation %s of the persisted manifest', async (id) => {
+    const { body } = await post(app, { documentId: id });
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.message).toMatch(/introspection/i);
+  });
+
+  it('still runs the manifest operations that do not introspect', async () => {
+    const { status, body } = await post(app, { documentId: 'zones' });
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+  });
+
+  it('names no field, argument or type in validation errors (no "Did you mean")', async () => {
+    const { body } = await post(app, { query: '{ zonez { code } zone(code: "FR", cod: "FR") { code } }' });
+    const messages = body.errors?.map((e) => e.message).join('\n') ?? '';
+    expect(messages).toMatch(/Cannot query field "zonez"/);
+    expect(messages).not.toMatch(/Did you mean|"zones"|"code"/);
+  });
+});
+
 describe('default policy', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp('pglite', 'empty');
   });
   afterAll(() => app.close());
+
+  it('suggests close names in validation errors while introspection is on', async () => {
+    const { body } = await post(app, { query: '{ zonez { code } }' });
+    expect(body.errors?.[0]?.message).toMatch(/Did you mean "zone" or "zones"\?/);
+  });
 
   it('allows introspection and has no persisted operations', async () => {
     expect((await post(app, { query: INTROSPECTION })).body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });

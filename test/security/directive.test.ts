@@ -56,7 +56,7 @@ describe('wiring with Pothos (plugin-directives, unordered graphql-tools format)
     const schema = graphqlRateLimit(limiter).rateLimitDirectiveTransformer(builder.toSchema({ directives: [rateLimitDirectiveDefinition] }));
     expect(printSchema(schema)).toContain('directive @rateLimit(');
     const keys = { authenticate: async () => 1 };
-    const yoga = createYoga({ schema, logging: false, plugins: [accessPlugin({ limiter, keys, requireKey: false, trustProxy: false, logger: captureLogger().logger })] });
+    const yoga = createYoga({ schema, logging: false, plugins: [accessPlugin({ limiter, keys, requireKey: false, trustProxy: false, logger: captureLogger().logger, timeoutMs: 30_000 })] });
     const ask = async (query: string) => {
       const res = await yoga.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
       return { body: await res.json(), remaining: res.headers.get('ratelimit-remaining') };

@@ -116,7 +116,7 @@ export function testServer(opts: TestServerOptions) {
       requestLogPlugin(logger),
       metricsPlugin(metrics, { routes: ['/api/v1/ping', '/api/v1/docs'] }),
       securityHeadersPlugin(),
-      accessPlugin({ keys: { authenticate: async () => Promise.reject(new Error('no keys')) }, requireKey: false, trustProxy: false, metrics, ...opts, logger }),
+      accessPlugin({ keys: { authenticate: async () => Promise.reject(new Error('no keys')) }, requireKey: false, trustProxy: false, timeoutMs: 30_000, metrics, ...opts, logger }),
       rest,
     ],
   });

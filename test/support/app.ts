@@ -1,6 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { type App, createApp } from '../../src/app.js';
+import { type App, type AppOptions, createApp } from '../../src/app.js';
 import { type Config, testConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
 import { createTestDatabase, DEMO_TEST_NOW } from './db.js';
@@ -19,9 +19,14 @@ export interface TestApp {
 }
 
 /** Builds the app over a fresh test database; the clock is pinned to DEMO_TEST_NOW. */
-export async function createTestApp(kind: 'pglite' | 'postgres', seed: 'demo' | 'empty', config: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: 'pglite' | 'postgres',
+  seed: 'demo' | 'empty',
+  config: Partial<Config> = {},
+  options: Pick<AppOptions, 'dashboardDir'> = {},
+): Promise<TestApp> {
   const { db, close } = await createTestDatabase(kind, { seed });
-  const app = await createApp({ config: testConfig(config), db, now: () => DEMO_TEST_NOW.getTime() });
+  const app = await createApp({ config: testConfig(config), db, now: () => DEMO_TEST_NOW.getTime(), ...options });
   const fetch = (path: string, init?: RequestInit) => Promise.resolve(app.yoga.fetch(new URL(path, "http://test"), init ?? {}));
   return {
     app,

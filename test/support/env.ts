@@ -9,3 +9,5 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 export const CHILD_PATH: string = process.env.PATH ?? '';
 /** SWEEP_SEED: replays a property-based sweep with the seed a failure printed (unset: a new seed each run). */
 export const SWEEP_SEED: number | undefined = process.env.SWEEP_SEED ? Number(process.env.SWEEP_SEED) : undefined;
+/** CI=true: tests that would skip for a missing tool (the browser test without chromium) fail instead. */
+export const CI: boolean = process.env.CI === 'true';

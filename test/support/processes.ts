@@ -21,9 +21,18 @@ export interface Running {
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
 }
 
+const running = new Set<ChildProcess>();
+
+/** Kills (SIGKILL) every process started by {@link start} that still runs: for afterAll, so a failed test leaves none behind. */
+export function killStarted(): void {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  running.clear();
+}
+
 /** Starts `node --import tsx <script> ...args` with only PATH and `env` in its environment. */
 export function start(script: string, args: readonly string[], env: Record<string, string>): Running {
   const child = spawn(process.execPath, [...NODE_ARGS, script, ...args], { cwd: ROOT, env: { PATH: CHILD_PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
   let text = '';
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {

@@ -1,3 +1,4 @@
+import { specifiedDirectives } from 'graphql';
 import { rateLimitDirectiveDefinition } from '../../security/graphql.js';
 import { builder } from '../builder.js';
 import './common.js';
@@ -6,5 +7,5 @@ import './prices.js';
 import './flows.js';
 import './aggregates.js';
 
-/** The executable GraphQL schema. */
-export const schema = builder.toSchema({ sortSchema: false, directives: [rateLimitDirectiveDefinition] });
+/** The executable GraphQL schema, with the directives every GraphQL service has (`@skip`, `@include`, `@deprecated`, ...). */
+export const schema = builder.toSchema({ sortSchema: false, directives: [...specifiedDirectives, rateLimitDirectiveDefinition] });

@@ -1,0 +1,41 @@
+import type { TypedDocumentString } from './gql/graphql.js';
+
+/** A GraphQL answer with errors (or without data), carrying the messages and the HTTP status. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(message: string, readonly status: number) {
+    super(message);
+  }
+}
+
+/** Sends one typed operation to the server's GraphQL endpoint (same origin) and returns its data. */
+export async function request<R, V>(doc: TypedDocumentString<R, V>, variables: V, endpoint = '/graphql'): Promise<R> {
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+    body: JSON.stringify({ query: doc.toString(), variables }),
+  });
+  const body = (await res.json().catch(() => ({}))) as { data?: R | null; errors?: { message: string }[] };
+  if (body.errors?.length || !body.data) {
+    throw new ApiError(body.errors?.map((e) => e.message).join('; ') || `HTTP ${res.status}`, res.status);
+  }
+  return body.data;
+}
+
+/** A page of a forward-paginated connection. */
+export interface Page<N> {
+  readonly edges: readonly { readonly node: N }[];
+  readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor?: string | null };
+}
+
+/** Follows `endCursor` until the last page and returns every node, in order. */
+export async function allNodes<N>(fetchPage: (after: string | null) => Promise<Page<N>>): Promise<N[]> {
+  const nodes: N[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page: Page<N> = await fetchPage(after);
+    for (const edge of page.edges) nodes.push(edge.node);
+    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return nodes;
+    after = page.pageInfo.endCursor;
+  }
+}

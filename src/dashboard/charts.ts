@@ -1,0 +1,151 @@
+import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
+import { type ComposeOption, type EChartsType, init, use } from 'echarts/core';
+import type { BarSeriesOption, HeatmapSeriesOption, LineSeriesOption } from 'echarts/charts';
+import type { GridComponentOption, LegendComponentOption, TooltipComponentOption, VisualMapComponentOption } from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+import { FLOW_TYPES, type FlowTypeName } from './data.js';
+
+use([LineChart, HeatmapChart, BarChart, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent, CanvasRenderer]);
+
+type Option = ComposeOption<
+  LineSeriesOption | HeatmapSeriesOption | BarSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption | VisualMapComponentOption
+>;
+
+/** Colour-blind safe (Okabe-Ito) colours of the flow types. */
+export const FLOW_COLOURS: Record<FlowTypeName, string> = {
+  CONVERGENCE: '#009E73',
+  CONGESTION: '#E69F00',
+  COUNTER_INTUITIVE: '#CC3311',
+  OUTAGE: '#8C8C8C',
+};
+
+/** Display names of the flow types. */
+export const FLOW_LABELS: Record<FlowTypeName, string> = {
+  CONVERGENCE: 'Convergence',
+  CONGESTION: 'Congestion',
+  COUNTER_INTUITIVE: 'Counter-intuitive',
+  OUTAGE: 'Outage',
+};
+
+const eur = (v: unknown): string => (typeof v === 'number' ? `${v.toFixed(2)} EUR/MWh` : '-');
+const mw = (v: unknown): string => (typeof v === 'number' ? `${Math.round(v)} MW` : '-');
+const percent = (v: unknown): string => (typeof v === 'number' ? `${v.toFixed(1)} %` : '-');
+
+/**
+ * Shared settings: canvas rendering, UTC axes, tooltips drawn on the canvas (no HTML, so no inline
+ * styles under the page's CSP), no animation.
+ */
+const base = (): Option => ({
+  useUTC: true,
+  animation: false,
+  textStyle: { fontFamily: 'system-ui, sans-serif' },
+  tooltip: { trigger: 'axis', renderMode: 'richText', confine: true },
+  legend: { type: 'scroll', top: 0 },
+  grid: { left: 8, right: 16, top: 56, bottom: 8, containLabel: true },
+});
+
+/** A chart in `el`, resized with its container. */
+export function mountChart(el: HTMLElement): EChartsType {
+  const chart = init(el, null, { renderer: 'canvas' });
+  new ResizeObserver(() => chart.resize()).observe(el);
+  return chart;
+}
+
+/** Price lines, one per zone, EUR/MWh over UTC time. */
+export function priceLinesOption(series: Map<string, [number, number][]>): Option {
+  return {
+    ...base(),
+    tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: eur },
+    xAxis: { type: 'time' },
+    yAxis: { type: 'value', name: 'EUR/MWh', nameTextStyle: { align: 'left' }, scale: true },
+    series: [...series].map(([zone, points]) => ({ type: 'line', name: zone, data: points, showSymbol: false, sampling: 'lttb', lineStyle: { width: 1.5 } })),
+  };
+}
+
+/** Heatmap of mean price per zone (rows) and UTC hour of day (columns). */
+export function heatmapOption(cells: [number, number, number][], zones: readonly string[]): Option {
+  const values = cells.map((c) => c[2]);
+  const min = values.length ? Math.floor(Math.min(...values)) : 0;
+  const max = values.length ? Math.ceil(Math.max(...values)) : 1;
+  return {
+    ...base(),
+    legend: { show: false },
+    grid: { left: 8, right: 16, top: 8, bottom: 64, containLabel: true },
+    tooltip: { trigger: 'item', renderMode: 'richText', confine: true, formatter: (p) => heatmapLabel(p, zones) },
+    xAxis: { type: 'category', name: 'hour (UTC)', nameLocation: 'middle', nameGap: 24, data: Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0')), splitArea: { show: true } },
+    yAxis: { type: 'category', data: [...zones], inverse: true, splitArea: { show: true } },
+    visualMap: {
+      min,
+      max,
+      orient: 'horizontal',
+      left: 'center',
+      bottom: 0,
+      itemHeight: 160,
+      itemWidth: 12,
+      text: [`${max} EUR/MWh`, `${min}`],
+      inRange: { color: ['#2166ac', '#67a9cf', '#f7f7f7', '#ef8a62', '#b2182b'] },
+    },
+    series: [{ type: 'heatmap', name: 'Mean price', data: cells, emphasis: { itemStyle: { borderColor: '#000', borderWidth: 1 } } }],
+  };
+}
+
+function heatmapLabel(params: unknown, zones: readonly string[]): string {
+  const value = (params as { value?: [number, number, number] }).value;
+  if (!value) return '';
+  return `${zones[value[1]] ?? ''} ${String(value[0]).padStart(2, '0')}:00 UTC: ${eur(value[2])}`;
+}
+
+/** Tomorrow's prices per zone at their published resolution, as steps. */
+export function tomorrowOption(series: Map<string, [number, number][]>): Option {
+  const option = priceLinesOption(series);
+  option.xAxis = { type: 'time', axisLabel: { formatter: '{HH}:{mm}' } };
+  option.series = [...series].map(([zone, points]) => ({ type: 'line', name: zone, data: points, showSymbol: false, step: 'start', lineStyle: { width: 1.5 } }));
+  return option;
+}
+
+/** A legend of every flow type on one or (narrow charts, under 520 px) two lines, the plot below it. */
+const flowLegend = (width: number): Option => ({
+  legend: { type: 'plain', top: 0, itemGap: 8 },
+  grid: { left: 8, right: 16, top: width < 520 ? 76 : 56, bottom: 8, containLabel: true },
+});
+
+/** Hourly signed flows of a border, MW (positive from zone A to zone B), coloured by flow type; `width` of the chart, px. */
+export function flowsOption(flows: Record<FlowTypeName, [number, number][]>, zoneA: string, zoneB: string, width: number): Option {
+  return {
+    ...base(),
+    ...flowLegend(width),
+    tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: mw },
+    xAxis: { type: 'time' },
+    yAxis: { type: 'value', name: `MW, + = ${zoneA} → ${zoneB}`, nameTextStyle: { align: 'left' } },
+    series: FLOW_TYPES.map((t) => ({ type: 'bar', name: FLOW_LABELS[t], stack: 'flow', data: flows[t], itemStyle: { color: FLOW_COLOURS[t] }, barMaxWidth: 6, large: true })),
+  };
+}
+
+/** A day of flow-type shares, percent of assessed hours. */
+export interface ShareRow {
+  readonly day: string;
+  readonly convergence: number;
+  readonly congestion: number;
+  readonly counterIntuitive: number;
+  readonly outage: number;
+}
+
+const SHARE_FIELD: Record<FlowTypeName, keyof Omit<ShareRow, 'day'>> = {
+  CONVERGENCE: 'convergence',
+  CONGESTION: 'congestion',
+  COUNTER_INTUITIVE: 'counterIntuitive',
+  OUTAGE: 'outage',
+};
+
+/** Stacked daily shares of the flow types, percent; `width` of the chart, px. */
+export function sharesOption(rows: readonly ShareRow[], width: number): Option {
+  return {
+    ...base(),
+    ...flowLegend(width),
+    tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: percent },
+    xAxis: { type: 'category', data: rows.map((r) => r.day.slice(5)) },
+    yAxis: { type: 'value', max: 100, name: '% of hours', nameTextStyle: { align: 'left' } },
+    series: FLOW_TYPES.map((t) => ({ type: 'bar', name: FLOW_LABELS[t], stack: 'share', data: rows.map((r) => r[SHARE_FIELD[t]]), itemStyle: { color: FLOW_COLOURS[t] } })),
+  };
+}

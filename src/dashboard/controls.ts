@@ -1,0 +1,65 @@
+import type { RangeChoice } from './data.js';
+
+/** A bidding zone as the picker lists it. */
+export interface ZoneOption {
+  readonly code: string;
+  readonly name: string;
+}
+
+/** A border as the picker lists it: key `A->B` in stored orientation. */
+export interface BorderOption {
+  readonly key: string;
+  readonly zoneA: { readonly code: string };
+  readonly zoneB: { readonly code: string };
+}
+
+/** What the controls hold. */
+export interface Selection {
+  readonly zones: string[];
+  readonly range: RangeChoice;
+  readonly border: string;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown>, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node: HTMLElementTagNameMap[K] = document.createElement(tag);
+  Object.assign(node, props);
+  node.append(...children);
+  return node;
+}
+
+/** Fills the zone picker with one labelled checkbox per zone (its accessible name: code and name). */
+export function renderZonePicker(list: HTMLElement, zones: readonly ZoneOption[], selected: ReadonlySet<string>): void {
+  list.replaceChildren(
+    ...zones.map((z) =>
+      el('label', { title: z.name }, el('input', { type: 'checkbox', name: 'zone', value: z.code, checked: selected.has(z.code) }), z.code, el('span', { className: 'visually-hidden' }, ` ${z.name}`)),
+    ),
+  );
+}
+
+/** Fills the border picker, `A->B` shown as `A – B`. */
+export function renderBorderPicker(select: HTMLSelectElement, borders: readonly BorderOption[], selected: string): void {
+  select.replaceChildren(...borders.map((b) => el('option', { value: b.key, selected: b.key === selected }, `${b.zoneA.code} – ${b.zoneB.code}`)));
+}
+
+/** Reads the form: checked zones in list order, the range choice and the border key. */
+export function readSelection(form: HTMLFormElement): Selection {
+  const zones = [...form.querySelectorAll<HTMLInputElement>('input[name=zone]:checked')].map((i) => i.value);
+  const data = new FormData(form);
+  const range = String(data.get('range') ?? '7');
+  const choice: RangeChoice =
+    range === 'custom'
+      ? { kind: 'custom', from: (form.elements.namedItem('from') as HTMLInputElement).value, to: (form.elements.namedItem('to') as HTMLInputElement).value }
+      : { kind: 'days', days: Number(range) };
+  return { zones, range: choice, border: String(data.get('border') ?? '') };
+}
+
+/** Enables the date inputs for a custom range; fills empty ones with `fallback` (YYYY-MM-DD, UTC). */
+export function syncDateInputs(form: HTMLFormElement, fallback: { from: string; to: string; max: string }): void {
+  const custom = (form.elements.namedItem('range') as RadioNodeList).value === 'custom';
+  for (const name of ['from', 'to'] as const) {
+    const input = form.elements.namedItem(name) as HTMLInputElement;
+    input.disabled = !custom;
+    input.max = fallback.max;
+    if (custom && !input.value) input.value = fallback[name];
+  }
+}

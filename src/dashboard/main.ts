@@ -1,0 +1,4 @@
+import './styles.css';
+import { startDashboard } from './dashboard.js';
+
+void startDashboard(document);

@@ -1,0 +1,103 @@
+import type { EChartsType } from 'echarts/core';
+import { flowsOption, FLOW_LABELS, heatmapOption, priceLinesOption, type ShareRow, sharesOption, tomorrowOption } from './charts.js';
+import type { BorderOption } from './controls.js';
+import { DAY_MS, FLOW_TYPES, type FlowTypeName, isoDay, type PriceStats, type Range } from './data.js';
+
+const fmt = (v: number): string => v.toFixed(2);
+const span = (r: Range): string => `${isoDay(r.from)} to ${isoDay(r.to - DAY_MS)}`;
+const pointCount = (series: Iterable<readonly unknown[]>): number => [...series].reduce((n, s) => n + s.length, 0);
+
+function describe(chart: EChartsType, label: string, data: Record<string, string | number>): void {
+  const dom = chart.getDom();
+  dom.setAttribute('aria-label', label);
+  for (const [key, value] of Object.entries(data)) dom.dataset[key] = String(value);
+}
+
+function text(id: string, value: string): void {
+  const node = document.getElementById(id);
+  if (node) node.textContent = value;
+}
+
+/** What the price panels show. */
+export interface PricesView {
+  readonly zones: readonly string[];
+  readonly range: Range;
+  readonly series: Map<string, [number, number][]>;
+  readonly stats: readonly PriceStats[];
+  readonly cells: [number, number, number][];
+}
+
+/** Price lines, the statistics table and the hour-of-day heatmap. */
+export function renderPrices(lines: EChartsType, heatmap: EChartsType, view: PricesView): void {
+  const points = pointCount(view.series.values());
+  const zones = view.zones.join(', ') || 'no zone';
+  const summary = view.zones.length
+    ? `${zones}: ${points} hourly prices, ${span(view.range)} (UTC).`
+    : 'Pick at least one bidding zone.';
+  text('price-summary', summary);
+  lines.setOption(priceLinesOption(view.series), { notMerge: true });
+  describe(lines, `Line chart of hourly day-ahead prices, EUR/MWh. ${summary}`, { points, zones: view.zones.join(',') });
+  heatmap.getDom().style.height = `${Math.max(160, 90 + 26 * view.zones.length)}px`;
+  heatmap.resize();
+  heatmap.setOption(heatmapOption(view.cells, view.zones), { notMerge: true });
+  describe(heatmap, `Heatmap of the mean price per zone and UTC hour of day over ${span(view.range)}: ${view.cells.length} cells.`, { cells: view.cells.length });
+  const body = document.querySelector('#price-table tbody');
+  body?.replaceChildren(
+    ...view.stats.map((s) => {
+      const row = document.createElement('tr');
+      const head = Object.assign(document.createElement('th'), { scope: 'row', textContent: s.zone });
+      row.append(head, ...[fmt(s.mean), fmt(s.min), fmt(s.max), String(s.count)].map((v) => Object.assign(document.createElement('td'), { textContent: v })));
+      return row;
+    }),
+  );
+}
+
+/** What the tomorrow panel shows. */
+export interface TomorrowView {
+  readonly zones: readonly string[];
+  readonly day: Range;
+  readonly series: Map<string, [number, number][]>;
+}
+
+/** Tomorrow's prices, or a note that they are not published yet. */
+export function renderTomorrow(chart: EChartsType, view: TomorrowView): void {
+  const day = isoDay(view.day.from);
+  const points = pointCount(view.series.values());
+  text('tomorrow-title', `Tomorrow, ${day} (UTC)`);
+  const published = [...view.series].filter(([, p]) => p.length > 0);
+  const summary = points === 0
+    ? `Prices for ${day} are not published yet (the day-ahead auction publishes them around 12:45 CET the day before).`
+    : `Published for ${published.map(([zone, p]) => `${zone} (mean ${fmt(p.reduce((a, x) => a + x[1], 0) / p.length)} EUR/MWh)`).join(', ')}.`;
+  text('tomorrow-summary', summary);
+  chart.getDom().hidden = points === 0;
+  chart.setOption(tomorrowOption(view.series), { notMerge: true });
+  chart.resize();
+  describe(chart, `Step chart of tomorrow's day-ahead prices, EUR/MWh: ${points} prices.`, { points });
+}
+
+/** What the border panels show. */
+export interface FlowsView {
+  readonly border: BorderOption;
+  readonly range: Range;
+  readonly flows: Record<FlowTypeName, [number, number][]>;
+  readonly hours: number;
+  readonly shares: readonly ShareRow[];
+}
+
+/** Hourly flows by flow type and the stacked daily flow-type shares of one border. */
+export function renderFlows(flows: EChartsType, shares: EChartsType, view: FlowsView): void {
+  const a = view.border.zoneA.code;
+  const b = view.border.zoneB.code;
+  const parts = FLOW_TYPES.map((t) => [t, view.flows[t].length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([t, n]) => `${FLOW_LABELS[t].toLowerCase()} ${Math.round((100 * n) / Math.max(1, view.hours))} %`);
+  const summary = view.hours
+    ? `${a} – ${b}: ${view.hours} hours, ${span(view.range)} (UTC); ${parts.join(', ')}. Positive flows go from ${a} to ${b}.`
+    : `${a} – ${b}: no flows in ${span(view.range)}.`;
+  text('flows-title', `Border flows ${a} – ${b}`);
+  text('flow-summary', summary);
+  flows.setOption(flowsOption(view.flows, a, b, flows.getWidth()), { notMerge: true });
+  describe(flows, `Bar chart of hourly flows coloured by flow type, MW. ${summary}`, { points: view.hours, border: view.border.key });
+  shares.setOption(sharesOption(view.shares, shares.getWidth()), { notMerge: true });
+  describe(shares, `Stacked bar chart of the daily flow-type shares of ${a} – ${b}: ${view.shares.length} days.`, { days: view.shares.length });
+}

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_CSP, DASHBOARD_CSP } from '../../src/http/security-headers.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { type BuiltDashboard, buildTestDashboard } from '../support/dashboard.js';
+
+describe('the dashboard route with a built bundle', () => {
+  let bundle: BuiltDashboard;
+  let t: TestApp;
+  beforeAll(async () => {
+    bundle = await buildTestDashboard();
+    t = await createTestApp('pglite', 'empty', {}, { dashboardDir: bundle.dir });
+  });
+  afterAll(async () => {
+    await t?.close();
+    bundle?.remove();
+  });
+
+  it('answers / with the page, revalidated on every load, under a CSP that allows only this origin and no inline code', async () => {
+    const res = await t.get('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+    expect(DASHBOARD_CSP).not.toContain('unsafe-inline');
+    const page = await res.text();
+    expect(page).toMatch(/<script type="module" src="\/dashboard\/main-[A-Z0-9]{8}\.js"><\/script>/);
+    expect(page).not.toMatch(/<script>|<style>|style="|https?:\/\//);
+    for (const link of ['/graphql', '/api/v1/docs', '/api/v1/openapi.json']) expect(page).toContain(`href="${link}"`);
+  });
+
+  it('serves the hashed assets with their content types, cached for a year, and the icon for an hour', async () => {
+    const page = await (await t.get('/')).text();
+    const js = /src="(\/dashboard\/main-[A-Z0-9]{8}\.js)"/.exec(page)?.[1];
+    const css = /href="(\/dashboard\/main-[A-Z0-9]{8}\.css)"/.exec(page)?.[1];
+    for (const [path, type] of [[js, 'text/javascript; charset=utf-8'], [css, 'text/css; charset=utf-8']] as const) {
+      const res = await t.get(path ?? '/missing');
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.get('content-security-policy')).toBe(API_CSP);
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    }
+    const icon = await t.get('/dashboard/favicon.svg');
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(icon.headers.get('cache-control')).toBe('public, max-age=3600');
+  });
+
+  it('answers 404 for names outside the bundle, other methods and path tricks', async () => {
+    for (const path of ['/dashboard/nope.js', '/dashboard/.hidden.js', '/dashboard/..%2Fpackage.json', '/dashboard/../package.json', '/dashboard/sub/main.js', '/dashboard/index.html', '/dashboard/']) {
+      const res = await t.get(path);
+      expect(res.status, path).toBe(404);
+      expect(await res.json()).toEqual({ detail: 'Not Found' });
+    }
+    expect((await t.get('/', { method: 'POST', body: '{}' })).status).toBe(404);
+    const head = await t.get('/', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+  });
+});
+
+describe('the dashboard route without a build', () => {
+  it('answers / with 503 and a short page saying how to build the dashboard', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'eumarket-no-dashboard-'));
+    const t = await createTestApp('pglite', 'empty', {}, { dashboardDir: join(empty, 'absent') });
+    try {
+      const res = await t.get('/');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await res.text()).toContain('npm run build:dashboard');
+      expect((await t.get('/dashboard/main-ABCDEFGH.js')).status).toBe(404);
+      expect((await t.get('/healthz')).status).toBe(200);
+    } finally {
+      await t.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

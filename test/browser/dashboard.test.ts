@@ -1,0 +1,143 @@
+/**
+ * The dashboard in a real browser: Debian's chromium driven by playwright-core, against the app on
+ * a real port over the test demo data (clock pinned to DEMO_TEST_NOW). Without /usr/bin/chromium the
+ * tests skip, except under CI=true where they fail.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { type BuiltDashboard, buildTestDashboard } from '../support/dashboard.js';
+import { CI } from '../support/env.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const MISSING = `chromium not found at ${CHROMIUM} (apt-get install chromium): browser tests skipped`;
+const ROOT = resolve(import.meta.dirname, '../..');
+const SCREENSHOTS = { docs: join(ROOT, 'docs/dashboard.png'), output: join(ROOT, 'test-output') };
+const CHARTS = ['prices-chart', 'heatmap-chart', 'tomorrow-chart', 'flows-chart', 'shares-chart'];
+
+interface Visit {
+  readonly page: Page;
+  readonly errors: string[];
+  readonly hosts: Set<string>;
+}
+
+describe('the dashboard in chromium', () => {
+  const available = existsSync(CHROMIUM);
+  let bundle: BuiltDashboard;
+  let t: TestApp;
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    if (!available) {
+      if (CI) throw new Error(`${MISSING.replace('skipped', 'cannot run')}; CI=true requires them`);
+      return;
+    }
+    bundle = await buildTestDashboard();
+    t = await createTestApp('pglite', 'demo', {}, { dashboardDir: bundle.dir });
+    server = createServer(t.app.yoga);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // launch() starts chromium with a new, empty profile in a temporary directory of its own.
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((done) => (server ? server.close(done) : done(undefined)));
+    await t?.close();
+    bundle?.remove();
+  });
+
+  async function visit(path = '/'): Promise<Visit> {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const hosts = new Set<string>();
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('request', (r) => hosts.add(new URL(r.url()).host));
+    page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
+    await page.goto(`${origin}${path}`);
+    await page.waitForSelector('body[data-state=ready]');
+    return { page, errors, hosts };
+  }
+
+  const attr = (page: Page, id: string, name: string) => page.getAttribute(`#${id}`, `data-${name}`);
+
+  it('loads with no console error and no request leaving the server, and renders every chart with data', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors, hosts } = await visit();
+    for (const id of CHARTS) {
+      const size = await page.$eval(`#${id} canvas`, (c) => ({ w: (c as HTMLCanvasElement).width, h: (c as HTMLCanvasElement).height }));
+      expect(size.w, id).toBeGreaterThan(100);
+      expect(size.h, id).toBeGreaterThan(100);
+    }
+    expect(await attr(page, 'prices-chart', 'zones')).toBe('DE_LU,ES,FR,NL,PL');
+    expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 7 * 24);
+    expect(Number(await attr(page, 'heatmap-chart', 'cells'))).toBe(5 * 24);
+    expect(Number(await attr(page, 'tomorrow-chart', 'points'))).toBe(5 * 96);
+    expect(await page.textContent('#tomorrow-title')).toContain('2025-11-06');
+    expect(Number(await attr(page, 'flows-chart', 'points'))).toBeGreaterThan(6 * 24);
+    expect(await attr(page, 'flows-chart', 'border')).toBe('DE_LU->FR');
+    expect(Number(await attr(page, 'shares-chart', 'days'))).toBe(7);
+    expect(await page.locator('#price-table tbody tr').count()).toBe(5);
+    mkdirSync(SCREENSHOTS.output, { recursive: true });
+    await page.screenshot({ path: SCREENSHOTS.docs, fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS.output, 'dashboard.png'), fullPage: true });
+    for (const id of ['prices-chart', 'heatmap-chart', 'flows-chart']) await page.hover(`#${id}`, { position: { x: 300, y: 150 } });
+    expect(errors).toEqual([]);
+    expect([...hosts]).toEqual([new URL(origin).host]);
+    await page.close();
+  });
+
+  it('changes the data when a zone is toggled by keyboard or pointer, and when the border or the range changes', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors } = await visit();
+    const before = await page.textContent('#price-summary');
+    await page.focus('#zone-list input[value=FR]');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#prices-chart')?.getAttribute('data-zones') === 'DE_LU,ES,NL,PL');
+    expect(Number(await attr(page, 'heatmap-chart', 'cells'))).toBe(4 * 24);
+    expect(await page.textContent('#price-summary')).not.toBe(before);
+    await page.getByLabel('BE', { exact: false }).first().check();
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#prices-chart')?.getAttribute('data-zones')?.includes('BE'));
+    expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 7 * 24);
+    await page.selectOption('#border-select', 'BE->NL');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#flows-chart')?.getAttribute('data-border') === 'BE->NL');
+    await page.check('input[name=range][value="30"]');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#shares-chart')?.getAttribute('data-days') === '30');
+    expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 30 * 24);
+    await page.check('input[name=range][value=custom]');
+    await page.fill('#range-from', '2025-11-01');
+    await page.fill('#range-to', '2025-11-03');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#shares-chart')?.getAttribute('data-days') === '3');
+    expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 3 * 24);
+    await page.fill('#range-to', '2025-10-01');
+    await expect.poll(() => page.textContent('#range-error')).toContain('must not be before');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 360 px wide phone screen without horizontal scrolling', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    await context.close();
+    context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'en-GB', timezoneId: 'UTC' });
+    const { page, errors } = await visit();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.screenshot({ path: join(SCREENSHOTS.output, 'dashboard-phone.png'), fullPage: true });
+    const cards = page.locator('main section');
+    for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).screenshot({ path: join(SCREENSHOTS.output, `dashboard-phone-${i + 1}.png`) });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The demo load is all or nothing: a load that fails midway leaves nothing behind, demo rows
+ * without a completion record (a load interrupted before the record existed) are replaced by the
+ * whole data set, and upstream prices are never overwritten. Also the migration's backfill, which
+ * records a complete legacy load and only that.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../src/demo/seed.js';
+import type { Database } from '../../src/db/client.js';
+import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
+
+const TABLES = ['price_point', 'price_daily', 'border_hour', 'border_outage', 'border_daily', 'border_weekly', 'zone_daily', 'demo_load'];
+const MIGRATIONS = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
+const BACKFILL = (() => {
+  const name = readdirSync(MIGRATIONS).find((n) => n.endsWith('_demo_load')) as string;
+  const sql = readFileSync(`${MIGRATIONS}${name}/migration.sql`, 'utf8');
+  return sql.slice(sql.indexOf('INSERT INTO "demo_load"'));
+})();
+
+const counts = async (db: Database) =>
+  (await db.rawQuery<Record<string, number>>(`SELECT ${TABLES.map((x) => `(SELECT count(*)::int FROM ${x}) AS ${x}`).join(', ')}`))[0];
+const seed = (db: Database) => seedDemo(db, { now: DEMO_TEST_NOW, from: DEMO_TEST_FROM });
+
+describe.each(TEST_BACKENDS)('an interrupted demo load (%s)', (kind) => {
+  let t: TestDatabase | undefined;
+  afterEach(() => t?.close());
+
+  it('records the complete data set with its range', async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    const rows = await t.db.rawQuery<{ range_from: Date; range_to: Date }>('SELECT range_from, range_to FROM demo_load');
+    expect(rows).toEqual([{ range_from: DEMO_TEST_FROM, range_to: new Date('2025-11-07T00:00:00Z') }]);
+  });
+
+  it('leaves nothing behind when the load fails midway, and the next load is complete', async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    const db = t.db;
+    const complete = await counts(db);
+    await db.execScript(`CREATE FUNCTION fail_rollup() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'crash'; END $$;
+      CREATE TRIGGER fail_rollup BEFORE INSERT ON border_weekly FOR EACH ROW EXECUTE FUNCTION fail_rollup();`);
+    await db.execScript('TRUNCATE price_point, price_daily, border_hour, border_outage, border_daily, border_weekly, zone_daily, demo_load');
+    await expect(seed(db)).rejects.toThrow(/crash/);
+    expect(Object.values((await counts(db)) ?? {})).toEqual(TABLES.map(() => 0));
+    await db.execScript('DROP TRIGGER fail_rollup ON border_weekly');
+    expect(await seed(db)).not.toBeNull();
+    expect(await counts(db)).toEqual(complete);
+  });
+
+  it('replaces demo rows without a completion record by the whole data set', async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    const db = t.db;
+    const complete = await counts(db);
+    await db.execScript('DELETE FROM demo_load; TRUNCATE border_hour, border_daily, border_weekly, zone_daily, border_outage');
+    const result = await seed(db);
+    expect(result?.prices).toBe(complete?.price_point);
+    expect(await counts(db)).toEqual(complete);
+  });
+
+  it('loads nothing over upstream prices when no demo load is recorded', async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    const db = t.db;
+    await db.execScript(`DELETE FROM demo_load; UPDATE price_point SET source = 'entsoe' WHERE zone_id = (SELECT min(zone_id) FROM price_point)`);
+    const before = await counts(db);
+    expect(await seed(db)).toBeNull();
+    expect(await counts(db)).toEqual(before);
+  });
+
+  it('backfills the record of a complete legacy load, not of one interrupted before its weekly rollup', async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    const db = t.db;
+    await db.rawQuery('DELETE FROM demo_load');
+    await db.execScript(BACKFILL);
+    expect((await counts(db))?.demo_load).toBe(1);
+    await db.execScript('DELETE FROM demo_load; DELETE FROM border_weekly;');
+    await db.execScript(BACKFILL);
+    expect((await counts(db))?.demo_load).toBe(0);
+  });
+});

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PARSE_LIMITS } from '../../src/graphql/parse-limits.js';
+import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+
+type GqlBody = { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
+
+const RESPONSE_JSON = 'application/graphql-response+json';
+const PRICES_BY_RESOLUTION = 'query Q($v: Resolution) { prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-01T02:00", resolution: $v) { edges { node { priceEurMwh } } } }';
+
+describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(backend, 'demo');
+  });
+  afterAll(() => t?.close());
+
+  const send = async (path: string, init: RequestInit = {}, accept = RESPONSE_JSON) => {
+    const res = await t.get(path, { ...init, headers: { accept, ...init.headers } });
+    return { status: res.status, body: (await res.json()) as GqlBody };
+  };
+  const post = (body: unknown, accept = RESPONSE_JSON) =>
+    send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, accept);
+
+  it('refuses a document nested thousands of levels deep with 400 GRAPHQL_PARSE_FAILED', async () => {
+    const { status, body } = await post({ query: `{${' zones {'.repeat(5000)}${' }'.repeat(5001)}` });
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect(body.errors?.[0]?.message).toMatch(/nests deeper than/);
+  });
+
+  it('refuses a document over the token limit with 400 GRAPHQL_PARSE_FAILED', async () => {
+    const { status, body } = await post({ query: `{ ${'__typename '.repeat(PARSE_LIMITS.tokens)}}` });
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.message).toMatch(/tokens/);
+  });
+
+  it('refuses deeply nested list values and brackets inside strings do not count', async () => {
+    const lists = await post({ query: `{ zones(x: ${'['.repeat(3000)}${']'.repeat(3000)}) { code } }` });
+    expect(lists.status).toBe(400);
+    expect(lists.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+    const inString = await post({ query: `{ zone(code: "${'{'.repeat(200)}") { code } }` });
+    expect(inString.status).toBe(200);
+    expect(inString.body.data).toEqual({ zone: null });
+  });
+
+  it.each(['mutation { x }', 'subscription { x }'])('refuses `%s` (no such root type) with 400 and a validation error', async (query) => {
+    const { status, body } = await post({ query });
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(body.errors?.[0]?.message).toMatch(/The (mutation|subscription) operation is not supported by the schema/);
+  });
+
+  it('refuses invalid JSON in the variables of a GET with 400 BAD_REQUEST', async () => {
+    const query = encodeURIComponent('{ zones { code } }');
+    const { status, body } = await send(`/graphql?query=${query}&variables=${encodeURIComponent('{bad')}`);
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(body.errors?.[0]?.message).toMatch(/variables/);
+  });
+
+  it.each([RESPONSE_JSON, 'application/json'])('refuses a variable that does not coerce with 400 and no data (accept %s)', async (accept) => {
+    const { status, body } = await post({ query: PRICES_BY_RESOLUTION, variables: { v: 'PHYSICAL' } }, accept);
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.message).toMatch(/Variable "\$v" got invalid value "PHYSICAL"/);
+  });
+
+  it('answers an operation refused before execution (over the depth limit) with 400 and no data', async () => {
+    const { status, body } = await post({ query: `{ zone(code: "FR") ${'{ neighbours '.repeat(10)}{ code }${' }'.repeat(10)} }` });
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
+  });
+
+  it('runs the operation named in operationName when a document holds several, each time', async () => {
+    const query = 'query A { zones { code } } query B { __typename }';
+    expect((await post({ query, operationName: 'A' })).body.data).toHaveProperty('zones');
+    expect((await post({ query, operationName: 'B' })).body).toEqual({ data: { __typename: 'Query' } });
+    expect((await post({ query, operationName: 'A' })).body.data).toHaveProperty('zones');
+  });
+
+  it('honours the @skip and @include directives every GraphQL service has', async () => {
+    const query = 'query Q($yes: Boolean!) { a: __typename @include(if: $yes) b: __typename @skip(if: $yes) }';
+    expect((await post({ query, variables: { yes: true } })).body).toEqual({ data: { a: 'Query' } });
+    expect((await post({ query, variables: { yes: false } })).body).toEqual({ data: { b: 'Query' } });
+  });
+
+  it('runs the same document once its variable coerces', async () => {
+    const { status, body } = await post({ query: PRICES_BY_RESOLUTION, variables: { v: 'HOURLY' } });
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+  });
+});
