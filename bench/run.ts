@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { createApp } from '../src/app.js';
 import { prepareDatabase } from '../src/bootstrap.js';
 import { testConfig } from '../src/config.js';
-import { type Database, openPglite, openPostgres } from '../src/db/client.js';
+import { type Database, openPostgres } from '../src/db/client.js';
+import { openServerDatabase } from '../src/db/server-database.js';
 import { parseCommandLine, runCommandLine } from '../src/cli/command-line.js';
 import { createLogger } from '../src/logger.js';
 import { runAccess } from './access.js';
@@ -107,9 +108,10 @@ async function main(args: Args): Promise<void> {
     }
     const log = createLogger({ LOG_LEVEL: 'warn' });
     if (!args['skip-pglite'] && !args.large) {
-      const db = await openPglite(pgliteDir);
-      await prepareDatabase(db, testConfig({ SEED_DEMO: true }), log, new Date());
-      report.push(await latency('PGlite (embedded, on disk)', db, seconds, args.connections));
+      const config = testConfig({ PGLITE_DIR: pgliteDir, SEED_DEMO: true });
+      const { db } = await openServerDatabase(config);
+      await prepareDatabase(db, config, log, new Date());
+      report.push(await latency('PGlite (embedded, on disk, on its thread over the wire protocol)', db, seconds, args.connections));
       await db.close();
     }
     if (!args['skip-pg'] && !args.large) {

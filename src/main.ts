@@ -2,17 +2,18 @@ import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { prepareDatabase } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
 import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, REST_PREFIX } from './http/paths.js';
+import { openServerDatabase } from './db/server-database.js';
 import { createLogger } from './logger.js';
 
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
   const logger = createLogger(config);
-  const db = await openDatabase(config);
-  logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL' }, 'database opened');
+  const { db, url, publish } = await openServerDatabase(config);
+  logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL', ...(url ? { url } : {}) }, 'database opened');
   await prepareDatabase(db, config, logger, new Date());
+  publish();
   const app = await createApp({ config, db, logger });
   const server = createServer(app.yoga);
   server.listen(config.PORT, config.HOST, () => {
@@ -23,7 +24,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\nEuropean electricity market API is up (${db.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}):\n` +
         `  Dashboard:           ${base}${DASHBOARD_PATH}\n  GraphQL (GraphiQL):  ${base}${GRAPHQL_PATH}\n  REST API:            ${base}${REST_PREFIX}/prices\n` +
-        `  API reference:       ${base}${DOCS_PATH}\n  OpenAPI:             ${base}${OPENAPI_PATH}\n\n`,
+        `  API reference:       ${base}${DOCS_PATH}\n  OpenAPI:             ${base}${OPENAPI_PATH}\n` +
+        (url ? `  Database (psql):     psql '${url}'\n` : '') + '\n',
     );
   });
   let stopping = false;

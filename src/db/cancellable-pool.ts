@@ -44,11 +44,11 @@ function acquire(pool: pg.Pool, signal: AbortSignal): Promise<pg.PoolClient> {
   });
 }
 
-async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSignal, args: unknown[]): Promise<unknown> {
+async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSignal, args: unknown[], canCancel: boolean): Promise<unknown> {
   const client = await acquire(pool, signal);
   let cancelling: Promise<void> | undefined;
   const cancel = () => {
-    cancelling = cancelBackend(config, backendPid(client));
+    if (canCancel) cancelling = cancelBackend(config, backendPid(client));
   };
   let broken: Error | undefined;
   const onError = (err: Error) => {
@@ -73,9 +73,10 @@ async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSig
  * once the signal has aborted, and the statement running when it aborts is cancelled in the
  * server (`pg_cancel_backend` from a separate connection), its connection then discarded rather
  * than returned to the pool. Outside a request, and for callback or submittable (COPY) calls, it
- * is a plain pool.
+ * is a plain pool. With `cancel: false` (a server without cancellation) the running statement is
+ * left to finish, its connection then returned to the pool.
  */
-export function cancellablePool(config: pg.PoolConfig): pg.Pool {
+export function cancellablePool(config: pg.PoolConfig, { cancel = true }: { cancel?: boolean } = {}): pg.Pool {
   const pool = new pg.Pool(config);
   const plain = pool.query.bind(pool) as AnyQuery;
   const query: AnyQuery = (...args) => {
@@ -83,7 +84,7 @@ export function cancellablePool(config: pg.PoolConfig): pg.Pool {
     const last = args[args.length - 1];
     const submittable = typeof (args[0] as { submit?: unknown } | undefined)?.submit === 'function';
     if (!signal || typeof last === 'function' || submittable) return plain(...args);
-    return queryUntil(pool, config, signal, args);
+    return queryUntil(pool, config, signal, args, cancel);
   };
   pool.query = query as pg.Pool['query'];
   return pool;

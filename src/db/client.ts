@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -7,7 +8,8 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Config } from '../config.js';
 import { currentRequestSignal } from '../deadline.js';
 import { cancellablePool } from './cancellable-pool.js';
-import { acquireDirLock, type DirLock } from './dir-lock.js';
+import { acquireDirLock, DirectoryInUseError, type DirLock, type LockOwner } from './dir-lock.js';
+import { publishedUrl } from './published-url.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 /** Which engine backs the service: an embedded PGlite or a PostgreSQL server. */
@@ -22,9 +24,9 @@ export interface Database {
   readonly prisma: PrismaClient;
   /** The schema holding the tables (search_path on PostgreSQL; always `public` on PGlite). */
   readonly schema: string;
-  /** The embedded engine, when kind is `pglite` (COPY from a blob, dumps). */
+  /** The embedded engine when it runs in this process (COPY from a blob, dumps). */
   readonly pglite?: PGlite;
-  /** The connection pool, when kind is `postgres`. */
+  /** The connection pool: PostgreSQL's, or the embedded engine's when reached over the wire protocol. */
   readonly pool?: pg.Pool;
   /** Runs SQL text holding one or more statements without parameters (DDL, migrations). */
   execScript(sql: string): Promise<void>;
@@ -47,9 +49,27 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Opens the database the configuration names: PostgreSQL with DATABASE_URL, else PGlite in PGLITE_DIR. */
+/**
+ * Opens the database the configuration names, for a command-line tool: PostgreSQL with
+ * DATABASE_URL, else PGlite in PGLITE_DIR, in this process, or through the server that owns the
+ * directory when one runs and publishes its connection URL there (see `openServerDatabase` for
+ * the server itself).
+ * @throws DirectoryInUseError when another process owns the directory and publishes no URL.
+ */
 export async function openDatabase(config: Config): Promise<Database> {
-  return config.DATABASE_URL ? openPostgres(config, config.DATABASE_URL) : openPglite(config.PGLITE_DIR);
+  if (config.DATABASE_URL) return openPostgres(config, config.DATABASE_URL);
+  try {
+    return await openPglite(config.PGLITE_DIR);
+  } catch (error) {
+    const url = error instanceof DirectoryInUseError ? ownersUrl(config.PGLITE_DIR, error.owner) : null;
+    if (url === null) throw error;
+    return openPostgres(config, url, { embedded: true });
+  }
+}
+
+function ownersUrl(dir: string, owner: LockOwner | null): string | null {
+  if (!owner || owner.hostname !== hostname() || owner.pid === process.pid) return null;
+  return publishedUrl(dir, owner.pid);
 }
 
 function lockDirectory(dir: string): DirLock {
@@ -118,49 +138,64 @@ const sessionOptions = (schema: string, statementTimeoutMs: number) =>
   `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c plan_cache_mode=force_custom_plan`;
 
 /**
+ * Connections to the embedded engine's wire server per pool: it runs one statement at a time, so
+ * more connections only queue there.
+ */
+const EMBEDDED_POOL_SIZE = 4;
+
+/** How {@link openPostgres} reaches its server. */
+export interface PostgresOptions {
+  /**
+   * The server is the embedded engine's wire server (see `startEngineThread`): one session shared
+   * by every connection, in schema `public`. Statements are then neither prepared by name (the
+   * names would clash between connections) nor cancelled at a request's deadline (the engine has
+   * no cancellation, and `statement_timeout` has no effect).
+   */
+  readonly embedded?: boolean;
+}
+
+/**
  * Opens a PostgreSQL pool whose sessions use the configured schema and request timeout, plus one
  * connection for health checks. Waiting for a pooled connection is not a failure: inside a request
  * it lasts until the request's time limit (see {@link cancellablePool}), elsewhere (API key
  * lookups, ingestion) at most REQUEST_TIMEOUT_MS; only opening a connection is held to
  * {@link CONNECT_TIMEOUT_MS}.
  */
-export async function openPostgres(config: Config, url: string): Promise<Database> {
-  const schema = config.DATABASE_SCHEMA;
+export async function openPostgres(config: Config, url: string, { embedded = false }: PostgresOptions = {}): Promise<Database> {
+  const schema = embedded ? 'public' : config.DATABASE_SCHEMA;
   const pool = cancellablePool({
     connectionString: url,
-    max: config.DATABASE_POOL_SIZE,
-    options: sessionOptions(schema, config.REQUEST_TIMEOUT_MS),
+    max: embedded ? Math.min(config.DATABASE_POOL_SIZE, EMBEDDED_POOL_SIZE) : config.DATABASE_POOL_SIZE,
+    ...(embedded ? {} : { options: sessionOptions(schema, config.REQUEST_TIMEOUT_MS) }),
     Client: PromptClient,
     connectionTimeoutMillis: Math.max(config.REQUEST_TIMEOUT_MS, CONNECT_TIMEOUT_MS),
-  });
+  }, { cancel: !embedded });
   pool.on('error', () => undefined);
   const probe = new pg.Pool({
     connectionString: url,
     max: 1,
-    options: sessionOptions(schema, PROBE_TIMEOUT_MS),
+    ...(embedded ? {} : { options: sessionOptions(schema, PROBE_TIMEOUT_MS) }),
     Client: PromptClient,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 60_000,
   });
   probe.on('error', () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
+  const rawQuery = async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[];
   return {
-    kind: 'postgres',
+    kind: embedded ? 'pglite' : 'postgres',
     prisma,
     schema,
     pool,
     async execScript(sql) {
       await pool.query(sql);
     },
-    async rawQuery<T>(sql: string, params: unknown[] = []) {
-      return (await pool.query(sql, params)).rows as T[];
-    },
+    rawQuery,
     async probeQuery<T>(sql: string, params: unknown[] = []) {
       return (await probe.query(sql, params)).rows as T[];
     },
-    async preparedQuery<T>(sql: string, params: unknown[] = []) {
-      return (await pool.query({ name: statementName(sql), text: sql, values: params })).rows as T[];
-    },
+    preparedQuery: embedded ? rawQuery : async <T>(sql: string, params: unknown[] = []) =>
+      (await pool.query({ name: statementName(sql), text: sql, values: params })).rows as T[],
     async close() {
       await prisma.$disconnect();
       await Promise.all([pool.end(), probe.end()]);

@@ -190,7 +190,7 @@ async function withLockedSession<T>(db: Database, fn: (session: Session) => Prom
   if (!db.pool) throw new MigrationError(`database of kind ${db.kind} has neither pglite nor pool`);
   const client = await db.pool.connect();
   try {
-    const result = await locked(clientSession(client), fn);
+    const result = await locked(clientSession(client, db.kind), fn);
     client.release();
     return result;
   } catch (error) {
@@ -238,12 +238,12 @@ function pgliteSession(pglite: PGlite): Session {
   };
 }
 
-function clientSession(client: pg.PoolClient): Session {
+function clientSession(client: pg.PoolClient, kind: Database['kind']): Session {
   return {
     async query<T>(sql: string, params?: unknown[]) {
       return (await client.query(sql, params)).rows as T[];
     },
-    transaction: (fn) => transactionOn(client, fn),
+    transaction: (fn) => transactionOn(client, fn, kind),
   };
 }
 

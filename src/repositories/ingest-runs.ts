@@ -7,7 +7,9 @@
  * involved, and a live run, however slow, is never taken for a dead one.
  *
  * On PostgreSQL the lock lives on a dedicated connection (not taken from the pool, so the pool
- * keeps its size); on PGlite, whose single session ends with the process, on the engine itself.
+ * keeps its size); on PGlite, whose single session ends with the process, on the engine itself
+ * (in this process, or over the wire where all connections share that session: so the lock is
+ * released explicitly, not by closing the connection).
  */
 import pg from 'pg';
 import type { Database } from '../db/client.js';
@@ -69,6 +71,7 @@ async function startOnPostgres(db: Database, args: unknown, now: Date): Promise<
       async release() {
         if (!held) return;
         held = false;
+        await client.query(`SELECT pg_advisory_unlock(${LOCK_CLASS}, $1)`, [id]).catch(() => undefined);
         await client.end().catch(() => undefined);
       },
     };
@@ -83,7 +86,7 @@ async function startOnPostgres(db: Database, args: unknown, now: Date): Promise<
  * run can see the row without the lock. `args` is stored as JSON (never pass secrets).
  */
 export function startRun(db: Database, args: unknown, now: Date): Promise<RunLease> {
-  return db.kind === 'pglite' ? startOnPglite(db, args, now) : startOnPostgres(db, args, now);
+  return db.pglite ? startOnPglite(db, args, now) : startOnPostgres(db, args, now);
 }
 
 /**

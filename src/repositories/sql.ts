@@ -1,6 +1,7 @@
 /**
  * A small SQL executor shared by the repositories: one connection, optionally inside a transaction,
- * with a binary COPY path on both engines (PGlite blob, PostgreSQL copy-in protocol).
+ * with a binary COPY path on both access paths (PGlite in this process: a blob; a pool, PostgreSQL
+ * or the embedded engine's wire server: the copy-in protocol).
  */
 import type pg from 'pg';
 import type { Database } from '../db/client.js';
@@ -43,9 +44,9 @@ function pgliteSql(pgl: Pick<NonNullable<Database['pglite']>, 'query' | 'exec'>)
   };
 }
 
-function clientSql(client: pg.PoolClient): Sql {
+function clientSql(client: pg.PoolClient, kind: Database['kind']): Sql {
   return {
-    kind: 'postgres',
+    kind,
     async query<T>(sql: string, params: unknown[] = []) {
       return (await client.query(sql, params)).rows as T[];
     },
@@ -62,14 +63,11 @@ function clientSql(client: pg.PoolClient): Sql {
  */
 export async function inTransaction<T>(db: Executor, fn: (sql: Sql) => Promise<T>): Promise<T> {
   if (isSql(db)) return fn(db);
-  if (db.kind === 'pglite') {
-    if (!db.pglite) throw new Error('PGlite database without its engine');
-    return transactionOn(db.pglite, fn);
-  }
-  if (!db.pool) throw new Error('PostgreSQL database without its pool');
+  if (db.pglite) return transactionOn(db.pglite, fn);
+  if (!db.pool) throw new Error('database without its engine or pool');
   const client = await db.pool.connect();
   try {
-    return await transactionOn(client, fn);
+    return await transactionOn(client, fn, db.kind);
   } finally {
     client.release();
   }
@@ -79,11 +77,15 @@ export async function inTransaction<T>(db: Executor, fn: (sql: Sql) => Promise<T
  * The one transaction helper: runs `fn` in one transaction on a given connection (a checked-out
  * PostgreSQL client, or the embedded engine) and commits, or rolls back when it throws.
  */
-export async function transactionOn<T>(connection: pg.PoolClient | NonNullable<Database['pglite']>, fn: (sql: Sql) => Promise<T>): Promise<T> {
+export async function transactionOn<T>(
+  connection: pg.PoolClient | NonNullable<Database['pglite']>,
+  fn: (sql: Sql) => Promise<T>,
+  kind: Database['kind'] = 'postgres',
+): Promise<T> {
   if ('transaction' in connection) return connection.transaction((tx) => fn(pgliteSql(tx)));
   await connection.query('BEGIN');
   try {
-    const result = await fn(clientSql(connection));
+    const result = await fn(clientSql(connection, kind));
     await connection.query('COMMIT');
     return result;
   } catch (error) {

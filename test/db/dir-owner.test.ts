@@ -1,14 +1,15 @@
 /**
- * One process owns an embedded data directory, with real processes: while `src/main.ts` runs, the
- * keys CLI and a second server are refused with one line naming the owner, and the server's data
- * stays intact; a server killed with SIGKILL leaves a stale lock that the next start takes over.
+ * One process owns an embedded data directory, with real processes: while `src/main.ts` runs, a
+ * second server is refused with one line naming the owner and the keys CLI goes through the
+ * server; an owner publishing no connection URL refuses the CLI with one line; a server killed
+ * with SIGKILL leaves a stale lock that the next start takes over.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/db/dir-lock.js';
-import { killStarted, run, startServer } from '../support/processes.js';
+import { killStarted, run, start, startServer } from '../support/processes.js';
 
 describe('an embedded data directory has one owning process', () => {
   let root: string;
@@ -24,7 +25,7 @@ describe('an embedded data directory has one owning process', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('refuses the keys CLI and a second server while the server runs, and loses nothing', async () => {
+  it('refuses a second server while the server runs, lets the keys CLI in through it, and loses nothing', async () => {
     expect((await run('src/cli/migrate.ts', [], env)).code).toBe(0);
     const first = await run('src/cli/keys.ts', ['create', 'k1'], env);
     expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/Created key 1/) });
@@ -33,11 +34,7 @@ describe('an embedded data directory has one owning process', () => {
     try {
       const owner = `is in use by \`src/main.ts\` (pid ${server.pid}, since `;
       const keys = await run('src/cli/keys.ts', ['create', 'k3'], env);
-      expect(keys.code).not.toBe(0);
-      expect(keys.stdout).toBe('');
-      expect(keys.stderr.trim().split('\n')).toHaveLength(1);
-      expect(keys.stderr).toContain(`The embedded database in ${dir} ${owner}`);
-      expect(keys.stderr).toContain('stop it first, or point DATABASE_URL at PostgreSQL');
+      expect(keys).toMatchObject({ code: 0, stdout: expect.stringMatching(/Created key 2 \(k3\)/) });
 
       const second = await run('src/main.ts', [], { ...env, PORT: '0', LOG_LEVEL: 'silent' });
       expect(second.code).not.toBe(0);
@@ -52,7 +49,23 @@ describe('an embedded data directory has one owning process', () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     const list = await run('src/cli/keys.ts', ['list'], env);
     expect(list.code).toBe(0);
-    expect(list.stdout.trim().split('\n').slice(1).map((line) => line.split('\t')[1])).toEqual(['k1']);
+    expect(list.stdout.trim().split('\n').slice(1).map((line) => line.split('\t')[1])).toEqual(['k1', 'k3']);
+  });
+
+  it('refuses the keys CLI with one line while the owner publishes no connection URL', async () => {
+    const holder = start('test/support/lock-taker.ts', [dir, '60000'], {});
+    try {
+      await holder.waitFor(/won/);
+      const keys = await run('src/cli/keys.ts', ['list'], env);
+      expect(keys.code).not.toBe(0);
+      expect(keys.stdout).toBe('');
+      expect(keys.stderr.trim().split('\n')).toHaveLength(1);
+      expect(keys.stderr).toContain(`The embedded database in ${dir} is in use by \`test/support/lock-taker.ts`);
+      expect(keys.stderr).toContain('stop it first, or point DATABASE_URL at PostgreSQL');
+    } finally {
+      holder.child.kill('SIGTERM');
+      await holder.exited;
+    }
   });
 
   it('takes over the stale lock of a server killed with SIGKILL', async () => {

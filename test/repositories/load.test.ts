@@ -42,7 +42,7 @@ function toRow(r: HourRecord): BorderHourRow {
   };
 }
 
-describe.each(TEST_BACKENDS)('bulk loaders (%s)', (kind) => {
+describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) => {
   let t: TestDatabase | undefined;
   afterEach(() => t?.close());
 

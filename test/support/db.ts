@@ -2,12 +2,17 @@
  * Test databases. PGlite: each call restores its own in-memory database from a dump built once per
  * run by test/support/global-setup.ts (migrated, catalogue, and for `demo` the small demo data set).
  * PostgreSQL (TEST_DATABASE_URL): a fresh random schema per call, migrated and seeded, dropped on close.
+ * `wire`: PGlite on a temporary data directory served by the engine thread, reached over the wire
+ * protocol as the server reaches it, migrated and seeded through it.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
+import { startEngineThread } from '../../src/db/engine-thread.js';
 import { migrate } from '../../src/db/migrate.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import { ensureCatalogue } from '../../src/repositories/catalogue.js';
@@ -89,12 +94,37 @@ async function createPostgres(seed: TestSeed): Promise<TestDatabase> {
   return { db, close: drop };
 }
 
+/** Which engine a test database runs on; `wire` is the embedded server's path (see the module comment). */
+export type TestBackend = 'pglite' | 'postgres' | 'wire';
+
+async function createWire(seed: TestSeed): Promise<TestDatabase> {
+  const root = mkdtempSync(join(tmpdir(), 'wire-db-'));
+  const engine = await startEngineThread(root);
+  const db = await openPostgres(testConfig({ DATABASE_POOL_SIZE: 4 }), engine.url, { embedded: true });
+  const close = async () => {
+    try {
+      await db.close();
+      await engine.stop();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+  try {
+    await prepareTestDatabase(db, seed);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { db, close };
+}
+
 /**
  * A fresh database of the given engine: migrated, with the catalogue, and for `demo` the test demo
  * data set (clock {@link DEMO_TEST_NOW}, from {@link DEMO_TEST_FROM}). Call `close` when done.
  */
-export async function createTestDatabase(kind: 'pglite' | 'postgres', opts: { seed: TestSeed }): Promise<TestDatabase> {
+export async function createTestDatabase(kind: TestBackend, opts: { seed: TestSeed }): Promise<TestDatabase> {
   if (kind === 'postgres') return createPostgres(opts.seed);
+  if (kind === 'wire') return createWire(opts.seed);
   const db = await openPglite('memory://', await dumpFor(opts.seed));
   return { db, close: () => db.close() };
 }
@@ -103,7 +133,7 @@ export async function createTestDatabase(kind: 'pglite' | 'postgres', opts: { se
  * A {@link createTestDatabase} for the enclosing `describe` block: opened before its tests, closed
  * after them. Returns the accessor of the open database.
  */
-export function useTestDatabase(kind: 'pglite' | 'postgres', seed: TestSeed): () => Database {
+export function useTestDatabase(kind: TestBackend, seed: TestSeed): () => Database {
   let t: TestDatabase | undefined;
   beforeAll(async () => {
     t = await createTestDatabase(kind, { seed });

@@ -1,0 +1,46 @@
+/**
+ * The embedded engine's thread: opens PGlite on a data directory and serves it over the
+ * PostgreSQL wire protocol (`@electric-sql/pglite-socket`, which multiplexes connections onto the
+ * engine's single session, one statement at a time, a transaction's statements together; a COPY
+ * FROM STDIN batched into one call: see `batchCopyIn`). Started
+ * by {@link startEngineThread}; reports `{ type: 'ready', endpoint }` or `{ type: 'failed', message }`,
+ * and on the message `'stop'` closes the server and the engine, then reports `{ type: 'stopped' }`.
+ */
+import { rmSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { batchCopyIn } from './copy-batching.js';
+import type { EngineEndpoint, EngineThreadData } from './engine-thread.js';
+
+const data = workerData as EngineThreadData;
+const port = parentPort;
+
+async function serve(): Promise<void> {
+  const db = await PGlite.create(data.dir);
+  if (data.socketPath) rmSync(data.socketPath, { force: true });
+  const server = new PGLiteSocketServer({
+    db: batchCopyIn(db),
+    maxConnections: data.maxConnections,
+    ...(data.socketPath ? { path: data.socketPath } : { host: '127.0.0.1', port: 0 }),
+  });
+  await server.start();
+  const conn = server.getServerConn();
+  const endpoint: EngineEndpoint = data.socketPath
+    ? { socketPath: data.socketPath }
+    : { host: '127.0.0.1', port: Number(conn.slice(conn.lastIndexOf(':') + 1)) };
+  port?.on('message', (message: unknown) => {
+    if (message !== 'stop') return;
+    void server.stop()
+      .then(() => db.close())
+      .finally(() => {
+        if (data.socketPath) rmSync(data.socketPath, { force: true });
+        port.postMessage({ type: 'stopped' });
+      });
+  });
+  port?.postMessage({ type: 'ready', endpoint });
+}
+
+serve().catch((error: unknown) => {
+  port?.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+});
