@@ -45,13 +45,20 @@ async function startOnPglite(db: Database, args: unknown, now: Date): Promise<Ru
   const engine = db.pglite;
   if (!engine) throw new Error('PGlite database without its engine');
   const id = await engine.transaction((tx) => insertLocked(async (sql, params) => (await tx.query<never>(sql, params)).rows, args, now));
+  return lease(id, async () => {
+    if (!engine.closed) await engine.query(`SELECT pg_advisory_unlock(${LOCK_CLASS}, $1)`, [id]);
+  });
+}
+
+/** A run's lease whose `release` runs `unlock` once, however often it is called. */
+function lease(id: number, unlock: () => Promise<void>): RunLease {
   let held = true;
   return {
     id,
     async release() {
       if (!held) return;
       held = false;
-      if (!engine.closed) await engine.query(`SELECT pg_advisory_unlock(${LOCK_CLASS}, $1)`, [id]);
+      await unlock();
     },
   };
 }
@@ -65,16 +72,10 @@ async function startOnPostgres(db: Database, args: unknown, now: Date): Promise<
     await client.query('BEGIN');
     const id = await insertLocked(async (sql, params) => (await client.query(sql, params)).rows, args, now);
     await client.query('COMMIT');
-    let held = true;
-    return {
-      id,
-      async release() {
-        if (!held) return;
-        held = false;
-        await client.query(`SELECT pg_advisory_unlock(${LOCK_CLASS}, $1)`, [id]).catch(() => undefined);
-        await client.end().catch(() => undefined);
-      },
-    };
+    return lease(id, async () => {
+      await client.query(`SELECT pg_advisory_unlock(${LOCK_CLASS}, $1)`, [id]).catch(() => undefined);
+      await client.end().catch(() => undefined);
+    });
   } catch (error) {
     await client.end().catch(() => undefined);
     throw error;
