@@ -28,6 +28,12 @@ export interface Database {
   readonly pglite?: PGlite;
   /** The connection pool: PostgreSQL's, or the embedded engine's when reached over the wire protocol. */
   readonly pool?: pg.Pool;
+  /**
+   * Notifications of the embedded engine served over the wire protocol by this process, whose
+   * single session cannot deliver them to a LISTENing connection (see `forwardNotifications`):
+   * `on(channel, cb)` calls `cb` with each payload and returns the unsubscribe.
+   */
+  readonly notifications?: { on(channel: string, cb: (payload: string) => void): () => void };
   /** Runs SQL text holding one or more statements without parameters (DDL, migrations). */
   execScript(sql: string): Promise<void>;
   /** Runs one parameterised statement outside Prisma and returns its rows (bulk loads, locks). */

@@ -16,12 +16,16 @@ export interface EngineThreadData {
   /** The Unix socket to listen on; absent for TCP on 127.0.0.1. */
   readonly socketPath?: string;
   readonly maxConnections: number;
+  /** Channels the engine's session LISTENs on; their notifications are posted to the main thread. */
+  readonly listen: readonly string[];
 }
 
 /** A running engine thread. */
 export interface EngineThread {
   /** The connection URL of the engine (user `postgres`, database `postgres`). */
   readonly url: string;
+  /** Calls `cb` with the payload of each notification on `channel` (one the thread LISTENs on); returns the unsubscribe. */
+  onNotification(channel: string, cb: (payload: string) => void): () => void;
   /** Closes the wire server and the engine (flushing the data directory), then ends the thread. */
   stop(): Promise<void>;
 }
@@ -56,10 +60,11 @@ function newWorker(data: EngineThreadData): Worker {
 }
 
 type WorkerReport = { type: 'ready'; endpoint: EngineEndpoint } | { type: 'failed'; message: string } | { type: 'stopped' };
+type WorkerNotification = { type: 'notification'; channel: string; payload: string };
 
 function nextReport(worker: Worker): Promise<WorkerReport> {
   return new Promise((resolve, reject) => {
-    const onMessage = (report: WorkerReport) => done(() => resolve(report));
+    const onMessage = (report: WorkerReport | WorkerNotification) => report.type !== 'notification' && done(() => resolve(report));
     const onError = (error: Error) => done(() => reject(error));
     const onExit = (code: number) => done(() => reject(new Error(`the embedded engine's thread exited with code ${code}`)));
     function done(settle: () => void) {
@@ -72,14 +77,15 @@ function nextReport(worker: Worker): Promise<WorkerReport> {
 
 /**
  * Starts the engine thread on the data directory `dir` (which this process must own: see
- * `acquireDirLock`) and resolves once it accepts connections.
+ * `acquireDirLock`), its session LISTENing on `listen`, and resolves once it accepts connections.
  * @throws Error when the engine cannot open the directory or listen.
  */
-export async function startEngineThread(dir: string): Promise<EngineThread> {
+export async function startEngineThread(dir: string, listen: readonly string[] = []): Promise<EngineThread> {
   const socketPath = join(resolve(dir), SOCKET_NAME);
   const data: EngineThreadData = {
     dir,
     maxConnections: MAX_CONNECTIONS,
+    listen,
     ...(Buffer.byteLength(socketPath) <= MAX_SOCKET_PATH ? { socketPath } : {}),
   };
   const worker = newWorker(data);
@@ -91,6 +97,11 @@ export async function startEngineThread(dir: string): Promise<EngineThread> {
   let stopping: Promise<void> | undefined;
   return {
     url: endpointUrl(report.endpoint),
+    onNotification(channel, cb) {
+      const onMessage = (m: WorkerReport | WorkerNotification) => m.type === 'notification' && m.channel === channel && cb(m.payload);
+      worker.on('message', onMessage);
+      return () => void worker.off('message', onMessage);
+    },
     stop() {
       stopping ??= (async () => {
         const stopped = nextReport(worker).catch(() => undefined);

@@ -3,7 +3,8 @@
  * PostgreSQL wire protocol (`@electric-sql/pglite-socket`, which multiplexes connections onto the
  * engine's single session, one statement at a time, a transaction's statements together; a COPY
  * FROM STDIN batched into one call: see `batchCopyIn`). Started
- * by {@link startEngineThread}; reports `{ type: 'ready', endpoint }` or `{ type: 'failed', message }`,
+ * by {@link startEngineThread}; LISTENs on `listen` and reports each notification as
+ * `{ type: 'notification', channel, payload }` (see `forwardNotifications`); reports `{ type: 'ready', endpoint }` or `{ type: 'failed', message }`,
  * and on the message `'stop'` closes the server and the engine, then reports `{ type: 'stopped' }`.
  */
 import { rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { batchCopyIn } from './copy-batching.js';
+import { forwardNotifications } from './wire-notifications.js';
 import type { EngineEndpoint, EngineThreadData } from './engine-thread.js';
 
 const data = workerData as EngineThreadData;
@@ -18,9 +20,10 @@ const port = parentPort;
 
 async function serve(): Promise<void> {
   const db = await PGlite.create(data.dir);
+  for (const channel of data.listen) await db.exec(`LISTEN "${channel.replaceAll('"', '""')}"`);
   if (data.socketPath) rmSync(data.socketPath, { force: true });
   const server = new PGLiteSocketServer({
-    db: batchCopyIn(db),
+    db: forwardNotifications(batchCopyIn(db), (n) => port?.postMessage({ type: 'notification', ...n })),
     maxConnections: data.maxConnections,
     ...(data.socketPath ? { path: data.socketPath } : { host: '127.0.0.1', port: 0 }),
   });

@@ -11,6 +11,7 @@ import { type Database, openPglite, openPostgres } from './client.js';
 import { acquireDirLock } from './dir-lock.js';
 import { startEngineThread } from './engine-thread.js';
 import { publishUrl } from './published-url.js';
+import { DATA_EVENTS_CHANNEL } from '../events/data-events.js';
 
 /** The server's database, and how to let other processes in. */
 export interface ServerDatabase {
@@ -33,7 +34,7 @@ export async function openServerDatabase(config: Config): Promise<ServerDatabase
   const lock = acquireDirLock(dir);
   let unpublish = () => undefined as void;
   try {
-    const engine = await startEngineThread(dir);
+    const engine = await startEngineThread(dir, [DATA_EVENTS_CHANNEL]);
     const stopEngine = async () => {
       unpublish();
       await engine.stop();
@@ -45,6 +46,7 @@ export async function openServerDatabase(config: Config): Promise<ServerDatabase
     });
     const db: Database = {
       ...wire,
+      notifications: { on: (channel, cb) => engine.onNotification(channel, cb) },
       async close() {
         try {
           await wire.close();

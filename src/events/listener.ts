@@ -1,8 +1,8 @@
 /**
  * Receives the data events of the service's schema: on PostgreSQL through `LISTEN` on a dedicated
  * connection (not from the pool, `application_name` `emk_events:<schema>`), reconnecting after an
- * error with a growing pause; on the
- * embedded database through PGlite's own `listen`.
+ * error with a growing pause; on the embedded database in this process through PGlite's own
+ * `listen`, and served over the wire by this process through the engine thread's notifications.
  */
 import pg from 'pg';
 import type { Database } from '../db/client.js';
@@ -28,11 +28,14 @@ export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) 
     const event = parseDataEvent(payload, db.schema);
     if (event) onEvent(event);
   };
-  if (db.kind === 'pglite') {
-    if (!db.pglite) throw new Error('PGlite database without its engine');
+  if (db.pglite) {
     const engine = db.pglite;
     const unlisten = await engine.listen(DATA_EVENTS_CHANNEL, deliver);
     return { close: async () => (engine.closed ? undefined : unlisten()) };
+  }
+  if (db.notifications) {
+    const off = db.notifications.on(DATA_EVENTS_CHANNEL, deliver);
+    return { close: async () => off() };
   }
   if (!db.pool) throw new Error('PostgreSQL database without its pool');
   return listenOnPostgres({ ...db.pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, deliver, opts);

@@ -1,6 +1,7 @@
 /**
  * `npm run ingest` while the server owns the embedded data directory: the CLI goes in through the
- * server's wire protocol, so its bulk load (binary COPY FROM STDIN) runs over the wire.
+ * server's wire protocol, so its bulk load (binary COPY FROM STDIN) runs over the wire, and the
+ * server's subscribers hear of its commit (the engine thread forwards the engine's notifications).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { openPostgres } from '../../src/db/client.js';
 import { killStarted, run, startServer } from '../support/processes.js';
 import { type FakeUpstream, fixture, startFakeUpstream, TOKEN } from './fake-upstream.js';
 import { EIC, key } from './helpers.js';
+import { subscribe } from '../events/sse.js';
 
 const ES_REPLY = 'A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml';
 
@@ -29,8 +31,9 @@ describe('an ingestion run while the server owns the embedded database', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('loads the served rows over the wire protocol of the server', async () => {
+  it('loads the served rows over the wire protocol of the server, whose subscribers hear of the commit', async () => {
     const server = await startServer(env);
+    const stream = await subscribe((path, init) => fetch(`${server.url}${path}`, init), 'subscription { pricesPublished(zones: ["ES"]) { zones from to } }');
     try {
       const argv = ['--from', '2025-09-29', '--to', '2025-10-03', '--zones', 'ES', '--what', 'prices'];
       const result = await run('src/cli/ingest.ts', argv, env);
@@ -45,7 +48,10 @@ describe('an ingestion run while the server owns the embedded database', () => {
       } finally {
         await db.close();
       }
+      const event = await stream.next(1_000);
+      expect(event).toMatchObject({ data: { pricesPublished: { zones: ['ES'] } } });
     } finally {
+      stream.close();
       server.child.kill('SIGTERM');
       await server.exited;
     }
