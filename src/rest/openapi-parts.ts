@@ -27,12 +27,16 @@ export function tagOf(e: Pick<Endpoint, 'path' | 'tag'>): string {
   return e.tag ?? capitalise(words(e.path).join(' '));
 }
 
-/** The tags used by `endpoints`, described ones first in {@link TAG_DESCRIPTIONS} order. */
-export function tagsOf(endpoints: readonly Endpoint[]): { name: string; description?: string }[] {
-  const used = new Set(endpoints.map(tagOf));
-  const known = Object.keys(TAG_DESCRIPTIONS).filter((t) => used.has(t));
-  const others = [...used].filter((t) => !(t in TAG_DESCRIPTIONS));
-  return [...known.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })), ...others.map((name) => ({ name }))];
+/**
+ * The tags used by `endpoints`: those of {@link TAG_DESCRIPTIONS} first, in its order, then the
+ * others in endpoint order, described by the summary of their first endpoint.
+ */
+export function tagsOf(endpoints: readonly Pick<Endpoint, 'path' | 'tag' | 'summary'>[]): { name: string; description: string }[] {
+  const firstSummary = new Map<string, string>();
+  for (const e of endpoints) if (!firstSummary.has(tagOf(e))) firstSummary.set(tagOf(e), e.summary);
+  const known = Object.keys(TAG_DESCRIPTIONS).filter((t) => firstSummary.has(t));
+  const others = [...firstSummary.keys()].filter((t) => !(t in TAG_DESCRIPTIONS));
+  return [...known.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? '' })), ...others.map((name) => ({ name, description: firstSummary.get(name) ?? '' }))];
 }
 
 const RATE_LIMIT_HEADERS = {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { buildOpenApi } from '../../src/rest/openapi.js';
-import { operationIdOf, tagOf } from '../../src/rest/openapi-parts.js';
+import { operationIdOf, TAG_DESCRIPTIONS, tagOf, tagsOf } from '../../src/rest/openapi-parts.js';
 import { MetaSchema } from '../../src/rest/schemas.js';
 
 const doc = buildOpenApi(ENDPOINTS) as any;
@@ -37,6 +37,17 @@ describe('the OpenAPI document as a contract', () => {
     expect(tagOf({ path: '/api/v1/zones' })).toBe('Zones');
     expect(operationIdOf({ path: '/api/v1/zone-import-export' })).toBe('getZoneImportExport');
     expect(tagOf({ path: '/api/v1/zone-import-export' })).toBe('Zone import export');
+  });
+
+  it('describes a tag outside the known ones by the summary of its first endpoint, after the known ones', () => {
+    const tags = tagsOf([
+      { path: '/api/v1/zones', summary: 'Bidding zones' },
+      { path: '/api/v1/prices', tag: 'Prices', summary: 'Day-ahead prices' },
+    ]);
+    expect(tags).toEqual([
+      { name: 'Prices', description: TAG_DESCRIPTIONS.Prices },
+      { name: 'Zones', description: 'Bidding zones' },
+    ]);
   });
 
   it('declares the x-api-key header scheme as optional: anonymous or keyed', () => {
