@@ -21,7 +21,7 @@ const page = (prefix: string) => `<!doctype html>
 <body>
   <div id="reference"></div>
   <script src="${prefix}/docs/swagger-ui-bundle.js"></script>
-  <script>window.ui = SwaggerUIBundle({ url: '${prefix}/openapi.json', dom_id: '#reference', deepLinking: true });</script>
+  <script>window.ui = SwaggerUIBundle({ url: '${prefix}/openapi.json', dom_id: '#reference', deepLinking: true, persistAuthorization: true });</script>
 </body>
 </html>`;
 

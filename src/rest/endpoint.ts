@@ -15,8 +15,25 @@ export class JsonRows {
   constructor(readonly chunks: () => Iterator<string>) {}
 }
 
+/** A realistic request and its response, shown in the OpenAPI document. */
+export interface EndpointExample {
+  /** Query parameters, typed as their schemas (repeated parameters as arrays, numbers as numbers). */
+  readonly query: Readonly<Record<string, string | number | readonly string[]>>;
+  /** The response body: the envelope with meta and a row or two. */
+  readonly response: { readonly meta: Readonly<Record<string, unknown>>; readonly data: readonly Readonly<Record<string, unknown>>[] };
+}
+
+/** How an endpoint is named and shown in the OpenAPI document; every field has a default. */
+export interface EndpointDocs {
+  /** OpenAPI operationId; default `get` + the path's last segment in PascalCase (`getFlowTypeSummary`). */
+  readonly operationId?: string;
+  /** OpenAPI tag grouping the operation; default the path's last segment in Title Case (`Zones`). */
+  readonly tag?: string;
+  readonly example?: EndpointExample;
+}
+
 /** A REST endpoint: its query and row schemas feed both the handler and the OpenAPI document. */
-export interface Endpoint<Q extends z.ZodObject = z.ZodObject, R extends z.ZodObject = z.ZodObject> {
+export interface Endpoint<Q extends z.ZodObject = z.ZodObject, R extends z.ZodObject = z.ZodObject> extends EndpointDocs {
   readonly path: string;
   readonly summary: string;
   readonly description: string;
@@ -31,7 +48,7 @@ export function defineEndpoint<Q extends z.ZodObject, R extends z.ZodObject>(e: 
 }
 
 /** An endpoint as declared: its rows are domain rows, written by their contract. */
-export interface RowsEndpointSpec<Q extends z.ZodObject, R> {
+export interface RowsEndpointSpec<Q extends z.ZodObject, R> extends EndpointDocs {
   readonly path: string;
   readonly summary: string;
   readonly description: string;

@@ -62,6 +62,7 @@ export const ValidationErrorSchema = z
         loc: z.array(z.union([z.string(), z.int()])),
         msg: z.string(),
         type: z.string(),
+        input: z.unknown().optional().meta({ description: 'The offending value as received, when there was one.' }),
       }),
     ),
   })

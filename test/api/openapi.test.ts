@@ -36,6 +36,7 @@ describe('the OpenAPI document and the reference page', () => {
     const page = await (await t.get('/api/v1/docs')).text();
     expect(page).toContain('docs/swagger-ui-bundle.js');
     expect(page).not.toMatch(/https?:\/\//);
+    expect(page).toContain('persistAuthorization: true');
     const asset = await t.get('/api/v1/docs/swagger-ui-bundle.js');
     expect(asset.status).toBe(200);
     expect((await asset.text()).length).toBeGreaterThan(100_000);

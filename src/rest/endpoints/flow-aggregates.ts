@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CI_SHARE_ROW, DURATION_ROW, FLOW_TYPE_SUMMARY_ROW, SCATTER_ROW } from '../../contract/rows/flow-aggregates.js';
 import { getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary } from '../../services/aggregates.js';
 import { rowsEndpoint } from '../endpoint.js';
+import { CI_SHARE_EXAMPLE, DURATION_EXAMPLE, FLOW_TYPE_SUMMARY_EXAMPLE, SCATTER_EXAMPLE } from './examples.js';
 import { borderParam, flowBinParam, priceBinParam } from '../flow-params.js';
 import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
 
@@ -12,6 +13,8 @@ export const flowTypeSummaryEndpoint = rowsEndpoint({
   description: 'Per UTC day and border, the share of assessed hours of each flow type (percentages summing to ~100). Never finer than 1D: native, 1H and auto below 1D apply 1D (meta.resolution says so); 1W gives ISO weeks.',
   query: z.object({ ...sharedTimeParams, resolution: resolutionParam, border: borderParam }),
   contract: FLOW_TYPE_SUMMARY_ROW,
+  tag: 'Aggregates',
+  example: FLOW_TYPE_SUMMARY_EXAMPLE,
   rows: (deps, q) => getFlowTypeSummary(deps, { borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution }),
 });
 
@@ -22,6 +25,8 @@ export const ciShareEndpoint = rowsEndpoint({
   description: 'Per zone and bucket: hours in which a counter-intuitive flow left the zone, over hours with an assessed flow at any of its borders. Buckets are hours at native/1H.',
   query: z.object({ ...sharedTimeParams, resolution: resolutionParam, zone: zoneParam }),
   contract: CI_SHARE_ROW,
+  tag: 'Aggregates',
+  example: CI_SHARE_EXAMPLE,
   rows: (deps, q) => getCiShare(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution }),
 });
 
@@ -38,6 +43,8 @@ export const scatterEndpoint = rowsEndpoint({
     price_bin: priceBinParam,
   }),
   contract: SCATTER_ROW,
+  tag: 'Aggregates',
+  example: SCATTER_EXAMPLE,
   rows: (deps, q) => getFlowPriceScatter(deps, {
       borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, flowBinMw: q.flow_bin_mw, priceBin: q.price_bin,
     }),
@@ -55,5 +62,7 @@ export const durationEndpoint = rowsEndpoint({
     points: z.coerce.number().int().min(2).max(1001).default(101).meta({ description: 'Points per curve (101 = every whole percent).' }),
   }),
   contract: DURATION_ROW,
+  tag: 'Aggregates',
+  example: DURATION_EXAMPLE,
   rows: (deps, q) => getFlowDuration(deps, { borders: q.border, zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, points: q.points }),
 });

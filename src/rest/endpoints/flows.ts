@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FLOW_ROW } from '../../contract/rows/flows.js';
 import { getFlowOffsetPage } from '../../services/flows.js';
 import { rowsEndpoint } from '../endpoint.js';
+import { FLOWS_EXAMPLE } from './examples.js';
 import { borderParam, flowTypeParam, limitParam, offsetParam } from '../flow-params.js';
 import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
 
@@ -21,6 +22,8 @@ export const flowsEndpoint = rowsEndpoint({
     offset: offsetParam,
   }),
   contract: FLOW_ROW,
+  tag: 'Flows',
+  example: FLOWS_EXAMPLE,
   rows: (deps, q) => getFlowOffsetPage(deps, {
     borders: q.border, zones: q.zone, flowTypes: q.flow_type,
     datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution,

@@ -1,0 +1,94 @@
+import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import type { z } from 'zod';
+import type { Endpoint } from './endpoint.js';
+import { ErrorSchema, ValidationErrorSchema } from './schemas.js';
+
+/** Name of the `x-api-key` security scheme in `components.securitySchemes`. */
+export const API_KEY_SCHEME = 'apiKey';
+
+/** Tags with a description, in the order the reference page lists them. */
+export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  Prices: 'Day-ahead prices per bidding zone (EUR/MWh).',
+  Flows: 'Cross-border physical flows (MW) and their classification against the price gradient.',
+  Aggregates: 'Statistics over a range: flow-type shares, counter-intuitive shares, scatter, duration curves, price and exchange figures per zone.',
+};
+
+const lastSegment = (path: string): string => path.split('/').filter(Boolean).at(-1) ?? 'root';
+const words = (path: string): string[] => lastSegment(path).split(/[^A-Za-z0-9]+/).filter(Boolean);
+const capitalise = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
+
+/** The endpoint's operationId: its own, else `get` + the last path segment in PascalCase. */
+export function operationIdOf(e: Pick<Endpoint, 'path' | 'operationId'>): string {
+  return e.operationId ?? `get${words(e.path).map(capitalise).join('')}`;
+}
+
+/** The endpoint's tag: its own, else the last path segment in Title Case (`/api/v1/zones` is `Zones`). */
+export function tagOf(e: Pick<Endpoint, 'path' | 'tag'>): string {
+  return e.tag ?? capitalise(words(e.path).join(' '));
+}
+
+/**
+ * The tags used by `endpoints`: those of {@link TAG_DESCRIPTIONS} first, in its order, then the
+ * others in endpoint order, described by the summary of their first endpoint.
+ */
+export function tagsOf(endpoints: readonly Pick<Endpoint, 'path' | 'tag' | 'summary'>[]): { name: string; description: string }[] {
+  const firstSummary = new Map<string, string>();
+  for (const e of endpoints) if (!firstSummary.has(tagOf(e))) firstSummary.set(tagOf(e), e.summary);
+  const known = Object.keys(TAG_DESCRIPTIONS).filter((t) => firstSummary.has(t));
+  const others = [...firstSummary.keys()].filter((t) => !(t in TAG_DESCRIPTIONS));
+  return [...known.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? '' })), ...others.map((name) => ({ name, description: firstSummary.get(name) ?? '' }))];
+}
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': 'Capacity of the caller\'s token bucket (requests).',
+  'RateLimit-Remaining': 'Tokens left in the caller\'s bucket after this request.',
+  'RateLimit-Reset': 'Seconds until the bucket is full again.',
+} as const;
+
+const RETRY_AFTER = 'Retry-After';
+
+/** Registers the `x-api-key` security scheme and the rate-limit response headers. */
+export function registerSharedComponents(registry: OpenAPIRegistry): void {
+  registry.registerComponent('securitySchemes', API_KEY_SCHEME, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'Optional by default (requests without a key are limited per client address); an unknown key is 401. Servers started with API_KEY_REQUIRED=true answer 401 without one.',
+  });
+  for (const [name, description] of Object.entries(RATE_LIMIT_HEADERS)) {
+    registry.registerComponent('headers', name, { description, schema: { type: 'integer', minimum: 0 } });
+  }
+  registry.registerComponent('headers', RETRY_AFTER, { description: 'Whole seconds to wait before the request can succeed (at least 1).', schema: { type: 'integer', minimum: 1 } });
+}
+
+const headerRefs = (names: readonly string[]) =>
+  Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
+const rateLimitRefs = () => headerRefs(Object.keys(RATE_LIMIT_HEADERS));
+
+const response = (description: string, schema: z.ZodType, example: unknown, headers = rateLimitRefs()): ResponseConfig => ({
+  description,
+  headers,
+  content: { 'application/json': { schema, example } },
+});
+
+/** The responses of an endpoint: 200 with its envelope and example, and the error bodies it can get. */
+export function responsesOf(envelope: z.ZodType, example: unknown): Record<number, ResponseConfig> {
+  return {
+    200: response('The envelope: meta and rows.', envelope, example),
+    401: response('Unknown API key (or none, when the server requires one).', ErrorSchema, { detail: 'Invalid API key' }),
+    422: response('Invalid query input: one entry per offending parameter.', ValidationErrorSchema, {
+      detail: [{ loc: ['query', 'resolution'], msg: "Input should be 'auto', 'native', '1H', '1D' or '1W'", type: 'enum', input: '2H' }],
+    }),
+    429: response('Request budget exceeded; retry after Retry-After seconds.', ErrorSchema, { detail: 'Too many requests: the rate limit is exceeded, retry in 3 s' }, headerRefs([RETRY_AFTER, ...Object.keys(RATE_LIMIT_HEADERS)])),
+    503: response('Database unreachable.', ErrorSchema, { detail: 'The database is unavailable; retry shortly' }),
+    504: response('The request exceeded the 30 s timeout; narrow the range or page.', ErrorSchema, { detail: 'The request exceeded the 30 s time limit; narrow the range or page through it' }),
+  };
+}
+
+/** Copies the example's query values onto the matching parameters of a generated operation. */
+export function addParameterExamples(operation: { parameters?: ({ name: string; example?: unknown } | { $ref: string })[] }, query: Readonly<Record<string, unknown>> = {}): void {
+  for (const p of operation.parameters ?? []) {
+    if ('name' in p && p.name in query) p.example = query[p.name];
+  }
+}
