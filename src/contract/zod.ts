@@ -18,6 +18,10 @@ function baseSchema<R>(f: Field<R>): z.ZodType {
       return z.string().meta({ format: 'date' });
     case 'enum':
       return z.enum(f.values);
+    case 'strings':
+      return z.array(z.string());
+    case 'object':
+      return rowSchema(f.contract);
   }
 }
 
