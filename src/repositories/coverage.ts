@@ -52,7 +52,7 @@ export async function findPriceSpans(db: Database, zoneIds: readonly number[]): 
 function hourlyKind(kind: string, present: string, source: string): string {
   return `min(h.ts) FILTER (WHERE ${present}) AS ${kind}_from,
           max(h.ts) FILTER (WHERE ${present}) + interval '1 hour' AS ${kind}_to,
-          array_agg(DISTINCT h.${source}::text ORDER BY h.${source}::text) FILTER (WHERE ${present} AND h.${source} IS NOT NULL) AS ${kind}_sources`;
+          array_agg(DISTINCT h.${source}::text ORDER BY h.${source}::text) FILTER (WHERE (${present}) AND h.${source} IS NOT NULL) AS ${kind}_sources`;
 }
 
 const HOURLY_KINDS = [
@@ -90,8 +90,7 @@ export async function findBorderSpans(db: Database, borderIds: readonly number[]
     SELECT a.code || '->' || z.code AS border, h.*, o.*
     FROM border b JOIN zone a ON a.id = b.zone_a_id JOIN zone z ON z.id = b.zone_b_id
     LEFT JOIN hours h ON h.border_id = b.id LEFT JOIN outages o ON o.border_id = b.id
-    WHERE b.id = ANY(${ids}::smallint[])
-    ORDER BY 1 COLLATE "C"`);
+    WHERE b.id = ANY(${ids}::smallint[])`);
   return rows.map((r) => ({
     border: r.border,
     physical: spanOf(r, 'physical', 60),
