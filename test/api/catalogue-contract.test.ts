@@ -46,7 +46,7 @@ const CatalogueQuery = graphql(`
 
 const ZonesArgQuery = graphql(`
   query CatalogueZonesArg($zones: [String!]) {
-    ciShare(zones: $zones, from: "2025-10-20", to: "2025-10-27") { rows { zone { code } } }
+    zones(zones: $zones) { code }
   }
 `);
 
@@ -159,7 +159,8 @@ describe.each(BACKENDS)('catalogue endpoints on %s', (backend) => {
     for (const b of borders) expect(gqlBorders.get(b.border), b.border).toEqual(b.coverage);
   });
 
-  it('gives GraphQL the same suggestions as BAD_USER_INPUT', async () => {
+  it('filters GraphQL zones as REST does, and rejects unknown codes with the same suggestions as BAD_USER_INPUT', async () => {
+    expect((await t.graphql(ZonesArgQuery, { zones: ['fr', '10Y1001A1001A82H'] })).data?.zones.map((z) => z.code)).toEqual(['DE_LU', 'FR']);
     const gql = await t.graphql(ZonesArgQuery, { zones: ['DE'] });
     expect(gql.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(gql.errors?.[0]?.message).toContain('Unknown bidding zone: DE; did you mean DE_LU?');
