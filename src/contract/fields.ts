@@ -15,6 +15,10 @@ interface KindValues {
   readonly day: Date;
   /** One of a fixed set of strings: REST a string enum, GraphQL the named enum (else String). */
   readonly enum: string;
+  /** A list of texts (codes): a JSON array of strings, GraphQL [String!]. */
+  readonly strings: readonly string[];
+  /** A nested row of {@link ObjectExtras.contract}: a JSON object, GraphQL that contract's type. */
+  readonly object: object;
 }
 
 /** A wire kind of {@link KindValues}. */
@@ -55,13 +59,20 @@ export interface EnumExtras {
   readonly graphqlEnum?: string;
 }
 
-type PlainKind = Exclude<FieldKind, 'float' | 'enum'>;
+/** Options of an object field. */
+export interface ObjectExtras {
+  /** The nested row's contract (its row type is checked by the `object` constructor). */
+  readonly contract: RowContract<any>;
+}
+
+type PlainKind = Exclude<FieldKind, 'float' | 'enum' | 'object'>;
 
 /** One field of a row contract; `kind` tells what `get` and `value` return. */
 export type Field<R> =
   | { [K in PlainKind]: KindSpec<R, K> }[PlainKind]
   | (KindSpec<R, 'float'> & FloatExtras)
-  | (KindSpec<R, 'enum'> & EnumExtras);
+  | (KindSpec<R, 'enum'> & EnumExtras)
+  | (KindSpec<R, 'object'> & ObjectExtras);
 
 /** A row type: one ordered list of fields from which schemas, GraphQL types and serialisers derive. */
 export interface RowContract<R> {
@@ -93,6 +104,8 @@ export function fieldsOf<R>() {
     day: (get: Get<Date>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'day', get, value: get }),
     float: (get: (row: R) => number | null, doc: FieldDoc & FloatExtras): Field<R> => ({ ...doc, kind: 'float', get, value: rounded(doc.round, get) }),
     enum: (get: (row: R) => string | null, doc: FieldDoc & EnumExtras): Field<R> => ({ ...doc, kind: 'enum', get, value: get }),
+    strings: (get: Get<readonly string[]>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'strings', get, value: get }),
+    object: <T extends object>(get: Get<T>, doc: FieldDoc & { readonly contract: RowContract<T> }): Field<R> => ({ ...doc, kind: 'object', get, value: get }),
   };
 }
 

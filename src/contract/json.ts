@@ -2,10 +2,10 @@ import { formatUtc, isoDay } from '../domain/time.js';
 import { type Field, restFields, type RowContract } from './fields.js';
 
 /** A JSON value of a REST row field. */
-export type WireValue = string | number | boolean | null;
+export type WireValue = string | number | boolean | null | readonly string[] | WireRow;
 
 /** A REST row: field names in contract order. */
-export type WireRow = Record<string, WireValue>;
+export type WireRow = { [name: string]: WireValue };
 
 /** Date formatting that remembers the last instant: sorted rows repeat an hour or day many times. */
 function lastValueMemo(format: (d: Date) => string): (d: Date) => string {
@@ -31,6 +31,13 @@ function wireValueOf<R>(f: Field<R>): (row: R) => WireValue {
       return d === null ? null : text(d);
     };
   }
+  if (f.kind === 'object') {
+    const [value, nested] = [f.value, wireRowOf(f.contract)];
+    return (row) => {
+      const v = value(row);
+      return v === null ? null : nested(v);
+    };
+  }
   return f.value;
 }
 
@@ -45,6 +52,13 @@ function jsonOf<R>(f: Field<R>): (row: R) => string {
   if (f.kind === 'boolean') {
     const value = f.value;
     return (row) => String(value(row));
+  }
+  if (f.kind === 'object') {
+    const [value, nested] = [f.value, rowJsonOf(f.contract)];
+    return (row) => {
+      const v = value(row);
+      return v === null ? 'null' : nested(v);
+    };
   }
   const wire = wireValueOf(f);
   return (row) => JSON.stringify(wire(row));

@@ -18,6 +18,10 @@ function baseSchema<R>(f: Field<R>): z.ZodType {
       return z.string().meta({ format: 'date' });
     case 'enum':
       return z.enum(f.values);
+    case 'strings':
+      return z.array(z.string());
+    case 'object':
+      return rowSchema(f.contract);
   }
 }
 
@@ -27,8 +31,17 @@ function fieldSchema<R>(f: Field<R>): z.ZodType {
   return (f.nullable ? base.nullable() : base).meta(meta);
 }
 
-/** The REST row schema of a contract (and so its OpenAPI component): exactly its REST fields, in order. */
-export function rowSchema<R>(contract: RowContract<R>) {
+const schemas = new Map<RowContract<unknown>, z.ZodObject>();
+
+/**
+ * The REST row schema of a contract (and so its OpenAPI component): exactly its REST fields, in
+ * order. One schema per contract, however often it is asked for (nested rows share their component).
+ */
+export function rowSchema<R>(contract: RowContract<R>): z.ZodObject {
+  const known = schemas.get(contract as RowContract<unknown>);
+  if (known) return known;
   const shape = Object.fromEntries(restFields(contract).map((f) => [f.rest, fieldSchema(f)]));
-  return z.object(shape).strict().meta({ id: contract.rest, description: contract.description });
+  const schema = z.object(shape).strict().meta({ id: contract.rest, description: contract.description });
+  schemas.set(contract as RowContract<unknown>, schema);
+  return schema;
 }

@@ -6,6 +6,7 @@
  */
 import { InputError } from '../errors.js';
 import { BORDERS, type CatalogueZone, ZONES } from './catalogue-data.js';
+import { closestCodes, didYouMean } from './suggest.js';
 
 export { BORDERS, type CatalogueZone, ZONES };
 
@@ -100,15 +101,23 @@ export class Catalogue<Z extends CatalogueZone = CatalogueZone, B extends Catalo
     return this.bordersOf(code).map((b) => (b.a === code ? b.b : b.a)).sort();
   }
 
+  /** Known zone codes close to an unknown text (prefix, then small edit distance), at most 3. */
+  suggestZones(text: string): string[] {
+    return closestCodes(text, this.zones.map((z) => z.code));
+  }
+
+  /** `Unknown bidding zone: DE; did you mean DE_LU?` (suggestions where some code is close). */
+  private unknownZones(unknown: readonly string[]): string {
+    return `Unknown bidding zone: ${unknown.join(', ')}${didYouMean(unknown.map((u) => [u, this.suggestZones(u)] as const))}`;
+  }
+
   /**
    * Resolves zone parameters to short codes (deduplicated, in the order given).
    * @throws InputError on `param` for an unknown zone.
    */
   resolveZones(values: readonly string[], param = 'zone'): string[] {
     const unknown = values.filter((v) => !this.findZone(v));
-    if (unknown.length) {
-      throw InputError.of(param, `Unknown bidding zone: ${unknown.join(', ')}`, 'value_error', unknown);
-    }
+    if (unknown.length) throw InputError.of(param, this.unknownZones(unknown), 'value_error', unknown);
     return [...new Set(values.map((v) => this.findZone(v)!.code))];
   }
 
@@ -127,7 +136,7 @@ export class Catalogue<Z extends CatalogueZone = CatalogueZone, B extends Catalo
     }
     const zones = parts.map((p) => this.findZone(p));
     const unknown = parts.filter((_, i) => !zones[i]);
-    if (unknown.length) throw InputError.of(param, `Unknown bidding zone: ${unknown.join(', ')}`, 'value_error', raw);
+    if (unknown.length) throw InputError.of(param, this.unknownZones(unknown), 'value_error', raw);
     const [from, to] = zones.map((z) => z!.code) as [string, string];
     const border = this.borderBetween(from, to);
     if (!border) throw InputError.of(param, `${from} and ${to} do not share a border`, 'value_error', raw);

@@ -8,7 +8,7 @@ import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 const FIELD_OF_PATH: Record<string, string> = {
   '/api/v1/prices': 'prices', '/api/v1/flows': 'flows', '/api/v1/flow-type-summary': 'flowTypeSummary', '/api/v1/ci-share': 'ciShare',
   '/api/v1/flow-price-scatter': 'flowPriceScatter', '/api/v1/flow-duration': 'flowDuration', '/api/v1/price-kpis': 'priceKpis',
-  '/api/v1/zone-import-export': 'zoneImportExport',
+  '/api/v1/zone-import-export': 'zoneImportExport', '/api/v1/zones': 'zones', '/api/v1/borders': 'borders',
 };
 const REST_NAME: Record<string, string> = {
   from: 'datetime_from', to: 'datetime_to', borders: 'border', zones: 'zone', flowTypes: 'flow_type', flowBinMw: 'flow_bin_mw', priceBin: 'price_bin',

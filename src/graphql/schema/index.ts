@@ -3,6 +3,7 @@ import { rateLimitDirectiveDefinition } from '../../security/graphql.js';
 import { builder } from '../builder.js';
 import './common.js';
 import './zones.js';
+import './coverage.js';
 import './prices.js';
 import './flows.js';
 import './aggregates.js';

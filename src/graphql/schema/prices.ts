@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DATA_CATALOGUE } from '../../domain/catalogue.js';
 import { PRICE_ROW } from '../../contract/rows/prices.js';
 import type { RequestedResolution } from '../../domain/resolution.js';
 import { PAGE_LIMITS } from '../../limits.js';
@@ -7,6 +6,7 @@ import type { PriceRecord } from '../../repositories/prices.js';
 import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPriceKeysetPage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
+import { zonesArg } from './args.js';
 import { cursorCode, cursorInstant, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
 import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
 import { rowObjectType } from './rows.js';
@@ -54,7 +54,7 @@ builder.queryFields((t) => ({
       type: PricePointRef,
       description: 'Day-ahead prices in EUR/MWh, ordered by datetime then zone; the same rows as REST /api/v1/prices. Forward keyset pagination (first/after).',
       args: {
-        zones: t.arg.stringList({ description: 'Zone short codes or EICs; omitted means all zones.', validate: z.array(z.string().refine((v) => DATA_CATALOGUE.findZone(v) !== undefined, 'Unknown bidding zone')).max(100) }),
+        zones: zonesArg(t.arg, 'Omitted means all zones.'),
         from: t.arg.string({ description: 'Start (inclusive): ISO 8601 (UTC when no offset) or now-<n><unit>. Default now-30d.', validate: rangeArgSchema }),
         to: t.arg.string({ description: 'End (exclusive), same formats. Default now.', validate: rangeArgSchema }),
         resolution: t.arg({ type: ResolutionEnum, defaultValue: 'auto', description: 'Aggregation; explicit NATIVE allows at most 2 days, HOURLY at most 14 days.' }),

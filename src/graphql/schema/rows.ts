@@ -1,5 +1,6 @@
 import { isoDay } from '../../domain/time.js';
 import { type Field, graphqlFields, type RowContract } from '../../contract/fields.js';
+import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import { ZoneRef } from './zones.js';
 
@@ -42,13 +43,35 @@ function scalarField<R>(t: FieldBuilder<R>, f: Field<R>, enums: EnumRefs) {
       if (f.graphqlEnum !== undefined && type === undefined) throw new Error(`enum ${f.graphqlEnum} of ${f.graphql} not given`);
       return type ? t.field({ ...doc, type, resolve: required(f, f.value) }) : t.string({ ...doc, resolve: required(f, f.value) });
     }
+    case 'strings':
+      return t.stringList({ ...doc, resolve: required(f, (row) => f.value(row) as string[] | null) });
+    case 'object': {
+      const type: RowRef<object> = rowObjectType<object>(f.contract, enums);
+      return f.nullable ? t.field({ ...doc, type, nullable: true, resolve: f.value }) : t.field({ ...doc, type, resolve: required(f, f.value) });
+    }
   }
 }
 
-/** The GraphQL object type of a row contract: its GraphQL fields in contract order, values as REST writes them. */
-export function rowObjectType<R>(contract: RowContract<R>, enums: EnumRefs = {}) {
+/** The GraphQL object type of rows of type `R`. */
+export type RowRef<R> = ObjectRef<Types, R>;
+
+const objectTypes = new Map<RowContract<unknown>, RowRef<unknown>>();
+
+function implement<R>(contract: RowContract<R>, enums: EnumRefs): RowRef<R> {
   return builder.objectRef<R>(contract.graphql).implement({
     description: contract.description,
     fields: (t) => Object.fromEntries(graphqlFields(contract).map((f) => [f.graphql, scalarField(t, f, enums)])),
   });
+}
+
+/**
+ * The GraphQL object type of a row contract: its GraphQL fields in contract order, values as REST
+ * writes them. One type per contract, however often it is asked for (nested rows share theirs).
+ */
+export function rowObjectType<R>(contract: RowContract<R>, enums: EnumRefs = {}): RowRef<R> {
+  const known = objectTypes.get(contract as RowContract<unknown>);
+  if (known) return known as RowRef<R>;
+  const type = implement(contract, enums);
+  objectTypes.set(contract as RowContract<unknown>, type as RowRef<unknown>);
+  return type;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BorderRecord, ZoneRecord } from '../../domain/catalogue.js';
 import { builder, type GraphQLContext } from '../builder.js';
+import { bordersArg, zonesArg } from './args.js';
 
 function zonesOf(codes: readonly string[], ctx: GraphQLContext): (ZoneRecord | Error)[] {
   return codes.map((code) => ctx.deps.catalogue.zone(code) ?? new Error(`zone ${code} is not in the stored catalogue`));
@@ -40,8 +41,9 @@ export const BorderRef = builder.objectRef<BorderRecord>('Border').implement({
 builder.queryFields((t) => ({
   zones: t.field({
     type: [ZoneRef],
-    description: 'All bidding zones, ordered by code.',
-    resolve: (_root, _args, ctx) => [...ctx.deps.catalogue.zones],
+    description: 'Bidding zones, ordered by code (REST /api/v1/zones).',
+    args: { zones: zonesArg(t.arg, 'Omitted means all zones.') },
+    resolve: (_root, args, ctx) => (args.zones?.length ? ctx.deps.catalogue.resolveZones(args.zones) : ctx.deps.catalogue.zones.map((z) => z.code)).sort(),
   }),
   zone: t.field({
     type: ZoneRef,
@@ -52,7 +54,11 @@ builder.queryFields((t) => ({
   }),
   borders: t.field({
     type: [BorderRef],
-    description: 'All borders, ordered by key.',
-    resolve: (_root, _args, ctx) => [...ctx.deps.catalogue.borders].sort((x, y) => (x.key < y.key ? -1 : 1)),
+    description: 'Borders in stored orientation, each once, ordered by key (REST /api/v1/borders).',
+    args: { borders: bordersArg(t.arg, 'Either orientation selects the border. Omitted means all borders.') },
+    resolve: (_root, args, ctx) => {
+      const keys = args.borders?.length ? new Set(ctx.deps.catalogue.resolveBorders(args.borders).map((b) => b.key)) : null;
+      return ctx.deps.catalogue.borders.filter((b) => !keys || keys.has(b.key)).sort((x, y) => (x.key < y.key ? -1 : 1));
+    },
   }),
 }));

@@ -1,4 +1,5 @@
 import type { Endpoint } from '../endpoint.js';
+import { bordersEndpoint, zonesEndpoint } from './catalogue.js';
 import { ciShareEndpoint, durationEndpoint, flowTypeSummaryEndpoint, scatterEndpoint } from './flow-aggregates.js';
 import { flowsEndpoint } from './flows.js';
 import { pricesEndpoint } from './prices.js';
@@ -14,4 +15,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   durationEndpoint,
   priceKpisEndpoint,
   zoneImportExportEndpoint,
+  zonesEndpoint,
+  bordersEndpoint,
 ];

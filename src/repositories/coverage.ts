@@ -1,0 +1,101 @@
+/**
+ * What the database holds per zone and border: first and last instants and sources per data kind,
+ * each read in ONE statement (index probes on the primary keys for prices, one grouped pass for
+ * border kinds).
+ */
+import { Prisma } from '../generated/prisma/client.js';
+import type { Database } from '../db/client.js';
+import { read } from './sql.js';
+
+/** Stored span of one data kind: [from, to) in UTC, with the stored source names (e.g. `entsoe`). */
+export interface StoredSpan {
+  readonly from: Date;
+  readonly to: Date;
+  readonly sources: readonly string[];
+  /** Length of the latest stored period in minutes; null when the kind has no periods (outages). */
+  readonly periodMinutes: number | null;
+}
+
+/** Price span of one zone by short code. */
+export interface ZonePriceSpan extends StoredSpan {
+  readonly zone: string;
+}
+
+/** Spans of one border (key `A->B` in stored orientation) per data kind; null when none is stored. */
+export interface BorderSpans {
+  readonly border: string;
+  readonly physical: StoredSpan | null;
+  readonly scheduled: StoredSpan | null;
+  readonly ntc: StoredSpan | null;
+  readonly outages: StoredSpan | null;
+}
+
+/**
+ * Price spans of the given zones (ids) that have prices: `from` is the start of the first period,
+ * `to` the end of the last one (exclusive), `periodMinutes` the length of the last; sources come
+ * from the price_daily rollup.
+ */
+export async function findPriceSpans(db: Database, zoneIds: readonly number[]): Promise<ZonePriceSpan[]> {
+  return read<ZonePriceSpan>(db, Prisma.sql`
+    SELECT z.code AS zone, f.ts AS "from", l.ts + make_interval(mins => l.period_minutes) AS "to",
+           l.period_minutes::int AS "periodMinutes",
+           (SELECT coalesce(array_agg(DISTINCT u.source::text ORDER BY u.source::text), '{}')
+            FROM price_daily d CROSS JOIN LATERAL unnest(d.sources) AS u(source) WHERE d.zone_id = z.id) AS sources
+    FROM zone z
+    JOIN LATERAL (SELECT p.ts FROM price_point p WHERE p.zone_id = z.id ORDER BY p.ts LIMIT 1) f ON true
+    JOIN LATERAL (SELECT p.ts, p.period_minutes FROM price_point p WHERE p.zone_id = z.id ORDER BY p.ts DESC LIMIT 1) l ON true
+    WHERE z.id = ANY(${zoneIds.map(Number)}::smallint[])
+    ORDER BY z.code COLLATE "C"`);
+}
+
+/** Aggregates of one hourly kind of border_hour: columns `<kind>_from`, `<kind>_to`, `<kind>_sources`. */
+function hourlyKind(kind: string, present: string, source: string): string {
+  return `min(h.ts) FILTER (WHERE ${present}) AS ${kind}_from,
+          max(h.ts) FILTER (WHERE ${present}) + interval '1 hour' AS ${kind}_to,
+          array_agg(DISTINCT h.${source}::text ORDER BY h.${source}::text) FILTER (WHERE (${present}) AND h.${source} IS NOT NULL) AS ${kind}_sources`;
+}
+
+const HOURLY_KINDS = [
+  ['physical', 'h.physical_ab_mw IS NOT NULL OR h.physical_ba_mw IS NOT NULL', 'physical_source'],
+  ['scheduled', 'h.scheduled_ab_mw IS NOT NULL OR h.scheduled_ba_mw IS NOT NULL', 'scheduled_source'],
+  ['ntc', 'h.ntc_ab_mw IS NOT NULL OR h.ntc_ba_mw IS NOT NULL', 'ntc_source'],
+] as const;
+
+type SpanColumns = Record<string, Date | string[] | null | string>;
+
+function spanOf(row: SpanColumns, kind: string, periodMinutes: number | null): StoredSpan | null {
+  const [from, to] = [row[`${kind}_from`], row[`${kind}_to`]];
+  if (!(from instanceof Date) || !(to instanceof Date)) return null;
+  return { from, to, sources: (row[`${kind}_sources`] as string[] | null) ?? [], periodMinutes };
+}
+
+/**
+ * Spans of the given borders (ids) per kind: hourly kinds (physical flows, scheduled exchanges,
+ * NTC) from border_hour hours with a value in either direction, `to` = end of the last such hour;
+ * outages from border_outage, [earliest start, latest end).
+ */
+export async function findBorderSpans(db: Database, borderIds: readonly number[]): Promise<BorderSpans[]> {
+  const ids = borderIds.map(Number);
+  const rows = await read<SpanColumns & { border: string }>(db, Prisma.sql`
+    WITH hours AS (
+      SELECT h.border_id, ${Prisma.raw(HOURLY_KINDS.map(([k, p, s]) => hourlyKind(k, p, s)).join(',\n'))}
+      FROM border_hour h WHERE h.border_id = ANY(${ids}::smallint[])
+      GROUP BY h.border_id
+    ), outages AS (
+      SELECT o.border_id, min(o.starts_at) AS outages_from, max(o.ends_at) AS outages_to,
+             array_agg(DISTINCT o.source::text ORDER BY o.source::text) AS outages_sources
+      FROM border_outage o WHERE o.border_id = ANY(${ids}::smallint[])
+      GROUP BY o.border_id
+    )
+    SELECT a.code || '->' || z.code AS border, h.*, o.*
+    FROM border b JOIN zone a ON a.id = b.zone_a_id JOIN zone z ON z.id = b.zone_b_id
+    LEFT JOIN hours h ON h.border_id = b.id LEFT JOIN outages o ON o.border_id = b.id
+    WHERE b.id = ANY(${ids}::smallint[])`);
+  return rows.map((r) => ({
+    border: r.border,
+    physical: spanOf(r, 'physical', 60),
+    scheduled: spanOf(r, 'scheduled', 60),
+    ntc: spanOf(r, 'ntc', 60),
+    outages: spanOf(r, 'outages', null),
+  }));
+}

@@ -1,0 +1,109 @@
+import { findBorderSpans, findPriceSpans, type StoredSpan } from '../repositories/coverage.js';
+import type { ServiceDeps } from './context.js';
+import { type Meta, sourceLabels } from './meta.js';
+
+/** The stored span of one data kind, [datetimeFrom, datetimeTo) in UTC. */
+export interface Coverage {
+  readonly datetimeFrom: Date;
+  readonly datetimeTo: Date;
+  /** ISO 8601 duration of the latest stored period (`PT15M`, `PT60M`); null for intervals (outages). */
+  readonly nativeResolution: string | null;
+  /** Public source names, as meta.upstream_sources writes them. */
+  readonly sources: readonly string[];
+}
+
+/** Coverage of a zone per data kind; null where nothing is stored. */
+export interface ZoneCoverage {
+  readonly prices: Coverage | null;
+}
+
+/** Coverage of a border per data kind; null where nothing is stored. */
+export interface BorderCoverage {
+  readonly physicalFlows: Coverage | null;
+  readonly scheduledFlows: Coverage | null;
+  readonly ntc: Coverage | null;
+  readonly outages: Coverage | null;
+}
+
+/** A zone of the catalogue with its coverage. */
+export interface ZoneCatalogueRow {
+  readonly code: string;
+  readonly eic: string;
+  readonly name: string;
+  readonly timeZone: string;
+  readonly neighbours: readonly string[];
+  readonly coverage: ZoneCoverage;
+}
+
+/** A border of the catalogue (stored orientation) with its coverage. */
+export interface BorderCatalogueRow {
+  readonly key: string;
+  readonly a: string;
+  readonly b: string;
+  readonly coverage: BorderCoverage;
+}
+
+function coverageOf(span: StoredSpan | null): Coverage | null {
+  if (!span) return null;
+  return {
+    datetimeFrom: span.from,
+    datetimeTo: span.to,
+    nativeResolution: span.periodMinutes === null ? null : `PT${span.periodMinutes}M`,
+    sources: sourceLabels(span.sources),
+  };
+}
+
+/** Price coverage of zones by short code, in the order given (one query). */
+export async function getZoneCoverage(deps: ServiceDeps, codes: readonly string[]): Promise<ZoneCoverage[]> {
+  const ids = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
+  const spans = new Map((await findPriceSpans(deps.db, ids)).map((s) => [s.zone, s]));
+  return codes.map((c) => ({ prices: coverageOf(spans.get(c) ?? null) }));
+}
+
+/** Coverage of borders by key (stored orientation), in the order given (one query). */
+export async function getBorderCoverage(deps: ServiceDeps, keys: readonly string[]): Promise<BorderCoverage[]> {
+  const ids = keys.flatMap((k) => deps.catalogue.border(k)?.id ?? []);
+  const spans = new Map((await findBorderSpans(deps.db, ids)).map((s) => [s.border, s]));
+  return keys.map((k) => {
+    const s = spans.get(k);
+    return {
+      physicalFlows: coverageOf(s?.physical ?? null),
+      scheduledFlows: coverageOf(s?.scheduled ?? null),
+      ntc: coverageOf(s?.ntc ?? null),
+      outages: coverageOf(s?.outages ?? null),
+    };
+  });
+}
+
+/** Catalogue meta: derived from what is stored, sources of every listed coverage, no range or resolution. */
+function catalogueMeta(coverages: readonly (Coverage | null)[]): Meta {
+  const sources = [...new Set(coverages.flatMap((c) => c?.sources ?? []))].sort();
+  return { provenance: 'derived', upstreamSources: sources, range: null, resolution: null, pagination: null };
+}
+
+/** Zones by code (all when none is given), each with its neighbours and coverage, ordered by code. */
+export async function getZones(deps: ServiceDeps, input: { zones?: readonly string[] | undefined }) {
+  const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
+  const sorted = [...codes].sort();
+  const coverage = await getZoneCoverage(deps, sorted);
+  const rows: ZoneCatalogueRow[] = sorted.map((code, i) => {
+    const zone = deps.catalogue.zone(code)!;
+    return { code, eic: zone.eic, name: zone.name, timeZone: zone.timeZone, neighbours: deps.catalogue.neighboursOf(code), coverage: coverage[i]! };
+  });
+  return { meta: catalogueMeta(coverage.map((c) => c.prices)), rows };
+}
+
+/**
+ * Borders written `A->B` in either orientation (all when none is given), each once in stored
+ * orientation with its coverage, ordered by key.
+ */
+export async function getBorders(deps: ServiceDeps, input: { borders?: readonly string[] | undefined }) {
+  const keys = input.borders?.length ? deps.catalogue.resolveBorders(input.borders).map((b) => b.key) : deps.catalogue.borders.map((b) => b.key);
+  const sorted = [...new Set(keys)].sort();
+  const coverage = await getBorderCoverage(deps, sorted);
+  const rows: BorderCatalogueRow[] = sorted.map((key, i) => {
+    const border = deps.catalogue.border(key)!;
+    return { key, a: border.a, b: border.b, coverage: coverage[i]! };
+  });
+  return { meta: catalogueMeta(coverage.flatMap((c) => [c.physicalFlows, c.scheduledFlows, c.ntc, c.outages])), rows };
+}
