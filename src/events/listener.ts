@@ -28,13 +28,12 @@ export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) 
     const event = parseDataEvent(payload, db.schema);
     if (event) onEvent(event);
   };
-  if (db.kind === 'pglite') {
-    if (!db.pglite) throw new Error('PGlite database without its engine');
+  if (db.pglite) {
     const engine = db.pglite;
     const unlisten = await engine.listen(DATA_EVENTS_CHANNEL, deliver);
     return { close: async () => (engine.closed ? undefined : unlisten()) };
   }
-  if (!db.pool) throw new Error('PostgreSQL database without its pool');
+  if (!db.pool) throw new Error('database without its engine or pool');
   return listenOnPostgres({ ...db.pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, deliver, opts);
 }
 
