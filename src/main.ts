@@ -1,11 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import { type App, createApp } from './app.js';
-import { prepareDatabase } from './bootstrap.js';
+import type { App } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
 import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, READY_PATH, REST_PREFIX } from './http/paths.js';
 import { startupGate } from './http/starting.js';
-import { openServerDatabase } from './db/server-database.js';
 import { createLogger } from './logger.js';
 
 /** Listens on HOST:PORT and resolves with the base URL to print. */
@@ -60,6 +58,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   const base = await listen(server, config);
   logger.info({ url: base }, 'listening');
+  const [{ openServerDatabase }, { prepareDatabase }, { createApp }] = await Promise.all([
+    import('./db/server-database.js'),
+    import('./bootstrap.js'),
+    import('./app.js'),
+  ]);
   const opened = await openServerDatabase(config);
   db = opened.db;
   logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL', ...(opened.url ? { url: opened.url } : {}) }, 'database opened');
