@@ -5,11 +5,12 @@
  * and is only ready once it is loaded. Meanwhile the server listens from the start: alive, not
  * ready, and the API answers 503 with Retry-After until the whole data set is there.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/db/client.js';
+import { LOCK_FILE } from '../../src/db/dir-lock.js';
 import { killStarted, READY_LINE, start, startServer } from '../support/processes.js';
 
 const MOMENTS = [/demo data: generated/, /\[1\/\d+\] demo data \d{4}-\d\d: /, /\[2\/\d+\] demo data \d{4}-\d\d: /];
@@ -39,8 +40,9 @@ describe('an interrupted first start', () => {
     const interrupted = start('src/main.ts', [], env);
     await interrupted.waitFor(MOMENTS[0] as RegExp);
     interrupted.child.kill('SIGINT');
-    await interrupted.exited;
+    expect(await interrupted.exited).toEqual({ code: 0, signal: null });
     expect(interrupted.output()).not.toMatch(/demo data loaded|"msg":"ready"/);
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
 
     const server = await startServer(env);
     try {
