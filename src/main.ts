@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal, ready: Boolean(app) }, 'shutting down');
     if (!app) {
+      // An unfinished start has nothing to drain: its demo load's transaction never commits, and the data directory's lock goes on exit.
       server.close();
       server.closeAllConnections();
       process.exit(0);
