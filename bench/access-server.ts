@@ -20,14 +20,14 @@ export interface ServerChild {
 
 /** Environment variables the child inherits from this process; everything else comes from `env`. */
 const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
-const URL_LINE = /REST API:\s+(http:\/\/[^\s/]+)\//;
+const URL_LINE = /REST API:\s+(http:\/\/[^\s/]+)\/[\s\S]*^Ready: /m;
 const PROBE_LINE = /^heap-probe (\{.*\})$/m;
 const HEAP_PROBE = fileURLToPath(new URL('./heap-probe.ts', import.meta.url));
 
 /**
  * Spawns `node --expose-gc --import tsx --import bench/heap-probe.ts src/main.ts` with only `env` (plus PATH, HOME and the like), so settings
  * exported in the calling shell cannot change the server's configuration, and resolves once it
- * prints its URLs. @throws Error when it exits or stays silent for `timeoutMs`.
+ * prints its URLs and is ready. @throws Error when it exits or stays silent for `timeoutMs`.
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 300_000): Promise<ServerChild> {
   const inherited = Object.fromEntries(INHERITED.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));

@@ -2,7 +2,7 @@ import { classificationThresholds, type Config } from './config.js';
 import type { Database } from './db/client.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
 import { seedDemo } from './demo/seed.js';
-import { createProgress } from './ingest/progress.js';
+import { createProgress, type ProgressReporter } from './ingest/progress.js';
 import type { Logger } from './logger.js';
 import { ensureCatalogue } from './repositories/catalogue.js';
 
@@ -12,10 +12,12 @@ import { ensureCatalogue } from './repositories/catalogue.js';
  * SEED_DEMO (DEMO_HISTORY_DAYS days back from `now` when set), its flows classified with the
  * CLASSIFY_* thresholds of `config`. The demo load is all or nothing: an interrupted one is
  * replaced at the next start. Its progress goes to stderr (a bar on a terminal) unless logging is
- * quieter than `info`.
+ * quieter than `info`. `status` is told what is being done, the demo load month by month
+ * (`loading demo data: 2025-11 (3/15 months)`).
  * @throws Error when PostgreSQL has pending migrations and may not migrate them.
  */
-export async function prepareDatabase(db: Database, config: Config, logger: Logger, now: Date): Promise<void> {
+export async function prepareDatabase(db: Database, config: Config, logger: Logger, now: Date, status: (detail: string) => void = () => {}): Promise<void> {
+  status('applying database migrations');
   if (db.kind === 'pglite' || config.MIGRATE_ON_START) {
     const { applied } = await migrate(db, { log: (msg) => logger.info(msg) });
     if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -25,18 +27,52 @@ export async function prepareDatabase(db: Database, config: Config, logger: Logg
       throw new Error(`The database has pending migrations (${pending.join(', ')}): run \`npm run db:migrate\` or set MIGRATE_ON_START=true`);
     }
   }
+  status('loading the zone catalogue');
   await ensureCatalogue(db);
-  if (config.SEED_DEMO) await seedDemoOnStart(db, config, logger, now);
+  if (config.SEED_DEMO) await seedDemoOnStart(db, config, logger, now, status);
 }
 
 /** The demo load of a start: DEMO_HISTORY_DAYS back from `now` when set, progress on stderr. */
-async function seedDemoOnStart(db: Database, config: Config, logger: Logger, now: Date): Promise<void> {
+async function seedDemoOnStart(db: Database, config: Config, logger: Logger, now: Date, status: (detail: string) => void): Promise<void> {
+  status('checking the demo data (generating it on a first start)');
   const started = Date.now();
   const from = config.DEMO_HISTORY_DAYS === undefined ? undefined : new Date(now.getTime() - config.DEMO_HISTORY_DAYS * 86_400_000);
   const progress = logger.isLevelEnabled('info')
     ? createProgress({ stream: process.stderr, startLine: (months) => `demo data: loading ${months} month(s), first start only` })
     : undefined;
   const log = (msg: string) => logger.info(msg);
-  const result = await seedDemo(db, { now, from, thresholds: classificationThresholds(config), log, progress });
+  const result = await seedDemo(db, { now, from, thresholds: classificationThresholds(config), log, progress: statusProgress(status, progress) });
   if (result) logger.info({ ...result, seconds: (Date.now() - started) / 1000 }, 'demo data loaded');
+}
+
+/**
+ * A progress reporter that tells `status` which month of the demo load is running
+ * (`loading demo data: 2025-11 (3/15 months)`, then the commit and statistics) and forwards
+ * everything to `inner`.
+ */
+export function statusProgress(status: (detail: string) => void, inner?: ProgressReporter): ProgressReporter {
+  let total = 0;
+  let done = 0;
+  return {
+    start(n, upToDate) {
+      total = n;
+      done = 0;
+      status(`loading demo data: ${total} month(s) to load`);
+      inner?.start(n, upToDate);
+    },
+    begin(label) {
+      const month = /\d{4}-\d\d/.exec(label)?.[0] ?? label;
+      status(`loading demo data: ${month} (${done + 1}/${total} months)`);
+      inner?.begin(label);
+    },
+    end(label, outcome) {
+      done++;
+      inner?.end(label, outcome);
+    },
+    note: (line) => inner?.note(line),
+    finish() {
+      status('loading demo data: committing, then refreshing statistics');
+      inner?.finish();
+    },
+  };
 }

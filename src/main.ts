@@ -1,45 +1,81 @@
-import { createServer } from 'node:http';
-import { createApp } from './app.js';
-import { prepareDatabase } from './bootstrap.js';
-import { ConfigError, loadConfig } from './config.js';
-import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, REST_PREFIX } from './http/paths.js';
-import { openServerDatabase } from './db/server-database.js';
+import { createServer, type Server } from 'node:http';
+import type { App } from './app.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import type { Database } from './db/client.js';
+import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, READY_PATH, REST_PREFIX } from './http/paths.js';
+import { startupGate } from './http/starting.js';
 import { createLogger } from './logger.js';
+
+/** Listens on HOST:PORT and resolves with the base URL to print. */
+function listen(server: Server, config: Config): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off('error', reject);
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : config.PORT;
+      resolve(`http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`);
+    });
+  });
+}
+
+function urlBlock(base: string, db: Database, url: string | undefined, seed: boolean): string {
+  return (
+    `\nEuropean electricity market API is starting (${db.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}):\n` +
+    `  Dashboard:           ${base}${DASHBOARD_PATH}\n  GraphQL (GraphiQL):  ${base}${GRAPHQL_PATH}\n  REST API:            ${base}${REST_PREFIX}/prices\n` +
+    `  API reference:       ${base}${DOCS_PATH}\n  OpenAPI:             ${base}${OPENAPI_PATH}\n` +
+    (url ? `  Database (psql):     psql '${url}'\n` : '') +
+    `\nPreparing the database${seed ? ' (the demo data loads on the first start only)' : ''}; until it is ready the API answers 503\n` +
+    `and ${base}${READY_PATH} tells the progress.\n`
+  );
+}
 
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
   const logger = createLogger(config);
-  const { db, url, publish } = await openServerDatabase(config);
-  logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL', ...(url ? { url } : {}) }, 'database opened');
-  await prepareDatabase(db, config, logger, new Date());
-  publish();
-  const app = await createApp({ config, db, logger });
-  const server = createServer(app.yoga);
-  server.listen(config.PORT, config.HOST, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.PORT;
-    const base = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
-    logger.info({ seconds: (Date.now() - started) / 1000 }, 'ready');
-    process.stdout.write(
-      `\nEuropean electricity market API is up (${db.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}):\n` +
-        `  Dashboard:           ${base}${DASHBOARD_PATH}\n  GraphQL (GraphiQL):  ${base}${GRAPHQL_PATH}\n  REST API:            ${base}${REST_PREFIX}/prices\n` +
-        `  API reference:       ${base}${DOCS_PATH}\n  OpenAPI:             ${base}${OPENAPI_PATH}\n` +
-        (url ? `  Database (psql):     psql '${url}'\n` : '') + '\n',
-    );
-  });
+  const gate = startupGate('opening the database');
+  const server = createServer(gate.handler);
+  let db: Database | undefined;
+  let app: App | undefined;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    server.close(() => void app.close().then(() => db.close()).then(() => process.exit(0)));
-    void app.endStreams().then(() => setTimeout(() => server.closeIdleConnections(), 100).unref());
+    logger.info({ signal, ready: Boolean(app) }, 'shutting down');
+    if (!app) {
+      // An unfinished start has nothing to drain: its demo load's transaction never commits, and the data directory's lock goes on exit.
+      server.close();
+      server.closeAllConnections();
+      process.exit(0);
+    }
+    const running = app;
+    server.close(() => void running.close().then(() => db?.close()).then(() => process.exit(0)));
+    void running.endStreams().then(() => setTimeout(() => server.closeIdleConnections(), 100).unref());
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  const base = await listen(server, config);
+  logger.info({ url: base }, 'listening');
+  const [{ openServerDatabase }, { prepareDatabase }, { createApp }] = await Promise.all([
+    import('./db/server-database.js'),
+    import('./bootstrap.js'),
+    import('./app.js'),
+  ]);
+  const opened = await openServerDatabase(config);
+  db = opened.db;
+  logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL', ...(opened.url ? { url: opened.url } : {}) }, 'database opened');
+  process.stdout.write(urlBlock(base, db, opened.url, config.SEED_DEMO));
+  await prepareDatabase(db, config, logger, new Date(), (detail) => gate.setDetail(detail));
+  opened.publish();
+  gate.setDetail('building the API');
+  app = await createApp({ config, db, logger });
+  gate.open(app.yoga);
+  const seconds = (Date.now() - started) / 1000;
+  logger.info({ seconds }, 'ready');
+  process.stdout.write(`Ready: the European electricity market API is up (${seconds.toFixed(1)} s after start).\n\n`);
 }
 
 main().catch((err: unknown) => {

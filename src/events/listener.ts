@@ -37,7 +37,7 @@ export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) 
     const off = db.notifications.on(DATA_EVENTS_CHANNEL, deliver);
     return { close: async () => off() };
   }
-  if (!db.pool) throw new Error('PostgreSQL database without its pool');
+  if (!db.pool) throw new Error('database without its engine or pool');
   return listenOnPostgres({ ...db.pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, deliver, opts);
 }
 

@@ -2,14 +2,16 @@
  * The first start of a real server process on an empty embedded database, killed at several
  * moments of its demo load (SIGKILL: a crash exactly there) and interrupted with SIGINT (Ctrl-C,
  * acted on at the next turn of the event loop): the next start ends with the complete data set,
- * and is only ready once it is loaded.
+ * and is only ready once it is loaded. Meanwhile the server listens from the start: alive, not
+ * ready, and the API answers 503 with Retry-After until the whole data set is there.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/db/client.js';
-import { killStarted, start, startServer } from '../support/processes.js';
+import { LOCK_FILE } from '../../src/db/dir-lock.js';
+import { killStarted, READY_LINE, start, startServer } from '../support/processes.js';
 
 const MOMENTS = [/demo data: generated/, /\[1\/\d+\] demo data \d{4}-\d\d: /, /\[2\/\d+\] demo data \d{4}-\d\d: /];
 
@@ -38,8 +40,9 @@ describe('an interrupted first start', () => {
     const interrupted = start('src/main.ts', [], env);
     await interrupted.waitFor(MOMENTS[0] as RegExp);
     interrupted.child.kill('SIGINT');
-    await interrupted.exited;
+    expect(await interrupted.exited).toEqual({ code: 0, signal: null });
     expect(interrupted.output()).not.toMatch(/demo data loaded|"msg":"ready"/);
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
 
     const server = await startServer(env);
     try {
@@ -73,4 +76,47 @@ describe('an interrupted first start', () => {
       await db.close();
     }
   }, 600_000);
+});
+
+describe('a first start', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'first-start-listen-'));
+  });
+  afterAll(() => {
+    killStarted();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('listens at once: alive, not ready and 503 with Retry-After while the demo data loads, then serves it all', async () => {
+    const env = { PGLITE_DIR: join(root, 'pglite'), DEMO_HISTORY_DAYS: '90', LOG_LEVEL: 'info', PORT: '0' };
+    const server = start('src/main.ts', [], env);
+    try {
+      const [, url] = await server.waitFor(/"url":"(http:\/\/[^"]+)","msg":"listening"/);
+      expect(server.output()).not.toContain('demo data: generated');
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+
+      await server.waitFor(/\[1\/\d+\] demo data \d{4}-\d\d: /);
+      expect(server.output()).not.toMatch(READY_LINE);
+      const readyz = await fetch(`${url}/readyz`);
+      expect([readyz.status, await readyz.json()]).toEqual([503, { status: 'starting', detail: expect.stringMatching(/^loading demo data: \d{4}-\d\d \(\d\/\d months\)$|^loading demo data: committing/) }]);
+      const prices = await fetch(`${url}/api/v1/prices?zone=FR`);
+      expect([prices.status, prices.headers.get('retry-after'), await prices.json()]).toEqual([503, '5', { detail: expect.stringMatching(/^The service is starting \(loading demo data/) }]);
+      const graphql = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+      expect([graphql.status, graphql.headers.get('content-type')]).toEqual([503, 'application/json; charset=utf-8']);
+
+      await server.waitFor(READY_LINE);
+      expect(server.output().indexOf('"msg":"ready"')).toBeGreaterThan(server.output().indexOf('demo data loaded'));
+      const after = await Promise.all([
+        fetch(`${url}/readyz`),
+        fetch(`${url}/api/v1/prices?zone=FR`),
+        fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) }),
+      ]);
+      expect(after.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(((await after[1]?.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 300_000);
 });

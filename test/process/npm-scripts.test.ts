@@ -10,9 +10,9 @@ import { type Child, groupAlive, killGroup, listening, run, start, within } from
 const ENV = { PORT: '0', PGLITE_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
 
 async function untilUp(child: Child, ms: number): Promise<number> {
-  const up = await within(ms, () => /REST API: +http:\/\/[^:]+:\d+\//.test(child.stdout()) || child.process.exitCode !== null);
+  const up = await within(ms, () => /^Ready: /m.test(child.stdout()) || child.process.exitCode !== null);
   const port = /REST API: +http:\/\/[^:]+:(\d+)\//.exec(child.stdout())?.[1];
-  if (!up || !port) throw new Error(`npm start did not print its URLs:\n${child.stdout()}\n${child.stderr()}`);
+  if (!up || !port) throw new Error(`npm start did not print its URLs and get ready:\n${child.stdout()}\n${child.stderr()}`);
   return Number(port);
 }
 

@@ -69,10 +69,14 @@ export function start(script: string, args: readonly string[], env: Record<strin
   return { child, pid: child.pid as number, output: () => text, exited, waitFor };
 }
 
-/** Starts the server on a free port and resolves with its base URL once it listens. */
+/** The line the server prints on stdout once it serves the API (it listens earlier, answering 503). */
+export const READY_LINE = /^Ready: /m;
+
+/** Starts the server on a free port and resolves with its base URL once it is ready. */
 export async function startServer(env: Record<string, string>): Promise<Running & { url: string }> {
   const server = start('src/main.ts', [], { PORT: '0', LOG_LEVEL: 'silent', ...env });
   const [, url] = await server.waitFor(/REST API:\s+(http:\/\/[^/\s]+)\//);
+  await server.waitFor(READY_LINE);
   return Object.assign(server, { url: url as string });
 }
 
