@@ -11,6 +11,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Prices: 'Day-ahead prices per bidding zone (EUR/MWh).',
   Flows: 'Cross-border physical flows (MW) and their classification against the price gradient.',
   Aggregates: 'Statistics over a range: flow-type shares, counter-intuitive shares, scatter, duration curves, price and exchange figures per zone.',
+  Catalogue: 'What exists before asking: bidding zones and borders with their codes, time zones, neighbours and stored coverage per data kind.',
 };
 
 const lastSegment = (path: string): string => path.split('/').filter(Boolean).at(-1) ?? 'root';

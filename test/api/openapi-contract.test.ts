@@ -28,7 +28,7 @@ describe('the OpenAPI document as a contract', () => {
     for (const id of ids) expect(id).toMatch(/^get[A-Z][A-Za-z0-9]*$/);
     expect(doc.paths['/api/v1/prices'].get.operationId).toBe('getPrices');
     expect(doc.paths['/api/v1/flow-type-summary'].get.operationId).toBe('getFlowTypeSummary');
-    expect(doc.tags.map((t: any) => t.name)).toEqual(['Prices', 'Flows', 'Aggregates']);
+    expect(doc.tags.map((t: any) => t.name)).toEqual(['Prices', 'Flows', 'Aggregates', 'Catalogue']);
     for (const [, op] of operations) expect(doc.tags.map((t: any) => t.name)).toContain(op.tags[0]);
   });
 

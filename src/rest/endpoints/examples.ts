@@ -102,3 +102,36 @@ export const ZONE_IMPORT_EXPORT_EXAMPLE: EndpointExample = {
     }],
   },
 };
+
+const CATALOGUE_META = { provenance: 'derived', upstream_sources: ['ENTSO-E Transparency Platform'], resolved_datetime_from: null, resolved_datetime_to: null, resolution: null, pagination: null };
+const coverage = (from: string, to: string, resolution: string | null) => ({ datetime_from: from, datetime_to: to, native_resolution: resolution, sources: ['ENTSO-E Transparency Platform'] });
+
+/** GET /api/v1/zones: one zone with its neighbours and price coverage. */
+export const ZONES_EXAMPLE: EndpointExample = {
+  query: { zone: ['DE_LU'] },
+  response: {
+    meta: CATALOGUE_META,
+    data: [{
+      zone: 'DE_LU', eic: '10Y1001A1001A82H', name: 'Germany-Luxembourg', time_zone: 'Europe/Berlin',
+      neighbours: ['AT', 'BE', 'CH', 'CZ', 'DK_1', 'DK_2', 'FR', 'NL', 'NO_2', 'PL', 'SE_4'],
+      coverage: { prices: coverage('2024-09-01T00:00:00Z', '2025-11-07T00:00:00Z', 'PT15M') },
+    }],
+  },
+};
+
+/** GET /api/v1/borders: one border with its coverage per data kind. */
+export const BORDERS_EXAMPLE: EndpointExample = {
+  query: { border: ['DE_LU->FR'] },
+  response: {
+    meta: CATALOGUE_META,
+    data: [{
+      border: 'DE_LU->FR', zone_a: 'DE_LU', zone_b: 'FR',
+      coverage: {
+        physical_flows: coverage('2024-09-01T00:00:00Z', '2025-11-05T12:00:00Z', 'PT60M'),
+        scheduled_flows: coverage('2024-09-01T00:00:00Z', '2025-11-07T00:00:00Z', 'PT60M'),
+        ntc: coverage('2024-09-01T00:00:00Z', '2025-11-07T00:00:00Z', 'PT60M'),
+        outages: null,
+      },
+    }],
+  },
+};
