@@ -89,7 +89,7 @@ describe('a first start', () => {
   });
 
   it('listens at once: alive, not ready and 503 with Retry-After while the demo data loads, then serves it all', async () => {
-    const env = { PGLITE_DIR: join(root, 'pglite'), DEMO_HISTORY_DAYS: '90', LOG_LEVEL: 'info', PORT: '0' };
+    const env = { PGLITE_DIR: join(root, 'pglite'), DEMO_HISTORY_DAYS: '240', LOG_LEVEL: 'info', PORT: '0' };
     const server = start('src/main.ts', [], env);
     try {
       const [, url] = await server.waitFor(/"url":"(http:\/\/[^"]+)","msg":"listening"/);
@@ -98,11 +98,13 @@ describe('a first start', () => {
 
       await server.waitFor(/\[1\/\d+\] demo data \d{4}-\d\d: /);
       expect(server.output()).not.toMatch(READY_LINE);
-      const readyz = await fetch(`${url}/readyz`);
-      expect([readyz.status, await readyz.json()]).toEqual([503, { status: 'starting', detail: expect.stringMatching(/^loading demo data: \d{4}-\d\d \(\d\/\d months\)$|^loading demo data: committing/) }]);
-      const prices = await fetch(`${url}/api/v1/prices?zone=FR`);
+      const [readyz, prices, graphql] = await Promise.all([
+        fetch(`${url}/readyz`),
+        fetch(`${url}/api/v1/prices?zone=FR`),
+        fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) }),
+      ]);
+      expect([readyz.status, await readyz.json()]).toEqual([503, { status: 'starting', detail: expect.stringMatching(/^loading demo data: \d{4}-\d\d \(\d+\/\d+ months\)$|^loading demo data: committing/) }]);
       expect([prices.status, prices.headers.get('retry-after'), await prices.json()]).toEqual([503, '5', { detail: expect.stringMatching(/^The service is starting \(loading demo data/) }]);
-      const graphql = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
       expect([graphql.status, graphql.headers.get('content-type')]).toEqual([503, 'application/json; charset=utf-8']);
 
       await server.waitFor(READY_LINE);
