@@ -108,6 +108,7 @@ describe('a first start', () => {
       expect([graphql.status, graphql.headers.get('content-type')]).toEqual([503, 'application/json; charset=utf-8']);
 
       await server.waitFor(READY_LINE);
+      await server.waitFor(/"msg":"ready"/);
       expect(server.output().indexOf('"msg":"ready"')).toBeGreaterThan(server.output().indexOf('demo data loaded'));
       const after = await Promise.all([
         fetch(`${url}/readyz`),
