@@ -10,6 +10,18 @@ export interface InputIssue {
   readonly input?: unknown;
 }
 
+const SHOWN_INPUT_CHARS = 80;
+
+/**
+ * A value as a client gave it, for an error message: JSON text (strings quoted, numbers as
+ * JavaScript prints them), text longer than 80 characters cut with `…`.
+ */
+export function shownInput(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const cut = text.length > SHOWN_INPUT_CHARS ? `${text.slice(0, SHOWN_INPUT_CHARS)}…` : text;
+  return typeof value === 'string' ? JSON.stringify(cut) : cut;
+}
+
 /** Error codes carried in GraphQL `extensions.code` and mapped to HTTP status by the REST layer. */
 export const ERROR_STATUS = {
   BAD_USER_INPUT: 422,
@@ -47,8 +59,9 @@ export class AppError extends GraphQLError {
 
 /** Invalid input: one or more {@link InputIssue}s (REST 422, GraphQL BAD_USER_INPUT). */
 export class InputError extends AppError {
+  /** Its message names each issue's parameter and, where known, the value given: `zones.0: Unknown bidding zone: XX (got "XX")`. */
   constructor(readonly issues: readonly InputIssue[]) {
-    super('BAD_USER_INPUT', issues.map((i) => `${i.param}: ${i.msg}`).join('; '), {
+    super('BAD_USER_INPUT', issues.map((i) => `${i.param}: ${i.msg}${i.input === undefined ? '' : ` (got ${shownInput(i.input)})`}`).join('; '), {
       issues: issues.map(({ param, msg, type }) => ({ param, msg, type })),
     });
   }

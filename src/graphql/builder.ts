@@ -5,10 +5,10 @@ import DirectivesPlugin from '@pothos/plugin-directives';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { InputError } from '../errors.js';
 import type { LiveEvents } from '../events/live.js';
 import type { AccessContext } from '../security/client.js';
 import type { ServiceDeps } from '../services/context.js';
+import { argumentValidationError } from './validation-error.js';
 
 /** Per-request GraphQL context. */
 export interface GraphQLContext extends Partial<AccessContext> {
@@ -48,16 +48,7 @@ export const builder = new SchemaBuilder<{
     beforeArgOptions: { description: 'Not supported: pagination is forward only.' },
     defaultEdgeTypeOptions: { description: 'A row with its cursor.' },
   },
-  validation: {
-    validationError: (result) =>
-      new InputError(
-        result.issues.map((i) => ({
-          param: String(i.path?.map((p) => (typeof p === 'object' ? p.key : p)).join('.') ?? 'input'),
-          msg: i.message,
-          type: 'value_error',
-        })),
-      ),
-  },
+  validation: { validationError: (failure, args) => argumentValidationError(failure, args) },
 });
 
 builder.addScalarType('DateTime', DateTimeISOResolver, {

@@ -7,13 +7,16 @@ import { rangeArgSchema, ResolutionEnum } from './common.js';
 /** The `t.arg` builder of a query field. */
 export type ArgBuilder = Parameters<Parameters<typeof builder.queryFields>[0]>[0]['arg'];
 
+/** A list of codes checked one by one, so that each unknown code is an issue at its index (`zones.1`). */
 const codeList = (param: string, check: (v: string[]) => unknown) =>
-  z.array(z.string()).max(200).superRefine((v, c) => {
-    try {
-      check(v);
-    } catch (err) {
-      c.addIssue({ code: 'custom', message: err instanceof InputError ? err.issues[0]!.msg : `Invalid ${param}` });
-    }
+  z.array(z.string()).max(200).superRefine((values, c) => {
+    values.forEach((v, i) => {
+      try {
+        check([v]);
+      } catch (err) {
+        c.addIssue({ code: 'custom', path: [i], message: err instanceof InputError ? err.issues[0]!.msg : `Invalid ${param}` });
+      }
+    });
   });
 
 /** `from` and `to`: the half-open range [from, to) of REST `datetime_from` / `datetime_to`. */

@@ -4,16 +4,18 @@ import { InputError } from '../../errors.js';
 import type { Meta } from '../../services/meta.js';
 import { builder } from '../builder.js';
 
+const RESOLUTION_VALUES = {
+  AUTO: { value: 'auto', description: 'Choose by range width.' },
+  NATIVE: { value: 'native', description: 'Values as published (15-minute or hourly); range at most 2 days.' },
+  HOURLY: { value: '1H', description: 'UTC hours (REST 1H); range at most 14 days.' },
+  DAILY: { value: '1D', description: 'UTC days (REST 1D).' },
+  WEEKLY: { value: '1W', description: 'ISO weeks, Monday 00:00 UTC (REST 1W).' },
+} as const;
+
 /** Requested resolution as a GraphQL enum; values map to the REST spelling. */
 export const ResolutionEnum = builder.enumType('Resolution', {
   description: 'Requested aggregation. AUTO picks by range width (<= 2 days NATIVE, <= 14 days HOURLY, <= 90 days DAILY, else WEEKLY). Buckets are UTC; WEEKLY buckets are ISO weeks from Monday 00:00 UTC; aggregates are time-weighted means.',
-  values: {
-    AUTO: { value: 'auto', description: 'Choose by range width.' },
-    NATIVE: { value: 'native', description: 'Values as published (15-minute or hourly); range at most 2 days.' },
-    HOURLY: { value: '1H', description: 'UTC hours (REST 1H); range at most 14 days.' },
-    DAILY: { value: '1D', description: 'UTC days (REST 1D).' },
-    WEEKLY: { value: '1W', description: 'ISO weeks, Monday 00:00 UTC (REST 1W).' },
-  } as const,
+  values: RESOLUTION_VALUES,
 });
 
 /** Applied resolution as reported in meta. */
@@ -56,13 +58,15 @@ export const rangeArgSchema = z.string().superRefine((v, ctx) => {
 
 const GRAPHQL_PARAM: Record<string, string> = { datetime_from: 'from', datetime_to: 'to', zone: 'zones', border: 'borders' };
 
-/** Runs a service call, renaming REST parameter names in input errors to GraphQL argument names. */
+const GRAPHQL_RESOLUTION: Record<string, string> = Object.fromEntries(Object.entries(RESOLUTION_VALUES).map(([name, v]) => [v.value, name]));
+
+/** Runs a service call, renaming REST parameter names (and REST resolution values) in input errors to their GraphQL spelling. */
 export async function withArgNames<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    throw new InputError(err.issues.map((i) => ({ ...i, param: GRAPHQL_PARAM[i.param] ?? i.param })));
+    throw new InputError(err.issues.map((i) => ({ ...i, param: GRAPHQL_PARAM[i.param] ?? i.param, ...(i.param === 'resolution' ? { input: GRAPHQL_RESOLUTION[String(i.input)] ?? i.input } : {}) })));
   }
 }
 
