@@ -5,6 +5,7 @@ import type { Database } from './db/client.js';
 import { bodyLimitPlugin } from './graphql/body-limit.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { complexityLimitPlugin } from './graphql/complexity.js';
+import { GRAPHIQL_OPTIONS } from './graphql/graphiql.js';
 import { jitPlugins } from './graphql/jit.js';
 import { maskError } from './graphql/mask-error.js';
 import { operationPolicyPlugins } from './graphql/operation-policy.js';
@@ -15,7 +16,7 @@ import { timeLimitPlugin } from './graphql/time-limit.js';
 import { dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
-import { GRAPHQL_PATH } from './http/paths.js';
+import { GRAPHQL_PATH, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
 import { corsOptions, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
@@ -82,7 +83,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
     schema: graphqlRateLimit(limiter).rateLimitDirectiveTransformer(schema),
     context: () => ({ deps, live }),
     graphqlEndpoint: GRAPHQL_PATH,
-    graphiql: config.GRAPHIQL ? { title: 'European electricity market API' } : false,
+    healthCheckEndpoint: YOGA_HEALTH_CHECK_OFF,
+    graphiql: config.GRAPHIQL ? GRAPHIQL_OPTIONS : false,
     renderGraphiQL: memoGraphiQL(),
     landingPage: false,
     cors: corsOptions(parseOrigins(config.CORS_ORIGINS)),

@@ -13,6 +13,14 @@ export const REST_PREFIX = '/api/v1';
 export const GRAPHQL_PATH = '/graphql';
 /** Liveness probe: the process is up. */
 export const HEALTH_PATH = '/healthz';
+/**
+ * Yoga's `healthCheckEndpoint`, chosen so that its built-in check never answers: it matches any
+ * request URL ending with the text (by default `/health`, so `/health`, `/x/health` and
+ * `/api/v1/prices?zone=/health` got an empty 200), and a serialized URL never ends with a space.
+ * The service's probes are {@link HEALTH_PATH} and {@link READY_PATH}; `/health` is a 404 like any
+ * unknown path.
+ */
+export const YOGA_HEALTH_CHECK_OFF = ' ';
 /** Readiness probe: the database answers. */
 export const READY_PATH = '/readyz';
 /** Prometheus metrics. */
