@@ -11,7 +11,10 @@ export const FLOW_TYPE_SUMMARY_ROW = defineRow<ServiceRow<typeof getFlowTypeSumm
   graphql: 'FlowTypeSummaryRow',
   description: 'Flow-type breakdown of one border (stored orientation) in one UTC day or ISO week.',
   fields: [
-    summary.day((r) => r.day, { rest: 'day', graphql: 'day', description: 'UTC day (or ISO week start), YYYY-MM-DD.' }),
+    summary.day((r) => r.day, {
+      rest: 'day', graphql: 'day',
+      description: 'UTC day (or ISO week start, a Monday), a calendar date YYYY-MM-DD (spec 2.8): this endpoint never buckets finer than a day. The `day` of ci-share rows is a date-time instead.',
+    }),
     summary.string((r) => r.zoneA, { rest: 'bidding_zone_from', graphql: 'biddingZoneFrom', description: 'Zone A (codes sorted).' }),
     summary.string((r) => r.zoneB, { rest: 'bidding_zone_to', graphql: 'biddingZoneTo', description: 'Zone B.' }),
     summary.zone((r) => r.zoneA, { graphql: 'zoneFrom', description: 'Zone A.' }),
@@ -32,7 +35,10 @@ export const CI_SHARE_ROW = defineRow<ServiceRow<typeof getCiShare>>({
   graphql: 'CiShareRow',
   description: 'Counter-intuitive share of one zone in one bucket.',
   fields: [
-    ci.datetime((r) => r.day, { rest: 'day', graphql: 'day', description: 'Bucket start, UTC.' }),
+    ci.datetime((r) => r.day, {
+      rest: 'day', graphql: 'day',
+      description: 'Bucket start, a UTC date-time (the spec types this field date-time): the hour at native and 1H resolution (2025-11-04T13:00:00Z), 00:00 UTC of the day at 1D, Monday 00:00 UTC at 1W. Unlike the calendar date `day` of flow-type-summary rows.',
+    }),
     ci.string((r) => r.zone, { rest: 'zone', graphql: 'biddingZone', description: 'Bidding zone code.' }),
     ci.zone((r) => r.zone, { graphql: 'zone', description: 'The bidding zone.' }),
     ci.int((r) => r.ciHours, { rest: 'ci_hours', graphql: 'ciHours', description: 'Hours with a counter-intuitive flow leaving the zone.' }),
