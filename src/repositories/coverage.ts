@@ -1,9 +1,10 @@
 /**
  * What the database holds per zone and border: first and last instants and sources per data kind,
- * each read in ONE statement (index probes on the primary keys for prices, one grouped pass for
- * border kinds).
+ * each read in ONE statement (index probes on the primary keys for prices, one grouped pass without
+ * sorts for border kinds).
  */
 import { Prisma } from '../generated/prisma/client.js';
+import { DataSource } from '../generated/prisma/enums.js';
 import type { Database } from '../db/client.js';
 import { read } from './sql.js';
 
@@ -48,11 +49,19 @@ export async function findPriceSpans(db: Database, zoneIds: readonly number[]): 
     ORDER BY z.code COLLATE "C"`);
 }
 
-/** Aggregates of one hourly kind of border_hour: columns `<kind>_from`, `<kind>_to`, `<kind>_sources`. */
+/** Every stored source name, in byte order (the order of the `sources` arrays). */
+const SOURCE_NAMES = Object.values(DataSource).sort();
+
+/**
+ * Aggregates of one hourly kind of border_hour: columns `<kind>_from`, `<kind>_to`, `<kind>_sources`.
+ * The sources come from one `bool_or` per source name, not `array_agg(DISTINCT …)`: no sort per
+ * group, so the pass over border_hour is a plain streaming aggregate (the same arrays).
+ */
 function hourlyKind(kind: string, present: string, source: string): string {
+  const seen = SOURCE_NAMES.map((name) => `CASE WHEN bool_or(h.${source} = '${name}') FILTER (WHERE ${present}) THEN '${name}' END`);
   return `min(h.ts) FILTER (WHERE ${present}) AS ${kind}_from,
           max(h.ts) FILTER (WHERE ${present}) + interval '1 hour' AS ${kind}_to,
-          array_agg(DISTINCT h.${source}::text ORDER BY h.${source}::text) FILTER (WHERE (${present}) AND h.${source} IS NOT NULL) AS ${kind}_sources`;
+          array_remove(ARRAY[${seen.join(', ')}]::text[], NULL) AS ${kind}_sources`;
 }
 
 const HOURLY_KINDS = [
