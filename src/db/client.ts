@@ -125,7 +125,7 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
 }
 
 /** A stable name for a statement text: a digest, so equal texts share one prepared statement. */
-const statementName = (sql: string): string => `q_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
+export const statementName = (sql: string): string => `q_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
 
 /** Time allowed to open one connection to PostgreSQL, in ms: past it the server counts as unreachable. */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -140,7 +140,8 @@ class PromptClient extends pg.Client {
   }
 }
 
-const sessionOptions = (schema: string, statementTimeoutMs: number) =>
+/** Session options of a pool: schema, statement time limit (ms), custom plans. */
+export const sessionOptions = (schema: string, statementTimeoutMs: number) =>
   `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c plan_cache_mode=force_custom_plan`;
 
 /**
