@@ -20,8 +20,8 @@ import { timeStartup } from './startup.js';
 const CLI = {
   script: 'bench',
   usage: `usage: npm run bench [-- options]
-Measures start-up, REST and GraphQL latency on the embedded database and on PostgreSQL, and
-ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
+Measures start-up, REST and GraphQL latency on the embedded database and on PostgreSQL (there
+against a floor: bench/floor-server.ts), and ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
   --seconds <n>        seconds per case (default 10, 30 with --access)
   --connections <list> concurrent connections, comma-separated counts measured in turn (default 1,8)
   --pg-url <url>       PostgreSQL server (default postgresql://postgres@127.0.0.1:5432/test)
