@@ -38,7 +38,6 @@ function streamedJson(meta: unknown, rows: JsonRows): Response {
   if (next.done) return new Response(`${head}]}`, { headers: JSON_HEADERS });
   const encoder = new TextEncoder();
   let pending: IteratorResult<string> | null = next;
-  let first = taken.length === 0;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(head));
@@ -51,8 +50,7 @@ function streamedJson(meta: unknown, rows: JsonRows): Response {
         controller.close();
         return;
       }
-      controller.enqueue(encoder.encode(first ? chunk.value : `,${chunk.value}`));
-      first = false;
+      controller.enqueue(encoder.encode(`,${chunk.value}`));
     },
   });
   return new Response(body, { headers: JSON_HEADERS });
