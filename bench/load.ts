@@ -6,12 +6,15 @@ export interface BenchCase {
   readonly path: string;
   readonly method?: 'GET' | 'POST';
   readonly body?: string;
+  /** Server of this case when not the one measured (the floor). */
+  readonly base?: string;
 }
 
 /** Latency (ms, to 0.01 ms) and throughput of one case. */
 export interface BenchResult {
   readonly name: string;
   readonly p50: number;
+  readonly p95?: number;
   readonly p99: number;
   readonly rps: number;
   readonly errors: number;
@@ -33,7 +36,7 @@ type Tracked = autocannon.Instance & PromiseLike<autocannon.Result>;
  */
 async function sample(base: string, c: BenchCase, connections: number, limit: { duration: number } | { amount: number }): Promise<Sample> {
   const instance = autocannon({
-    url: base + c.path,
+    url: (c.base ?? base) + c.path,
     method: c.method ?? 'GET',
     body: c.body,
     headers: c.body ? { 'content-type': 'application/json' } : {},
@@ -61,6 +64,7 @@ function summarize(name: string, samples: readonly Sample[]): BenchResult {
   return {
     name,
     p50: round2(percentile(times, 0.5)),
+    p95: round2(percentile(times, 0.95)),
     p99: round2(percentile(times, 0.99)),
     rps: Math.round(times.length / seconds),
     errors: samples.reduce((t, s) => t + s.errors, 0),
@@ -92,6 +96,6 @@ export function graphqlCase(name: string, query: string): BenchCase {
 
 /** Formats results as a Markdown table. */
 export function table(title: string, results: readonly BenchResult[]): string {
-  const rows = results.map((r) => `| ${r.name} | ${r.p50} | ${r.p99} | ${r.rps} | ${r.errors + r.non2xx} |`);
-  return [`### ${title}`, '', '| case | p50 ms | p99 ms | req/s | errors |', '|---|---|---|---|---|', ...rows, ''].join('\n');
+  const rows = results.map((r) => `| ${r.name} | ${r.p50} | ${r.p95 ?? ''} | ${r.p99} | ${r.rps} | ${r.errors + r.non2xx} |`);
+  return [`### ${title}`, '', '| case | p50 ms | p95 ms | p99 ms | req/s | errors |', '|---|---|---|---|---|---|', ...rows, ''].join('\n');
 }

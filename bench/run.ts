@@ -11,6 +11,7 @@ import { openServerDatabase } from '../src/db/server-database.js';
 import { parseCommandLine, runCommandLine } from '../src/cli/command-line.js';
 import { createLogger } from '../src/logger.js';
 import { runAccess } from './access.js';
+import { runFloorComparison } from './floor.js';
 import { runLarge } from './large.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, table } from './load.js';
 import { runIngestBench } from './ingest.js';
@@ -19,10 +20,10 @@ import { timeStartup } from './startup.js';
 const CLI = {
   script: 'bench',
   usage: `usage: npm run bench [-- options]
-Measures start-up, REST and GraphQL latency on the embedded database and on PostgreSQL, and
-ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
+Measures start-up, REST and GraphQL latency on the embedded database and on PostgreSQL (there
+against a floor: bench/floor-server.ts), and ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
   --seconds <n>        seconds per case (default 10, 30 with --access)
-  --connections <n>    concurrent connections (default 1)
+  --connections <list> concurrent connections, comma-separated counts measured in turn (default 1,8)
   --pg-url <url>       PostgreSQL server (default postgresql://postgres@127.0.0.1:5432/test)
   --skip-startup | --skip-pg | --skip-pglite | --skip-ingest   leave a part out
   --large [--years <n>]                 only the large data set cases on PostgreSQL (default 5 years)
@@ -30,7 +31,7 @@ ingestion; writes bench-results/latest.md (large.md with --large, access.md with
   options: {
     /** Seconds per case; default 10, 30 with `--access`. */
     seconds: { type: 'string' },
-    connections: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '1,8' },
     'pg-url': { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/test' },
     'skip-startup': { type: 'boolean', default: false },
     'skip-pg': { type: 'boolean', default: false },
@@ -70,18 +71,25 @@ async function serve(db: Database): Promise<{ base: string; server: Server }> {
 }
 
 /** The latency table of the price cases, then GraphQL's p50 and throughput against REST's. */
-async function latency(title: string, db: Database, seconds: string, connections: string | undefined): Promise<string> {
+async function latency(title: string, db: Database, seconds: string, connections: readonly number[]): Promise<string> {
   const { base, server } = await serve(db);
-  const results: BenchResult[] = [];
-  const ratios: string[] = [];
-  for (const pair of PAIRS) {
-    const [rest, gql] = await measureInterleaved(base, pair, Number(seconds), Number(connections));
-    results.push(rest!, gql!);
-    ratios.push(`- ${gql!.name}: p50 ${(gql!.p50 / rest!.p50).toFixed(2)}x REST's, throughput ${(rest!.rps / gql!.rps).toFixed(2)}x lower`);
+  const parts: string[] = [];
+  for (const c of connections) {
+    const results: BenchResult[] = [];
+    const ratios: string[] = [];
+    for (const pair of PAIRS) {
+      const [rest, gql] = await measureInterleaved(base, pair, Number(seconds), c);
+      results.push(rest!, gql!);
+      ratios.push(`- ${gql!.name}: p50 ${(gql!.p50 / rest!.p50).toFixed(2)}x REST's, throughput ${(rest!.rps / gql!.rps).toFixed(2)}x lower`);
+    }
+    parts.push(table(`${title}, ${c} connection${c > 1 ? 's' : ''}`, results), ...ratios, '');
   }
   await new Promise((r) => server.close(r));
-  return [table(title, results), ...ratios, ''].join('\n');
+  return parts.join('\n');
 }
+
+/** `--connections` as counts. */
+const connectionCounts = (list: string | undefined) => (list ?? '1').split(',').map(Number);
 
 async function main(args: Args): Promise<void> {
   const seconds = args.seconds ?? (args.access ? '30' : '10');
@@ -97,7 +105,7 @@ async function main(args: Args): Promise<void> {
   const pgliteDir = join(dir, 'pglite');
   try {
     if (args.large) {
-      const opts = { pgUrl: args['pg-url']!, years: Number(args.years), seconds: Number(seconds), connections: Number(args.connections) };
+      const opts = { pgUrl: args['pg-url']!, years: Number(args.years), seconds: Number(seconds), connections: connectionCounts(args.connections)[0]! };
       report.push(await runLarge({ ...opts, serve }));
     }
     if (!args['skip-startup'] && !args.large) {
@@ -117,14 +125,14 @@ async function main(args: Args): Promise<void> {
       const config = testConfig({ PGLITE_DIR: pgliteDir, SEED_DEMO: true });
       const { db } = await openServerDatabase(config);
       await prepareDatabase(db, config, log, new Date());
-      report.push(await latency('PGlite (embedded, on disk, on its thread over the wire protocol)', db, seconds, args.connections));
+      report.push(await latency('PGlite (embedded, on disk, on its thread over the wire protocol)', db, seconds, connectionCounts(args.connections)));
       await db.close();
     }
     if (!args['skip-pg'] && !args.large) {
       const config = testConfig({ DATABASE_URL: args['pg-url'], DATABASE_SCHEMA: 'bench', SEED_DEMO: true, MIGRATE_ON_START: true });
       const db = await openPostgres(config, args['pg-url']!);
       await prepareDatabase(db, config, log, new Date());
-      report.push(await latency('PostgreSQL 15', db, seconds, args.connections));
+      report.push(await runFloorComparison(db, { pgUrl: args['pg-url']!, seconds: Number(seconds), connections: connectionCounts(args.connections), serve }));
       await db.close();
     }
     if (!args['skip-ingest'] && !args.large) {

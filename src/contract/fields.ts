@@ -1,4 +1,4 @@
-import { round } from '../domain/rounding.js';
+import { rounder } from '../domain/rounding.js';
 
 /** What a field's getter returns, by wire kind (null aside). */
 interface KindValues {
@@ -86,9 +86,10 @@ export interface RowContract<R> {
 
 function rounded<R>(decimals: number | undefined, get: (row: R) => number | null): (row: R) => number | null {
   if (decimals === undefined) return get;
+  const round = rounder(decimals);
   return (row) => {
     const v = get(row);
-    return v === null ? null : round(v, decimals);
+    return v === null ? null : round(v);
   };
 }
 

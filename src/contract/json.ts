@@ -41,6 +41,22 @@ function wireValueOf<R>(f: Field<R>): (row: R) => WireValue {
   return f.value;
 }
 
+/** Most distinct texts {@link quotedMemo} keeps. */
+const QUOTED_TEXTS = 4_096;
+
+/** `JSON.stringify` of strings that repeat down the rows (codes, flow types, instants), each quoted once. */
+function quotedMemo(): (text: string) => string {
+  const quoted = new Map<string, string>();
+  return (text) => {
+    let json = quoted.get(text);
+    if (json === undefined) {
+      json = JSON.stringify(text);
+      if (quoted.size < QUOTED_TEXTS) quoted.set(text, json);
+    }
+    return json;
+  };
+}
+
 const numberJson = (v: number | null): string => (v === null || !Number.isFinite(v) ? 'null' : String(v));
 
 /** The JSON text of a field's value, as `JSON.stringify` writes it. */
@@ -61,7 +77,12 @@ function jsonOf<R>(f: Field<R>): (row: R) => string {
     };
   }
   const wire = wireValueOf(f);
-  return (row) => JSON.stringify(wire(row));
+  if (f.kind === 'strings') return (row) => JSON.stringify(wire(row));
+  const quote = quotedMemo();
+  return (row) => {
+    const v = wire(row) as string | null;
+    return v === null ? 'null' : quote(v);
+  };
 }
 
 /** The REST row of a domain row (for CSV, tests): field names, order, rounding and formats of the contract. */

@@ -124,8 +124,22 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
   };
 }
 
-/** A stable name for a statement text: a digest, so equal texts share one prepared statement. */
-const statementName = (sql: string): string => `q_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
+/** Most statement texts whose names {@link statementName} remembers (the repositories build a few hundred shapes). */
+const NAMED_TEXTS = 1_000;
+const names = new Map<string, string>();
+
+/**
+ * A stable name for a statement text: a digest, so equal texts share one prepared statement.
+ * Remembered per text: hashing a statement of a few KB costs more than looking it up.
+ */
+export function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `q_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
+    if (names.size < NAMED_TEXTS) names.set(sql, name);
+  }
+  return name;
+}
 
 /** Time allowed to open one connection to PostgreSQL, in ms: past it the server counts as unreachable. */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -140,7 +154,8 @@ class PromptClient extends pg.Client {
   }
 }
 
-const sessionOptions = (schema: string, statementTimeoutMs: number) =>
+/** Session options of a pool: schema, statement time limit (ms), custom plans. */
+export const sessionOptions = (schema: string, statementTimeoutMs: number) =>
   `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c plan_cache_mode=force_custom_plan`;
 
 /**

@@ -5,6 +5,7 @@ import DirectivesPlugin from '@pothos/plugin-directives';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { DateTimeISOResolver } from 'graphql-scalars';
+import { lastInstantMemo } from './date-time.js';
 import type { LiveEvents } from '../events/live.js';
 import type { AccessContext } from '../security/client.js';
 import type { ServiceDeps } from '../services/context.js';
@@ -51,7 +52,7 @@ export const builder = new SchemaBuilder<{
   validation: { validationError: (failure, args) => argumentValidationError(failure, args) },
 });
 
-builder.addScalarType('DateTime', DateTimeISOResolver, {
+builder.addScalarType('DateTime', lastInstantMemo(DateTimeISOResolver), {
   description: 'An instant in UTC, RFC 3339 (e.g. 2026-11-01T00:00:00.000Z). Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
 });
 builder.queryType({

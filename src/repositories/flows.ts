@@ -184,8 +184,18 @@ interface RawFlow {
   derived: boolean;
 }
 
-const toRecord = (r: RawFlow): FlowRecord => ({
-  datetime: new Date(r.datetime_ms),
+/** Records of rows in datetime order: consecutive rows of one position share one Date. */
+function toRecords(rows: readonly RawFlow[]): FlowRecord[] {
+  let ms = Number.NaN;
+  let datetime = new Date(ms);
+  return rows.map((r) => {
+    if (r.datetime_ms !== ms) [ms, datetime] = [r.datetime_ms, new Date(r.datetime_ms)];
+    return toRecord(r, datetime);
+  });
+}
+
+const toRecord = (r: RawFlow, datetime: Date): FlowRecord => ({
+  datetime,
   zoneFrom: r.zone_from,
   zoneTo: r.zone_to,
   flowType: r.flow_type,
@@ -198,11 +208,8 @@ const toRecord = (r: RawFlow): FlowRecord => ({
   derived: r.derived,
 });
 
-/**
- * Flow rows ordered by datetime, zone_from, zone_to, flow_type, then sliced by offset or keyset.
- * Read through the driver directly rather than Prisma: a 20,000-row page costs a third less.
- */
-export async function findFlowRows(db: Database, q: FlowQuery): Promise<FlowRecord[]> {
+/** The statement of {@link findFlowRows}: {@link RawFlow} rows, `datetime_ms` in epoch ms. */
+export function flowRowsStatement(q: FlowQuery): Prisma.Sql {
   const a = q.after;
   // Rows before the keyset position are filtered out (afterPosition); starting the range there too
   // is exact for every resolution (a row's datetime is its bucket start, so every row at or after
@@ -210,14 +217,20 @@ export async function findFlowRows(db: Database, q: FlowQuery): Promise<FlowReco
   const range = a && a.datetime > q.from ? { ...q, from: a.datetime } : q;
   const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
   const offset = q.offset ? Prisma.sql`OFFSET ${q.offset}` : Prisma.empty;
-  const statement = Prisma.sql`
+  return Prisma.sql`
     SELECT ${epochMs(Prisma.sql`f.datetime`)} AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (${flowRowsSql(range)}) f
     ORDER BY f.sort_key, f.zone_from, f.zone_to, f.flow_type
     ${limit} ${offset}`;
-  const rows = await preparedQuery<RawFlow>(db, statement.text, statement.values);
-  return rows.map(toRecord);
+}
+
+/**
+ * Flow rows ordered by datetime, zone_from, zone_to, flow_type, then sliced by offset or keyset.
+ * Read through the driver directly rather than Prisma: a 20,000-row page costs a third less.
+ */
+export async function findFlowRows(db: Database, q: FlowQuery): Promise<FlowRecord[]> {
+  return toRecords(await read<RawFlow>(db, flowRowsStatement(q)));
 }
 
 /** Row count of a flow query and whether any row's flow is derived (zone codes are not needed). */
@@ -272,16 +285,13 @@ export async function findFlowPositions(db: Database, q: FlowQuery): Promise<Flo
 }
 
 /**
- * One offset page of a flow query with the total row count and whether any row is derived. The
- * positions come first (one cheap grouped pass); the page is then read from the positions it spans
- * only, its range narrowed to them, which is exact because every row lies wholly inside its own
- * position (hour or bucket): a 20,000-row page of 5 years of daily rows sorts 20,000 rows, not
- * 320,000, and a deep offset costs what the first page does.
+ * Total rows, derived flag, and the query reading one offset page from the positions it spans only
+ * (null when the page is past the end), the range narrowed to them: exact because every row lies
+ * wholly inside its own position (hour or bucket).
  */
-export async function findFlowOffsetPage(
-  db: Database, q: FlowQuery, page: { offset: number; limit: number },
-): Promise<{ total: number; derived: boolean; rows: FlowRecord[] }> {
-  const positions = await findFlowPositions(db, q);
+export function offsetPageQuery(
+  positions: readonly FlowPosition[], q: FlowQuery, page: { offset: number; limit: number },
+): { total: number; derived: boolean; rows: FlowQuery | null } {
   let total = 0;
   let derived = false;
   let first = -1;
@@ -293,11 +303,23 @@ export async function findFlowOffsetPage(
     derived ||= p.derived;
     if (first >= 0 && end === positions.length && total >= page.offset + page.limit) end = i + 1;
   }
-  if (first < 0) return { total, derived, rows: [] };
+  if (first < 0) return { total, derived, rows: null };
   const from = new Date(Math.max(q.from.getTime(), (positions[first] as FlowPosition).ms));
   const to = end < positions.length ? new Date(Math.min(q.to.getTime(), (positions[end] as FlowPosition).ms)) : q.to;
-  const rows = await findFlowRows(db, { ...q, from, to, after: undefined, offset: page.offset - before, limit: page.limit });
-  return { total, derived, rows };
+  return { total, derived, rows: { ...q, from, to, after: undefined, offset: page.offset - before, limit: page.limit } };
+}
+
+/**
+ * One offset page of a flow query with the total row count and whether any row is derived. The
+ * positions come first (one cheap grouped pass); the page is then read from the positions it spans
+ * only ({@link offsetPageQuery}): a 20,000-row page of 5 years of daily rows sorts 20,000 rows, not
+ * 320,000, and a deep offset costs what the first page does.
+ */
+export async function findFlowOffsetPage(
+  db: Database, q: FlowQuery, page: { offset: number; limit: number },
+): Promise<{ total: number; derived: boolean; rows: FlowRecord[] }> {
+  const { total, derived, rows } = offsetPageQuery(await findFlowPositions(db, q), q, page);
+  return { total, derived, rows: rows ? await findFlowRows(db, rows) : [] };
 }
 
 /**
@@ -306,9 +328,9 @@ export async function findFlowOffsetPage(
  * index, then one index probe per array checks that it occurs in the range, instead of unnesting
  * every rollup row (5 years: 320,000 rows, 130 ms -> about 1 ms).
  */
-export async function findFlowSources(db: Database, f: FlowFilter): Promise<string[]> {
+export function flowSourcesStatement(f: FlowFilter): Prisma.Sql {
   const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
-  const rows = await read<{ source: string }>(db, Prisma.sql`
+  return Prisma.sql`
     WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
@@ -319,6 +341,11 @@ export async function findFlowSources(db: Database, f: FlowFilter): Promise<stri
     WHERE a.sources IS NOT NULL AND EXISTS (
       SELECT 1 FROM border_daily d
       WHERE d.sources = a.sources AND d.day >= ${isoDay(f.from)}::date AND d.day < ${firstDayFrom(f.to)}::date ${borders})
-    ORDER BY 1`);
+    ORDER BY 1`;
+}
+
+/** Distinct data sources of the border days the range touches ({@link flowSourcesStatement}). */
+export async function findFlowSources(db: Database, f: FlowFilter): Promise<string[]> {
+  const rows = await read<{ source: string }>(db, flowSourcesStatement(f));
   return rows.map((r) => r.source);
 }

@@ -3,7 +3,7 @@ import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { epochMs, hourlyPrices, utcBucket, utcDay } from './sql-time.js';
-import { preparedQuery, read } from './sql.js';
+import { read } from './sql.js';
 
 /** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
 export interface PriceRecord {
@@ -97,16 +97,13 @@ interface RawPrice {
   interpolated: boolean;
 }
 
-/**
- * Prices in (datetime, zone code) order, aggregated in SQL as the resolution asks (time-weighted).
- * Read through the driver directly rather than Prisma, like the flow rows: half the CPU per row.
- */
-export async function findPrices(db: Database, q: PriceQuery): Promise<PriceRecord[]> {
+/** The statement of {@link findPrices}: rows `datetime_ms` (epoch ms), `zone`, `price` (EUR/MWh), `interpolated`. */
+export function pricesStatement(q: PriceQuery): Prisma.Sql {
   const after = q.after
     ? Prisma.sql`WHERE (r.datetime, r.zone) > (${q.after.datetime}::timestamptz, ${q.after.zone})`
     : Prisma.empty;
   const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
-  const statement = Prisma.sql`
+  return Prisma.sql`
     SELECT ${epochMs(Prisma.sql`r.datetime`)} AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (${rowsSql(q)}) r JOIN zone z ON z.id = r.zone_id
@@ -114,7 +111,14 @@ export async function findPrices(db: Database, q: PriceQuery): Promise<PriceReco
     ${after}
     ORDER BY r.datetime, r.zone
     ${limit}`;
-  const rows = await preparedQuery<RawPrice>(db, statement.text, statement.values);
+}
+
+/**
+ * Prices in (datetime, zone code) order, aggregated in SQL as the resolution asks (time-weighted).
+ * Read through the driver directly rather than Prisma, like the flow rows: half the CPU per row.
+ */
+export async function findPrices(db: Database, q: PriceQuery): Promise<PriceRecord[]> {
+  const rows = await read<RawPrice>(db, pricesStatement(q));
   return rows.map((r) => ({ datetime: new Date(r.datetime_ms), zone: r.zone, price: r.price, interpolated: r.interpolated }));
 }
 
@@ -124,15 +128,19 @@ export async function countPrices(db: Database, q: PriceQuery): Promise<number> 
   return row?.n ?? 0;
 }
 
-/** Distinct data sources of the zones' prices on the UTC days the range touches. */
-export async function findPriceSources(db: Database, q: PriceQuery): Promise<string[]> {
-  const statement = Prisma.sql`
+/** The statement of {@link findPriceSources}: rows `source`. */
+export function priceSourcesStatement(q: PriceQuery): Prisma.Sql {
+  return Prisma.sql`
     SELECT DISTINCT unnest(d.sources)::text AS source
     FROM price_daily d
     WHERE d.zone_id = ANY(${ids(q)})
       AND d.day >= ${utcDay(Prisma.sql`${q.from}::timestamptz`)}
       AND (d.day::timestamp AT TIME ZONE 'UTC') < ${q.to}
     ORDER BY 1`;
-  const rows = await preparedQuery<{ source: string }>(db, statement.text, statement.values);
+}
+
+/** Distinct data sources of the zones' prices on the UTC days the range touches. */
+export async function findPriceSources(db: Database, q: PriceQuery): Promise<string[]> {
+  const rows = await read<{ source: string }>(db, priceSourcesStatement(q));
   return rows.map((r) => r.source);
 }

@@ -14,32 +14,46 @@ export const API_PREFIX = REST_PREFIX;
 /** Extra GET routes (OpenAPI document, reference page, assets) answered under the prefix. */
 export type StaticRoutes = ReadonlyMap<string, () => Response | Promise<Response>>;
 
+/** Bodies up to about this many characters are sent as one string: a stream costs more than it saves. */
+const WHOLE_BODY_CHARS = 128 * 1024;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
 /**
  * The envelope `{"meta":…,"data":[…]}` around pre-serialised rows, byte for byte what
- * `JSON.stringify` gives, streamed chunk by chunk as the client reads (pull-based).
+ * `JSON.stringify` gives: whole when the rows' first {@link WHOLE_BODY_CHARS} characters hold them
+ * all, else streamed chunk by chunk as the client reads (pull-based).
  */
 function streamedJson(meta: unknown, rows: JsonRows): Response {
-  const encoder = new TextEncoder();
   const chunks = rows.chunks();
-  let state: 'head' | 'first' | 'rest' = 'head';
+  const taken: string[] = [];
+  let size = 0;
+  let next = chunks.next();
+  while (!next.done && size < WHOLE_BODY_CHARS) {
+    taken.push(next.value);
+    size += next.value.length;
+    next = chunks.next();
+  }
+  const head = `{"meta":${JSON.stringify(meta)},"data":[${taken.join(',')}`;
+  if (next.done) return new Response(`${head}]}`, { headers: JSON_HEADERS });
+  const encoder = new TextEncoder();
+  let pending: IteratorResult<string> | null = next;
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(head));
+    },
     pull(controller) {
-      if (state === 'head') {
-        controller.enqueue(encoder.encode(`{"meta":${JSON.stringify(meta)},"data":[`));
-        state = 'first';
-        return;
-      }
-      const next = chunks.next();
-      if (next.done) {
+      const chunk = pending ?? chunks.next();
+      pending = null;
+      if (chunk.done) {
         controller.enqueue(encoder.encode(']}'));
         controller.close();
         return;
       }
-      controller.enqueue(encoder.encode(state === 'first' ? next.value : `,${next.value}`));
-      state = 'rest';
+      controller.enqueue(encoder.encode(`,${chunk.value}`));
     },
   });
-  return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  return new Response(body, { headers: JSON_HEADERS });
 }
 
 async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL): Promise<Response> {

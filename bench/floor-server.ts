@@ -1,0 +1,83 @@
+/**
+ * The floor of the latency bench: a bare node:http server with its own `pg` pool that answers the
+ * measured requests with the statements the repositories issue for them (built by the same
+ * repository functions, so they cannot drift), prepared by name as the app prepares them, and
+ * writes the driver rows with one JSON.stringify. No validation, no contract mapping, no
+ * middleware: what is left is the database round trips, the driver and the socket.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import type { RequestedResolution } from '../src/domain/resolution.js';
+import { sessionOptions, statementName } from '../src/db/client.js';
+import { flowPositionsSql, flowRowsStatement, flowSourcesStatement, offsetPageQuery, type FlowPosition } from '../src/repositories/flows.js';
+import { pricesStatement, priceSourcesStatement, type PriceQuery } from '../src/repositories/prices.js';
+import type { ServiceDeps } from '../src/services/context.js';
+import { resolveFlowSelection } from '../src/services/flow-filter.js';
+import { resolvePriceQuery } from '../src/services/prices.js';
+
+/** A statement as the repositories build it. */
+interface Statement {
+  readonly text: string;
+  readonly values: unknown[];
+}
+
+/** What the floor answers on a path: the REST request it stands for, as service input. */
+export type FloorRoute =
+  | { readonly kind: 'prices'; readonly zones?: string[]; readonly datetimeFrom?: string; readonly resolution?: RequestedResolution }
+  | { readonly kind: 'flows'; readonly datetimeFrom: string; readonly resolution: RequestedResolution; readonly limit: number };
+
+const json = (res: ServerResponse, body: unknown) => {
+  const text = JSON.stringify(body);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+};
+
+/**
+ * Starts the floor on loopback over `url` (schema `schema`), answering `routes` (path -> route).
+ * `deps` gives the catalogue and clock with which the request's zones and range are resolved, as
+ * the services resolve them (no query).
+ */
+export async function startFloor(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<{ base: string; close: () => Promise<void> }> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: sessionOptions(schema, 30_000) });
+  const run = async <T>(s: Statement): Promise<T[]> => (await pool.query({ name: statementName(s.text), text: s.text, values: s.values })).rows as T[];
+  const sdeps = { ...deps, db: undefined as never } as ServiceDeps;
+
+  const prices = async (route: Extract<FloorRoute, { kind: 'prices' }>) => {
+    const r = resolvePriceQuery(sdeps, route);
+    const q: PriceQuery = { zoneIds: r.zoneIds, from: r.range.from, to: r.range.to, resolution: r.resolution };
+    const [data, sources] = await Promise.all([run(pricesStatement(q)), run(priceSourcesStatement(q))]);
+    return { meta: { upstream_sources: sources }, data };
+  };
+  const flows = async (route: Extract<FloorRoute, { kind: 'flows' }>) => {
+    const sel = resolveFlowSelection(sdeps, route);
+    const q = { ...sel.filter, resolution: sel.resolution };
+    const [positions, sources] = await Promise.all([run<FlowPosition>(flowPositionsSql(q)), run(flowSourcesStatement(sel.filter))]);
+    const page = offsetPageQuery(positions, q, { offset: 0, limit: route.limit });
+    const data = page.rows ? await run(flowRowsStatement(page.rows)) : [];
+    return { meta: { upstream_sources: sources, total: page.total }, data };
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const route = routes[req.url ?? ''];
+    if (!route) {
+      res.writeHead(404).end();
+      return;
+    }
+    (route.kind === 'prices' ? prices(route) : flows(route)).then(
+      (body) => json(res, body),
+      (error: unknown) => {
+        res.writeHead(500).end(String(error));
+      },
+    );
+  };
+  const server: Server = createServer(handle);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      await new Promise((r) => server.close(r));
+      await pool.end();
+    },
+  };
+}
+

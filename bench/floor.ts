@@ -1,0 +1,97 @@
+/**
+ * The PostgreSQL latency leg of `npm run bench`: each measured request through REST, GraphQL and
+ * the floor (bench/floor-server.ts, the same statements from a bare node:http server), in
+ * interleaved rounds at each connection count, with REST's and GraphQL's p50 as multiples of the
+ * floor's against the targets of issue 17 (REST <= 1.3x, GraphQL <= 1.5x).
+ */
+import type { Server } from 'node:http';
+import type { Database } from '../src/db/client.js';
+import { readCatalogue } from '../src/repositories/catalogue.js';
+import { type FloorRoute, startFloor } from './floor-server.js';
+import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved } from './load.js';
+
+const META = 'meta { provenance upstreamSources resolvedFrom resolvedTo resolution }';
+/** The REST envelope's content: meta and rows (REST computes no total count, so neither does this). */
+const PRICE_FIELDS = `${META} edges { node { datetime biddingZone priceEurMwh interpolated year } }`;
+/** REST /flows gives meta.pagination.total, so this asks for totalCount. */
+const FLOW_FIELDS = `totalCount ${META} edges { node { datetime biddingZoneFrom biddingZoneTo flowType flowInterpolated netFlowMw priceFromEurMwh priceToEurMwh capacityMw hours } }`;
+
+/** One request through the three servers. */
+interface Triple {
+  readonly name: string;
+  readonly rest: string;
+  readonly graphql: string;
+  readonly floor: FloorRoute;
+  /**
+   * Seconds per case as a multiple of `--seconds`, in two rounds instead of four: slices long enough
+   * for responses of several hundred ms at 8 connections (autocannon drops the ones still running).
+   */
+  readonly long?: number;
+}
+
+/** The three requests of issue 17. */
+export const TRIPLES: readonly Triple[] = [
+  {
+    name: '/prices default (all zones, 30 d, 1D)',
+    rest: '/api/v1/prices',
+    graphql: `{ prices(first: 10000) { ${PRICE_FIELDS} } }`,
+    floor: { kind: 'prices' },
+  },
+  {
+    name: '/prices DE_LU native 2 d',
+    rest: '/api/v1/prices?zone=DE_LU&datetime_from=now-2d&resolution=native',
+    graphql: `{ prices(zones: ["DE_LU"], from: "now-2d", resolution: NATIVE, first: 10000) { ${PRICE_FIELDS} } }`,
+    floor: { kind: 'prices', zones: ['DE_LU'], datetimeFrom: 'now-2d', resolution: 'native' },
+  },
+  {
+    name: '/flows 1H, 14 d, all borders (19,824 rows, limit 20,000)',
+    rest: '/api/v1/flows?datetime_from=now-14d&resolution=1H&limit=20000',
+    graphql: `{ flows(from: "now-14d", resolution: HOURLY, first: 20000) { ${FLOW_FIELDS} } }`,
+    floor: { kind: 'flows', datetimeFrom: 'now-14d', resolution: '1H', limit: 20_000 },
+    long: 3,
+  },
+];
+
+/** How to run the floor comparison. */
+export interface FloorOptions {
+  readonly pgUrl: string;
+  readonly seconds: number;
+  readonly connections: readonly number[];
+  readonly serve: (db: Database) => Promise<{ base: string; server: Server }>;
+}
+
+const ratio = (x: BenchResult, floor: BenchResult) => (x.p50 / floor.p50).toFixed(2);
+
+/** Measures every request through floor, REST and GraphQL; a Markdown table per connection count. */
+export async function runFloorComparison(db: Database, opts: FloorOptions): Promise<string> {
+  const { base, server } = await opts.serve(db);
+  const routes = Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor]));
+  const floor = await startFloor(opts.pgUrl, db.schema, { catalogue: await readCatalogue(db), now: Date.now }, routes);
+  const lines: string[] = [];
+  try {
+    for (const connections of opts.connections) {
+      lines.push(
+        `### PostgreSQL 15, ${connections} connection${connections > 1 ? 's' : ''}: floor, REST, GraphQL (p50 as multiples of the floor's; targets REST <= 1.3, GraphQL <= 1.5)`,
+        '',
+        '| request | floor p50 / p95 ms | REST p50 / p95 ms | GraphQL p50 / p95 ms | REST / floor | GraphQL / floor | req/s floor / REST / GraphQL | errors |',
+        '|---|---|---|---|---|---|---|---|',
+      );
+      for (const [i, t] of TRIPLES.entries()) {
+        const cases: BenchCase[] = [
+          { name: `floor ${t.name}`, path: `/${i}`, base: floor.base },
+          { name: `REST ${t.name}`, path: t.rest },
+          graphqlCase(`GraphQL ${t.name}`, t.graphql),
+        ];
+        const [f, r, g] = (await measureInterleaved(base, cases, opts.seconds * (t.long ?? 1), connections, t.long ? 2 : 4)) as [BenchResult, BenchResult, BenchResult];
+        const errors = f.errors + f.non2xx + r.errors + r.non2xx + g.errors + g.non2xx;
+        lines.push(`| ${t.name} | ${f.p50} / ${f.p95} | ${r.p50} / ${r.p95} | ${g.p50} / ${g.p95} | ${ratio(r, f)} | ${ratio(g, f)} | ${f.rps} / ${r.rps} / ${g.rps} | ${errors} |`);
+        process.stderr.write(`${lines.at(-1)}\n`);
+      }
+      lines.push('');
+    }
+  } finally {
+    await floor.close();
+    await new Promise((r) => server.close(r));
+  }
+  return lines.join('\n');
+}
