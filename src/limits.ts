@@ -33,6 +33,8 @@ export const COMPRESSION = {
   gzipLevel: 6,
   /** Brotli quality (0 … 11): 5 compresses better than gzip 6 at a similar speed when streaming. */
   brotliQuality: 5,
+  /** Input after which a streamed body's compressor is flushed, bytes. */
+  flushEveryBytes: 64 * 1_024,
 } as const;
 
 /** The server-side REST response cache (rest/cache.ts) and HTTP caching headers (http/cache-control.ts). */

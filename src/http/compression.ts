@@ -3,7 +3,6 @@
  * as it is written, never held whole. Bodies under a small threshold, HEAD, 1xx/204/304, event
  * streams and incremental (multipart) responses go out as they are.
  */
-import { Duplex } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 import { COMPRESSION } from '../limits.js';
@@ -43,16 +42,43 @@ export function isCompressible(method: string, response: Response): boolean {
 }
 
 /** A streaming compressor for `coding` (brotli at a quality suited to on-the-fly compression). */
-function compressor(coding: Coding): Duplex {
+function compressor(coding: Coding): zlib.Gzip | zlib.BrotliCompress {
   if (coding === 'gzip') return zlib.createGzip({ level: COMPRESSION.gzipLevel });
   return zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality } });
 }
 
+/**
+ * A transform over a zlib stream that takes the next input chunk only once the previous one is
+ * compressed and the reader wants more: the source is read at the pace of the client. The
+ * compressor is flushed every {@link COMPRESSION}.flushEveryBytes of input, so bytes leave while
+ * a long body is still being written (brotli would otherwise hold megabytes).
+ */
+function zlibTransform(z: zlib.Gzip | zlib.BrotliCompress, flushKind: number): TransformStream<Uint8Array, Uint8Array> {
+  let pending = 0;
+  const write = (chunk: Uint8Array) => new Promise<void>((resolve, reject) => z.write(chunk, (err) => (err ? reject(err) : resolve())));
+  return new TransformStream<Uint8Array, Uint8Array>({
+    start(controller) {
+      z.on('data', (d: Buffer) => controller.enqueue(new Uint8Array(d.buffer, d.byteOffset, d.byteLength)));
+    },
+    async transform(chunk) {
+      await write(chunk);
+      pending += chunk.byteLength;
+      if (pending < COMPRESSION.flushEveryBytes) return;
+      pending = 0;
+      await new Promise<void>((resolve) => z.flush(flushKind, resolve));
+    },
+    flush: () =>
+      new Promise<void>((resolve, reject) => {
+        z.once('end', resolve).once('error', reject);
+        z.end();
+      }),
+  });
+}
+
 /** `body` compressed chunk by chunk as it is read. */
 export function compressStream(body: ReadableStream<Uint8Array>, coding: Coding): ReadableStream<Uint8Array> {
-  const { readable, writable } = Duplex.toWeb(compressor(coding));
-  body.pipeTo(writable as WritableStream<Uint8Array>).catch(() => undefined);
-  return readable as ReadableStream<Uint8Array>;
+  const flushKind = coding === 'gzip' ? zlib.constants.Z_SYNC_FLUSH : zlib.constants.BROTLI_OPERATION_FLUSH;
+  return body.pipeThrough(zlibTransform(compressor(coding), flushKind));
 }
 
 /** The first bytes of a stream, read until `threshold` bytes or its end, and the rest of it. */
