@@ -83,7 +83,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   if (opts.db.pool) registerPoolMetrics(metrics, opts.db.pool);
   const version = createDataVersion();
   const live = await startLiveEvents({ db: opts.db, limiter, perClient: config.SUBSCRIPTIONS_PER_CLIENT, logger, version });
-  const restCache = new RestCache({ version, now: deps.now, privateOnly: config.API_KEY_REQUIRED });
+  const restCache = new RestCache({ version, now: deps.now, privateOnly: config.API_KEY_REQUIRED, store: config.RESPONSE_CACHE });
   const follower = config.INGEST_FOLLOW ? startServerFollower({ config, db: opts.db, logger, ...opts.follower }) : null;
   if (follower) registerIngestMetrics(metrics, follower);
   const keys = new ApiKeyAuthenticator(opts.db, { cacheTtlMs: config.API_KEY_CACHE_TTL_MS, logger });
@@ -114,7 +114,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       complexityLimitPlugin(),
       ...jitPlugins(),
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
-      ...graphqlResponseCachePlugins(version, limiter),
+      ...(config.RESPONSE_CACHE ? graphqlResponseCachePlugins(version, limiter) : []),
       errorCacheControlPlugin(),
       compressionPlugin(),
     ],

@@ -41,6 +41,8 @@ export interface RestCacheOptions {
   readonly now: () => number;
   /** API keys are required: `Cache-Control: private`. */
   readonly privateOnly: boolean;
+  /** Keep bodies server-side (RESPONSE_CACHE); without it only ETags, 304s and Cache-Control. Default true. */
+  readonly store?: boolean;
   readonly maxBytes?: number;
   readonly maxEntryBytes?: number;
 }
@@ -108,7 +110,7 @@ export class RestCache {
     const relative = isRelative(req.query, req.url.searchParams);
     const keyParts = [version, req.path, canonicalQuery(req.query, req.url.searchParams), representation(req.request, req.url)];
     const key = JSON.stringify(keyParts);
-    const hit = this.entries.get(key);
+    const hit = this.opts.store === false ? undefined : this.entries.get(key);
     const ifNoneMatch = req.request.headers.get('if-none-match');
     if (hit) return matchesIfNoneMatch(ifNoneMatch, hit.etag) ? notModified(hit.headers) : new Response(hit.body, { headers: hit.headers as [string, string][] });
     const { response, range } = await serve();
@@ -124,6 +126,7 @@ export class RestCache {
     }
     const ttl = maxAgeSeconds(policy) * 1_000;
     const headers = [...response.headers];
+    if (this.opts.store === false) return response;
     const store = (body: Uint8Array<ArrayBuffer>) => {
       if (this.opts.version.current === version) this.entries.set(key, { body, etag, headers }, relative ? { ttl } : {});
     };
