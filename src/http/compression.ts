@@ -58,7 +58,24 @@ function zlibTransform(z: zlib.Gzip | zlib.BrotliCompress, flushKind: number): T
   const write = (chunk: Uint8Array) => new Promise<void>((resolve, reject) => z.write(chunk, (err) => (err ? reject(err) : resolve())));
   return new TransformStream<Uint8Array, Uint8Array>({
     start(controller) {
-      z.on('data', (d: Buffer) => controller.enqueue(new Uint8Array(d.buffer, d.byteOffset, d.byteLength)));
+      const stop = (err?: Error) => {
+        z.destroy();
+        if (err) controller.error(err);
+      };
+      z.on('data', (d: Buffer) => {
+        try {
+          controller.enqueue(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+        } catch {
+          stop();
+        }
+      });
+      z.on('error', (err) => {
+        try {
+          stop(err);
+        } catch {
+          z.destroy();
+        }
+      });
     },
     async transform(chunk) {
       await write(chunk);

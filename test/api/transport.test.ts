@@ -143,6 +143,17 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
     expect(await (await graphql(request)).json()).toEqual(first);
     expect(sql()).toBeGreaterThan(before);
   });
+
+  it('answers a GraphQL query 304 to the ETag of its cached result, and 200 after a data event', async () => {
+    const request = { query: String(PricesQuery), variables: { ...DASHBOARD_PRICES, first: 10 } };
+    const etag = (await graphql(request)).headers.get('etag');
+    expect(etag).toBeTruthy();
+    const revalidate = () =>
+      app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json', 'if-none-match': etag! }, body: JSON.stringify(request) });
+    expect((await revalidate()).status).toBe(304);
+    await dataEvent();
+    expect((await revalidate()).status).toBe(200);
+  });
 });
 
 describe('cached answers still cost rate-limit tokens', () => {

@@ -52,6 +52,17 @@ describe('compressStream', () => {
   });
 });
 
+describe('compressStream cancelled', () => {
+  it.each(['gzip', 'br'] as const)('stops quietly when the client goes away mid-body (%s)', async (coding) => {
+    const rows = lazyRows(20_000);
+    const reader = compressStream(rows.stream, coding).getReader();
+    await reader.read();
+    await reader.cancel();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rows.pulled()).toBeLessThan(20_000);
+  });
+});
+
 describe('compressionPlugin', () => {
   const run = async (response: Response, acceptEncoding: string | null, method = 'GET'): Promise<Response> => {
     let out = response;
