@@ -8,6 +8,8 @@ export interface BenchCase {
   readonly body?: string;
   /** Server of this case when not the one measured (the floor). */
   readonly base?: string;
+  /** Extra request headers (If-None-Match, Accept-Encoding). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Latency (ms, to 0.01 ms) and throughput of one case. */
@@ -31,7 +33,7 @@ interface Sample {
 type Tracked = autocannon.Instance & PromiseLike<autocannon.Result>;
 
 /**
- * One autocannon run, keeping every 2xx response time as autocannon's client measured it
+ * One autocannon run, keeping every 2xx (and 304) response time as autocannon's client measured it
  * (`process.hrtime`, fractional ms): its own histograms round to whole milliseconds.
  */
 async function sample(base: string, c: BenchCase, connections: number, limit: { duration: number } | { amount: number }): Promise<Sample> {
@@ -39,13 +41,13 @@ async function sample(base: string, c: BenchCase, connections: number, limit: { 
     url: (c.base ?? base) + c.path,
     method: c.method ?? 'GET',
     body: c.body,
-    headers: c.body ? { 'content-type': 'application/json' } : {},
+    headers: { ...(c.body ? { 'content-type': 'application/json' } : {}), ...c.headers },
     connections,
     ...limit,
   }) as unknown as Tracked;
   const times: number[] = [];
   instance.on('response', (_client, status, _bytes, ms) => {
-    if (status >= 200 && status < 300) times.push(ms);
+    if ((status >= 200 && status < 300) || status === 304) times.push(ms);
   });
   const r = await instance;
   return { times, seconds: r.duration, errors: r.errors, non2xx: r.non2xx };

@@ -16,12 +16,14 @@ import { runLarge } from './large.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, table } from './load.js';
 import { runIngestBench } from './ingest.js';
 import { timeStartup } from './startup.js';
+import { runTransport } from './transport.js';
 
 const CLI = {
   script: 'bench',
   usage: `usage: npm run bench [-- options]
 Measures start-up, REST and GraphQL latency on the embedded database and on PostgreSQL (there
-against a floor: bench/floor-server.ts), and ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
+against a floor: bench/floor-server.ts; response caches off), the response caches' hit and 304 latency
+and compressed sizes, and ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
   --seconds <n>        seconds per case (default 10, 30 with --access)
   --connections <list> concurrent connections, comma-separated counts measured in turn (default 1,8)
   --pg-url <url>       PostgreSQL server (default postgresql://postgres@127.0.0.1:5432/test)
@@ -64,7 +66,7 @@ const PAIRS: (readonly [BenchCase, BenchCase])[] = [
 ];
 
 async function serve(db: Database): Promise<{ base: string; server: Server }> {
-  const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000 }), db });
+  const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000, RESPONSE_CACHE: false }), db });
   const server = createServer(app.yoga);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
@@ -126,6 +128,7 @@ async function main(args: Args): Promise<void> {
       const { db } = await openServerDatabase(config);
       await prepareDatabase(db, config, log, new Date());
       report.push(await latency('PGlite (embedded, on disk, on its thread over the wire protocol)', db, seconds, connectionCounts(args.connections)));
+      report.push(await runTransport('PGlite', db, Number(seconds), connectionCounts(args.connections)[0]!));
       await db.close();
     }
     if (!args['skip-pg'] && !args.large) {
@@ -133,6 +136,7 @@ async function main(args: Args): Promise<void> {
       const db = await openPostgres(config, args['pg-url']!);
       await prepareDatabase(db, config, log, new Date());
       report.push(await runFloorComparison(db, { pgUrl: args['pg-url']!, seconds: Number(seconds), connections: connectionCounts(args.connections), serve }));
+      report.push(await runTransport('PostgreSQL 15', db, Number(seconds), connectionCounts(args.connections)[0]!));
       await db.close();
     }
     if (!args['skip-ingest'] && !args.large) {

@@ -25,6 +25,11 @@ import { graphqlRateLimit } from './security/graphql.js';
 import { createRateLimiter } from './security/limiter.js';
 import { accessPlugin } from './security/plugin.js';
 import { startLiveEvents } from './events/live.js';
+import { createDataVersion, type DataVersion } from './events/version.js';
+import { errorCacheControlPlugin } from './http/cache-control.js';
+import { compressionPlugin } from './http/compression.js';
+import { graphqlResponseCachePlugins } from './graphql/response-cache.js';
+import { RestCache } from './rest/cache.js';
 import { registerIngestMetrics } from './http/ingest-status.js';
 import { type ServerFollowerOptions, startServerFollower } from './ingest/server-follow.js';
 import { createLogger, type Logger } from './logger.js';
@@ -54,6 +59,8 @@ export interface App {
   readonly deps: ServiceDeps;
   readonly logger: Logger;
   readonly metrics: ServiceMetrics;
+  /** The served data's version: bumped by every committed ingestion window; caches and ETags follow it. */
+  readonly version: DataVersion;
   /** Ends every open subscription stream (their SSE responses complete) and stops the follower, so the HTTP server can close. */
   endStreams(): Promise<void>;
   /** Releases what the app holds besides the database (streams, the events listener, the Redis connection of the limiter). */
@@ -75,7 +82,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();
   if (opts.db.pool) registerPoolMetrics(metrics, opts.db.pool);
-  const live = await startLiveEvents({ db: opts.db, limiter, perClient: config.SUBSCRIPTIONS_PER_CLIENT, logger });
+  const version = createDataVersion();
+  const live = await startLiveEvents({ db: opts.db, limiter, perClient: config.SUBSCRIPTIONS_PER_CLIENT, logger, version });
+  const restCache = new RestCache({ version, now: deps.now, privateOnly: config.API_KEY_REQUIRED, store: config.RESPONSE_CACHE });
   const follower = config.INGEST_FOLLOW ? startServerFollower({ config, db: opts.db, logger, ...opts.follower }) : null;
   if (follower) registerIngestMetrics(metrics, follower);
   const keys = new ApiKeyAuthenticator(opts.db, { cacheTtlMs: config.API_KEY_CACHE_TTL_MS, logger });
@@ -97,7 +106,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       securityHeadersPlugin(),
       healthPlugin(opts.db, logger, follower ?? undefined),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
-      restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS }),
+      restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS, cache: restCache }),
       dashboardPlugin(opts.dashboardDir),
       notFoundPlugin(GRAPHQL_PATH),
       bodyLimitPlugin(),
@@ -107,10 +116,13 @@ export async function createApp(opts: AppOptions): Promise<App> {
       complexityLimitPlugin(),
       ...jitPlugins(),
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
+      ...(config.RESPONSE_CACHE ? graphqlResponseCachePlugins(version, limiter) : []),
+      errorCacheControlPlugin(),
+      compressionPlugin(),
     ],
   });
   const endStreams = async () => {
     await Promise.all([live.close(), follower?.close()]);
   };
-  return { yoga, deps, logger, metrics, endStreams, close: () => endStreams().then(() => limiter.close()) };
+  return { yoga, deps, logger, metrics, version, endStreams, close: () => endStreams().then(() => limiter.close()) };
 }

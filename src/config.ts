@@ -27,6 +27,7 @@ const schema = z.object({
   RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('emk:rl:'),
   API_KEY_REQUIRED: bool(false),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  RESPONSE_CACHE: bool(true),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   CORS_ORIGINS: z.string().default('*'),
   ENTSOE_SECURITY_TOKEN: z.string().min(1).optional(),

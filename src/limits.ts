@@ -24,3 +24,31 @@ export const PRICE_BIN_EUR_MWH = { min: 0.01, max: 1_000, default: 1 } as const;
  * defaults takes the same (see security/graphql.ts for other rates).
  */
 export const REQUEST_COST_TOKENS = 1;
+
+/** Response compression (http/compression.ts). */
+export const COMPRESSION = {
+  /** Bodies shorter than this go out uncompressed, bytes. */
+  thresholdBytes: 1_024,
+  /** zlib level of gzip (1 fastest … 9 smallest). */
+  gzipLevel: 6,
+  /** Brotli quality (0 … 11): 5 compresses better than gzip 6 at a similar speed when streaming. */
+  brotliQuality: 5,
+  /** Input after which a streamed body's compressor is flushed, bytes. */
+  flushEveryBytes: 64 * 1_024,
+} as const;
+
+/** The server-side REST response cache (rest/cache.ts) and HTTP caching headers (http/cache-control.ts). */
+export const RESPONSE_CACHE = {
+  /** Bytes of all cached bodies together. */
+  maxBytes: 64 * 1_024 * 1_024,
+  /** A body larger than this is streamed but not cached, bytes. */
+  maxEntryBytes: 1_024 * 1_024,
+  /** Ranges ending more than this before now count as settled, ms (48 h). */
+  settledAfterMs: 48 * 3_600_000,
+  /** max-age of responses over settled ranges, s. */
+  settledMaxAgeS: 3_600,
+  /** max-age of responses touching the last 48 h, the future or `now`, s; also the longest a server-side entry of a `now` query lives. */
+  recentMaxAgeS: 60,
+  /** Entries of the GraphQL response cache. */
+  graphqlEntries: 1_000,
+} as const;

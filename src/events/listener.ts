@@ -20,6 +20,8 @@ export interface ListenOptions {
   readonly logger?: Logger;
   /** First pause before reconnecting, ms (doubles up to 30 s). Default 500. */
   readonly reconnectMs?: number;
+  /** Called when listening resumes after the connection was lost (events may have been missed). */
+  readonly onReconnect?: () => void;
 }
 
 /** Starts delivering the schema's data events to `onEvent`; resolves once listening. */
@@ -47,6 +49,7 @@ async function listenOnPostgres(options: pg.ClientConfig, deliver: (payload: str
   let client: pg.Client | null = null;
   let pause = first;
   let timer: NodeJS.Timeout | undefined;
+  let lost = false;
 
   const connect = async (): Promise<void> => {
     const c = new pg.Client(options);
@@ -55,14 +58,18 @@ async function listenOnPostgres(options: pg.ClientConfig, deliver: (payload: str
     c.on('end', () => {
       if (client !== c || closed) return;
       client = null;
+      lost = true;
       opts.logger?.warn('data events connection lost; reconnecting');
       schedule();
     });
     await c.connect();
     await c.query(`LISTEN ${DATA_EVENTS_CHANNEL}`);
     if (closed) return void (await c.end().catch(() => undefined));
+    const resumed = lost;
     client = c;
     pause = first;
+    lost = false;
+    if (resumed) opts.onReconnect?.();
   };
   const schedule = () => {
     timer = setTimeout(() => {

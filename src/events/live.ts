@@ -7,7 +7,9 @@ import type { Logger } from '../logger.js';
 import type { TokenBucketLimiter } from '../security/token-bucket.js';
 import { createSubscriptionGate, type SubscriptionGate } from './gate.js';
 import { createEventHub, type EventHub } from './hub.js';
+import type { DataEvent } from './data-events.js';
 import { listenForDataEvents } from './listener.js';
+import type { DataVersion } from './version.js';
 
 /** What the subscription resolvers read from the GraphQL context. */
 export interface LiveEvents {
@@ -27,12 +29,18 @@ export interface LiveEventsOptions {
   /** Open streams allowed per client (SUBSCRIPTIONS_PER_CLIENT). */
   readonly perClient: number;
   readonly logger?: Logger;
+  /** Bumped by every data event and every reconnection of the listener. */
+  readonly version?: DataVersion;
 }
 
 /** Starts listening for the schema's data events. */
 export async function startLiveEvents(opts: LiveEventsOptions): Promise<LiveEventsService> {
   const hub = createEventHub();
-  const listener = await listenForDataEvents(opts.db, (e) => hub.publish(e), opts.logger ? { logger: opts.logger } : {});
+  const onEvent = (e: DataEvent) => {
+    opts.version?.bump();
+    hub.publish(e);
+  };
+  const listener = await listenForDataEvents(opts.db, onEvent, { ...(opts.logger ? { logger: opts.logger } : {}), onReconnect: () => opts.version?.bump() });
   let closing: Promise<void> | undefined;
   return {
     hub,

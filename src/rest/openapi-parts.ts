@@ -48,6 +48,11 @@ const RATE_LIMIT_HEADERS = {
 
 const RETRY_AFTER = 'Retry-After';
 
+const CACHING_HEADERS = {
+  ETag: 'Strong validator of this response (data version, path, query and representation; `-gzip`/`-br` appended when compressed). Send it back in If-None-Match to get a 304 while the data is unchanged.',
+  'Cache-Control': '`public, max-age=3600` for ranges ending more than 48 h ago, `public, max-age=60` for recent ranges, ranges relative to `now` and the catalogue (`private` when API keys are required).',
+} as const;
+
 /** Registers the `x-api-key` security scheme and the rate-limit response headers. */
 export function registerSharedComponents(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', API_KEY_SCHEME, {
@@ -59,6 +64,7 @@ export function registerSharedComponents(registry: OpenAPIRegistry): void {
   for (const [name, description] of Object.entries(RATE_LIMIT_HEADERS)) {
     registry.registerComponent('headers', name, { description, schema: { type: 'integer', minimum: 0 } });
   }
+  for (const [name, description] of Object.entries(CACHING_HEADERS)) registry.registerComponent('headers', name, { description, schema: { type: 'string' } });
   registry.registerComponent('headers', RETRY_AFTER, { description: 'Whole seconds to wait before the request can succeed (at least 1).', schema: { type: 'integer', minimum: 1 } });
 }
 
@@ -76,7 +82,8 @@ const response = (description: string, schema: z.ZodType, example: unknown, head
 /** The responses of an endpoint: 200 with its envelope and example, and the error bodies it can get. */
 export function responsesOf(envelope: z.ZodType, example: unknown): Record<number, ResponseConfig> {
   return {
-    200: response('The envelope: meta and rows.', envelope, example),
+    200: response('The envelope: meta and rows; compressed (br, gzip) as Accept-Encoding allows.', envelope, example, headerRefs([...Object.keys(CACHING_HEADERS), ...Object.keys(RATE_LIMIT_HEADERS)])),
+    304: { description: 'Not modified: If-None-Match names the current ETag (or is `*`); no body.', headers: headerRefs(Object.keys(CACHING_HEADERS)) },
     401: response('Unknown API key (or none, when the server requires one).', ErrorSchema, { detail: 'Invalid API key' }),
     422: response('Invalid query input: one entry per offending parameter.', ValidationErrorSchema, {
       detail: [{ loc: ['query', 'resolution'], msg: "Input should be 'auto', 'native', '1H', '1D' or '1W'", type: 'enum', input: '2H' }],

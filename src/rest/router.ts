@@ -3,6 +3,7 @@ import { remainingMs, withDeadline } from '../deadline.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
+import type { RestCache, ServedResponse } from './cache.js';
 import { JsonRows, type Endpoint } from './endpoint.js';
 import { parseQuery, readQuery } from './query.js';
 import { metaToWire } from './schemas.js';
@@ -56,11 +57,11 @@ function streamedJson(meta: unknown, rows: JsonRows): Response {
   return new Response(body, { headers: JSON_HEADERS });
 }
 
-async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL): Promise<Response> {
+async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL): Promise<ServedResponse> {
   const query = parseQuery(endpoint.query, readQuery(endpoint.query, url.searchParams));
   const { meta, data } = await endpoint.handle(deps, query);
-  if (data instanceof JsonRows) return streamedJson(metaToWire(meta), data);
-  return json({ meta: metaToWire(meta), data });
+  const response = data instanceof JsonRows ? streamedJson(metaToWire(meta), data) : json({ meta: metaToWire(meta), data });
+  return { response, range: meta.range };
 }
 
 /**
@@ -74,6 +75,8 @@ export function restPlugin(opts: {
   routes: StaticRoutes;
   /** Request time limit, ms (REQUEST_TIMEOUT_MS): past it 504, and the request's statements are cancelled. */
   timeoutMs: number;
+  /** ETags, Cache-Control and the server-side response cache; without it responses carry none. */
+  cache?: RestCache;
 }): Plugin {
   const byPath = new Map(opts.endpoints.map((e) => [e.path, e]));
   return {
@@ -86,7 +89,9 @@ export function restPlugin(opts: {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
-      const work = endpoint ? withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(endpoint, opts.deps, url), opts.timeoutMs) : Promise.resolve(route!());
+      const run = (e: Endpoint) => () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(e, opts.deps, url), opts.timeoutMs);
+      const cached = (e: Endpoint) => opts.cache?.respond({ path, query: e.query, url, request }, run(e)) ?? run(e)().then((r) => r.response);
+      const work = endpoint ? cached(endpoint) : Promise.resolve(route!());
       return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },
   };

@@ -55,14 +55,15 @@ describe('the OpenAPI document as a contract', () => {
     expect(doc.security).toEqual([{}, { apiKey: [] }]);
   });
 
-  it('describes the error responses with shared bodies, Retry-After on 429 and the RateLimit headers on 200', () => {
+  it('describes the error responses with shared bodies, Retry-After on 429, caching and RateLimit headers on 200, and 304', () => {
     for (const [, op] of operations) {
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '401', '422', '429', '503', '504']);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '304', '401', '422', '429', '503', '504']);
+      expect(Object.keys(op.responses['304'].headers)).toEqual(['ETag', 'Cache-Control']);
       for (const status of ['401', '429', '503', '504']) {
         expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
       }
       expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After');
-      expect(Object.keys(op.responses['200'].headers)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+      expect(Object.keys(op.responses['200'].headers)).toEqual(['ETag', 'Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
     }
     expect(doc.components.schemas.HTTPValidationError.properties.detail.items.required).toEqual(['loc', 'msg', 'type']);
   });

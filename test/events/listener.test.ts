@@ -12,10 +12,11 @@ describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () =
   let t: TestDatabase;
   let listener: DataEventListener;
   const events: DataEvent[] = [];
+  let reconnections = 0;
 
   beforeAll(async () => {
     t = await createTestDatabase('postgres', { seed: 'empty' });
-    listener = await listenForDataEvents(t.db, (e) => events.push(e), { reconnectMs: 50 });
+    listener = await listenForDataEvents(t.db, (e) => events.push(e), { reconnectMs: 50, onReconnect: () => reconnections++ });
   });
   afterAll(async () => {
     await listener?.close();
@@ -27,9 +28,10 @@ describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () =
     return events.length;
   };
 
-  it('reconnects after its session is terminated and delivers the next event', async () => {
+  it('reconnects after its session is terminated, says so (caches drop what they hold) and delivers the next event', async () => {
     await notifyWindowCommitted(t.db, WINDOW);
     expect(await waitFor(1)).toBe(1);
+    expect(reconnections).toBe(0);
     const killed = await t.db.rawQuery<{ ok: boolean }>(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1`, [`emk_events:${t.db.schema}`]);
     expect(killed).toEqual([{ ok: true }]);
     let delivered = 1;
@@ -40,5 +42,6 @@ describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () =
     }
     expect(delivered).toBeGreaterThanOrEqual(2);
     expect(events[1]).toMatchObject({ kind: 'prices', zones: ['ES'] });
+    expect(reconnections).toBe(1);
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * Cache-Control of API responses: by the time range they cover (settled history may be kept an
+ * hour, recent data a minute), `no-store` for errors, `private` when API keys are required.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { TimeRange } from '../domain/time.js';
+import { RESPONSE_CACHE } from '../limits.js';
+
+/** What the Cache-Control of a successful response depends on. */
+export interface CachePolicyInput {
+  /** The resolved range [from, to), UTC; null for endpoints without one (catalogue). */
+  readonly range: TimeRange | null;
+  /** The server clock, ms since epoch. */
+  readonly nowMs: number;
+  /** The request's range is relative to `now`. */
+  readonly relative: boolean;
+  /** Responses depend on the caller's key (API_KEY_REQUIRED): shared caches must not keep them. */
+  readonly privateOnly: boolean;
+}
+
+/** Whether a range ends more than 48 hours before now: later ingestion rarely corrects it. */
+export function isSettled(range: TimeRange | null, nowMs: number, relative: boolean): boolean {
+  return !relative && range !== null && range.to.getTime() <= nowMs - RESPONSE_CACHE.settledAfterMs;
+}
+
+/** The max-age of a successful response, seconds. */
+export function maxAgeSeconds(input: Omit<CachePolicyInput, 'privateOnly'>): number {
+  return isSettled(input.range, input.nowMs, input.relative) ? RESPONSE_CACHE.settledMaxAgeS : RESPONSE_CACHE.recentMaxAgeS;
+}
+
+/** The Cache-Control header of a successful response. */
+export function cacheControl(input: CachePolicyInput): string {
+  return `${input.privateOnly ? 'private' : 'public'}, max-age=${maxAgeSeconds(input)}`;
+}
+
+/** Cache-Control of error responses. */
+export const ERROR_CACHE_CONTROL = 'no-store';
+
+/** Sets `Cache-Control: no-store` on every error response (status 400 and above). */
+export function errorCacheControlPlugin(): Plugin {
+  return {
+    onResponse({ response }) {
+      if (response.status >= 400) response.headers.set('cache-control', ERROR_CACHE_CONTROL);
+    },
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * Response compression negotiated from Accept-Encoding (br, gzip), streamed: the body is compressed
+ * as it is written, never held whole. Bodies under a small threshold, HEAD, 1xx/204/304, event
+ * streams and incremental (multipart) responses go out as they are.
+ */
+import zlib from 'node:zlib';
+import type { Plugin } from 'graphql-yoga';
+import { COMPRESSION } from '../limits.js';
+
+/** A content coding this server writes. */
+export type Coding = 'br' | 'gzip';
+
+const PREFERENCE: readonly Coding[] = ['br', 'gzip'];
+
+/**
+ * The coding to use for an Accept-Encoding header: the acceptable one (q > 0) with the highest q,
+ * br before gzip on ties; `*` stands for any coding not named. Null: send the identity.
+ */
+export function negotiateCoding(acceptEncoding: string | null): Coding | null {
+  if (!acceptEncoding) return null;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    if (name) q.set(name === 'x-gzip' ? 'gzip' : name, Number.isFinite(value) ? value : 0);
+  }
+  const weight = (c: Coding) => q.get(c) ?? q.get('*') ?? 0;
+  let best: Coding | null = null;
+  for (const c of PREFERENCE) if (weight(c) > 0 && (best === null || weight(c) > weight(best))) best = c;
+  return best;
+}
+
+const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|graphql-response\+json|javascript|xml|ld\+json|problem\+json)|image\/svg\+xml)/i;
+
+/** Whether a response may be compressed at all (its type, status, method and coding allow it). */
+export function isCompressible(method: string, response: Response): boolean {
+  const type = response.headers.get('content-type') ?? '';
+  if (method === 'HEAD' || !response.body || response.status < 200 || response.status === 204 || response.status === 304) return false;
+  if (response.headers.has('content-encoding') || /no-transform/i.test(response.headers.get('cache-control') ?? '')) return false;
+  return COMPRESSIBLE.test(type);
+}
+
+/** A streaming compressor for `coding` (brotli at a quality suited to on-the-fly compression). */
+function compressor(coding: Coding): zlib.Gzip | zlib.BrotliCompress {
+  if (coding === 'gzip') return zlib.createGzip({ level: COMPRESSION.gzipLevel });
+  return zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality } });
+}
+
+/**
+ * A transform over a zlib stream that takes the next input chunk only once the previous one is
+ * compressed and the reader wants more: the source is read at the pace of the client. The
+ * compressor is flushed every {@link COMPRESSION}.flushEveryBytes of input, so bytes leave while
+ * a long body is still being written (brotli would otherwise hold megabytes).
+ */
+function zlibTransform(z: zlib.Gzip | zlib.BrotliCompress, flushKind: number): TransformStream<Uint8Array, Uint8Array> {
+  let pending = 0;
+  const write = (chunk: Uint8Array) => new Promise<void>((resolve, reject) => z.write(chunk, (err) => (err ? reject(err) : resolve())));
+  return new TransformStream<Uint8Array, Uint8Array>({
+    start(controller) {
+      const stop = (err?: Error) => {
+        z.destroy();
+        if (err) controller.error(err);
+      };
+      z.on('data', (d: Buffer) => {
+        try {
+          controller.enqueue(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+        } catch {
+          stop();
+        }
+      });
+      z.on('error', (err) => {
+        try {
+          stop(err);
+        } catch {
+          z.destroy();
+        }
+      });
+    },
+    async transform(chunk) {
+      await write(chunk);
+      pending += chunk.byteLength;
+      if (pending < COMPRESSION.flushEveryBytes) return;
+      pending = 0;
+      await new Promise<void>((resolve) => z.flush(flushKind, resolve));
+    },
+    flush: () =>
+      new Promise<void>((resolve, reject) => {
+        z.once('end', resolve).once('error', reject);
+        z.end();
+      }),
+  });
+}
+
+/** `body` compressed chunk by chunk as it is read. */
+export function compressStream(body: ReadableStream<Uint8Array>, coding: Coding): ReadableStream<Uint8Array> {
+  const flushKind = coding === 'gzip' ? zlib.constants.Z_SYNC_FLUSH : zlib.constants.BROTLI_OPERATION_FLUSH;
+  return body.pipeThrough(zlibTransform(compressor(coding), flushKind));
+}
+
+/** The first bytes of a stream, read until `threshold` bytes or its end, and the rest of it. */
+async function peek(body: ReadableStream<Uint8Array>, threshold: number): Promise<{ head: Uint8Array[]; size: number; done: boolean; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+  const reader = body.getReader();
+  const head: Uint8Array[] = [];
+  let size = 0;
+  while (size < threshold) {
+    const next = await reader.read();
+    if (next.done) return { head, size, done: true, reader };
+    head.push(next.value);
+    size += next.value.byteLength;
+  }
+  return { head, size, done: false, reader };
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** The peeked head followed by the rest of the stream, read on demand. */
+function rejoined(head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const first = head.shift();
+      if (first) return controller.enqueue(first);
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+/** A strong ETag of the compressed representation: `"x"` becomes `"x-gzip"`; weak or unquoted tags stay. */
+function codedEtag(etag: string | null, coding: Coding): string | null {
+  return etag && /^"[^"]*"$/.test(etag) ? `${etag.slice(0, -1)}-${coding}"` : etag;
+}
+
+function addVary(headers: Headers, name: string): void {
+  const vary = headers.get('vary');
+  if (!vary) return headers.set('vary', name);
+  if (!vary.split(',').some((v) => v.trim().toLowerCase() === name.toLowerCase())) headers.set('vary', `${vary}, ${name}`);
+}
+
+/** The response compressed for `coding`, or the same bytes uncompressed when under the threshold. */
+async function encode(response: Response, coding: Coding): Promise<Response> {
+  const headers = new Headers(response.headers);
+  const length = Number(headers.get('content-length') ?? NaN);
+  if (length < COMPRESSION.thresholdBytes) return response;
+  const { head, size, done, reader } = await peek(response.body!, COMPRESSION.thresholdBytes);
+  const init = { status: response.status, statusText: response.statusText, headers };
+  if (done && size < COMPRESSION.thresholdBytes) {
+    headers.set('content-length', String(size));
+    return new Response(concat(head, size), init);
+  }
+  headers.set('content-encoding', coding);
+  headers.delete('content-length');
+  const etag = codedEtag(headers.get('etag'), coding);
+  if (etag) headers.set('etag', etag);
+  return new Response(compressStream(rejoined(head, reader), coding), init);
+}
+
+/**
+ * Compresses compressible responses for clients that accept br or gzip, adding
+ * `Vary: Accept-Encoding`. Install it last, so that it sees every header the others set.
+ */
+export function compressionPlugin(): Plugin {
+  return {
+    onResponse({ request, response, setResponse }) {
+      if (!isCompressible(request.method, response)) return;
+      addVary(response.headers, 'Accept-Encoding');
+      const coding = negotiateCoding(request.headers.get('accept-encoding'));
+      if (!coding) return;
+      return encode(response, coding).then(setResponse);
+    },
+  };
+}
+
+/** Strips the coding suffix {@link compressionPlugin} adds to strong ETags (`"x-br"` is `"x"`). */
+export function baseEtag(etag: string): string {
+  return etag.replace(/-(br|gzip)"$/, '"');
+}

@@ -1,0 +1,163 @@
+/**
+ * HTTP caching of REST responses: strong ETags derived from the data version, 304 for a matching
+ * If-None-Match, Cache-Control by range, and a server-side cache of response bodies bounded by bytes,
+ * keyed on (data version, path, canonical query, representation). A streamed body is teed: it goes
+ * to the client as it is produced and is kept only if it ends under the entry cap.
+ */
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { z } from 'zod';
+import type { TimeRange } from '../domain/time.js';
+import type { DataVersion } from '../events/version.js';
+import { cacheControl, maxAgeSeconds } from '../http/cache-control.js';
+import { baseEtag } from '../http/compression.js';
+import { RESPONSE_CACHE } from '../limits.js';
+
+/** A cached response: its body (uncompressed) and the headers it was sent with. */
+interface Entry {
+  readonly body: Uint8Array<ArrayBuffer>;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly etag: string;
+}
+
+/** What caching needs to know of a request. */
+export interface CacheRequest {
+  readonly path: string;
+  readonly query: z.ZodObject;
+  readonly url: URL;
+  readonly request: Request;
+}
+
+/** A response and the resolved range its Cache-Control depends on. */
+export interface ServedResponse {
+  readonly response: Response;
+  readonly range: TimeRange | null;
+}
+
+/** Options of {@link RestCache}. */
+export interface RestCacheOptions {
+  readonly version: DataVersion;
+  /** The server clock, ms since epoch. */
+  readonly now: () => number;
+  /** API keys are required: `Cache-Control: private`. */
+  readonly privateOnly: boolean;
+  /** Keep bodies server-side (RESPONSE_CACHE); without it only ETags, 304s and Cache-Control. Default true. */
+  readonly store?: boolean;
+  readonly maxBytes?: number;
+  readonly maxEntryBytes?: number;
+}
+
+/** The declared parameters of a query string, sorted by name, values in their order: equal for equivalent URLs. */
+export function canonicalQuery(schema: z.ZodObject, params: URLSearchParams): string {
+  const names = Object.keys(schema.shape).filter((n) => params.has(n)).sort();
+  return new URLSearchParams(names.flatMap((n) => params.getAll(n).map((v) => [n, v]))).toString();
+}
+
+/** The representation asked for: `format` when given, else CSV when Accept prefers it, else JSON. */
+export function representation(request: Request, url: URL): string {
+  const format = url.searchParams.get('format');
+  if (format) return format.toLowerCase();
+  return /text\/csv/i.test(request.headers.get('accept') ?? '') ? 'csv' : 'json';
+}
+
+/** Whether the request's range depends on the clock (`now…` or a defaulted bound). */
+export function isRelative(schema: z.ZodObject, params: URLSearchParams): boolean {
+  return ['datetime_from', 'datetime_to'].some((p) => {
+    if (!(p in schema.shape)) return false;
+    const value = params.get(p)?.trim() ?? '';
+    return value === '' || /^now/i.test(value);
+  });
+}
+
+/** Whether an If-None-Match header matches `etag` (weak comparison, `*`, lists; coding suffixes ignored). */
+export function matchesIfNoneMatch(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || baseEtag(tag) === etag;
+  });
+}
+
+const hash = (parts: unknown[]): string => `"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 27)}"`;
+
+const notModified = (headers: Iterable<readonly [string, string]>): Response => {
+  const keep = ['etag', 'cache-control', 'vary'];
+  return new Response(null, { status: 304, headers: [...headers].filter(([k]) => keep.includes(k)) as [string, string][] });
+};
+
+/** The REST response cache of one app. */
+export class RestCache {
+  private readonly entries: LRUCache<string, Entry>;
+  private readonly maxEntryBytes: number;
+
+  constructor(private readonly opts: RestCacheOptions) {
+    this.maxEntryBytes = opts.maxEntryBytes ?? RESPONSE_CACHE.maxEntryBytes;
+    this.entries = new LRUCache<string, Entry>({ maxSize: opts.maxBytes ?? RESPONSE_CACHE.maxBytes, sizeCalculation: (e) => Math.max(1, e.body.byteLength) });
+    opts.version.onChange(() => this.entries.clear());
+  }
+
+  /** Cached bodies, bytes. */
+  get size(): number {
+    return this.entries.calculatedSize;
+  }
+
+  /**
+   * Answers from the cache (200, or 304 for a matching If-None-Match); on a miss, runs `serve` and
+   * sends its response with ETag and Cache-Control (304 when the ETag matches), keeping its body.
+   */
+  async respond(req: CacheRequest, serve: () => Promise<ServedResponse>): Promise<Response> {
+    const version = this.opts.version.current;
+    const relative = isRelative(req.query, req.url.searchParams);
+    const keyParts = [version, req.path, canonicalQuery(req.query, req.url.searchParams), representation(req.request, req.url)];
+    const key = JSON.stringify(keyParts);
+    const hit = this.opts.store === false ? undefined : this.entries.get(key);
+    const ifNoneMatch = req.request.headers.get('if-none-match');
+    if (hit) return matchesIfNoneMatch(ifNoneMatch, hit.etag) ? notModified(hit.headers) : new Response(hit.body, { headers: hit.headers as [string, string][] });
+    const { response, range } = await serve();
+    if (response.status !== 200 || !response.body) return response;
+    const etag = hash(relative && range ? [...keyParts, range.from.getTime(), range.to.getTime()] : keyParts);
+    const policy = { range, nowMs: this.opts.now(), relative, privateOnly: this.opts.privateOnly };
+    response.headers.set('etag', etag);
+    response.headers.set('cache-control', cacheControl(policy));
+    response.headers.set('vary', 'Accept');
+    if (matchesIfNoneMatch(ifNoneMatch, etag)) {
+      await response.body.cancel();
+      return notModified(response.headers);
+    }
+    const ttl = maxAgeSeconds(policy) * 1_000;
+    const headers = [...response.headers];
+    if (this.opts.store === false) return response;
+    const store = (body: Uint8Array<ArrayBuffer>) => {
+      if (this.opts.version.current === version) this.entries.set(key, { body, etag, headers }, relative ? { ttl } : {});
+    };
+    return new Response(this.tee(response.body, store), { status: 200, headers: response.headers });
+  }
+
+  /** `body` passed through unchanged; its bytes go to `store` at the end unless they exceed the entry cap. */
+  private tee(body: ReadableStream<Uint8Array>, store: (body: Uint8Array<ArrayBuffer>) => void): ReadableStream<Uint8Array> {
+    let chunks: Uint8Array[] | null = [];
+    let size = 0;
+    const cap = this.maxEntryBytes;
+    return body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          controller.enqueue(chunk);
+          if (!chunks) return;
+          size += chunk.byteLength;
+          if (size > cap) chunks = null;
+          else chunks.push(chunk);
+        },
+        flush() {
+          if (!chunks) return;
+          const out = new Uint8Array(size);
+          let at = 0;
+          for (const c of chunks) {
+            out.set(c, at);
+            at += c.byteLength;
+          }
+          store(out);
+        },
+      }),
+    );
+  }
+}
