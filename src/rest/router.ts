@@ -5,6 +5,9 @@ import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
 import { JsonRows, type Endpoint } from './endpoint.js';
 import { parseQuery, readQuery } from './query.js';
+import { csvResponse, queryWithFormat, requestedFormat } from './formats.js';
+import { metaHeaders } from './meta-headers.js';
+import type { Format } from './negotiation.js';
 import { metaToWire } from './schemas.js';
 import { REST_PREFIX, routePath } from '../http/paths.js';
 
@@ -42,11 +45,21 @@ function streamedJson(meta: unknown, rows: JsonRows): Response {
   return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
-async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL): Promise<Response> {
-  const query = parseQuery(endpoint.query, readQuery(endpoint.query, url.searchParams));
+async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, accept: string | null): Promise<Response> {
+  const schema = queryWithFormat(endpoint.query);
+  const { format, ...query } = parseQuery(schema, readQuery(schema, url.searchParams)) as { format?: Format };
   const { meta, data } = await endpoint.handle(deps, query);
-  if (data instanceof JsonRows) return streamedJson(metaToWire(meta), data);
-  return json({ meta: metaToWire(meta), data });
+  const wireMeta = metaToWire(meta);
+  const response = requestedFormat(format, accept) === 'csv'
+    ? csvResponse(endpoint, wireMeta, data, url)
+    : withHeaders(data instanceof JsonRows ? streamedJson(wireMeta, data) : json({ meta: wireMeta, data }), metaHeaders(wireMeta, url));
+  response.headers.append('vary', 'Accept');
+  return response;
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 /**
@@ -72,7 +85,7 @@ export function restPlugin(opts: {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
-      const work = endpoint ? withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(endpoint, opts.deps, url), opts.timeoutMs) : Promise.resolve(route!());
+      const work = endpoint ? withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(endpoint, opts.deps, url, request.headers.get('accept')), opts.timeoutMs) : Promise.resolve(route!());
       return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },
   };
