@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { restFields, type RowContract } from '../contract/fields.js';
 import { wireRowOf, type WireRow, type WireValue } from '../contract/json.js';
 
@@ -13,6 +14,22 @@ export function csvColumns<R>(contract: RowContract<R>, prefix: readonly string[
     const path = [...prefix, f.rest];
     return f.kind === 'object' ? csvColumns(f.contract, path) : [{ header: path.join('.'), path }];
   });
+}
+
+/** The CSV columns of a REST row schema (rows built without a contract, OpenAPI examples): nested objects dotted. */
+export function schemaColumns(row: z.ZodObject, prefix: readonly string[] = []): CsvColumn[] {
+  return Object.entries(row.shape).flatMap(([name, field]) => {
+    let schema = field as z.ZodType;
+    while (schema.def.type === 'nullable' || schema.def.type === 'optional') schema = (schema as z.ZodNullable).unwrap() as z.ZodType;
+    const path = [...prefix, name];
+    return schema.def.type === 'object' ? schemaColumns(schema as z.ZodObject, path) : [{ header: path.join('.'), path }];
+  });
+}
+
+/** The whole CSV text of wire rows (small bodies: OpenAPI examples). */
+export function csvOfWireRows(columns: readonly CsvColumn[], rows: readonly WireRow[]): string {
+  const line = csvLineOf(columns);
+  return csvHeader(columns) + rows.map(line).join('');
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;

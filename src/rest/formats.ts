@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { csvChunks, csvHeader, csvLineOf } from './csv.js';
+import type { WireRow } from '../contract/json.js';
+import { csvChunks, csvHeader, csvLineOf, schemaColumns } from './csv.js';
 import type { Endpoint, JsonRows } from './endpoint.js';
 import { metaHeaders } from './meta-headers.js';
 import { type Format, formatParam, negotiateFormat } from './negotiation.js';
@@ -38,12 +39,12 @@ function streamedText(chunks: Iterator<string>, headers: Record<string, string>)
   return new Response(body, { headers });
 }
 
-/** CSV chunks of plain wire rows (endpoints that build their rows themselves): top-level fields only. */
+/** CSV chunks of plain wire rows (endpoints that build their rows themselves): columns from the row schema. */
 function* plainCsvChunks(row: z.ZodObject, rows: readonly Record<string, unknown>[]): Generator<string> {
-  const columns = Object.keys(row.shape).map((name) => ({ header: name, path: [name] }));
+  const columns = schemaColumns(row);
   yield csvHeader(columns);
   const line = csvLineOf(columns);
-  for (const r of rows) yield line(r as Parameters<typeof line>[0]);
+  for (const r of rows) yield line(r as WireRow);
 }
 
 /** The file name offered for a download: the path's last segment and the format's extension. */

@@ -82,7 +82,7 @@ describe('the streamed CSV response', () => {
     const rows = Array.from({ length: 20_000 }, (_, i) => ({ ...base, netFlowMw: i }));
     let produced = 0;
     const counted = rows.map((r) => new Proxy(r, { get: (t, k) => (k === 'netFlowMw' && produced++, t[k as keyof FlowRecord]) }));
-    const meta = { provenance: 'measured', upstream_sources: ['demo'], resolved_datetime_from: null, resolved_datetime_to: null, resolution: 'native', pagination: null } as const;
+    const meta = { provenance: 'measured' as const, upstream_sources: ['demo'], resolved_datetime_from: null, resolved_datetime_to: null, resolution: 'native' as const, pagination: null };
     const res = csvResponse(flowsEndpoint, meta, new JsonRows(() => [][Symbol.iterator](), { contract: FLOW_ROW, rows: counted }), new URL('http://x/api/v1/flows?format=csv'));
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
