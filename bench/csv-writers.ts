@@ -1,5 +1,5 @@
 /**
- * CSV writers compared on a 20,000-row /flows page: the project's escape function (src/rest/csv.ts)
+ * CSV writers compared on a 20,000-row /flows page (JSON and Arrow IPC for reference): the project's escape function (src/rest/csv.ts)
  * and csv-stringify's sync API, both fed the contract's wire rows 1,000 at a time as the stream does.
  * Run: npx tsx bench/csv-writers.ts
  */
@@ -8,6 +8,7 @@ import { FLOW_ROW } from '../src/contract/rows/flows.js';
 import { jsonChunks, wireRowOf, type WireRow } from '../src/contract/json.js';
 import { Rng } from '../src/demo/rng.js';
 import type { FlowRecord } from '../src/repositories/flows.js';
+import { arrowChunks } from '../src/rest/arrow.js';
 import { csvChunks, csvColumns } from '../src/rest/csv.js';
 
 const rng = new Rng(11, 'csv-bench');
@@ -60,7 +61,14 @@ function json(): number {
   return n;
 }
 
+function arrow(): number {
+  let n = 0;
+  for (const chunk of arrowChunks(FLOW_ROW, rows)) n += chunk.byteLength;
+  return n;
+}
+
 for (let round = 0; round < 3; round++) {
+  time('Arrow IPC batches (bytes)', arrow);
   time('escape function', ours);
   time('csv-stringify/sync', library);
   time('JSON rows (reference)', json);

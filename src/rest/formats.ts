@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { WireRow } from '../contract/json.js';
+import { json } from '../http/errors.js';
+import { ARROW_CONTENT_TYPE, arrowChunks } from './arrow.js';
 import { csvChunks, csvHeader, csvLineOf, schemaColumns } from './csv.js';
 import type { Endpoint, JsonRows } from './endpoint.js';
 import { metaHeaders } from './meta-headers.js';
@@ -26,14 +28,14 @@ export function requestedFormat(param: Format | undefined, accept: string | null
   return param ?? negotiateFormat(accept);
 }
 
-/** Streams text chunks as UTF-8, one chunk per pull. */
-function streamedText(chunks: Iterator<string>, headers: Record<string, string>): Response {
+/** Streams chunks (text as UTF-8), one chunk per pull. */
+function streamed(chunks: Iterator<string | Uint8Array>, headers: Record<string, string>): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       const next = chunks.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
     },
   });
   return new Response(body, { headers });
@@ -53,9 +55,22 @@ const fileName = (path: string, extension: string): string => `${path.split('/')
 /** The CSV response of an endpoint's rows, streamed chunk by chunk, its meta in headers. */
 export function csvResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows | readonly Record<string, unknown>[], url: URL): Response {
   const chunks = 'table' in data ? csvChunks(data.table.contract, data.table.rows) : plainCsvChunks(endpoint.row, data);
-  return streamedText(chunks, {
+  return streamed(chunks, {
     'content-type': CSV_CONTENT_TYPE,
     'content-disposition': `attachment; filename="${fileName(endpoint.path, 'csv')}"`,
+    ...metaHeaders(meta, url),
+  });
+}
+
+/**
+ * The Arrow IPC stream of an endpoint's rows, one record batch per pull, its meta in headers. Only
+ * endpoints whose rows come with their contract (all of them) can type the columns; others get a 406.
+ */
+export function arrowResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows | readonly Record<string, unknown>[], url: URL): Response {
+  if (!('table' in data)) return json({ detail: 'Arrow is not available on this endpoint' }, 406);
+  return streamed(arrowChunks(data.table.contract, data.table.rows), {
+    'content-type': ARROW_CONTENT_TYPE,
+    'content-disposition': `attachment; filename="${fileName(endpoint.path, 'arrows')}"`,
     ...metaHeaders(meta, url),
   });
 }

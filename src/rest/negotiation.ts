@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Response formats of the REST endpoints. */
-export const FORMATS = ['json', 'csv'] as const;
+export const FORMATS = ['json', 'csv', 'arrow'] as const;
 
 /** A response format of {@link FORMATS}. */
 export type Format = (typeof FORMATS)[number];
@@ -10,6 +10,7 @@ export type Format = (typeof FORMATS)[number];
 export const MEDIA_TYPES: Readonly<Record<Format, string>> = {
   json: 'application/json',
   csv: 'text/csv',
+  arrow: 'application/vnd.apache.arrow.stream',
 };
 
 /** The `format` query parameter of every endpoint; omitted, the Accept header decides. */
@@ -18,7 +19,7 @@ export const formatParam = z
   .optional()
   .meta({
     description:
-      'Response format: `json` (the envelope) or `csv` (RFC 4180, a header row of the JSON field names, nested fields dotted, lists joined with `;`, meta in X-* response headers). Wins over the Accept header; omitted, `Accept: text/csv` (preferred by q-value) selects CSV and anything else JSON. Errors are always JSON.',
+      'Response format: `json` (the envelope), `csv` (RFC 4180, a header row of the JSON field names, nested fields dotted, lists joined with `;`) or `arrow` (Arrow IPC stream, typed columns: UTC millisecond timestamps, float64, int32, bool, utf8, lists, structs); CSV and Arrow carry the meta in X-* response headers. Wins over the Accept header; omitted, Accept decides by q-value (`text/csv`, `application/vnd.apache.arrow.stream`; `*/*` gives JSON). Errors are always JSON.',
   });
 
 interface MediaRange {

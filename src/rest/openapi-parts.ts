@@ -104,6 +104,13 @@ const csvContent = (example: string | undefined) => ({
   },
 });
 
+/** The Arrow alternative of a 200 response (`format=arrow` or its media type in Accept). */
+const arrowContent = () => ({
+  [MEDIA_TYPES.arrow]: {
+    schema: { type: 'string' as const, format: 'binary', description: 'Arrow IPC stream: the schema, one record batch per 1,000 rows, typed columns named as the JSON fields (datetimes UTC millisecond timestamps, days dates, numbers float64 or int32, objects structs, lists of utf8). The meta is in the X-* headers.' },
+  },
+});
+
 /** The 200 response: the JSON envelope or CSV, the meta headers (and paging headers on a paged endpoint). */
 function okResponse(envelope: z.ZodType, example: unknown, csvExample: string | undefined, paged: boolean): ResponseConfig {
   const ok = response('The envelope: meta and rows (JSON), or the rows as CSV with the meta in headers.', envelope, example, {
@@ -111,7 +118,7 @@ function okResponse(envelope: z.ZodType, example: unknown, csvExample: string | 
     ...headerRefs(Object.keys(META_HEADER_DOCS)),
     ...(paged ? headerRefs(Object.keys(PAGE_HEADER_DOCS)) : {}),
   });
-  return { ...ok, content: { ...ok.content, ...csvContent(csvExample) } };
+  return { ...ok, content: { ...ok.content, ...csvContent(csvExample), ...arrowContent() } };
 }
 
 /**

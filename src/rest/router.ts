@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
 import { JsonRows, type Endpoint } from './endpoint.js';
 import { parseQuery, readQuery } from './query.js';
-import { csvResponse, queryWithFormat, requestedFormat } from './formats.js';
+import { arrowResponse, csvResponse, queryWithFormat, requestedFormat } from './formats.js';
 import { metaHeaders } from './meta-headers.js';
 import type { Format } from './negotiation.js';
 import { metaToWire } from './schemas.js';
@@ -50,8 +50,9 @@ async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, acce
   const { format, ...query } = parseQuery(schema, readQuery(schema, url.searchParams)) as { format?: Format };
   const { meta, data } = await endpoint.handle(deps, query);
   const wireMeta = metaToWire(meta);
-  const response = requestedFormat(format, accept) === 'csv'
-    ? csvResponse(endpoint, wireMeta, data, url)
+  const chosen = requestedFormat(format, accept);
+  const response = chosen === 'csv' ? csvResponse(endpoint, wireMeta, data, url)
+    : chosen === 'arrow' ? arrowResponse(endpoint, wireMeta, data, url)
     : withHeaders(data instanceof JsonRows ? streamedJson(wireMeta, data) : json({ meta: wireMeta, data }), metaHeaders(wireMeta, url));
   response.headers.append('vary', 'Accept');
   return response;

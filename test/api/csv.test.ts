@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataType, type Field as ArrowField, tableFromIPC } from 'apache-arrow';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
 
@@ -55,7 +56,7 @@ const QUERIES: Record<string, string> = {
 };
 const queryOf = (path: string) => QUERIES[path] ?? 'datetime_from=2025-10-20&datetime_to=2025-10-22';
 
-describe.each(BACKENDS)('CSV responses on %s', (backend) => {
+describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo');
@@ -98,6 +99,31 @@ describe.each(BACKENDS)('CSV responses on %s', (backend) => {
     }
     expect(reads).toBeGreaterThan(10);
     expect(readCsv(text)).toHaveLength(1 + total);
+  });
+
+  it.each(ENDPOINTS.map((e) => [e.path] as const))('%s as Arrow holds the JSON rows in typed columns', async (path) => {
+    const [jsonRes, arrowRes] = await Promise.all([t.get(`${path}?${queryOf(path)}`), t.get(`${path}?${queryOf(path)}&format=arrow`)]);
+    expect(arrowRes.status).toBe(200);
+    expect(arrowRes.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
+    const body = (await jsonRes.json()) as { data: Record<string, unknown>[] };
+    const table = tableFromIPC(new Uint8Array(await arrowRes.arrayBuffer()));
+    expect(table.schema.fields.map((f) => f.name)).toEqual(Object.keys(body.data[0] ?? {}));
+    const rows = table.toArray().map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
+    expect(rows).toEqual(body.data.map((r) => arrowExpected(r, table.schema.fields)));
+  }, 120_000);
+
+  it('streams a /flows page as Arrow record batches of 1,000 rows', async () => {
+    const res = await t.get('/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-27&resolution=1H&format=arrow', { headers: { accept: 'text/csv' } });
+    const total = Number(res.headers.get('x-total-count'));
+    expect(total).toBeGreaterThan(5_000);
+    const reader = res.body!.getReader();
+    const parts: Uint8Array[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
+    expect(parts).toHaveLength(Math.ceil(total / 1_000) + 1);
+    const table = tableFromIPC(parts);
+    expect(table.numRows).toBe(total);
+    expect(table.batches.every((b) => b.numRows <= 1_000)).toBe(true);
+    expect(String(table.schema.fields.find((f) => f.name === 'datetime')?.type)).toBe('Timestamp<MILLISECOND, UTC>');
   });
 
   it('takes text/csv from Accept, lets ?format= win, answers */* with JSON and varies on Accept', async () => {
@@ -175,4 +201,16 @@ function shapeOf(sample: Record<string, unknown> | undefined, rows: readonly Rec
     return Object.fromEntries(keys.map((k) => [k, merge(objects.map((o) => o[k]))]));
   };
   return merge([sample, ...rows]);
+}
+
+/** A JSON row as Arrow gives it back: datetimes and days as epoch milliseconds, structs field by field. */
+function arrowExpected(row: Record<string, unknown> | null, fields: readonly ArrowField[]): Record<string, unknown> | null {
+  if (row === null) return null;
+  return Object.fromEntries(fields.map((f) => {
+    const v = row[f.name];
+    if (v === null || v === undefined) return [f.name, null];
+    if (DataType.isTimestamp(f.type) || DataType.isDate(f.type)) return [f.name, Date.parse(v as string)];
+    if (DataType.isStruct(f.type)) return [f.name, arrowExpected(v as Record<string, unknown>, f.type.children)];
+    return [f.name, v];
+  }));
 }

@@ -82,7 +82,8 @@ describe('the OpenAPI document as a contract', () => {
     const [header, ...lines] = csv.split('\r\n');
     expect(lines).toHaveLength((e.example?.response.data.length ?? 0) + 1);
     expect(header?.split(',')[0]).toBe(Object.keys(e.example?.response.data[0] ?? {})[0]);
-    expect(op.parameters.find((p: any) => p.name === 'format')?.schema.enum).toEqual(['json', 'csv']);
+    expect(op.parameters.find((p: any) => p.name === 'format')?.schema.enum).toEqual(['json', 'csv', 'arrow']);
+    expect(op.responses['200'].content['application/vnd.apache.arrow.stream'].schema).toMatchObject({ type: 'string', format: 'binary' });
     for (const [name, value] of Object.entries(e.example?.query ?? {})) {
       expect(op.parameters.find((p: any) => p.name === name)?.example).toEqual(value);
     }
@@ -115,7 +116,7 @@ const row: PriceRow = { datetime: '2025-10-20T12:00:00Z', bidding_zone: 'DE_LU',
 const price: number = row.price_mwh;
 const query: NonNullable<Prices['parameters']['query']> = { zone: ['DE_LU'], resolution: '1H', format: 'csv' };
 const csv: Prices['responses'][200]['content']['text/csv'] = 'datetime,bidding_zone\\r\\n';
-// @ts-expect-error format is json or csv
+// @ts-expect-error format is json, csv or arrow
 const badFormat: NonNullable<Prices['parameters']['query']> = { format: 'xml' };
 // @ts-expect-error resolution is an enum
 const badQuery: NonNullable<Prices['parameters']['query']> = { resolution: '2H' };

@@ -1,4 +1,6 @@
+import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
+import { arrowChunks } from '../../src/rest/arrow.js';
 import { FLOW_ROW } from '../../src/contract/rows/flows.js';
 import { BORDER_ROW } from '../../src/contract/rows/catalogue.js';
 import { csvChunks, csvColumns, csvField, csvText } from '../../src/rest/csv.js';
@@ -68,6 +70,9 @@ describe('Accept negotiation', () => {
     ['application/json, text/csv', 'json'],
     ['image/png', 'json'],
     ['garbage', 'json'],
+    ['application/vnd.apache.arrow.stream', 'arrow'],
+    ['application/vnd.apache.arrow.stream;q=0.9, text/csv;q=0.8, */*;q=0.1', 'arrow'],
+    ['application/*', 'json'],
   ] as const)('Accept %s gives %s', (accept, format) => {
     expect(negotiateFormat(accept)).toBe(format);
   });
@@ -96,5 +101,25 @@ describe('the streamed CSV response', () => {
     while (!(await reader.read()).done) reads++;
     expect(reads).toBe(1 + 20);
     expect(produced).toBe(20_000);
+  });
+});
+
+describe('the Arrow IPC stream of a contract', () => {
+  it('types the columns from the contract and reads back an empty page as zero rows', () => {
+    const empty = tableFromIPC([...arrowChunks(FLOW_ROW, [])]);
+    expect(empty.numRows).toBe(0);
+    expect(empty.schema.fields.map((f) => `${f.name}:${String(f.type)}${f.nullable ? '?' : ''}`)).toEqual([
+      'datetime:Timestamp<MILLISECOND, UTC>', 'bidding_zone_from:Utf8', 'bidding_zone_to:Utf8', 'flow_type:Utf8', 'flow_interpolated:Bool',
+      'net_flow_mw:Float64', 'price_from:Float64?', 'price_to:Float64?', 'price_delta:Float64?', 'capacity_mw:Float64?', 'hours:Int32',
+    ]);
+  });
+
+  it('writes nested coverage as structs and null objects as null', () => {
+    const span = { datetimeFrom: new Date('2025-01-01T00:00:00Z'), datetimeTo: new Date('2025-02-01T00:00:00Z'), nativeResolution: 'PT60M', sources: ['demo'] };
+    const row = { key: 'DE_LU->FR', a: 'DE_LU', b: 'FR', coverage: { physicalFlows: span, scheduledFlows: null, ntc: span, outages: null } };
+    const table = tableFromIPC([...arrowChunks(BORDER_ROW, [row as never])]);
+    const back = JSON.parse(JSON.stringify(table.get(0))) as Record<string, any>;
+    expect(back.coverage.physical_flows).toEqual({ datetime_from: Date.UTC(2025, 0, 1), datetime_to: Date.UTC(2025, 1, 1), native_resolution: 'PT60M', sources: ['demo'] });
+    expect(back.coverage.scheduled_flows).toBeNull();
   });
 });
