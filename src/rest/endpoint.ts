@@ -14,7 +14,7 @@ import type { Meta } from '../services/meta.js';
 export class JsonRows {
   constructor(
     readonly chunks: () => Iterator<string>,
-    /** The domain rows and their contract, from which the other formats (CSV) are written. */
+    /** The domain rows and their contract, from which the other formats (CSV, Arrow) are written. */
     readonly table: RowTable,
   ) {}
 }
