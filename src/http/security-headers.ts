@@ -1,4 +1,5 @@
 import type { CORSOptions, Plugin } from 'graphql-yoga';
+import { EXPOSED_RESPONSE_HEADERS } from '../rest/meta-headers.js';
 import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, routePath } from './paths.js';
 
 /** CSP of every API response (JSON, the OpenAPI file, assets): nothing may load, nothing may frame. */
@@ -93,7 +94,7 @@ export function parseOrigins(value: string): string[] {
  * Yoga's `cors` option for an origin list. `*`: any origin, without credentials (Yoga answers with
  * the caller's origin and `Vary: Origin`, which a browser treats like `*`). A list: only those origins.
  * Credentials are never allowed (keys travel in a header, not cookies). The key header may be sent;
- * the rate limit headers may be read.
+ * the rate limit, meta and Link headers may be read.
  */
 export function corsOptions(origins: readonly string[]): Exclude<CORSOptions, false> {
   return {
@@ -101,7 +102,7 @@ export function corsOptions(origins: readonly string[]): Exclude<CORSOptions, fa
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
     allowedHeaders: ['content-type', 'x-api-key'],
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', ...EXPOSED_RESPONSE_HEADERS],
     maxAge: 600,
   };
 }

@@ -12,7 +12,17 @@ import type { Meta } from '../services/meta.js';
  * produced, so the response never exists as one string next to the rows it came from.
  */
 export class JsonRows {
-  constructor(readonly chunks: () => Iterator<string>) {}
+  constructor(
+    readonly chunks: () => Iterator<string>,
+    /** The domain rows and their contract, from which the other formats (CSV, Arrow) are written. */
+    readonly table: RowTable,
+  ) {}
+}
+
+/** Domain rows with the contract that writes them. */
+export interface RowTable {
+  readonly contract: RowContract<any>;
+  readonly rows: readonly unknown[];
 }
 
 /** A realistic request and its response, shown in the OpenAPI document. */
@@ -66,7 +76,7 @@ export function rowsEndpoint<Q extends z.ZodObject, R>(spec: RowsEndpointSpec<Q,
     row: rowSchema(contract),
     async handle(deps, query) {
       const result = await rows(deps, query);
-      return { meta: result.meta, data: new JsonRows(() => jsonChunks(contract, result.rows)) };
+      return { meta: result.meta, data: new JsonRows(() => jsonChunks(contract, result.rows), { contract, rows: result.rows }) };
     },
   });
 }

@@ -1,6 +1,8 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import type { Endpoint } from './endpoint.js';
+import { MEDIA_TYPES } from './negotiation.js';
+import { META_HEADERS } from './meta-headers.js';
 import { ErrorSchema, ValidationErrorSchema } from './schemas.js';
 
 /** Name of the `x-api-key` security scheme in `components.securitySchemes`. */
@@ -53,6 +55,26 @@ const CACHING_HEADERS = {
   'Cache-Control': '`public, max-age=3600` for ranges ending more than 48 h ago, `public, max-age=60` for recent ranges, ranges relative to `now` and the catalogue (`private` when API keys are required).',
 } as const;
 
+const text = (description: string, extra: { enum?: string[] } = {}) => ({ description, schema: { type: 'string' as const, ...extra } });
+const count = (description: string) => ({ description, schema: { type: 'integer' as const, minimum: 0 } });
+
+/** The meta response headers (every 200) and the paging ones (paged endpoints), as header components. */
+const META_HEADER_DOCS = {
+  [META_HEADERS.provenance]: text('meta.provenance.', { enum: ['measured', 'derived'] }),
+  [META_HEADERS.upstreamSources]: text('meta.upstream_sources, comma-separated; absent when null.'),
+  [META_HEADERS.from]: text('meta.resolved_datetime_from (UTC, no offset); absent when null.'),
+  [META_HEADERS.to]: text('meta.resolved_datetime_to (UTC, no offset, exclusive); absent when null.'),
+  [META_HEADERS.resolution]: text('meta.resolution; absent when null.', { enum: ['native', '1H', '1D', '1W'] }),
+} as const;
+
+const PAGE_HEADER_DOCS = {
+  [META_HEADERS.total]: count('meta.pagination.total: rows before slicing.'),
+  [META_HEADERS.limit]: count('meta.pagination.limit.'),
+  [META_HEADERS.offset]: count('meta.pagination.offset.'),
+  [META_HEADERS.nextOffset]: count('meta.pagination.next_offset; absent on the last page.'),
+  Link: text('`<this URL with offset=next_offset>; rel="next"`; absent on the last page.'),
+} as const;
+
 /** Registers the `x-api-key` security scheme and the rate-limit response headers. */
 export function registerSharedComponents(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', API_KEY_SCHEME, {
@@ -65,6 +87,7 @@ export function registerSharedComponents(registry: OpenAPIRegistry): void {
     registry.registerComponent('headers', name, { description, schema: { type: 'integer', minimum: 0 } });
   }
   for (const [name, description] of Object.entries(CACHING_HEADERS)) registry.registerComponent('headers', name, { description, schema: { type: 'string' } });
+  for (const [name, header] of Object.entries({ ...META_HEADER_DOCS, ...PAGE_HEADER_DOCS })) registry.registerComponent('headers', name, header);
   registry.registerComponent('headers', RETRY_AFTER, { description: 'Whole seconds to wait before the request can succeed (at least 1).', schema: { type: 'integer', minimum: 1 } });
 }
 
@@ -79,10 +102,39 @@ const response = (description: string, schema: z.ZodType, example: unknown, head
   content: { 'application/json': { schema, example } },
 });
 
-/** The responses of an endpoint: 200 with its envelope and example, and the error bodies it can get. */
-export function responsesOf(envelope: z.ZodType, example: unknown): Record<number, ResponseConfig> {
+/** The CSV alternative of a 200 response (`format=csv` or `Accept: text/csv`), with the example's rows as CSV. */
+const csvContent = (example: string | undefined) => ({
+  [MEDIA_TYPES.csv]: {
+    schema: { type: 'string' as const, description: 'RFC 4180 with CRLF line ends: a header row of the JSON field names (nested fields dotted, `coverage.prices.datetime_from`), one record per row; null is an empty field, lists are joined with `;`, numbers are written as in JSON. The meta is in the X-* headers.' },
+    ...(example === undefined ? {} : { example }),
+  },
+});
+
+/** The Arrow alternative of a 200 response (`format=arrow` or its media type in Accept). */
+const arrowContent = () => ({
+  [MEDIA_TYPES.arrow]: {
+    schema: { type: 'string' as const, format: 'binary', description: 'Arrow IPC stream: the schema, one record batch per 1,000 rows, typed columns named as the JSON fields (datetimes UTC millisecond timestamps, days dates, numbers float64 or int32, objects structs, lists of utf8). The meta is in the X-* headers.' },
+  },
+});
+
+/** The 200 response: the JSON envelope or CSV, the meta headers (and paging headers on a paged endpoint). */
+function okResponse(envelope: z.ZodType, example: unknown, csvExample: string | undefined, paged: boolean): ResponseConfig {
+  const ok = response('The envelope: meta and rows (JSON), or the rows as CSV or Arrow with the meta in headers; compressed (br, gzip) as Accept-Encoding allows.', envelope, example, {
+    ...headerRefs(Object.keys(CACHING_HEADERS)),
+    ...rateLimitRefs(),
+    ...headerRefs(Object.keys(META_HEADER_DOCS)),
+    ...(paged ? headerRefs(Object.keys(PAGE_HEADER_DOCS)) : {}),
+  });
+  return { ...ok, content: { ...ok.content, ...csvContent(csvExample), ...arrowContent() } };
+}
+
+/**
+ * The responses of an endpoint: 200 with its envelope and example (and its CSV form), and the error
+ * bodies it can get (always JSON).
+ */
+export function responsesOf(envelope: z.ZodType, example: unknown, csvExample?: string, paged = false): Record<number, ResponseConfig> {
   return {
-    200: response('The envelope: meta and rows; compressed (br, gzip) as Accept-Encoding allows.', envelope, example, headerRefs([...Object.keys(CACHING_HEADERS), ...Object.keys(RATE_LIMIT_HEADERS)])),
+    200: okResponse(envelope, example, csvExample, paged),
     304: { description: 'Not modified: If-None-Match names the current ETag (or is `*`); no body.', headers: headerRefs(Object.keys(CACHING_HEADERS)) },
     401: response('Unknown API key (or none, when the server requires one).', ErrorSchema, { detail: 'Invalid API key' }),
     422: response('Invalid query input: one entry per offending parameter.', ValidationErrorSchema, {

@@ -3,10 +3,17 @@ import { z } from 'zod';
 import type { Endpoint } from './endpoint.js';
 import { addParameterExamples, API_KEY_SCHEME, operationIdOf, registerSharedComponents, responsesOf, tagOf, tagsOf } from './openapi-parts.js';
 import { MetaSchema } from './schemas.js';
+import { csvOfWireRows, schemaColumns } from './csv.js';
+import type { WireRow } from '../contract/json.js';
+import { queryWithFormat } from './formats.js';
+
+/** The CSV body of an endpoint's example response. */
+const csvExampleOf = (e: Endpoint): string | undefined =>
+  e.example && csvOfWireRows(schemaColumns(e.row), e.example.response.data as WireRow[]);
 
 /**
  * Builds the OpenAPI 3.1 document from the endpoints' own query and row schemas: one operation per
- * endpoint with its operationId, tag, example and error responses, and the optional `x-api-key`
+ * endpoint with its operationId, tag, example (JSON and CSV), meta headers and error responses, and the optional `x-api-key`
  * security scheme (`security: [{}, {apiKey: []}]`: anonymous or keyed).
  */
 export function buildOpenApi(endpoints: readonly Endpoint[]): object {
@@ -21,8 +28,8 @@ export function buildOpenApi(endpoints: readonly Endpoint[]): object {
       tags: [tagOf(e)],
       summary: e.summary,
       description: e.description,
-      request: { query: e.query },
-      responses: responsesOf(envelope, e.example?.response),
+      request: { query: queryWithFormat(e.query) },
+      responses: responsesOf(envelope, e.example?.response, csvExampleOf(e), 'offset' in e.query.shape),
     });
   }
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -6,6 +6,9 @@ import type { ServiceDeps } from '../services/context.js';
 import type { RestCache, ServedResponse } from './cache.js';
 import { JsonRows, type Endpoint } from './endpoint.js';
 import { parseQuery, readQuery } from './query.js';
+import { arrowResponse, csvResponse, queryWithFormat, requestedFormat } from './formats.js';
+import { metaHeaders } from './meta-headers.js';
+import type { Format } from './negotiation.js';
 import { metaToWire } from './schemas.js';
 import { REST_PREFIX, routePath } from '../http/paths.js';
 
@@ -57,11 +60,22 @@ function streamedJson(meta: unknown, rows: JsonRows): Response {
   return new Response(body, { headers: JSON_HEADERS });
 }
 
-async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL): Promise<ServedResponse> {
-  const query = parseQuery(endpoint.query, readQuery(endpoint.query, url.searchParams));
+async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, accept: string | null): Promise<ServedResponse> {
+  const schema = queryWithFormat(endpoint.query);
+  const { format, ...query } = parseQuery(schema, readQuery(schema, url.searchParams)) as { format?: Format };
   const { meta, data } = await endpoint.handle(deps, query);
-  const response = data instanceof JsonRows ? streamedJson(metaToWire(meta), data) : json({ meta: metaToWire(meta), data });
+  const wireMeta = metaToWire(meta);
+  const chosen = requestedFormat(format, accept);
+  const response = chosen === 'csv' ? csvResponse(endpoint, wireMeta, data, url)
+    : chosen === 'arrow' ? arrowResponse(endpoint, wireMeta, data, url)
+    : withHeaders(data instanceof JsonRows ? streamedJson(wireMeta, data) : json({ meta: wireMeta, data }), metaHeaders(wireMeta, url));
+  response.headers.append('vary', 'Accept');
   return { response, range: meta.range };
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 /**
@@ -89,7 +103,7 @@ export function restPlugin(opts: {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
-      const run = (e: Endpoint) => () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(e, opts.deps, url), opts.timeoutMs);
+      const run = (e: Endpoint) => () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(e, opts.deps, url, request.headers.get('accept')), opts.timeoutMs);
       const cached = (e: Endpoint) => opts.cache?.respond({ path, query: e.query, url, request }, run(e)) ?? run(e)().then((r) => r.response);
       const work = endpoint ? cached(endpoint) : Promise.resolve(route!());
       return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));

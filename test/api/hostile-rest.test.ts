@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
+import { queryWithFormat } from '../../src/rest/formats.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
 import { SWEEP_SEED } from '../support/env.js';
 import { CLASSIC, hostileParam, leakIn, type ParamValue, queryText } from '../support/hostile.js';
@@ -25,7 +26,7 @@ async function verdict(res: Response, sent: readonly ParamValue[]): Promise<stri
 
 function paramsOf(path: string): string[] {
   const endpoint = ENDPOINTS.find((e) => e.path === path)!;
-  return Object.keys(endpoint.query.shape);
+  return Object.keys(queryWithFormat(endpoint.query).shape);
 }
 
 describe.each(BACKENDS)('hostile REST parameters on %s', (backend) => {

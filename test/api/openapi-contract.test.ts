@@ -63,7 +63,9 @@ describe('the OpenAPI document as a contract', () => {
         expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
       }
       expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After');
-      expect(Object.keys(op.responses['200'].headers)).toEqual(['ETag', 'Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+      const meta = ['X-Provenance', 'X-Upstream-Sources', 'X-Resolved-Datetime-From', 'X-Resolved-Datetime-To', 'X-Resolution'];
+      const paging = op.operationId === 'getFlows' ? ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-Next-Offset', 'Link'] : [];
+      expect(Object.keys(op.responses['200'].headers)).toEqual(['ETag', 'Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...meta, ...paging]);
     }
     expect(doc.components.schemas.HTTPValidationError.properties.detail.items.required).toEqual(['loc', 'msg', 'type']);
   });
@@ -77,6 +79,12 @@ describe('the OpenAPI document as a contract', () => {
     expect(response.success, JSON.stringify(response.error?.issues)).toBe(true);
     const op = doc.paths[path].get;
     expect(op.responses['200'].content['application/json'].example).toEqual(e.example?.response);
+    const csv: string = op.responses['200'].content['text/csv'].example;
+    const [header, ...lines] = csv.split('\r\n');
+    expect(lines).toHaveLength((e.example?.response.data.length ?? 0) + 1);
+    expect(header?.split(',')[0]).toBe(Object.keys(e.example?.response.data[0] ?? {})[0]);
+    expect(op.parameters.find((p: any) => p.name === 'format')?.schema.enum).toEqual(['json', 'csv', 'arrow']);
+    expect(op.responses['200'].content['application/vnd.apache.arrow.stream'].schema).toMatchObject({ type: 'string', format: 'binary' });
     for (const [name, value] of Object.entries(e.example?.query ?? {})) {
       expect(op.parameters.find((p: any) => p.name === name)?.example).toEqual(value);
     }
@@ -107,7 +115,10 @@ type Prices = paths['/api/v1/prices']['get'];
 type PriceRow = Prices['responses'][200]['content']['application/json']['data'][number];
 const row: PriceRow = { datetime: '2025-10-20T12:00:00Z', bidding_zone: 'DE_LU', price_mwh: 11.14, interpolated: false, year: 2025 };
 const price: number = row.price_mwh;
-const query: NonNullable<Prices['parameters']['query']> = { zone: ['DE_LU'], resolution: '1H' };
+const query: NonNullable<Prices['parameters']['query']> = { zone: ['DE_LU'], resolution: '1H', format: 'csv' };
+const csv: Prices['responses'][200]['content']['text/csv'] = 'datetime,bidding_zone\\r\\n';
+// @ts-expect-error format is json, csv or arrow
+const badFormat: NonNullable<Prices['parameters']['query']> = { format: 'xml' };
 // @ts-expect-error resolution is an enum
 const badQuery: NonNullable<Prices['parameters']['query']> = { resolution: '2H' };
 // @ts-expect-error price_mwh is a number
@@ -116,5 +127,5 @@ type FlowType = operations['getFlows']['responses'][200]['content']['application
 const flowType: FlowType = 'counter_intuitive';
 const tooMany: operations['getPrices']['responses'][429]['content']['application/json'] = { detail: 'retry in 3 s' };
 const invalid: operations['getPrices']['responses'][422]['content']['application/json'] = { detail: [{ loc: ['query', 'zone'], msg: 'unknown', type: 'value_error' }] };
-export const used = [price, query, badQuery, badPrice, flowType, tooMany, invalid];
+export const used = [price, query, csv, badFormat, badQuery, badPrice, flowType, tooMany, invalid];
 `;

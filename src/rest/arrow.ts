@@ -1,0 +1,116 @@
+import {
+  AsyncByteQueue, Bool, type DataType, DateDay, Field as ArrowField, Float64, Int32, List, makeBuilder, makeData, RecordBatch,
+  RecordBatchStreamWriter, Schema, Struct, TimestampMillisecond, Utf8,
+} from 'apache-arrow';
+import { type Field, restFields, type RowContract } from '../contract/fields.js';
+
+/** Media type of the Arrow IPC stream format. */
+export const ARROW_CONTENT_TYPE = 'application/vnd.apache.arrow.stream';
+
+function arrowType<R>(f: Field<R>): DataType {
+  switch (f.kind) {
+    case 'int':
+      return new Int32();
+    case 'float':
+      return new Float64();
+    case 'boolean':
+      return new Bool();
+    case 'datetime':
+      return new TimestampMillisecond('UTC');
+    case 'day':
+      return new DateDay();
+    case 'strings':
+      return new List(new ArrowField('item', new Utf8(), false));
+    case 'object':
+      return new Struct(arrowFields(f.contract));
+    default:
+      return new Utf8();
+  }
+}
+
+/** Arrow fields of a contract's REST fields: instants as UTC millisecond timestamps, days as dates, objects as structs. */
+function arrowFields<R>(contract: RowContract<R>): ArrowField[] {
+  return restFields(contract).map((f) => new ArrowField(f.rest, arrowType(f), f.nullable ?? false));
+}
+
+/** The Arrow schema of a contract. */
+export const arrowSchema = <R>(contract: RowContract<R>): Schema => new Schema(arrowFields(contract));
+
+type Cell = unknown;
+
+/** A field's value as an Arrow builder takes it (instants as epoch ms, nested rows as objects). */
+function cellOf<R>(f: Field<R> & { rest: string }): (row: R) => Cell {
+  if (f.kind === 'datetime') {
+    const value = f.value;
+    return (row) => value(row)?.getTime() ?? null;
+  }
+  if (f.kind === 'object') {
+    const [value, nested] = [f.value, objectOf(f.contract)];
+    return (row) => {
+      const v = value(row);
+      return v === null ? null : nested(v);
+    };
+  }
+  return f.value as (row: R) => Cell;
+}
+
+function objectOf<R>(contract: RowContract<R>): (row: R) => Record<string, Cell> {
+  const cells = restFields(contract).map((f) => [f.rest, cellOf(f)] as const);
+  return (row) => Object.fromEntries(cells.map(([name, cell]) => [name, cell(row)]));
+}
+
+/** A record batch of rows: one builder per column. */
+function batchOf<R>(schema: Schema, contract: RowContract<R>, rows: readonly R[]): RecordBatch {
+  const cells = restFields(contract).map(cellOf);
+  const children = schema.fields.map((field, i) => {
+    const builder = makeBuilder({ type: field.type, nullValues: [null, undefined] });
+    const cell = cells[i] as (row: R) => Cell;
+    for (const row of rows) builder.append(cell(row));
+    return builder.finish().flush();
+  });
+  const data = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children });
+  return new RecordBatch(schema, data);
+}
+
+/** Collects what the writer writes, synchronously, so each batch's bytes can be taken at once. */
+class Collector extends AsyncByteQueue {
+  private parts: Uint8Array[] = [];
+
+  override write(value: ArrayBufferView | Uint8Array): void {
+    this.parts.push(new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice());
+  }
+
+  take(): Uint8Array {
+    const size = this.parts.reduce((n, p) => n + p.byteLength, 0);
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const p of this.parts) {
+      out.set(p, at);
+      at += p.byteLength;
+    }
+    this.parts = [];
+    return out;
+  }
+}
+
+/** Rows per record batch. */
+const BATCH_ROWS = 1_000;
+
+/**
+ * The Arrow IPC stream of domain rows, in chunks: the schema with the first batch, then one record
+ * batch of `BATCH_ROWS` rows per chunk, then the end-of-stream marker. Columns are typed from the
+ * contract (int32, float64, bool, UTC millisecond timestamps, dates, utf8, lists, structs).
+ */
+export function* arrowChunks<R>(contract: RowContract<R>, rows: readonly R[]): Generator<Uint8Array> {
+  const schema = arrowSchema(contract);
+  const sink = new Collector();
+  const writer = new RecordBatchStreamWriter({ autoDestroy: false });
+  writer.reset(sink, schema);
+  if (rows.length === 0) writer.write(batchOf(schema, contract, []));
+  for (let at = 0; at < rows.length; at += BATCH_ROWS) {
+    writer.write(batchOf(schema, contract, rows.slice(at, at + BATCH_ROWS)));
+    yield sink.take();
+  }
+  writer.finish();
+  yield sink.take();
+}
