@@ -12,6 +12,8 @@ import type { DataVersion } from '../events/version.js';
 import { cacheControl, maxAgeSeconds } from '../http/cache-control.js';
 import { baseEtag } from '../http/compression.js';
 import { RESPONSE_CACHE } from '../limits.js';
+import { requestedFormat } from './formats.js';
+import { FORMATS, type Format } from './negotiation.js';
 
 /** A cached response: its body (uncompressed) and the headers it was sent with. */
 interface Entry {
@@ -53,11 +55,10 @@ export function canonicalQuery(schema: z.ZodObject, params: URLSearchParams): st
   return new URLSearchParams(names.flatMap((n) => params.getAll(n).map((v) => [n, v]))).toString();
 }
 
-/** The representation asked for: `format` when given, else CSV when Accept prefers it, else JSON. */
-export function representation(request: Request, url: URL): string {
-  const format = url.searchParams.get('format');
-  if (format) return format.toLowerCase();
-  return /text\/csv/i.test(request.headers.get('accept') ?? '') ? 'csv' : 'json';
+/** The representation asked for, as the router negotiates it: `format` when valid, else by Accept. */
+export function representation(request: Request, url: URL): Format {
+  const given = url.searchParams.getAll('format').at(-1)?.toLowerCase();
+  return requestedFormat(FORMATS.find((f) => f === given), request.headers.get('accept'));
 }
 
 /** Whether the request's range depends on the clock (`now…` or a defaulted bound). */

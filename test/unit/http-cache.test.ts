@@ -39,6 +39,8 @@ describe('REST cache keys', () => {
     expect(representation(req('text/csv'), new URL('http://t/?format=JSON'))).toBe('json');
     expect(representation(req('text/csv, application/json;q=0.5'), new URL('http://t/'))).toBe('csv');
     expect(representation(req(), new URL('http://t/'))).toBe('json');
+    expect(representation(req('application/vnd.apache.arrow.stream'), new URL('http://t/'))).toBe('arrow');
+    expect(representation(req('text/*;q=0.9, application/json;q=0.8'), new URL('http://t/'))).toBe('csv');
   });
 
   it('matches If-None-Match tags, lists, weak tags, coded tags and *', () => {
