@@ -8,6 +8,7 @@ import { findPriceKpis, findZoneExchange } from '../repositories/zone-stats.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
+import { applyTimeZone } from './time-zone.js';
 
 /** Percentage of part in total (0 when total is 0), rounded to 0.0001. */
 export function percentOf(part: number, total: number): number {
@@ -83,31 +84,34 @@ export async function getFlowDuration(deps: ServiceDeps, input: FlowSelection & 
   return { meta, rows };
 }
 
-function zoneRangeInput(deps: ServiceDeps, input: FlowSelection) {
-  const ids = zoneIds(deps, input.zones) ?? deps.catalogue.zones.map((z) => z.id);
-  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now());
-  return { ids, range };
+/** Zones and range of a per-zone aggregate; `tz` only sets how naive bounds are read (rows hold no instants). */
+function zoneRangeInput(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
+  const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
+  const ids = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
+  const timeZone = applyTimeZone(deps, input.tz, codes);
+  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone.naive);
+  return { ids, range, timeZone: timeZone.label };
 }
 
 /** Price KPIs per zone over the range (EUR/MWh); no resolution. */
-export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection) {
-  const { ids, range } = zoneRangeInput(deps, input);
+export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
+  const { ids, range, timeZone } = zoneRangeInput(deps, input);
   const [rows, sources] = await Promise.all([
     findPriceKpis(deps.db, range, ids),
     findPriceSources(deps.db, { zoneIds: ids, from: range.from, to: range.to, resolution: '1D' }),
   ]);
-  const meta: Meta = { provenance: 'derived', upstreamSources: sourceLabels(sources), range, resolution: null, pagination: null };
+  const meta: Meta = { provenance: 'derived', upstreamSources: sourceLabels(sources), range, resolution: null, pagination: null, timeZone };
   return { meta, rows };
 }
 
 /** Imports and exports per zone over the range (MWh, MW); no resolution. */
-export async function getZoneImportExport(deps: ServiceDeps, input: FlowSelection) {
-  const { ids, range } = zoneRangeInput(deps, input);
+export async function getZoneImportExport(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
+  const { ids, range, timeZone } = zoneRangeInput(deps, input);
   const zoneSet = new Set(ids);
   const borderIds = deps.catalogue.borders.filter((b) => zoneSet.has(b.zoneAId) || zoneSet.has(b.zoneBId)).map((b) => b.id);
   const [rows, meta] = await Promise.all([
     findZoneExchange(deps.db, range, ids),
     derivedMeta(deps, { range, filter: { from: range.from, to: range.to, borderIds, flowTypes: [] } }, null),
   ]);
-  return { meta, rows };
+  return { meta: { ...meta, timeZone }, rows };
 }
