@@ -68,6 +68,17 @@ export function zoneTimeZoneTable(tz: ZoneTimeZones): Prisma.Sql {
   return Prisma.sql`unnest(${tz.zoneIds.map(Number)}::smallint[], ${[...tz.names]}::text[]) AS tz(zone_id, name)`;
 }
 
+/** The IANA time zone of each border id of a flow query with `tz` (its zone A's), same order. */
+export interface BorderTimeZones {
+  readonly borderIds: readonly number[];
+  readonly names: readonly string[];
+}
+
+/** A FROM item `tz(border_id, name)`: one row per border id with its IANA time zone name. */
+export function borderTimeZoneTable(tz: BorderTimeZones): Prisma.Sql {
+  return Prisma.sql`unnest(${tz.borderIds.map(Number)}::smallint[], ${[...tz.names]}::text[]) AS tz(border_id, name)`;
+}
+
 /**
  * Start of the local hour, day or week (Monday 00:00 local) holding a timestamptz expression in
  * the IANA zone `zone` (a text expression), as a timestamptz: a local day lasts 23, 24 or 25 hours.
