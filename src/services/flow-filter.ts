@@ -51,17 +51,19 @@ function borderIdsOf(deps: ServiceDeps, sel: FlowSelection): { ids: number[] | n
 
 /**
  * Resolves a flow selection: borders (`A->B`, either direction) AND zones (either side of a border),
- * flow types, range and resolution. @throws InputError on any invalid input.
+ * flow types, range and resolution. `tz` applies per border (its zone A's time zone), or with
+ * `tzZones` to those zones (per-zone aggregates). @throws InputError on any invalid input.
  */
 export function resolveFlowSelection(
   deps: ServiceDeps,
   sel: FlowSelection,
   lift: (r: Resolution) => Resolution = (r) => r,
+  tzZones?: readonly string[],
 ): ResolvedFlowSelection {
   const { ids, written } = borderIdsOf(deps, sel);
   const idSet = ids && new Set(ids);
   const borders = deps.catalogue.borders.filter((b) => !idSet || idSet.has(b.id));
-  const timeZone = applyTimeZone(deps, sel.tz, [...new Set(borders.map((b) => b.a))]);
+  const timeZone = applyTimeZone(deps, sel.tz, tzZones ?? [...new Set(borders.map((b) => b.a))]);
   const range = resolveRange(sel.datetimeFrom, sel.datetimeTo, deps.now(), timeZone.naive);
   const resolution = lift(applyResolution(sel.resolution ?? 'auto', range));
   const perZone = timeZone.perZone;
