@@ -75,7 +75,7 @@ export async function getFlowPriceScatter(deps: ServiceDeps, input: FlowSelectio
   const sel = resolveFlowSelection(deps, { ...input, zones: [], flowTypes: [] });
   const borders = orientedBorders(deps, sel, true);
   const [rows, meta] = await Promise.all([
-    findScatter(deps.db, sel.filter, borders, sel.resolution, input),
+    findScatter(deps.db, sel.filter, borders, sel.resolution, input, sel.borderTimeZones),
     derivedMeta(deps, sel, sel.resolution),
   ]);
   return { meta, rows };

@@ -68,4 +68,28 @@ describe.each(BACKENDS)('daily aggregates with a time zone on %s', (backend) => 
     expect(fi.day).toBe('2025-10-25T15:00:00+03:00');
     expect(pt.day).toBe('2025-10-25T13:00:00+01:00');
   });
+
+  it('flow-price-scatter at 1D in a time zone: one observation per local day, the mean of its non-outage hours', async () => {
+    const hourly = await get<{ datetime: string; flow_type: string; net_flow_mw: number; bidding_zone_from: string; price_from: number | null; price_to: number | null }>(
+      '/api/v1/flows', { border: 'DE_LU->FR', ...AROUND, resolution: '1H' },
+    );
+    const inDay = hourly.data.filter((r) => localDay(Date.parse(r.datetime), 'Europe/Berlin') === DAY && r.flow_type !== 'outage');
+    const signed = inDay.map((r) => (r.bidding_zone_from === 'DE_LU' ? r.net_flow_mw : -r.net_flow_mw));
+    const mean = signed.reduce((a, b) => a + b, 0) / signed.length;
+    const scatter = await get<{ net_flow_mw: number; count: number }>('/api/v1/flow-price-scatter', {
+      border: 'DE_LU->FR', datetime_from: DAY, datetime_to: '2025-10-27', resolution: '1D', tz: 'Europe/Berlin', flow_bin_mw: '1', price_bin: '1000',
+    });
+    expect(scatter.meta.time_zone).toBe('Europe/Berlin');
+    expect(scatter.data).toHaveLength(1);
+    expect(scatter.data[0]!.count).toBe(1);
+    expect(scatter.data[0]!.net_flow_mw).toBe(Math.round(mean));
+  });
+
+  it('flow-duration reads naive bounds in the time zone and reports it', async () => {
+    const naive = await get<Record<string, unknown>>('/api/v1/flow-duration', { border: 'FI->SE_1', datetime_from: DAY, datetime_to: '2025-10-27', tz: 'local' });
+    const explicit = await get<Record<string, unknown>>('/api/v1/flow-duration', { border: 'FI->SE_1', datetime_from: `${DAY}T00:00:00+03:00`, datetime_to: '2025-10-27T00:00:00+02:00' });
+    expect(naive.meta.time_zone).toBe('local');
+    expect(naive.meta.resolved_datetime_from).toBe('2025-10-25T21:00:00');
+    expect(naive.data).toEqual(explicit.data);
+  });
 });

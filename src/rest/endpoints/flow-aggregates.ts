@@ -41,12 +41,13 @@ export const scatterEndpoint = rowsEndpoint({
     border: borderParam,
     flow_bin_mw: flowBinParam,
     price_bin: priceBinParam,
+    tz: tzParam,
   }),
   contract: SCATTER_ROW,
   tag: 'Aggregates',
   example: SCATTER_EXAMPLE,
   rows: (deps, q) => getFlowPriceScatter(deps, {
-      borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, flowBinMw: q.flow_bin_mw, priceBin: q.price_bin,
+      borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, flowBinMw: q.flow_bin_mw, priceBin: q.price_bin, tz: q.tz,
     }),
 });
 
@@ -60,9 +61,10 @@ export const durationEndpoint = rowsEndpoint({
     border: borderParam,
     zone: zoneParam.meta({ description: 'Zone whose net position (sum of its border flows, export positive) forms a series.' }),
     points: z.coerce.number().int().min(2).max(1001).default(101).meta({ description: 'Points per curve (101 = every whole percent).' }),
+    tz: tzParam,
   }),
   contract: DURATION_ROW,
   tag: 'Aggregates',
   example: DURATION_EXAMPLE,
-  rows: (deps, q) => getFlowDuration(deps, { borders: q.border, zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, points: q.points }),
+  rows: (deps, q) => getFlowDuration(deps, { borders: q.border, zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, points: q.points, tz: q.tz }),
 });
