@@ -1,4 +1,5 @@
 import { formatUtc, isoDay } from '../domain/time.js';
+import { formatInZone, localDay } from '../domain/time-zone.js';
 import { type Field, restFields, type RowContract } from './fields.js';
 
 /** A JSON value of a REST row field. */
@@ -21,11 +22,41 @@ function lastValueMemo(format: (d: Date) => string): (d: Date) => string {
   };
 }
 
-/** The JSON value of a field: instants as RFC 3339 UTC text, days as YYYY-MM-DD, the rest as is. */
-function wireValueOf<R>(f: Field<R>): (row: R) => WireValue {
+/**
+ * The IANA time zone a row's instants are written in (`tz` requests); omitted: UTC with `Z`.
+ * Rows of one zone repeat instants: formatting is memoised per zone, no Intl call per row.
+ */
+export type RowTimeZone<R> = ((row: R) => string) | undefined;
+
+/** Instant or day text of a field kind in the zone of each row, remembered per zone. */
+function zonedText<R>(kind: 'datetime' | 'day', zoneOf: (row: R) => string): (d: Date, row: R) => string {
+  const memos = new Map<string, (d: Date) => string>();
+  return (d, row) => {
+    const tz = zoneOf(row);
+    let memo = memos.get(tz);
+    if (!memo) {
+      memo = lastValueMemo(kind === 'day' ? (x) => localDay(x, tz) : (x) => formatInZone(x, tz));
+      memos.set(tz, memo);
+    }
+    return memo(d);
+  };
+}
+
+/**
+ * The JSON value of a field: instants as RFC 3339 UTC text (with `zoneOf`: with the offset of the
+ * row's zone), days as YYYY-MM-DD (local dates with `zoneOf`), the rest as is.
+ */
+function wireValueOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => WireValue {
   if (f.kind === 'datetime' || f.kind === 'day') {
-    const text = lastValueMemo(f.kind === 'day' ? isoDay : formatUtc);
     const value = f.value;
+    if (zoneOf) {
+      const zoned = zonedText(f.kind, zoneOf);
+      return (row) => {
+        const d = value(row);
+        return d === null ? null : zoned(d, row);
+      };
+    }
+    const text = lastValueMemo(f.kind === 'day' ? isoDay : formatUtc);
     return (row) => {
       const d = value(row);
       return d === null ? null : text(d);
@@ -60,7 +91,7 @@ function quotedMemo(): (text: string) => string {
 const numberJson = (v: number | null): string => (v === null || !Number.isFinite(v) ? 'null' : String(v));
 
 /** The JSON text of a field's value, as `JSON.stringify` writes it. */
-function jsonOf<R>(f: Field<R>): (row: R) => string {
+function jsonOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
   if (f.kind === 'int' || f.kind === 'float') {
     const value = f.value;
     return (row) => numberJson(value(row));
@@ -76,7 +107,7 @@ function jsonOf<R>(f: Field<R>): (row: R) => string {
       return v === null ? 'null' : nested(v);
     };
   }
-  const wire = wireValueOf(f);
+  const wire = wireValueOf(f, zoneOf);
   if (f.kind === 'strings') return (row) => JSON.stringify(wire(row));
   const quote = quotedMemo();
   return (row) => {
@@ -86,8 +117,8 @@ function jsonOf<R>(f: Field<R>): (row: R) => string {
 }
 
 /** The REST row of a domain row (for CSV, tests): field names, order, rounding and formats of the contract. */
-export function wireRowOf<R>(contract: RowContract<R>): (row: R) => WireRow {
-  const fields = restFields(contract).map((f) => [f.rest, wireValueOf(f)] as const);
+export function wireRowOf<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): (row: R) => WireRow {
+  const fields = restFields(contract).map((f) => [f.rest, wireValueOf(f, zoneOf)] as const);
   return (row) => {
     const out: WireRow = {};
     for (const [name, wire] of fields) out[name] = wire(row);
@@ -99,8 +130,8 @@ export function wireRowOf<R>(contract: RowContract<R>): (row: R) => WireRow {
  * The JSON text of a domain row: `JSON.stringify(wireRowOf(contract)(row))` without the
  * intermediate object (a test holds the two equal).
  */
-export function rowJsonOf<R>(contract: RowContract<R>): (row: R) => string {
-  const parts = restFields(contract).map((f, i) => [`${i === 0 ? '{' : ','}${JSON.stringify(f.rest)}:`, jsonOf(f)] as const);
+export function rowJsonOf<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
+  const parts = restFields(contract).map((f, i) => [`${i === 0 ? '{' : ','}${JSON.stringify(f.rest)}:`, jsonOf(f, zoneOf)] as const);
   return (row) => {
     let text = '';
     for (const [key, json] of parts) text += key + json(row);
@@ -112,8 +143,8 @@ export function rowJsonOf<R>(contract: RowContract<R>): (row: R) => string {
 const CHUNK_ROWS = 1_000;
 
 /** JSON texts of `CHUNK_ROWS` rows at a time, comma-separated inside a chunk, no brackets. */
-export function* jsonChunks<R>(contract: RowContract<R>, rows: readonly R[]): Generator<string> {
-  const json = rowJsonOf(contract);
+export function* jsonChunks<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Generator<string> {
+  const json = rowJsonOf(contract, zoneOf);
   for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
     const parts: string[] = [];
     for (let i = at; i < Math.min(rows.length, at + CHUNK_ROWS); i++) parts.push(json(rows[i] as R));

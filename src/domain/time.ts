@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, WEEK_MS } from './calendar.js';
+import { wallTimeToInstant } from './time-zone.js';
 
 /** A half-open UTC range [from, to). */
 export interface TimeRange {
@@ -31,7 +32,10 @@ export const isSupportedInstant = (d: Date): boolean => {
 };
 
 /** Why a datetime parameter was refused, in FastAPI's `type` vocabulary. */
-export type DateTimeErrorType = 'datetime_parsing' | 'greater_than_equal' | 'less_than_equal';
+export type DateTimeErrorType = 'datetime_parsing' | 'greater_than_equal' | 'less_than_equal' | 'value_error';
+
+const NAIVE_REFUSED_MSG =
+  'tz=local: the selected zones lie in several time zones, so a datetime without offset is ambiguous; give an offset (or Z) or an IANA time zone in tz';
 
 /** Outcome of {@link parseDateTime}: a valid, supported instant, or why there is none. */
 export type DateTimeParse =
@@ -66,7 +70,16 @@ function offsetMinutes(offset: string | undefined): number | null {
   return minutes < 60 && total <= MAX_OFFSET_MINUTES ? sign * total : null;
 }
 
-function parseAbsolute(m: RegExpMatchArray): Date | 'offset' | null {
+/**
+ * How datetimes without offset are read: UTC (undefined), as wall times of an IANA zone, or refused
+ * ({@link NAIVE_REFUSED}: the selection spans several local time zones).
+ */
+export type NaiveZone = string | undefined;
+
+/** {@link NaiveZone} of a `tz=local` selection spanning several time zones. */
+export const NAIVE_REFUSED = '\u0000refused';
+
+function parseAbsolute(m: RegExpMatchArray, naive: NaiveZone): Date | 'offset' | 'naive' | null {
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', offset] = m;
   const ms = frac ? Math.round(Number(frac) * 1000) : 0;
   const check = new Date(Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms));
@@ -80,16 +93,19 @@ function parseAbsolute(m: RegExpMatchArray): Date | 'offset' | null {
     Number(mi) < 60 &&
     Number(s) < 60;
   if (!valid) return null;
+  if (offset === undefined && naive !== undefined) {
+    return naive === NAIVE_REFUSED ? 'naive' : new Date(wallTimeToInstant(utc, naive));
+  }
   const east = offsetMinutes(offset);
   if (east === null) return 'offset';
   return new Date(utc - east * 60_000);
 }
 
-function readInstant(value: string, now: Date): Date | 'offset' | null {
+function readInstant(value: string, now: Date, naive: NaiveZone): Date | 'offset' | 'naive' | null {
   const rel = RELATIVE.exec(value);
   if (rel) return rel[1] ? subtractRelative(now, Number(rel[1]), rel[2] ?? 'd') : new Date(now);
   const abs = ABSOLUTE.exec(value);
-  return abs ? parseAbsolute(abs) : null;
+  return abs ? parseAbsolute(abs, naive) : null;
 }
 
 /**
@@ -97,11 +113,15 @@ function readInstant(value: string, now: Date): Date | 'offset' | null {
  * UTC; a bare date is 00:00 UTC; `Z` or an offset within ±14:00, minutes below 60, is converted) or
  * relative `now[-<n><unit>]` with units m, H/h, d, w, M (months), y, resolved against `now`.
  * Succeeds only with a valid instant from 1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z inclusive
- * ({@link MIN_INSTANT_MS}, {@link MAX_INSTANT_MS}); anything else is a typed failure.
+ * ({@link MIN_INSTANT_MS}, {@link MAX_INSTANT_MS}); anything else is a typed failure. With
+ * `naive` set, a datetime without offset is a wall time of that IANA zone (see `wallTimeToInstant`).
  */
-export function parseDateTime(text: string, now: Date): DateTimeParse {
-  const read = readInstant(text.trim(), now);
+export function parseDateTime(text: string, now: Date, naive?: NaiveZone): DateTimeParse {
+  const read = readInstant(text.trim(), now, naive);
   if (read === null) return { ok: false, type: 'datetime_parsing', msg: FORMAT_HINT };
+  if (read === 'naive') {
+    return { ok: false, type: 'value_error', msg: NAIVE_REFUSED_MSG };
+  }
   if (read === 'offset') {
     return { ok: false, type: 'datetime_parsing', msg: 'Invalid datetime: the UTC offset must lie within -14:00..+14:00 with minutes below 60' };
   }
@@ -118,15 +138,16 @@ export const DEFAULT_TO = 'now';
 /**
  * Resolves `datetime_from`/`datetime_to` into a UTC range, `now` truncated to the second.
  * @throws InputError naming the parameter when a value is unreadable, outside the supported range
- * (see {@link parseDateTime}) or from >= to.
+ * (see {@link parseDateTime}) or from >= to; on `tz` for a naive bound {@link NAIVE_REFUSED} refuses.
  */
-export function resolveRange(fromText: string | undefined, toText: string | undefined, nowMs: number): TimeRange {
+export function resolveRange(fromText: string | undefined, toText: string | undefined, nowMs: number, naive?: NaiveZone): TimeRange {
   const now = new Date(Math.floor(nowMs / 1000) * 1000);
-  const from = parseDateTime(fromText ?? DEFAULT_FROM, now);
-  const to = parseDateTime(toText ?? DEFAULT_TO, now);
+  const from = parseDateTime(fromText ?? DEFAULT_FROM, now, naive);
+  const to = parseDateTime(toText ?? DEFAULT_TO, now, naive);
   const issues = [];
-  if (!from.ok) issues.push({ param: 'datetime_from', msg: from.msg, type: from.type, input: fromText });
-  if (!to.ok) issues.push({ param: 'datetime_to', msg: to.msg, type: to.type, input: toText });
+  const param = (r: DateTimeParse, name: string) => (!r.ok && r.msg === NAIVE_REFUSED_MSG ? 'tz' : name);
+  if (!from.ok) issues.push({ param: param(from, 'datetime_from'), msg: from.msg, type: from.type, input: fromText });
+  if (!to.ok) issues.push({ param: param(to, 'datetime_to'), msg: to.msg, type: to.type, input: toText });
   if (!from.ok || !to.ok) throw new InputError(issues);
   if (from.instant.getTime() >= to.instant.getTime()) {
     throw InputError.of('datetime_to', 'datetime_to must be later than datetime_from', 'value_error', toText);

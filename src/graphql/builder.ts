@@ -4,8 +4,10 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import DirectivesPlugin from '@pothos/plugin-directives';
 import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
+import { GraphQLScalarType } from 'graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { lastInstantMemo } from './date-time.js';
+import { formatUtc } from '../domain/time.js';
 import type { LiveEvents } from '../events/live.js';
 import type { AccessContext } from '../security/client.js';
 import type { ServiceDeps } from '../services/context.js';
@@ -52,8 +54,17 @@ export const builder = new SchemaBuilder<{
   validation: { validationError: (failure, args) => argumentValidationError(failure, args) },
 });
 
-builder.addScalarType('DateTime', lastInstantMemo(DateTimeISOResolver), {
-  description: 'An instant in UTC, RFC 3339 (e.g. 2026-11-01T00:00:00.000Z). Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
+/**
+ * DateTime as REST writes instants: RFC 3339 UTC with `Z`, seconds precision unless milliseconds
+ * are set (`2026-11-23T00:00:00Z`); inputs read as graphql-scalars' DateTimeISO reads them.
+ */
+const DateTimeResolver = new GraphQLScalarType({
+  ...DateTimeISOResolver.toConfig(),
+  serialize: (value) => formatUtc(new Date(DateTimeISOResolver.serialize(value) as string)),
+});
+
+builder.addScalarType('DateTime', lastInstantMemo(DateTimeResolver), {
+  description: 'An instant in UTC, RFC 3339 with Z, seconds precision unless milliseconds are set (e.g. 2026-11-01T00:00:00Z), as REST writes it. Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
 });
 builder.queryType({
   description: 'European electricity market data: day-ahead prices (EUR/MWh), cross-border flows (MW) and their classification. Every root field of an operation spends one token from the caller\'s rate-limit bucket, like one REST request.',

@@ -3,8 +3,11 @@ import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { zoneHours } from './flow-rollup.js';
-import { bucketSums, type FlowFilter } from './flow-sql.js';
-import { dayBucket, epochMs, utcBucket, utcDay, utcInstant } from './sql-time.js';
+import { bucketSums, type FlowFilter, hourConditions } from './flow-sql.js';
+import {
+  type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, utcBucket, utcDay, utcInstant,
+  zoneTimeZoneTable, type ZoneTimeZones,
+} from './sql-time.js';
 import { preparedQuery } from './sql.js';
 
 /** Hours per flow type of one border (stored orientation A->B) in one UTC bucket. */
@@ -24,12 +27,9 @@ export interface FlowTypeCounts {
  * Read through the driver (not Prisma), with bucket starts as epoch ms: 15,000 rows for 5 years of
  * weeks, where Prisma's row mapping and timestamp parsing cost more than the aggregation's tail.
  */
-export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution: Resolution): Promise<FlowTypeCounts[]> {
+export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution: Resolution, tz?: BorderTimeZones): Promise<FlowTypeCounts[]> {
   const bucket = dayBucket(resolution, Prisma.sql`d.day`);
-  const statement = Prisma.sql`
-    SELECT ${epochMs(utcInstant(Prisma.sql`s.bucket`))} AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
-           s.convergence, s.congestion, s.counter_intuitive AS "counterIntuitive", s.outage, s.hours
-    FROM (
+  const sums = tz ? localFlowTypeSums(f, resolution, tz) : Prisma.sql`
       SELECT ${bucket} AS bucket, d.border_id,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'convergence'), 0)::int AS convergence,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'congestion'), 0)::int AS congestion,
@@ -38,7 +38,11 @@ export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution
              sum(d.hours)::int AS hours
       FROM (${bucketSums(f, resolution)}) d
       GROUP BY 1, 2
-    ) s
+    `;
+  const statement = Prisma.sql`
+    SELECT ${epochMs(tz ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket`))} AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
+           s.convergence, s.congestion, s.counter_intuitive AS "counterIntuitive", s.outage, s.hours
+    FROM (${sums}) s
     JOIN border b ON b.id = s.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
     ORDER BY s.bucket, 2, 3`;
   const rows = await preparedQuery<Omit<FlowTypeCounts, 'day'> & { day_ms: number }>(db, statement.text, statement.values);
@@ -47,6 +51,24 @@ export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution
     day: new Date(r.day_ms), zoneA: r.zoneA, zoneB: r.zoneB, convergence: r.convergence, congestion: r.congestion,
     counterIntuitive: r.counterIntuitive, outage: r.outage, hours: r.hours,
   }));
+}
+
+/**
+ * Hours per flow type of each border in local days or weeks of its zone A's time zone, counted
+ * from border_hour (the UTC-day rollups cannot serve local days); `bucket` is a timestamptz.
+ */
+function localFlowTypeSums(f: FlowFilter, resolution: Resolution, tz: BorderTimeZones): Prisma.Sql {
+  return Prisma.sql`
+      SELECT ${localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`)} AS bucket, h.border_id,
+             (count(*) FILTER (WHERE h.flow_type = 'convergence'))::int AS convergence,
+             (count(*) FILTER (WHERE h.flow_type = 'congestion'))::int AS congestion,
+             (count(*) FILTER (WHERE h.flow_type = 'counter_intuitive'))::int AS counter_intuitive,
+             (count(*) FILTER (WHERE h.flow_type = 'outage'))::int AS outage,
+             count(*)::int AS hours
+      FROM border_hour h JOIN ${borderTimeZoneTable(tz)} ON tz.border_id = h.border_id
+      WHERE ${hourConditions(f)}
+      GROUP BY 1, 2
+    `;
 }
 
 /** Counter-intuitive and assessed hours of one zone in one bucket. */
@@ -82,18 +104,25 @@ function zoneHourSums(range: TimeRange, zoneIds: readonly number[] | null): Pris
 /**
  * Counter-intuitive share per zone and bucket (DESIGN.md): ci = hours with a counter-intuitive flow
  * leaving the zone, total = hours with an assessed flow at any of its borders. Hourly buckets at
- * native/1H, else from the zone_daily rollup. An empty zoneIds array selects nothing; null all.
+ * native/1H, else from the zone_daily rollup; with `tz`, 1D/1W are local days or weeks of each
+ * zone's time zone counted from its hours. An empty zoneIds array selects nothing; null all.
  */
-export async function findCiCounts(db: Database, range: TimeRange, zoneIds: readonly number[] | null, resolution: Resolution): Promise<CiCounts[]> {
+export async function findCiCounts(
+  db: Database, range: TimeRange, zoneIds: readonly number[] | null, resolution: Resolution, tz?: ZoneTimeZones,
+): Promise<CiCounts[]> {
   const hourly = resolution === 'native' || resolution === '1H';
-  const sums = hourly ? zoneHourSums(range, zoneIds) : zoneDaySums(range, zoneIds);
+  const local = tz && !hourly;
+  const sums = hourly || local ? zoneHourSums(range, zoneIds) : zoneDaySums(range, zoneIds);
   // Hourly sums carry instants; daily sums carry UTC `date`s, bucketed without per-row time zone work.
-  const bucket = hourly ? utcBucket('hour', Prisma.sql`u.day`) : dayBucket(resolution, Prisma.sql`u.day`);
-  const instant = hourly ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket`);
+  const bucket = local
+    ? localBucket(bucketUnit(resolution), Prisma.sql`u.day`, Prisma.sql`tz.name`)
+    : hourly ? utcBucket('hour', Prisma.sql`u.day`) : dayBucket(resolution, Prisma.sql`u.day`);
+  const instant = hourly || local ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket`);
+  const zones = local ? Prisma.sql` JOIN ${zoneTimeZoneTable(tz)} ON tz.zone_id = u.zone_id` : Prisma.empty;
   const statement = Prisma.sql`
     SELECT ${epochMs(instant)} AS day_ms, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
     FROM (SELECT ${bucket} AS bucket, u.zone_id, sum(u.ci) AS ci, sum(u.total) AS total
-          FROM (${sums}) u GROUP BY 1, 2) s
+          FROM (${sums}) u${zones} GROUP BY 1, 2) s
     JOIN zone z ON z.id = s.zone_id
     WHERE s.total > 0
     ORDER BY s.bucket, 2`;

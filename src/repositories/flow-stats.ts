@@ -3,8 +3,8 @@ import type { Resolution } from '../domain/resolution.js';
 import type { TimeRange } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { read } from './sql.js';
-import { bucketSums, type FlowFilter } from './flow-sql.js';
-import { dayBucket } from './sql-time.js';
+import { bucketSums, DIR, type FlowFilter, hourConditions } from './flow-sql.js';
+import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, localBucket } from './sql-time.js';
 
 /** A border as a series in its written orientation: flip when written B->A. */
 export interface OrientedBorder {
@@ -48,16 +48,30 @@ function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], r
     GROUP BY w.name, w.flip, ${dayBucket(resolution, Prisma.sql`d.day`)}`;
 }
 
+/** Bucket means of {@link bucketObservations} over local days or weeks of each border's time zone, from border_hour. */
+function localBucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution, tz: BorderTimeZones): Prisma.Sql {
+  const both = Prisma.sql`h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
+  return Prisma.sql`
+    SELECT w.name, w.flip,
+           sum(CASE WHEN ${DIR} THEN coalesce(h.net_flow_mw, 0) ELSE -coalesce(h.net_flow_mw, 0) END) / count(*) AS flow_ab,
+           sum(h.price_b_eur_mwh - h.price_a_eur_mwh) FILTER (WHERE ${both}) / nullif(count(*) FILTER (WHERE ${both}), 0) AS delta_ab
+    FROM ${oriented(borders)} JOIN border_hour h ON h.border_id = w.border_id JOIN ${borderTimeZoneTable(tz)} ON tz.border_id = h.border_id
+    WHERE ${hourConditions(f)} AND h.flow_type <> 'outage'
+    GROUP BY w.name, w.flip, ${localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`)}`;
+}
+
 /**
  * Flow/price scatter: observations (hourly at native/1H, bucket means at 1D/1W; outage hours left
  * out) binned to `flowBinMw` MW and `priceBin` EUR/MWh, signed in each border's written orientation.
+ * With `tz`, 1D/1W buckets are local days or weeks of each border's time zone.
  */
 export async function findScatter(
   db: Database, f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution, bins: { flowBinMw: number; priceBin: number },
+  tz?: BorderTimeZones,
 ): Promise<ScatterPoint[]> {
   const obs = resolution === 'native' || resolution === '1H'
     ? hourlyObservations(f, borders)
-    : bucketObservations(f, borders, resolution);
+    : tz ? localBucketObservations(f, borders, resolution, tz) : bucketObservations(f, borders, resolution);
   return read<ScatterPoint>(db, Prisma.sql`
     SELECT split_part(o.name, '->', 1) COLLATE "C" AS "zoneFrom", split_part(o.name, '->', 2) COLLATE "C" AS "zoneTo",
            (round(o.flow / ${bins.flowBinMw}) * ${bins.flowBinMw})::float8 AS "netFlowMw",

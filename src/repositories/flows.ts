@@ -3,7 +3,7 @@ import type { Resolution } from '../domain/resolution.js';
 import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { bucketSums, dailyKeys, dailySums, DIR, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './flow-sql.js';
-import { bucketUnit, dayBucket, epochMs, utcBucket, utcInstant } from './sql-time.js';
+import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, utcBucket, utcInstant } from './sql-time.js';
 import { preparedQuery, read } from './sql.js';
 
 /**
@@ -31,6 +31,8 @@ export type FlowBasis = 'physical' | 'scheduled';
 export interface FlowQuery extends FlowFilter {
   readonly resolution: Resolution;
   readonly basis?: FlowBasis;
+  /** 1D/1W buckets in each border's local time zone (its zone A's); omitted: UTC buckets. */
+  readonly timeZones?: BorderTimeZones | undefined;
   readonly limit?: number;
   readonly offset?: number;
   readonly after?: { readonly datetime: Date; readonly zoneFrom: string; readonly zoneTo: string; readonly flowType: string };
@@ -80,6 +82,23 @@ function bucketsOfHours(hours: Prisma.Sql, resolution: Resolution): Prisma.Sql {
 }
 
 /**
+ * Local 1D/1W buckets (each border in its own time zone) aggregated from hourly rows: the UTC-day
+ * rollups cannot serve days of 23 or 25 hours. Means as the rollup path computes them: prices over
+ * the hours with both prices, capacity over the hours with one.
+ */
+function localBucketsOfHours(hours: Prisma.Sql, resolution: Resolution, tz: BorderTimeZones): Prisma.Sql {
+  const both = Prisma.sql`x.price_from IS NOT NULL AND x.price_to IS NOT NULL`;
+  return Prisma.sql`
+    SELECT y.*, y.datetime AS sort_key FROM (
+      SELECT ${localBucket(bucketUnit(resolution), Prisma.sql`x.datetime`, Prisma.sql`tz.name`)} AS datetime, x.border_id, x.export_from_a, x.flow_type,
+             bool_or(x.flow_interpolated) AS flow_interpolated, avg(x.net_flow_mw) AS net_flow_mw,
+             avg(x.price_from) FILTER (WHERE ${both}) AS price_from, avg(x.price_to) FILTER (WHERE ${both}) AS price_to,
+             avg(x.capacity_mw) AS capacity_mw, count(*)::int AS hours, bool_or(x.derived) AS derived
+      FROM (${hours}) x JOIN ${borderTimeZoneTable(tz)} ON tz.border_id = x.border_id
+      GROUP BY 1, 2, 3, 4) y`;
+}
+
+/**
  * 1D/1W rows from the daily sums. At 1D every (day, border, direction, flow type) occurs once in
  * the sums (whole days and the partial edge days are disjoint), so the rows are computed per sum
  * row without grouping; at 1W they are grouped on the week of the `date`, and only the bucket
@@ -114,6 +133,9 @@ const isHourly = (q: FlowQuery): boolean => q.resolution === 'native' || q.resol
 
 /** The rows of a flow query before ordering, by border_id and direction (no zone codes yet). */
 function flowRowsByBorder(q: FlowQuery): Prisma.Sql {
+  if (q.timeZones && !isHourly(q)) {
+    return localBucketsOfHours(q.basis === 'scheduled' ? scheduledHourlyRows(q) : hourlyRows(q), q.resolution, q.timeZones);
+  }
   return q.basis === 'scheduled'
     ? (isHourly(q) ? scheduledHourlyRows(q) : bucketsOfHours(scheduledHourlyRows(q), q.resolution))
     : (isHourly(q) ? hourlyRows(q) : bucketRows(q, q.resolution));
@@ -147,8 +169,15 @@ export function flowRowsSql(q: FlowQuery): Prisma.Sql {
            r.flow_type COLLATE "C" AS flow_type, r.flow_interpolated, r.net_flow_mw::float8, r.price_from::float8, r.price_to::float8,
            r.capacity_mw::float8, r.hours, r.derived
     FROM (${flowRowsByBorder(q)}) r ${codes}
-    ${q.after ? Prisma.sql`WHERE ${afterPosition(q.after)}` : Prisma.empty}`;
+    ${q.after ? Prisma.sql`WHERE ${afterPosition(q.after)}${localBuckets(q) ? Prisma.sql` AND r.datetime >= ${q.after.datetime}::timestamptz` : Prisma.empty}` : Prisma.empty}`;
 }
+
+/**
+ * Local 1D/1W buckets: borders in different time zones start their buckets at different instants,
+ * so a bucket may begin before a position and end after the next: ranges are never narrowed to
+ * positions (that would cut buckets short).
+ */
+const localBuckets = (q: FlowQuery): boolean => q.timeZones !== undefined && !isHourly(q);
 
 /** Border directions (border_id, export_from_a) whose (zone from, zone to) compares to a pair as `op` says. */
 const directionsWhere = (op: '>' | '=', zoneFrom: string, zoneTo: string) => Prisma.sql`
@@ -214,7 +243,7 @@ export function flowRowsStatement(q: FlowQuery): Prisma.Sql {
   // Rows before the keyset position are filtered out (afterPosition); starting the range there too
   // is exact for every resolution (a row's datetime is its bucket start, so every row at or after
   // the position lies wholly inside [position, to)) and lets a deep page skip the rows before it.
-  const range = a && a.datetime > q.from ? { ...q, from: a.datetime } : q;
+  const range = a && a.datetime > q.from && !localBuckets(q) ? { ...q, from: a.datetime } : q;
   const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
   const offset = q.offset ? Prisma.sql`OFFSET ${q.offset}` : Prisma.empty;
   return Prisma.sql`
@@ -268,7 +297,7 @@ function bucketPositionsSql(q: FlowQuery): Prisma.Sql {
 
 /** SQL of {@link findFlowPositions}. */
 export function flowPositionsSql(q: FlowQuery): Prisma.Sql {
-  if (!isHourly(q) && q.basis !== 'scheduled') return bucketPositionsSql(q);
+  if (!isHourly(q) && q.basis !== 'scheduled' && !localBuckets(q)) return bucketPositionsSql(q);
   return Prisma.sql`
     SELECT ${epochMs(Prisma.sql`f.sort_key`)} AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
     FROM (${flowRowsByBorder(q)}) f GROUP BY f.sort_key ORDER BY f.sort_key`;
@@ -304,6 +333,7 @@ export function offsetPageQuery(
     if (first >= 0 && end === positions.length && total >= page.offset + page.limit) end = i + 1;
   }
   if (first < 0) return { total, derived, rows: null };
+  if (localBuckets(q)) return { total, derived, rows: { ...q, after: undefined, offset: page.offset, limit: page.limit } };
   const from = new Date(Math.max(q.from.getTime(), (positions[first] as FlowPosition).ms));
   const to = end < positions.length ? new Date(Math.min(q.to.getTime(), (positions[end] as FlowPosition).ms)) : q.to;
   return { total, derived, rows: { ...q, from, to, after: undefined, offset: page.offset - before, limit: page.limit } };

@@ -2,8 +2,8 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { epochMs, hourlyPrices, utcBucket, utcDay } from './sql-time.js';
-import { read } from './sql.js';
+import { epochMs, hourlyPrices, localBucket, utcBucket, utcDay, zoneTimeZoneTable, type ZoneTimeZones } from './sql-time.js';
+import { preparedQuery, read } from './sql.js';
 
 /** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
 export interface PriceRecord {
@@ -19,6 +19,8 @@ export interface PriceQuery {
   readonly from: Date;
   readonly to: Date;
   readonly resolution: Resolution;
+  /** Local buckets in each zone's IANA time zone; omitted: UTC buckets. */
+  readonly timeZones?: ZoneTimeZones;
   readonly after?: { readonly datetime: Date; readonly zone: string };
   readonly limit?: number;
 }
@@ -35,7 +37,20 @@ function nativeSql(q: PriceQuery): Prisma.Sql {
 function hourlySql(q: PriceQuery): Prisma.Sql {
   return Prisma.sql`
     SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
-    FROM (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}`)}) h`;
+    FROM (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}`, q.timeZones)}) h`;
+}
+
+/**
+ * Local days or weeks (Monday 00:00 local) of each zone's time zone, time-weighted from
+ * price_point: the UTC-day rollup cannot serve days of 23 or 25 hours.
+ */
+function localBucketSql(q: PriceQuery, tz: ZoneTimeZones, unit: 'day' | 'week'): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ${localBucket(unit, Prisma.sql`p.ts`, Prisma.sql`tz.name`)} AS datetime, p.zone_id,
+           sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes) AS price, bool_or(p.interpolated) AS interpolated
+    FROM price_point p JOIN ${zoneTimeZoneTable(tz)} ON tz.zone_id = p.zone_id
+    WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}
+    GROUP BY 1, 2`;
 }
 
 /**
@@ -83,9 +98,9 @@ function rowsSql(q: PriceQuery): Prisma.Sql {
     case '1H':
       return hourlySql(q);
     case '1D':
-      return dailySql(q);
+      return q.timeZones ? localBucketSql(q, q.timeZones, 'day') : dailySql(q);
     case '1W':
-      return weeklySql(q);
+      return q.timeZones ? localBucketSql(q, q.timeZones, 'week') : weeklySql(q);
   }
 }
 

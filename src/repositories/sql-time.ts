@@ -57,19 +57,52 @@ export function epochMs(instant: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(extract(epoch FROM ${instant}) * 1000)::float8`;
 }
 
+/** The IANA time zone of each zone id of a query with `tz` (same order, same length). */
+export interface ZoneTimeZones {
+  readonly zoneIds: readonly number[];
+  readonly names: readonly string[];
+}
+
+/** A FROM item `tz(zone_id, name)`: one row per zone id with its IANA time zone name. */
+export function zoneTimeZoneTable(tz: ZoneTimeZones): Prisma.Sql {
+  return Prisma.sql`unnest(${tz.zoneIds.map(Number)}::smallint[], ${[...tz.names]}::text[]) AS tz(zone_id, name)`;
+}
+
+/** The IANA time zone of each border id of a flow query with `tz` (its zone A's), same order. */
+export interface BorderTimeZones {
+  readonly borderIds: readonly number[];
+  readonly names: readonly string[];
+}
+
+/** A FROM item `tz(border_id, name)`: one row per border id with its IANA time zone name. */
+export function borderTimeZoneTable(tz: BorderTimeZones): Prisma.Sql {
+  return Prisma.sql`unnest(${tz.borderIds.map(Number)}::smallint[], ${[...tz.names]}::text[]) AS tz(border_id, name)`;
+}
+
+/**
+ * Start of the local hour, day or week (Monday 00:00 local) holding a timestamptz expression in
+ * the IANA zone `zone` (a text expression), as a timestamptz: a local day lasts 23, 24 or 25 hours.
+ */
+export function localBucket(unit: BucketUnit, instant: Prisma.Sql, zone: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`date_trunc(${Prisma.raw(`'${unit}'`)}, ${instant}, ${zone})`;
+}
+
 /**
  * Hourly zone prices of the price points (alias `p`) a condition selects: per zone and UTC hour,
  * `hour` (timestamptz), `price` = the time-weighted mean Σ price × minutes / Σ minutes in EUR/MWh
  * rounded to 1e-6 EUR/MWh half away from zero (as `hourlyMeanPrice` does in JS), and
- * `interpolated` = whether any of its points is. The one definition of an hourly price: the 1H
+ * `interpolated` = whether any of its points is; with `tz`, hours are local hours of each zone's
+ * time zone (`date_trunc('hour', ts, zone)`, the UTC hours for whole-hour offsets). The one definition of an hourly price: the 1H
  * prices, the price KPIs and the classification all read it.
  */
-export function hourlyPrices(where: Prisma.Sql): Prisma.Sql {
+export function hourlyPrices(where: Prisma.Sql, tz?: ZoneTimeZones): Prisma.Sql {
+  const hour = tz ? localBucket('hour', Prisma.sql`p.ts`, Prisma.sql`tz.name`) : utcBucket('hour', Prisma.sql`p.ts`);
+  const from = tz ? Prisma.sql`price_point p JOIN ${zoneTimeZoneTable(tz)} ON tz.zone_id = p.zone_id` : Prisma.sql`price_point p`;
   return Prisma.sql`
-    SELECT p.zone_id, ${utcBucket('hour', Prisma.sql`p.ts`)} AS hour,
+    SELECT p.zone_id, ${hour} AS hour,
            round((sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes))::numeric, ${Prisma.raw(String(HOURLY_PRICE_DECIMALS))})::float8 AS price,
            bool_or(p.interpolated) AS interpolated
-    FROM price_point p
+    FROM ${from}
     WHERE ${where}
     GROUP BY 1, 2`;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { restFields, type RowContract } from '../contract/fields.js';
-import { wireRowOf, type WireRow, type WireValue } from '../contract/json.js';
+import { type RowTimeZone, wireRowOf, type WireRow, type WireValue } from '../contract/json.js';
 
 /** A CSV column: its header (nested fields dotted, `coverage.prices.datetime_from`) and the path to its value in a wire row. */
 export interface CsvColumn {
@@ -86,9 +86,9 @@ const CHUNK_ROWS = 1_000;
  * CSV text of domain rows, in chunks: the header line, then `CHUNK_ROWS` lines at a time. Values are
  * the contract's wire values (those of the JSON rows), so the two formats agree field by field.
  */
-export function* csvChunks<R>(contract: RowContract<R>, rows: readonly R[]): Generator<string> {
+export function* csvChunks<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Generator<string> {
   const columns = csvColumns(contract);
-  const wire = wireRowOf(contract);
+  const wire = wireRowOf(contract, zoneOf);
   const line = csvLineOf(columns);
   yield csvHeader(columns);
   for (let at = 0; at < rows.length; at += CHUNK_ROWS) {

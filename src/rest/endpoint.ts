@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { RowContract } from '../contract/fields.js';
-import { jsonChunks } from '../contract/json.js';
+import { jsonChunks, type RowTimeZone } from '../contract/json.js';
 import { rowSchema } from '../contract/zod.js';
 import type { ServiceDeps } from '../services/context.js';
 import type { Meta } from '../services/meta.js';
@@ -23,6 +23,8 @@ export class JsonRows {
 export interface RowTable {
   readonly contract: RowContract<any>;
   readonly rows: readonly unknown[];
+  /** Under `tz`: the IANA zone each row's instants and days are written in. */
+  readonly rowTimeZone?: RowTimeZone<any> | undefined;
 }
 
 /** A realistic request and its response, shown in the OpenAPI document. */
@@ -65,7 +67,8 @@ export interface RowsEndpointSpec<Q extends z.ZodObject, R> extends EndpointDocs
   readonly query: Q;
   /** Row contract: the OpenAPI row schema and the JSON of each row. */
   readonly contract: RowContract<R>;
-  readonly rows: (deps: ServiceDeps, query: z.infer<Q>) => Promise<{ meta: Meta; rows: readonly R[] }>;
+  /** The rows; under `tz`, `rowTimeZone` gives the IANA zone each row's instants are written in. */
+  readonly rows: (deps: ServiceDeps, query: z.infer<Q>) => Promise<{ meta: Meta; rows: readonly R[]; rowTimeZone?: RowTimeZone<R> }>;
 }
 
 /** Declares an endpoint whose row schema and serialiser derive from its row contract. */
@@ -76,7 +79,7 @@ export function rowsEndpoint<Q extends z.ZodObject, R>(spec: RowsEndpointSpec<Q,
     row: rowSchema(contract),
     async handle(deps, query) {
       const result = await rows(deps, query);
-      return { meta: result.meta, data: new JsonRows(() => jsonChunks(contract, result.rows), { contract, rows: result.rows }) };
+      return { meta: result.meta, data: new JsonRows(() => jsonChunks(contract, result.rows, result.rowTimeZone), { contract, rows: result.rows, rowTimeZone: result.rowTimeZone }) };
     },
   });
 }

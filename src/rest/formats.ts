@@ -54,7 +54,7 @@ const fileName = (path: string, extension: string): string => `${path.split('/')
 
 /** The CSV response of an endpoint's rows, streamed chunk by chunk, its meta in headers. */
 export function csvResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows | readonly Record<string, unknown>[], url: URL): Response {
-  const chunks = 'table' in data ? csvChunks(data.table.contract, data.table.rows) : plainCsvChunks(endpoint.row, data);
+  const chunks = 'table' in data ? csvChunks(data.table.contract, data.table.rows, data.table.rowTimeZone) : plainCsvChunks(endpoint.row, data);
   return streamed(chunks, {
     'content-type': CSV_CONTENT_TYPE,
     'content-disposition': `attachment; filename="${fileName(endpoint.path, 'csv')}"`,

@@ -18,13 +18,23 @@ export const sharedTimeParams = {
   datetime_to: datetimeParam('now', 'End of the range (exclusive)'),
 };
 
+/** The `tz` parameter: how naive bounds are read, where buckets start, which offset rows carry. */
+export const tzParam = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      'Time zone: an IANA name (case-insensitive, e.g. Europe/Berlin), `UTC`, or `local` for each bidding zone\'s own time zone (a border: its first zone in stored orientation). Sets how datetime_from/datetime_to without offset are read (under `local` only when the selected zones share one time zone; otherwise give an offset), and where 1H/1D/1W buckets start: a local day has 23, 24 or 25 hours, a local week starts Monday 00:00 local. Row datetimes are the same instants written with the zone\'s offset (`2026-03-29T00:00:00+01:00`) and meta.time_zone names the zone. Omitted or `UTC`: UTC, unchanged.',
+      example: 'Europe/Berlin',
+    });
+
 /** The resolution parameter (spec 4.1 and 8). */
 export const resolutionParam = z
   .enum(REQUESTED_RESOLUTIONS)
   .default('auto')
   .meta({
     description:
-      'Aggregation: auto (by range width: <= 2 days native, <= 14 days 1H, <= 90 days 1D, else 1W), native (range at most 2 days), 1H (at most 14 days), 1D, 1W. Buckets are UTC; 1W buckets are ISO weeks starting Monday 00:00 UTC; aggregates are time-weighted means.',
+      'Aggregation: auto (by range width: <= 2 days native, <= 14 days 1H, <= 90 days 1D, else 1W), native (range at most 2 days), 1H (at most 14 days), 1D, 1W. Buckets are UTC; 1W buckets are ISO weeks starting Monday 00:00 UTC (with `tz`: local hours, days and Monday-to-Monday weeks); aggregates are time-weighted means.',
   });
 
 /** A repeatable zone filter: short code (`DE_LU`) or EIC, case-insensitive. */
@@ -50,6 +60,10 @@ export const MetaSchema = z
       })
       .nullable()
       .meta({ description: 'On /flows only: the unsliced row count and the page; null elsewhere.' }),
+    time_zone: z
+      .string()
+      .optional()
+      .meta({ description: 'Only when `tz` was given: the applied time zone, its canonical IANA name (`Europe/Berlin`, `UTC`) or `local`.', example: 'Europe/Berlin' }),
   })
   .strict()
   .meta({ id: 'Meta' });
@@ -85,5 +99,6 @@ export function metaToWire(meta: Meta): z.infer<typeof MetaSchema> {
       offset: meta.pagination.offset,
       next_offset: meta.pagination.nextOffset,
     },
+    ...(meta.timeZone !== undefined && { time_zone: meta.timeZone }),
   };
 }

@@ -8,6 +8,7 @@ import { findPriceKpis, findZoneExchange } from '../repositories/zone-stats.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
+import { applyTimeZone, rowZoneOf } from './time-zone.js';
 
 /** Percentage of part in total (0 when total is 0), rounded to 0.0001. */
 export function percentOf(part: number, total: number): number {
@@ -15,9 +16,9 @@ export function percentOf(part: number, total: number): number {
 }
 
 /** Aggregates are computed from other signals: provenance `derived` (DESIGN.md). */
-async function derivedMeta(deps: ServiceDeps, sel: Pick<ResolvedFlowSelection, 'filter' | 'range'>, resolution: Meta['resolution']): Promise<Meta> {
+async function derivedMeta(deps: ServiceDeps, sel: Pick<ResolvedFlowSelection, 'filter' | 'range'> & { timeZone?: ResolvedFlowSelection['timeZone'] }, resolution: Meta['resolution']): Promise<Meta> {
   const sources = await findFlowSources(deps.db, sel.filter);
-  return { provenance: 'derived', upstreamSources: sourceLabels(sources), range: sel.range, resolution, pagination: null };
+  return { provenance: 'derived', upstreamSources: sourceLabels(sources), range: sel.range, resolution, pagination: null, timeZone: sel.timeZone?.label };
 }
 
 function zoneIds(deps: ServiceDeps, zones: readonly string[] | undefined): number[] | null {
@@ -38,7 +39,10 @@ function orientedBorders(deps: ServiceDeps, sel: ResolvedFlowSelection, fallback
 /** Daily (or weekly) flow-type breakdown per border, in the border's stored orientation. */
 export async function getFlowTypeSummary(deps: ServiceDeps, input: FlowSelection) {
   const sel = resolveFlowSelection(deps, { ...input, flowTypes: [] }, atLeastDaily);
-  const [counts, meta] = await Promise.all([findFlowTypeCounts(deps.db, sel.filter, sel.resolution), derivedMeta(deps, sel, sel.resolution)]);
+  const [counts, meta] = await Promise.all([
+    findFlowTypeCounts(deps.db, sel.filter, sel.resolution, sel.borderTimeZones),
+    derivedMeta(deps, sel, sel.resolution),
+  ]);
   // Object literals, not spreads: 15,000 rows for 5 years of weeks, and spreads copy slowly.
   const rows = counts.map((r) => ({
     day: r.day, zoneA: r.zoneA, zoneB: r.zoneB, convergence: r.convergence, congestion: r.congestion,
@@ -48,16 +52,22 @@ export async function getFlowTypeSummary(deps: ServiceDeps, input: FlowSelection
     counterIntuitivePct: percentOf(r.counterIntuitive, r.hours),
     outagePct: percentOf(r.outage, r.hours),
   }));
-  return { meta, rows };
+  const perZone = sel.timeZone.perZone;
+  return { meta, rows, rowTimeZone: perZone ? (r: { zoneA: string }) => perZone.get(r.zoneA) ?? 'UTC' : undefined };
 }
 
 /** Counter-intuitive share per zone and bucket. */
 export async function getCiShare(deps: ServiceDeps, input: FlowSelection) {
-  const sel = resolveFlowSelection(deps, { ...input, borders: [], flowTypes: [] });
+  const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
+  const sel = resolveFlowSelection(deps, { ...input, borders: [], flowTypes: [] }, undefined, codes);
   const ids = zoneIds(deps, input.zones);
-  const [counts, meta] = await Promise.all([findCiCounts(deps.db, sel.range, ids, sel.resolution), derivedMeta(deps, sel, sel.resolution)]);
+  const [counts, meta] = await Promise.all([
+    findCiCounts(deps.db, sel.range, ids, sel.resolution, sel.timeZone.byZoneId ?? undefined),
+    derivedMeta(deps, sel, sel.resolution),
+  ]);
   const rows = counts.map((r) => ({ day: r.day, zone: r.zone, ciHours: r.ciHours, totalHours: r.totalHours, ciPercentage: percentOf(r.ciHours, r.totalHours) }));
-  return { meta, rows };
+  const zoneOf = rowZoneOf(sel.timeZone);
+  return { meta, rows, rowTimeZone: zoneOf && ((r: { zone: string }) => zoneOf(r.zone)) };
 }
 
 /** Flow/price scatter bins (MW, EUR/MWh) per written border. */
@@ -65,7 +75,7 @@ export async function getFlowPriceScatter(deps: ServiceDeps, input: FlowSelectio
   const sel = resolveFlowSelection(deps, { ...input, zones: [], flowTypes: [] });
   const borders = orientedBorders(deps, sel, true);
   const [rows, meta] = await Promise.all([
-    findScatter(deps.db, sel.filter, borders, sel.resolution, input),
+    findScatter(deps.db, sel.filter, borders, sel.resolution, input, sel.borderTimeZones),
     derivedMeta(deps, sel, sel.resolution),
   ]);
   return { meta, rows };
@@ -83,31 +93,34 @@ export async function getFlowDuration(deps: ServiceDeps, input: FlowSelection & 
   return { meta, rows };
 }
 
-function zoneRangeInput(deps: ServiceDeps, input: FlowSelection) {
-  const ids = zoneIds(deps, input.zones) ?? deps.catalogue.zones.map((z) => z.id);
-  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now());
-  return { ids, range };
+/** Zones and range of a per-zone aggregate; `tz` only sets how naive bounds are read (rows hold no instants). */
+function zoneRangeInput(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
+  const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
+  const ids = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
+  const timeZone = applyTimeZone(deps, input.tz, codes);
+  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone.naive);
+  return { ids, range, timeZone: timeZone.label };
 }
 
 /** Price KPIs per zone over the range (EUR/MWh); no resolution. */
-export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection) {
-  const { ids, range } = zoneRangeInput(deps, input);
+export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
+  const { ids, range, timeZone } = zoneRangeInput(deps, input);
   const [rows, sources] = await Promise.all([
     findPriceKpis(deps.db, range, ids),
     findPriceSources(deps.db, { zoneIds: ids, from: range.from, to: range.to, resolution: '1D' }),
   ]);
-  const meta: Meta = { provenance: 'derived', upstreamSources: sourceLabels(sources), range, resolution: null, pagination: null };
+  const meta: Meta = { provenance: 'derived', upstreamSources: sourceLabels(sources), range, resolution: null, pagination: null, timeZone };
   return { meta, rows };
 }
 
 /** Imports and exports per zone over the range (MWh, MW); no resolution. */
-export async function getZoneImportExport(deps: ServiceDeps, input: FlowSelection) {
-  const { ids, range } = zoneRangeInput(deps, input);
+export async function getZoneImportExport(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
+  const { ids, range, timeZone } = zoneRangeInput(deps, input);
   const zoneSet = new Set(ids);
   const borderIds = deps.catalogue.borders.filter((b) => zoneSet.has(b.zoneAId) || zoneSet.has(b.zoneBId)).map((b) => b.id);
   const [rows, meta] = await Promise.all([
     findZoneExchange(deps.db, range, ids),
     derivedMeta(deps, { range, filter: { from: range.from, to: range.to, borderIds, flowTypes: [] } }, null),
   ]);
-  return { meta, rows };
+  return { meta: { ...meta, timeZone }, rows };
 }

@@ -1,7 +1,9 @@
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
 import { resolveRange, type TimeRange } from '../domain/time.js';
 import type { FlowFilter } from '../repositories/flow-sql.js';
+import type { BorderTimeZones } from '../repositories/sql-time.js';
 import type { ServiceDeps } from './context.js';
+import { type AppliedTimeZone, applyTimeZone } from './time-zone.js';
 
 /** The four flow types of spec section 3. */
 export const FLOW_TYPES = ['convergence', 'congestion', 'counter_intuitive', 'outage'] as const;
@@ -15,6 +17,8 @@ export interface FlowSelection {
   readonly datetimeFrom?: string;
   readonly datetimeTo?: string;
   readonly resolution?: RequestedResolution;
+  /** `tz`: an IANA zone, `UTC` or `local` (a border: its zone A's time zone); omitted: UTC. */
+  readonly tz?: string | undefined;
 }
 
 /** A resolved selection: SQL filter, UTC range, applied resolution, written border orientations. */
@@ -24,6 +28,10 @@ export interface ResolvedFlowSelection {
   readonly resolution: Resolution;
   /** Borders as written (`from`/`to`), in order; empty when no border filter was given. */
   readonly written: readonly { from: string; to: string; borderId: number }[];
+  /** The time zone applied, keyed by the zone A code of each selected border. */
+  readonly timeZone: AppliedTimeZone;
+  /** Each selected border's time zone, for local buckets; undefined for UTC. */
+  readonly borderTimeZones: BorderTimeZones | undefined;
 }
 
 function borderIdsOf(deps: ServiceDeps, sel: FlowSelection): { ids: number[] | null; written: ResolvedFlowSelection['written'] } {
@@ -43,15 +51,22 @@ function borderIdsOf(deps: ServiceDeps, sel: FlowSelection): { ids: number[] | n
 
 /**
  * Resolves a flow selection: borders (`A->B`, either direction) AND zones (either side of a border),
- * flow types, range and resolution. @throws InputError on any invalid input.
+ * flow types, range and resolution. `tz` applies per border (its zone A's time zone), or with
+ * `tzZones` to those zones (per-zone aggregates). @throws InputError on any invalid input.
  */
 export function resolveFlowSelection(
   deps: ServiceDeps,
   sel: FlowSelection,
   lift: (r: Resolution) => Resolution = (r) => r,
+  tzZones?: readonly string[],
 ): ResolvedFlowSelection {
   const { ids, written } = borderIdsOf(deps, sel);
-  const range = resolveRange(sel.datetimeFrom, sel.datetimeTo, deps.now());
+  const idSet = ids && new Set(ids);
+  const borders = deps.catalogue.borders.filter((b) => !idSet || idSet.has(b.id));
+  const timeZone = applyTimeZone(deps, sel.tz, tzZones ?? [...new Set(borders.map((b) => b.a))]);
+  const range = resolveRange(sel.datetimeFrom, sel.datetimeTo, deps.now(), timeZone.naive);
   const resolution = lift(applyResolution(sel.resolution ?? 'auto', range));
-  return { filter: { from: range.from, to: range.to, borderIds: ids, flowTypes: sel.flowTypes ?? [] }, range, resolution, written };
+  const perZone = timeZone.perZone;
+  const borderTimeZones = perZone ? { borderIds: borders.map((b) => b.id), names: borders.map((b) => perZone.get(b.a) ?? 'UTC') } : undefined;
+  return { filter: { from: range.from, to: range.to, borderIds: ids, flowTypes: sel.flowTypes ?? [] }, range, resolution, written, timeZone, borderTimeZones };
 }

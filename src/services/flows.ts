@@ -3,6 +3,7 @@ import { type FlowBasis, findFlowOffsetPage, type FlowQuery, findFlowRows, findF
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
+import type { RowsWithZone } from './time-zone.js';
 
 /** Default and largest /flows page (spec 4.6). */
 export const FLOWS_MAX_LIMIT = PAGE_LIMITS.flows;
@@ -22,28 +23,38 @@ export async function flowMeta(deps: ServiceDeps, sel: ResolvedFlowSelection, de
 }
 
 function metaOf(sel: ResolvedFlowSelection, derived: boolean, sources: readonly string[]): Omit<Meta, 'pagination'> {
-  return { provenance: derived ? 'derived' : 'measured', upstreamSources: sourceLabels(sources), range: sel.range, resolution: sel.resolution };
+  return {
+    provenance: derived ? 'derived' : 'measured', upstreamSources: sourceLabels(sources), range: sel.range, resolution: sel.resolution,
+    timeZone: sel.timeZone.label,
+  };
+}
+
+/** Under `tz`, the IANA zone a flow row is written in: its border's zone A's (A sorts first). */
+export function flowRowTimeZone(sel: ResolvedFlowSelection): ((row: { zoneFrom: string; zoneTo: string }) => string) | undefined {
+  const perZone = sel.timeZone.perZone;
+  if (!perZone) return undefined;
+  return (r) => perZone.get(r.zoneFrom < r.zoneTo ? r.zoneFrom : r.zoneTo) ?? 'UTC';
 }
 
 /** One /flows page, ordered by datetime, zone from, zone to, flow type, with meta.pagination. */
-export async function getFlowOffsetPage(deps: ServiceDeps, input: FlowsInput): Promise<{ meta: Meta; rows: FlowRecord[] }> {
+export async function getFlowOffsetPage(deps: ServiceDeps, input: FlowsInput): Promise<RowsWithZone<FlowRecord>> {
   const sel = resolveFlowSelection(deps, input);
   const limit = input.limit ?? FLOWS_MAX_LIMIT;
   const offset = input.offset ?? 0;
-  const q = { ...sel.filter, resolution: sel.resolution };
+  const q = { ...sel.filter, resolution: sel.resolution, timeZones: sel.borderTimeZones };
   const [{ rows, ...summary }, sources] = await Promise.all([
     findFlowOffsetPage(deps.db, q, { offset, limit }),
     findFlowSources(deps.db, sel.filter),
   ]);
   const meta = metaOf(sel, summary.derived, sources);
   const next = offset + limit < summary.total ? offset + limit : null;
-  return { meta: { ...meta, pagination: { total: summary.total, limit, offset, nextOffset: next } }, rows };
+  return { meta: { ...meta, pagination: { total: summary.total, limit, offset, nextOffset: next } }, rows, rowTimeZone: flowRowTimeZone(sel) };
 }
 
 /** A resolved flow query for keyset paging (GraphQL): filter, resolution and basis. */
 export function resolveFlowQuery(deps: ServiceDeps, input: FlowSelection & { basis?: FlowBasis }): { sel: ResolvedFlowSelection; query: FlowQuery } {
   const sel = resolveFlowSelection(deps, input);
-  return { sel, query: { ...sel.filter, resolution: sel.resolution, basis: input.basis ?? 'physical' } };
+  return { sel, query: { ...sel.filter, resolution: sel.resolution, basis: input.basis ?? 'physical', timeZones: sel.borderTimeZones } };
 }
 
 /** One keyset page of flow rows after `after`, at most `limit`. */

@@ -19,6 +19,8 @@ export interface Meta {
   readonly range: TimeRange | null;
   readonly resolution: Resolution | null;
   readonly pagination: Pagination | null;
+  /** meta.time_zone: the IANA zone or `local` a `tz` request applied; absent without `tz`. */
+  readonly timeZone?: string | undefined;
 }
 
 const SOURCE_LABELS: Record<string, string> = {

@@ -3,6 +3,7 @@ import { resolveRange, type TimeRange } from '../domain/time.js';
 import { countPrices, findPriceSources, findPrices, type PriceQuery, type PriceRecord } from '../repositories/prices.js';
 import type { ServiceDeps } from './context.js';
 import { type Meta, sourceLabels } from './meta.js';
+import { type AppliedTimeZone, applyTimeZone, rowZoneOf, type RowsWithZone } from './time-zone.js';
 
 /** Price request as both surfaces receive it (REST parameter semantics). */
 export interface PricesInput {
@@ -10,6 +11,8 @@ export interface PricesInput {
   readonly datetimeFrom?: string;
   readonly datetimeTo?: string;
   readonly resolution?: RequestedResolution;
+  /** `tz`: an IANA zone, `UTC` or `local`; omitted: UTC. */
+  readonly tz?: string;
 }
 
 /** A resolved price request: zones, UTC range and applied resolution. */
@@ -17,31 +20,36 @@ export interface ResolvedPriceQuery {
   readonly zoneIds: number[];
   readonly range: TimeRange;
   readonly resolution: Resolution;
+  readonly timeZone: AppliedTimeZone;
 }
 
 /** Validates and resolves a price request. @throws InputError (422) on any invalid input. */
 export function resolvePriceQuery(deps: ServiceDeps, input: PricesInput): ResolvedPriceQuery {
   const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
   const zoneIds = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
-  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now());
-  return { zoneIds, range, resolution: applyResolution(input.resolution ?? 'auto', range) };
+  const timeZone = applyTimeZone(deps, input.tz, codes);
+  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone.naive);
+  return { zoneIds, range, resolution: applyResolution(input.resolution ?? 'auto', range), timeZone };
 }
 
 function toQuery(q: ResolvedPriceQuery): PriceQuery {
-  return { zoneIds: q.zoneIds, from: q.range.from, to: q.range.to, resolution: q.resolution };
+  const query = { zoneIds: q.zoneIds, from: q.range.from, to: q.range.to, resolution: q.resolution };
+  const tz = q.timeZone.byZoneId;
+  return tz && q.resolution !== 'native' ? { ...query, timeZones: tz } : query;
 }
 
 /** meta of a price response: measured upstream values, sources from the stored data. */
 export async function priceMeta(deps: ServiceDeps, q: ResolvedPriceQuery): Promise<Meta> {
   const sources = await findPriceSources(deps.db, toQuery(q));
-  return { provenance: 'measured', upstreamSources: sourceLabels(sources), range: q.range, resolution: q.resolution, pagination: null };
+  return { provenance: 'measured', upstreamSources: sourceLabels(sources), range: q.range, resolution: q.resolution, pagination: null, timeZone: q.timeZone.label };
 }
 
 /** Day-ahead prices (EUR/MWh) for the request, every row of the range (REST /prices). */
-export async function getPrices(deps: ServiceDeps, input: PricesInput): Promise<{ meta: Meta; rows: PriceRecord[] }> {
+export async function getPrices(deps: ServiceDeps, input: PricesInput): Promise<RowsWithZone<PriceRecord>> {
   const q = resolvePriceQuery(deps, input);
   const [rows, meta] = await Promise.all([findPrices(deps.db, toQuery(q)), priceMeta(deps, q)]);
-  return { meta, rows };
+  const zoneOf = rowZoneOf(q.timeZone);
+  return { meta, rows, rowTimeZone: zoneOf && ((r) => zoneOf(r.zone)) };
 }
 
 /** One keyset page of prices: rows after `after` in (datetime, zone) order, at most `limit`. */

@@ -17,7 +17,7 @@ describe('the OpenAPI document and the reference page', () => {
     expect(doc.info.version).toBe('1.0.0');
     expect(Object.keys(doc.paths).sort()).toEqual(ENDPOINTS.map((e) => e.path).sort());
     const params = doc.paths['/api/v1/flows'].get.parameters.map((p: any) => p.name);
-    expect(params).toEqual(['datetime_from', 'datetime_to', 'resolution', 'border', 'zone', 'flow_type', 'limit', 'offset', 'format']);
+    expect(params).toEqual(['datetime_from', 'datetime_to', 'resolution', 'border', 'zone', 'flow_type', 'limit', 'offset', 'tz', 'format']);
     expect(doc.components.schemas.PriceRow.additionalProperties).toBe(false);
     expect(doc.paths['/api/v1/prices'].get.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/HTTPValidationError');
   });

@@ -13,8 +13,11 @@ const FIELD_OF_PATH: Record<string, string> = {
 const REST_NAME: Record<string, string> = {
   from: 'datetime_from', to: 'datetime_to', borders: 'border', zones: 'zone', flowTypes: 'flow_type', flowBinMw: 'flow_bin_mw', priceBin: 'price_bin',
 };
-/** Arguments one surface has by design: keyset against offset paging, and the GraphQL-only flow basis. */
-const PAGING = { graphql: ['first', 'after', 'last', 'before', 'basis'], rest: ['limit', 'offset'] };
+/**
+ * Arguments one surface has by design: keyset against offset paging, and the GraphQL-only flow
+ * basis. REST `tz` has no GraphQL `timeZone` counterpart yet (issue 15: still to be added).
+ */
+const PAGING = { graphql: ['first', 'after', 'last', 'before', 'basis'], rest: ['limit', 'offset', 'tz'] };
 
 describe('schema.graphql', () => {
   it('is the schema printed from the Pothos code (run npm run schema:print after changing it)', () => {

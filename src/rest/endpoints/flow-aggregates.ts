@@ -4,30 +4,30 @@ import { getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary } 
 import { rowsEndpoint } from '../endpoint.js';
 import { CI_SHARE_EXAMPLE, DURATION_EXAMPLE, FLOW_TYPE_SUMMARY_EXAMPLE, SCATTER_EXAMPLE } from './examples.js';
 import { borderParam, flowBinParam, priceBinParam } from '../flow-params.js';
-import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
+import { resolutionParam, sharedTimeParams, tzParam, zoneParam } from '../schemas.js';
 
 /** GET /api/v1/flow-type-summary (spec 4.7). */
 export const flowTypeSummaryEndpoint = rowsEndpoint({
   path: '/api/v1/flow-type-summary',
   summary: 'Daily flow-type breakdown per border',
-  description: 'Per UTC day and border, the share of assessed hours of each flow type (percentages summing to ~100). Never finer than 1D: native, 1H and auto below 1D apply 1D (meta.resolution says so); 1W gives ISO weeks.',
-  query: z.object({ ...sharedTimeParams, resolution: resolutionParam, border: borderParam }),
+  description: 'Per UTC day (local day with `tz`: the border\'s zone A\'s time zone under `local`) and border, the share of assessed hours of each flow type (percentages summing to ~100). Never finer than 1D: native, 1H and auto below 1D apply 1D (meta.resolution says so); 1W gives ISO weeks.',
+  query: z.object({ ...sharedTimeParams, resolution: resolutionParam, border: borderParam, tz: tzParam }),
   contract: FLOW_TYPE_SUMMARY_ROW,
   tag: 'Aggregates',
   example: FLOW_TYPE_SUMMARY_EXAMPLE,
-  rows: (deps, q) => getFlowTypeSummary(deps, { borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution }),
+  rows: (deps, q) => getFlowTypeSummary(deps, { borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, tz: q.tz }),
 });
 
 /** GET /api/v1/ci-share (spec 4.4). */
 export const ciShareEndpoint = rowsEndpoint({
   path: '/api/v1/ci-share',
   summary: 'Counter-intuitive flow share per zone',
-  description: 'Per zone and bucket: hours in which a counter-intuitive flow left the zone, over hours with an assessed flow at any of its borders. Buckets are hours at native/1H.',
-  query: z.object({ ...sharedTimeParams, resolution: resolutionParam, zone: zoneParam }),
+  description: 'Per zone and bucket: hours in which a counter-intuitive flow left the zone, over hours with an assessed flow at any of its borders. Buckets are hours at native/1H; UTC days/weeks at 1D/1W, local ones (the zone\'s time zone under `local`) with `tz`.',
+  query: z.object({ ...sharedTimeParams, resolution: resolutionParam, zone: zoneParam, tz: tzParam }),
   contract: CI_SHARE_ROW,
   tag: 'Aggregates',
   example: CI_SHARE_EXAMPLE,
-  rows: (deps, q) => getCiShare(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution }),
+  rows: (deps, q) => getCiShare(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, tz: q.tz }),
 });
 
 /** GET /api/v1/flow-price-scatter (spec 4.3). */
@@ -41,12 +41,13 @@ export const scatterEndpoint = rowsEndpoint({
     border: borderParam,
     flow_bin_mw: flowBinParam,
     price_bin: priceBinParam,
+    tz: tzParam,
   }),
   contract: SCATTER_ROW,
   tag: 'Aggregates',
   example: SCATTER_EXAMPLE,
   rows: (deps, q) => getFlowPriceScatter(deps, {
-      borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, flowBinMw: q.flow_bin_mw, priceBin: q.price_bin,
+      borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, flowBinMw: q.flow_bin_mw, priceBin: q.price_bin, tz: q.tz,
     }),
 });
 
@@ -60,9 +61,10 @@ export const durationEndpoint = rowsEndpoint({
     border: borderParam,
     zone: zoneParam.meta({ description: 'Zone whose net position (sum of its border flows, export positive) forms a series.' }),
     points: z.coerce.number().int().min(2).max(1001).default(101).meta({ description: 'Points per curve (101 = every whole percent).' }),
+    tz: tzParam,
   }),
   contract: DURATION_ROW,
   tag: 'Aggregates',
   example: DURATION_EXAMPLE,
-  rows: (deps, q) => getFlowDuration(deps, { borders: q.border, zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, points: q.points }),
+  rows: (deps, q) => getFlowDuration(deps, { borders: q.border, zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, points: q.points, tz: q.tz }),
 });

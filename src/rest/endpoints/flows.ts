@@ -4,7 +4,7 @@ import { getFlowOffsetPage } from '../../services/flows.js';
 import { rowsEndpoint } from '../endpoint.js';
 import { FLOWS_EXAMPLE } from './examples.js';
 import { borderParam, flowTypeParam, limitParam, offsetParam } from '../flow-params.js';
-import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
+import { resolutionParam, sharedTimeParams, tzParam, zoneParam } from '../schemas.js';
 
 /** GET /api/v1/flows (spec 4.6). */
 export const flowsEndpoint = rowsEndpoint({
@@ -20,6 +20,7 @@ export const flowsEndpoint = rowsEndpoint({
     flow_type: flowTypeParam,
     limit: limitParam,
     offset: offsetParam,
+    tz: tzParam,
   }),
   contract: FLOW_ROW,
   tag: 'Flows',
@@ -27,6 +28,6 @@ export const flowsEndpoint = rowsEndpoint({
   rows: (deps, q) => getFlowOffsetPage(deps, {
     borders: q.border, zones: q.zone, flowTypes: q.flow_type,
     datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution,
-    limit: q.limit, offset: q.offset,
+    limit: q.limit, offset: q.offset, tz: q.tz,
   }),
 });

@@ -3,17 +3,17 @@ import { PRICE_ROW } from '../../contract/rows/prices.js';
 import { getPrices } from '../../services/prices.js';
 import { rowsEndpoint } from '../endpoint.js';
 import { PRICES_EXAMPLE } from './examples.js';
-import { resolutionParam, sharedTimeParams, zoneParam } from '../schemas.js';
+import { resolutionParam, sharedTimeParams, tzParam, zoneParam } from '../schemas.js';
 
 /** GET /api/v1/prices (spec 4.2). */
 export const pricesEndpoint = rowsEndpoint({
   path: '/api/v1/prices',
   summary: 'Day-ahead prices',
   description:
-    'Day-ahead prices per bidding zone in EUR/MWh. Native rows are 15-minute where the market cleared in 15-minute periods (from 2025-10-01) and hourly before; 1H, 1D and 1W rows are time-weighted means per UTC bucket, stamped with the bucket start. Rows are ordered by datetime, then zone.',
-  query: z.object({ ...sharedTimeParams, resolution: resolutionParam, zone: zoneParam }),
+    'Day-ahead prices per bidding zone in EUR/MWh. Native rows are 15-minute where the market cleared in 15-minute periods (from 2025-10-01) and hourly before; 1H, 1D and 1W rows are time-weighted means per UTC bucket (local with `tz`), stamped with the bucket start. Rows are ordered by datetime, then zone.',
+  query: z.object({ ...sharedTimeParams, resolution: resolutionParam, zone: zoneParam, tz: tzParam }),
   contract: PRICE_ROW,
   tag: 'Prices',
   example: PRICES_EXAMPLE,
-  rows: (deps, q) => getPrices(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution }),
+  rows: (deps, q) => getPrices(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, tz: q.tz }),
 });

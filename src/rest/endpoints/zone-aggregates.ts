@@ -3,18 +3,18 @@ import { getPriceKpis, getZoneImportExport } from '../../services/aggregates.js'
 import { PRICE_KPI_ROW, ZONE_EXCHANGE_ROW } from '../../contract/rows/zone-aggregates.js';
 import { rowsEndpoint } from '../endpoint.js';
 import { PRICE_KPIS_EXAMPLE, ZONE_IMPORT_EXPORT_EXAMPLE } from './examples.js';
-import { sharedTimeParams, zoneParam } from '../schemas.js';
+import { sharedTimeParams, tzParam, zoneParam } from '../schemas.js';
 
 /** GET /api/v1/price-kpis (spec 4.8). */
 export const priceKpisEndpoint = rowsEndpoint({
   path: '/api/v1/price-kpis',
   summary: 'Price statistics per zone',
   description: 'One row per zone over the whole range, computed from hourly time-weighted mean prices. No resolution parameter; meta.resolution is null.',
-  query: z.object({ ...sharedTimeParams, zone: zoneParam }),
+  query: z.object({ ...sharedTimeParams, zone: zoneParam, tz: tzParam }),
   contract: PRICE_KPI_ROW,
   tag: 'Aggregates',
   example: PRICE_KPIS_EXAMPLE,
-  rows: (deps, q) => getPriceKpis(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to }),
+  rows: (deps, q) => getPriceKpis(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, tz: q.tz }),
 });
 
 /** GET /api/v1/zone-import-export (spec 4.9). */
@@ -22,9 +22,9 @@ export const zoneImportExportEndpoint = rowsEndpoint({
   path: '/api/v1/zone-import-export',
   summary: 'Imports and exports per zone',
   description: 'One row per zone over the range from the hourly net flows of its borders (physical; scheduled where physical is missing). No resolution parameter; meta.resolution is null.',
-  query: z.object({ ...sharedTimeParams, zone: zoneParam }),
+  query: z.object({ ...sharedTimeParams, zone: zoneParam, tz: tzParam }),
   contract: ZONE_EXCHANGE_ROW,
   tag: 'Aggregates',
   example: ZONE_IMPORT_EXPORT_EXAMPLE,
-  rows: (deps, q) => getZoneImportExport(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to }),
+  rows: (deps, q) => getZoneImportExport(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, tz: q.tz }),
 });

@@ -1,0 +1,107 @@
+import { InputError } from '../errors.js';
+import { closestCodes, didYouMean } from './suggest.js';
+
+/**
+ * The time zone a request asked for with `tz` / `timeZone`: none (UTC, the spec's output), one
+ * IANA zone for every row, or `local`: each bidding zone's own IANA zone.
+ */
+export type TimeZoneChoice = { readonly kind: 'utc' } | { readonly kind: 'zone'; readonly name: string } | { readonly kind: 'local' };
+
+/** The value meta.time_zone reports: the canonical IANA name or `local`; undefined without `tz`. */
+export function timeZoneLabel(tz: TimeZoneChoice, given: boolean): string | undefined {
+  if (!given) return undefined;
+  return tz.kind === 'zone' ? tz.name : tz.kind === 'local' ? 'local' : 'UTC';
+}
+
+let canonical: Map<string, string> | undefined;
+
+/** IANA names Intl knows, by upper-case spelling. */
+function knownZones(): Map<string, string> {
+  canonical ??= new Map([...Intl.supportedValuesOf('timeZone'), 'UTC'].map((n) => [n.toUpperCase(), n]));
+  return canonical;
+}
+
+/**
+ * Reads a `tz` parameter: `local`, `UTC` or an IANA name, case-insensitively (echoed in its
+ * canonical spelling). Absent or `UTC` is UTC.
+ * @throws InputError on `param` naming the value, with the closest names, when it is no known zone.
+ */
+export function parseTimeZone(text: string | undefined, param = 'tz'): TimeZoneChoice {
+  if (text === undefined) return { kind: 'utc' };
+  const wanted = text.trim();
+  if (wanted.toLowerCase() === 'local') return { kind: 'local' };
+  const name = knownZones().get(wanted.toUpperCase());
+  if (name === undefined) {
+    const hint = didYouMean([[wanted, closestCodes(wanted, [...knownZones().values()])]]);
+    throw InputError.of(param, `Unknown time zone '${text}': expected an IANA time zone name (e.g. Europe/Berlin), UTC or local${hint}`, 'value_error', text);
+  }
+  return name === 'UTC' ? { kind: 'utc' } : { kind: 'zone', name };
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+/** Offset of an IANA zone east of UTC at an instant, in minutes (whole seconds of the instant). */
+export function offsetMinutesAt(tz: string, ms: number): number {
+  const parts: Record<string, number> = {};
+  for (const p of formatterOf(tz).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** `+hh:mm` / `-hh:mm` of an offset in minutes. */
+function offsetText(minutes: number): string {
+  const a = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+}
+
+/** The local wall time of an instant in `tz` as an ISO text without offset (milliseconds when set). */
+function wallText(ms: number, offset: number): string {
+  const iso = new Date(ms + offset * 60_000).toISOString();
+  return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
+}
+
+/** RFC 3339 of an instant with the zone's offset at that instant: `2026-03-29T00:00:00+01:00`. */
+export function formatInZone(d: Date, tz: string): string {
+  const ms = d.getTime();
+  const offset = offsetMinutesAt(tz, ms);
+  return wallText(ms, offset) + offsetText(offset);
+}
+
+/** The local date (`YYYY-MM-DD`) of an instant in `tz`. */
+export function localDay(d: Date, tz: string): string {
+  const ms = d.getTime();
+  return wallText(ms, offsetMinutesAt(tz, ms)).slice(0, 10);
+}
+
+/** The local calendar year of an instant in `tz`. */
+export function localYear(d: Date, tz: string): number {
+  return Number(localDay(d, tz).slice(0, 4));
+}
+
+/**
+ * The instant whose wall time in `tz` is `wallMs` (a wall time read as if UTC, epoch ms). In the
+ * spring gap the wall time does not exist and is read with the offset before the switch (02:30 in
+ * Berlin on 2026-03-29 is 01:30Z); in the autumn overlap the earlier instant wins.
+ */
+export function wallTimeToInstant(wallMs: number, tz: string): number {
+  const before = offsetMinutesAt(tz, wallMs - 86_400_000);
+  const after = offsetMinutesAt(tz, wallMs + 86_400_000);
+  for (const offset of [before, after]) {
+    const t = wallMs - offset * 60_000;
+    if (offsetMinutesAt(tz, t) === offset) return t;
+  }
+  return wallMs - before * 60_000;
+}

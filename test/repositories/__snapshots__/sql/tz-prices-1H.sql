@@ -1,0 +1,18 @@
+-- rows: 144
+-- first: "2025-10-25T00:00:00.000Z"
+
+-- statement 1
+SELECT (extract(epoch FROM r.datetime) * 1000)::float8 AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+      SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
+      FROM (
+    SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
+    FROM (
+    SELECT p.zone_id, date_trunc('hour', p.ts, tz.name) AS hour,
+           round((sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes))::numeric, 6)::float8 AS price,
+           bool_or(p.interpolated) AS interpolated
+    FROM price_point p JOIN unnest($1::smallint[], $2::text[]) AS tz(zone_id, name) ON tz.zone_id = p.zone_id
+    WHERE p.zone_id = ANY($3::smallint[]) AND p.ts >= $4 AND p.ts < $5
+    GROUP BY 1, 2) h) r JOIN zone z ON z.id = r.zone_id
+    ) r
+
+    ORDER BY r.datetime, r.zone;

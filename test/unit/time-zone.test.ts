@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { parseDateTime } from '../../src/domain/time.js';
+import { formatInZone, localDay, offsetMinutesAt, parseTimeZone, wallTimeToInstant } from '../../src/domain/time-zone.js';
+
+describe('time zones', () => {
+  it('reads IANA names case-insensitively in their canonical spelling; UTC is the no-tz choice', () => {
+    expect(parseTimeZone('europe/berlin')).toEqual({ kind: 'zone', name: 'Europe/Berlin' });
+    expect(parseTimeZone('LOCAL')).toEqual({ kind: 'local' });
+    expect(parseTimeZone('utc')).toEqual({ kind: 'utc' });
+    expect(parseTimeZone(undefined)).toEqual({ kind: 'utc' });
+    expect(() => parseTimeZone('Mars/Olympus')).toThrow(/Unknown time zone 'Mars\/Olympus'/);
+  });
+
+  it('writes instants with the offset in force at that instant', () => {
+    expect(formatInZone(new Date('2026-03-29T00:59:59Z'), 'Europe/Berlin')).toBe('2026-03-29T01:59:59+01:00');
+    expect(formatInZone(new Date('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toBe('2026-03-29T03:00:00+02:00');
+    expect(formatInZone(new Date('2026-10-25T00:30:00Z'), 'Europe/Lisbon')).toBe('2026-10-25T01:30:00+01:00');
+    expect(formatInZone(new Date('2026-10-25T01:30:00Z'), 'Europe/Lisbon')).toBe('2026-10-25T01:30:00+00:00');
+    expect(formatInZone(new Date('2026-01-01T00:00:00Z'), 'Asia/Kolkata')).toBe('2026-01-01T05:30:00+05:30');
+    expect(formatInZone(new Date('2026-01-01T00:00:00Z'), 'America/New_York')).toBe('2025-12-31T19:00:00-05:00');
+    expect(localDay(new Date('2026-10-24T22:30:00Z'), 'Europe/Helsinki')).toBe('2026-10-25');
+    expect(offsetMinutesAt('Europe/Helsinki', Date.parse('2026-10-25T00:59:59Z'))).toBe(180);
+    expect(offsetMinutesAt('Europe/Helsinki', Date.parse('2026-10-25T01:00:00Z'))).toBe(120);
+  });
+
+  it('reads wall times: spring-gap times with the earlier offset, autumn-overlap times as the earlier instant', () => {
+    expect(new Date(wallTimeToInstant(Date.parse('2026-03-29T00:00:00Z'), 'Europe/Berlin')).toISOString()).toBe('2026-03-28T23:00:00.000Z');
+    expect(new Date(wallTimeToInstant(Date.parse('2026-03-29T02:30:00Z'), 'Europe/Berlin')).toISOString()).toBe('2026-03-29T01:30:00.000Z');
+    expect(new Date(wallTimeToInstant(Date.parse('2026-10-25T02:30:00Z'), 'Europe/Berlin')).toISOString()).toBe('2026-10-25T00:30:00.000Z');
+  });
+
+  it('parses naive datetimes in the zone given; offsets and relative times are unaffected', () => {
+    const now = new Date('2026-10-25T12:00:00Z');
+    const at = (text: string) => {
+      const r = parseDateTime(text, now, 'Europe/Helsinki');
+      return r.ok ? r.instant.toISOString() : r.msg;
+    };
+    expect(at('2026-10-25')).toBe('2026-10-24T21:00:00.000Z');
+    expect(at('2026-10-26T00:00')).toBe('2026-10-25T22:00:00.000Z');
+    expect(at('2026-10-25T00:00:00Z')).toBe('2026-10-25T00:00:00.000Z');
+    expect(at('now-1h')).toBe('2026-10-25T11:00:00.000Z');
+  });
+});
