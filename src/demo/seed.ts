@@ -15,6 +15,8 @@ import { analyzeMarketTables, type LoadWindow, loadOutages } from '../repositori
 import { inTransaction, type Sql } from '../repositories/sql.js';
 import { type DemoDataSet, type DemoOptions, generateDemo } from './generate.js';
 import { loadDemoMonths } from './load-months.js';
+import { HOUR_MS } from './calendar.js';
+import { monthSlices } from './large.js';
 import { dropIndexes, restoreIndexes } from '../repositories/deferred-indexes.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
 import { refreshPriceDaily } from '../repositories/price-rollup.js';
@@ -74,7 +76,7 @@ function skipReason(state: DemoLoadState): string | null {
  * stored. Market tables holding no row are emptied in the transaction (TRUNCATE: the load then
  * skips the WAL on the embedded engine) and the price and border-hour indexes are built after the
  * load; it loads month by month: prices, and border-hours with their classification; then the
- * price and flow rollups are built over the whole window; planner statistics are refreshed last.
+ * price rollup (month by month) and the flow rollups (whole window); planner statistics last.
  */
 export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<SeedDemoResult | null> {
   const log = options.log ?? (() => {});
@@ -114,6 +116,13 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
   };
 }
 
+/** The price rollup month by month (its sums are exact: numeric), each an index range scan. */
+async function refreshMonthlyPriceDaily(sql: Sql, data: DemoDataSet): Promise<void> {
+  for (const slice of monthSlices(data)) {
+    await refreshPriceDaily(sql, { from: new Date(data.range.start + slice.from * HOUR_MS), to: new Date(data.range.start + slice.to * HOUR_MS) });
+  }
+}
+
 /** Loads the data set and records it, inside the caller's transaction. */
 async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, window: LoadWindow, options: SeedDemoOptions) {
   const log = options.log ?? (() => {});
@@ -126,7 +135,7 @@ async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue,
   const [outages, outagesMs] = await timed(() => loadOutages(sql, demoOutageRows(data, catalogue)));
   const [totals, monthsMs] = await timed(() => loadDemoMonths(sql, data, catalogue, empty, options.progress));
   const [, indexes] = await timed(() => restoreIndexes(sql, deferred));
-  const [, priceRollups] = await timed(() => refreshPriceDaily(sql, window));
+  const [, priceRollups] = await timed(() => refreshMonthlyPriceDaily(sql, data));
   const [, flowRollups] = await timed(() => refreshFlowRollups(sql, window));
   log(`demo data: ${totals.prices} prices, ${totals.borderHours} border-hours and ${outages} outages loaded in ${monthsMs + outagesMs} ms, indexes built in ${indexes} ms, rollups in ${priceRollups + flowRollups} ms`);
   await timed(() => recordDemoLoad(sql, window));
