@@ -47,7 +47,7 @@ async function seedDemoOnStart(db: Database, config: Config, logger: Logger, now
 
 /**
  * A progress reporter that tells `status` which month of the demo load is running
- * (`loading demo data: 2025-11 (3/15 months)`, then the commit and statistics) and forwards
+ * (`loading demo data: 2025-11 (3/15 months)`, then indexes, rollups, commit and statistics) and forwards
  * everything to `inner`.
  */
 export function statusProgress(status: (detail: string) => void, inner?: ProgressReporter): ProgressReporter {
@@ -71,7 +71,7 @@ export function statusProgress(status: (detail: string) => void, inner?: Progres
     },
     note: (line) => inner?.note(line),
     finish() {
-      status('loading demo data: committing, then refreshing statistics');
+      status('loading demo data: building indexes and rollups, committing, refreshing statistics');
       inner?.finish();
     },
   };

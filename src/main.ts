@@ -59,12 +59,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   const base = await listen(server, config);
   logger.info({ url: base }, 'listening');
-  const [{ openServerDatabase }, { prepareDatabase }, { createApp }] = await Promise.all([
-    import('./db/server-database.js'),
-    import('./bootstrap.js'),
-    import('./app.js'),
-  ]);
-  const opened = await openServerDatabase(config);
+  // The engine's thread starts while this one loads the API's modules.
+  const opening = import('./db/server-database.js').then(({ openServerDatabase }) => openServerDatabase(config));
+  opening.catch(() => undefined);
+  const [{ prepareDatabase }, { createApp }] = await Promise.all([import('./bootstrap.js'), import('./app.js')]);
+  const opened = await opening;
   db = opened.db;
   logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL', ...(opened.url ? { url: opened.url } : {}) }, 'database opened');
   process.stdout.write(urlBlock(base, db, opened.url, config.SEED_DEMO));

@@ -10,11 +10,16 @@ import type { ProgressReporter } from '../ingest/progress.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
 import { allowLongStatements } from '../repositories/bulk.js';
-import { type DemoLoadState, deleteDemoData, demoLoadState, lockDemoLoad, recordDemoLoad } from '../repositories/demo-data.js';
+import { type DemoLoadState, deleteDemoData, demoLoadState, lockDemoLoad, recordDemoLoad, truncateEmptyMarketTables } from '../repositories/demo-data.js';
 import { analyzeMarketTables, type LoadWindow, loadOutages } from '../repositories/load.js';
 import { inTransaction, type Sql } from '../repositories/sql.js';
 import { type DemoDataSet, type DemoOptions, generateDemo } from './generate.js';
 import { loadDemoMonths } from './load-months.js';
+import { HOUR_MS } from './calendar.js';
+import { monthSlices } from './large.js';
+import { dropIndexes, restoreIndexes } from '../repositories/deferred-indexes.js';
+import { refreshFlowRollups } from '../repositories/flow-rollup.js';
+import { refreshPriceDaily } from '../repositories/price-rollup.js';
 import { demoOutageRows } from './rows.js';
 
 /** Options of {@link seedDemo}: the generator's options plus a log and a progress display. */
@@ -34,8 +39,15 @@ export interface SeedDemoResult {
   /** [from, to) of the data set, ISO UTC. */
   readonly from: string;
   readonly to: string;
-  readonly timingsMs: Readonly<Record<'generate' | 'prices' | 'outages' | 'borderHours' | 'flowRollups' | 'analyze', number>>;
+  readonly timingsMs: Readonly<Record<'generate' | 'prices' | 'outages' | 'borderHours' | 'flowRollups' | 'analyze', number>> &
+    Readonly<Partial<Record<'indexes' | 'priceRollups', number>>>;
 }
+
+/** Memory of the load's sorts and hash tables (index builds, rollups over the whole window) before they spill to disk. */
+const LOAD_MEMORY = '256MB';
+
+/** The tables whose indexes are built after the load when it emptied them. */
+const BULK_TABLES = ['price_point', 'border_hour'];
 
 /**
  * Runs one step of the load, after a turn of the event loop, and measures it (ms). The embedded
@@ -61,8 +73,10 @@ function skipReason(state: DemoLoadState): string | null {
  * recording the load (`demo_load`), so an interrupted load leaves nothing visible; demo rows
  * without that record (an interrupted load from before it existed) are deleted in the same
  * transaction. Does nothing and returns null when a demo load is recorded or upstream prices are
- * stored. It loads month by month: prices with their daily rollup, border-hours with their
- * classification, and the flow rollups rebuilt from it; planner statistics are refreshed last.
+ * stored. Market tables holding no row are emptied in the transaction (TRUNCATE: the load then
+ * skips the WAL on the embedded engine) and the price and border-hour indexes are built after the
+ * load; it loads month by month: prices, and border-hours with their classification; then the
+ * price rollup (month by month) and the flow rollups (whole window); planner statistics last.
  */
 export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<SeedDemoResult | null> {
   const log = options.log ?? (() => {});
@@ -86,6 +100,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     if (gone.prices + gone.borderHours + gone.outages > 0) {
       log(`demo data: replacing an interrupted load (${gone.prices} prices, ${gone.borderHours} border-hours, ${gone.outages} outages)`);
     }
+    await truncateEmptyMarketTables(sql);
     return loadDemo(sql, data, catalogue, window, options);
   });
   if (!loaded) return null;
@@ -101,17 +116,32 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
   };
 }
 
+/** The price rollup month by month (its sums are exact: numeric), each an index range scan. */
+async function refreshMonthlyPriceDaily(sql: Sql, data: DemoDataSet): Promise<void> {
+  for (const slice of monthSlices(data)) {
+    await refreshPriceDaily(sql, { from: new Date(data.range.start + slice.from * HOUR_MS), to: new Date(data.range.start + slice.to * HOUR_MS) });
+  }
+}
+
 /** Loads the data set and records it, inside the caller's transaction. */
 async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, window: LoadWindow, options: SeedDemoOptions) {
   const log = options.log ?? (() => {});
   await allowLongStatements(sql);
+  await sql.query(`SET LOCAL work_mem = '${LOAD_MEMORY}'`);
+  await sql.query(`SET LOCAL maintenance_work_mem = '${LOAD_MEMORY}'`);
+  const emptied = await truncateEmptyMarketTables(sql);
+  const empty = { prices: emptied.includes('price_point'), borderHours: emptied.includes('border_hour') };
+  const deferred = await dropIndexes(sql, BULK_TABLES.filter((t) => emptied.includes(t)));
   const [outages, outagesMs] = await timed(() => loadOutages(sql, demoOutageRows(data, catalogue)));
-  const [totals, monthsMs] = await timed(() => loadDemoMonths(sql, data, catalogue, options.progress));
-  log(`demo data: ${totals.prices} prices, ${totals.borderHours} border-hours and ${outages} outages loaded with their rollups in ${monthsMs + outagesMs} ms`);
+  const [totals, monthsMs] = await timed(() => loadDemoMonths(sql, data, catalogue, empty, options.progress));
+  const [, indexes] = await timed(() => restoreIndexes(sql, deferred));
+  const [, priceRollups] = await timed(() => refreshMonthlyPriceDaily(sql, data));
+  const [, flowRollups] = await timed(() => refreshFlowRollups(sql, window));
+  log(`demo data: ${totals.prices} prices, ${totals.borderHours} border-hours and ${outages} outages loaded in ${monthsMs + outagesMs} ms, indexes built in ${indexes} ms, rollups in ${priceRollups + flowRollups} ms`);
   await timed(() => recordDemoLoad(sql, window));
   const ms = (x: number) => Math.round(x);
   return {
     counts: { prices: totals.prices, borderHours: totals.borderHours, outages },
-    timings: { prices: ms(totals.pricesMs), outages: outagesMs, borderHours: ms(totals.borderHoursMs), flowRollups: ms(totals.flowRollupsMs) },
+    timings: { prices: ms(totals.pricesMs), outages: outagesMs, borderHours: ms(totals.borderHoursMs), indexes, priceRollups, flowRollups },
   };
 }

@@ -92,3 +92,19 @@ export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
     return { prices: span?.n ?? 0, borderHours: hours?.n ?? 0, outages: outages?.n ?? 0 };
   });
 }
+
+/** The market tables the demo load writes (none is referenced by a foreign key). */
+const MARKET_TABLES = ['price_point', 'price_daily', 'border_hour', 'border_outage', 'border_daily', 'zone_daily', 'border_weekly'] as const;
+
+/**
+ * TRUNCATEs each market table that holds no row, inside the caller's loading transaction: the
+ * table gets new files, so under the embedded engine's `wal_level = minimal` the load's pages skip
+ * the WAL (written once, at commit). Nothing visible changes; a rollback restores the old files.
+ * @returns the tables truncated.
+ */
+export async function truncateEmptyMarketTables(sql: Sql): Promise<string[]> {
+  const probes = MARKET_TABLES.map((t) => `SELECT '${t}' AS name WHERE NOT EXISTS (SELECT 1 FROM ${t})`).join(' UNION ALL ');
+  const empty = (await sql.query<{ name: string }>(probes)).map((r) => r.name);
+  if (empty.length) await sql.query(`TRUNCATE ${empty.join(', ')}`);
+  return empty;
+}

@@ -7,7 +7,7 @@
 import { HOUR_MS, MINUTE_MS } from '../domain/calendar.js';
 import type { Database } from '../db/client.js';
 import type { BorderHourClassColumns } from './border-class.js';
-import { allowLongStatements, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
+import { allowLongStatements, type BulkSpec, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
 import type { CopyType, CopyValue } from './copy-binary.js';
 import { refreshPriceDaily } from './price-rollup.js';
 import { type Executor, type Sql, inTransaction } from './sql.js';
@@ -84,6 +84,11 @@ const PRICE_COLUMNS: readonly (readonly [string, CopyType])[] = [
   ['source', 'text'],
 ];
 
+function priceSpec(zoneIds: readonly number[], targetEmpty: boolean): BulkSpec<PricePointRow> {
+  const encode = (r: PricePointRow) => [r.zoneId, r.ts, r.periodMinutes, r.priceEurMwh, r.interpolated, r.source];
+  return { table: 'price_point', columns: PRICE_COLUMNS, key: ['zone_id', 'ts'], encode, targetEmpty, references: { table: 'zone', ids: zoneIds } };
+}
+
 /**
  * Stores prices (EUR/MWh): each zone's rows replace what is stored inside the span they cover, and
  * refreshes the `price_daily` rollup of the touched UTC days, in one
@@ -100,10 +105,7 @@ export async function loadPrices(db: Executor, rows: readonly PricePointRow[]): 
     await allowLongStatements(sql);
     const targetEmpty = !(await windowHasRows(sql, 'price_point', 'zone_id', zoneIds, bounds.min, bounds.max + 1));
     if (!targetEmpty) await clearPriceSpans(sql, rows);
-    const encode = (r: PricePointRow) => [r.zoneId, r.ts, r.periodMinutes, r.priceEurMwh, r.interpolated, r.source];
-    const references = { table: 'zone', ids: zoneIds };
-    const spec = { table: 'price_point', columns: PRICE_COLUMNS, key: ['zone_id', 'ts'], encode, targetEmpty, references };
-    await bulkUpsert(sql, spec, rows);
+    await bulkUpsert(sql, priceSpec(zoneIds, targetEmpty), rows);
     await refreshPriceDaily(sql, { ...window, zoneIds });
   });
   return window;
@@ -165,6 +167,31 @@ function groupValues(r: BorderHourRow, group: BorderHourGroup): Value[] {
   }
 }
 
+function borderHourSpec(ids: readonly number[], groups: readonly BorderHourGroup[], targetEmpty: boolean): BulkSpec<BorderHourRow> {
+  const columns: Column[] = [['border_id', 'int2'], ['ts', 'timestamptz'], ...groups.flatMap((g) => GROUP_COLUMNS[g])];
+  const encode = (r: BorderHourRow): Value[] => {
+    const values: Value[] = [r.borderId, r.ts];
+    for (const g of groups) for (const v of groupValues(r, g)) values.push(v);
+    return values;
+  };
+  return { table: 'border_hour', columns, key: ['border_id', 'ts'], encode, targetEmpty, references: { table: 'border', ids } };
+}
+
+/**
+ * Appends prices (EUR/MWh) to a `price_point` holding none of their keys (a load into a table
+ * emptied in its transaction, indexes deferred): one binary COPY, no probe, no rollup: run
+ * `refreshPriceDaily` over the window afterwards. A duplicate key fails when the key is rebuilt.
+ */
+export async function appendPrices(sql: Sql, rows: readonly PricePointRow[]): Promise<void> {
+  await bulkUpsert(sql, priceSpec(distinctIds(rows, (r) => r.zoneId), true), rows);
+}
+
+/** As {@link appendPrices}, for border-hours (MW) with every column group, into `border_hour`. */
+export async function appendBorderHours(sql: Sql, rows: readonly BorderHourRow[]): Promise<void> {
+  const groups: BorderHourGroup[] = ['physical', 'scheduled', 'ntc', 'classification'];
+  await bulkUpsert(sql, borderHourSpec(distinctIds(rows, (r) => r.borderId), groups, true), rows);
+}
+
 /**
  * Upserts hourly border facts (MW). `groups` selects the column groups written (default all four);
  * e.g. loading physical flows alone leaves schedules and NTC untouched. Run `reclassify` over the
@@ -179,13 +206,10 @@ export async function loadBorderHours(
   const bounds = timeBounds(rows, (r) => r.ts);
   if (!bounds) return null;
   const ids = distinctIds(rows, (r) => r.borderId);
-  const columns: Column[] = [['border_id', 'int2'], ['ts', 'timestamptz'], ...groups.flatMap((g) => GROUP_COLUMNS[g])];
-  const encode = (r: BorderHourRow): Value[] => [r.borderId, r.ts, ...groups.flatMap((g) => groupValues(r, g))];
   await inTransaction(db, async (sql) => {
     await allowLongStatements(sql);
     const targetEmpty = !(await windowHasRows(sql, 'border_hour', 'border_id', ids, bounds.min, bounds.max + 1));
-    const references = { table: 'border', ids };
-    await bulkUpsert(sql, { table: 'border_hour', columns, key: ['border_id', 'ts'], encode, targetEmpty, references }, rows);
+    await bulkUpsert(sql, borderHourSpec(ids, groups, targetEmpty), rows);
   });
   return { from: new Date(bounds.min), to: new Date(bounds.max + HOUR_MS) };
 }

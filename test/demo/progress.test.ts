@@ -21,9 +21,9 @@ describe('progress of the demo load', () => {
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe('loading 3 month(s)');
     expect(lines.slice(1).map((l) => l.replace(/\d+ row.*$/, ''))).toEqual([
-      '[1/3] demo data 2025-09: prices, flows, rollups: ',
-      '[2/3] demo data 2025-10: prices, flows, rollups: ',
-      '[3/3] demo data 2025-11: prices, flows, rollups: ',
+      '[1/3] demo data 2025-09: prices, flows: ',
+      '[2/3] demo data 2025-10: prices, flows: ',
+      '[3/3] demo data 2025-11: prices, flows: ',
     ]);
     for (const line of lines.slice(1)) expect(line).toMatch(/row\(s\) \(elapsed \d+s, ETA \d+s\)$/);
     const rows = lines.slice(1).reduce((sum, l) => sum + Number(/: (\d+) row/.exec(l)?.[1]), 0);

@@ -61,7 +61,7 @@ describe('the demo load as a start-up status', () => {
       'loading demo data: 3 month(s) to load',
       'loading demo data: 2025-10 (1/3 months)',
       'loading demo data: 2025-11 (2/3 months)',
-      'loading demo data: committing, then refreshing statistics',
+      'loading demo data: building indexes and rollups, committing, refreshing statistics',
     ]);
   });
 });
