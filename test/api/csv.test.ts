@@ -80,6 +80,16 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
     expect(records.map((rec) => Object.fromEntries(rec.map((v, i) => [header?.[i], v])))).toEqual(expected);
   }, 120_000);
 
+  it('writes local-time rows under tz exactly as the JSON does, offsets included', async () => {
+    const query = '/api/v1/prices?datetime_from=2025-10-25&datetime_to=2025-10-28&zone=DE_LU&resolution=1D&tz=Europe/Berlin';
+    const json = (await (await t.get(query)).json()) as { data: { datetime: string; price_mwh: number }[] };
+    const [header, ...records] = readCsv(await (await t.get(`${query}&format=csv`)).text());
+    const at = (name: string) => header!.indexOf(name);
+    expect(records.map((r) => r[at('datetime')])).toEqual(['2025-10-25T00:00:00+02:00', '2025-10-26T00:00:00+02:00', '2025-10-27T00:00:00+01:00']);
+    expect(records.map((r) => r[at('datetime')])).toEqual(json.data.map((r) => r.datetime));
+    expect(records.map((r) => Number(r[at('price_mwh')]))).toEqual(json.data.map((r) => r.price_mwh));
+  }, 60_000);
+
   it('streams a full /flows page (14 days of hours, nearly 20,000 rows): the header arrives before the rows are all written', async () => {
     const res = await t.get('/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-11-03&resolution=1H&format=csv');
     const total = Number(res.headers.get('x-total-count'));

@@ -113,6 +113,18 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
     expect(revalidated.status).toBe(304);
   });
 
+  it('compresses a GraphQL response that decompresses to the uncompressed one', async () => {
+    const body = JSON.stringify({ query: String(PricesQuery), variables: DASHBOARD_PRICES });
+    const post = (headers: Record<string, string>) =>
+      Promise.resolve(app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
+    const plain = await (await post({})).text();
+    const res = await post({ 'accept-encoding': 'br' });
+    expect(res.headers.get('content-encoding')).toBe('br');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.length).toBeLessThan(plain.length / 3);
+    expect(brotliDecompressSync(bytes).toString('utf8')).toBe(plain);
+  });
+
   it('leaves small bodies and clients without Accept-Encoding uncompressed', async () => {
     const small = await get('/api/v1/prices?resolution=bogus', { 'accept-encoding': 'gzip' });
     expect(small.headers.get('content-encoding')).toBeNull();

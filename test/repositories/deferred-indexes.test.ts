@@ -9,7 +9,7 @@ import { appendPrices } from '../../src/repositories/load.js';
 import { inTransaction } from '../../src/repositories/sql.js';
 import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
-const INDEXES_SQL = `SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('price_point', 'border_hour') ORDER BY indexname`;
+const INDEXES_SQL = `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('price_point', 'border_hour') ORDER BY indexname`;
 
 const indexes = (db: Database) => db.rawQuery<{ indexname: string; indexdef: string }>(INDEXES_SQL);
 

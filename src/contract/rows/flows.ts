@@ -14,7 +14,7 @@ export const FLOW_ROW = defineRow<FlowRecord>({
   graphql: 'FlowRow',
   description: 'One border-hour (or, at daily or weekly resolution, one bucket of a border direction and flow type).',
   fields: [
-    f.datetime((r) => r.datetime, { rest: 'datetime', graphql: 'datetime', description: 'Hour (or bucket) start, UTC.' }),
+    f.datetime((r) => r.datetime, { rest: 'datetime', graphql: 'datetime', description: 'Hour (or bucket) start: UTC (Z), or with the offset of the requested time zone (tz) at that instant.' }),
     f.zone((r) => r.zoneFrom, { graphql: 'from', description: 'Exporting zone.' }),
     f.zone((r) => r.zoneTo, { graphql: 'to', description: 'Importing zone.' }),
     f.string((r) => r.zoneFrom, { rest: 'bidding_zone_from', graphql: 'biddingZoneFrom', description: 'Exporting zone code (where the power came from).' }),

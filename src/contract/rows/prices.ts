@@ -10,7 +10,7 @@ export const PRICE_ROW = defineRow<PriceRecord>({
   graphql: 'PricePoint',
   description: 'A day-ahead price of one zone: a native period (15-minute or hourly) or a UTC bucket.',
   fields: [
-    f.datetime((p) => p.datetime, { rest: 'datetime', graphql: 'datetime', description: 'Start of the period or bucket, UTC.', example: '2026-11-01T00:00:00Z' }),
+    f.datetime((p) => p.datetime, { rest: 'datetime', graphql: 'datetime', description: 'Start of the period or bucket: UTC (Z), or with the offset of the requested time zone (tz) at that instant.', example: '2026-11-01T00:00:00Z' }),
     f.string((p) => p.zone, { rest: 'bidding_zone', graphql: 'biddingZone', description: 'Bidding zone short code.', example: 'DE_LU' }),
     f.zone((p) => p.zone, { graphql: 'zone', description: 'The bidding zone.' }),
     f.float((p) => p.price, {
