@@ -10,6 +10,7 @@ export const META_HEADERS = {
   from: 'X-Resolved-Datetime-From',
   to: 'X-Resolved-Datetime-To',
   resolution: 'X-Resolution',
+  timeZone: 'X-Time-Zone',
   total: 'X-Total-Count',
   limit: 'X-Limit',
   offset: 'X-Offset',
@@ -24,7 +25,7 @@ const headerText = (text: string): string => text.replace(/[^\x20-\x7e]/g, (c) =
 
 /**
  * The meta as response headers: provenance, sources (comma-separated), resolved range (UTC without
- * offset, as meta writes it), applied resolution; on paged endpoints total, limit, offset, next offset
+ * offset, as meta writes it), applied resolution, the time zone under `tz`; on paged endpoints total, limit, offset, next offset
  * and a `Link` to the next page (this URL with `offset` replaced). A null meta value has no header.
  */
 export function metaHeaders(meta: WireMeta, url: URL): Record<string, string> {
@@ -33,6 +34,7 @@ export function metaHeaders(meta: WireMeta, url: URL): Record<string, string> {
   if (meta.resolved_datetime_from) headers[META_HEADERS.from] = meta.resolved_datetime_from;
   if (meta.resolved_datetime_to) headers[META_HEADERS.to] = meta.resolved_datetime_to;
   if (meta.resolution) headers[META_HEADERS.resolution] = meta.resolution;
+  if (meta.time_zone) headers[META_HEADERS.timeZone] = meta.time_zone;
   const page = meta.pagination;
   if (page) {
     headers[META_HEADERS.total] = String(page.total);

@@ -65,6 +65,7 @@ const META_HEADER_DOCS = {
   [META_HEADERS.from]: text('meta.resolved_datetime_from (UTC, no offset); absent when null.'),
   [META_HEADERS.to]: text('meta.resolved_datetime_to (UTC, no offset, exclusive); absent when null.'),
   [META_HEADERS.resolution]: text('meta.resolution; absent when null.', { enum: ['native', '1H', '1D', '1W'] }),
+  [META_HEADERS.timeZone]: text('meta.time_zone: the IANA time zone (or `local`) the tz parameter applied; absent without tz.'),
 } as const;
 
 const PAGE_HEADER_DOCS = {

@@ -83,7 +83,9 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
   it('writes local-time rows under tz exactly as the JSON does, offsets included', async () => {
     const query = '/api/v1/prices?datetime_from=2025-10-25&datetime_to=2025-10-28&zone=DE_LU&resolution=1D&tz=Europe/Berlin';
     const json = (await (await t.get(query)).json()) as { data: { datetime: string; price_mwh: number }[] };
-    const [header, ...records] = readCsv(await (await t.get(`${query}&format=csv`)).text());
+    const csv = await t.get(`${query}&format=csv`);
+    expect(csv.headers.get('x-time-zone')).toBe('Europe/Berlin');
+    const [header, ...records] = readCsv(await csv.text());
     const at = (name: string) => header!.indexOf(name);
     expect(records.map((r) => r[at('datetime')])).toEqual(['2025-10-25T00:00:00+02:00', '2025-10-26T00:00:00+02:00', '2025-10-27T00:00:00+01:00']);
     expect(records.map((r) => r[at('datetime')])).toEqual(json.data.map((r) => r.datetime));

@@ -63,7 +63,7 @@ describe('the OpenAPI document as a contract', () => {
         expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
       }
       expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After');
-      const meta = ['X-Provenance', 'X-Upstream-Sources', 'X-Resolved-Datetime-From', 'X-Resolved-Datetime-To', 'X-Resolution'];
+      const meta = ['X-Provenance', 'X-Upstream-Sources', 'X-Resolved-Datetime-From', 'X-Resolved-Datetime-To', 'X-Resolution', 'X-Time-Zone'];
       const paging = op.operationId === 'getFlows' ? ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-Next-Offset', 'Link'] : [];
       expect(Object.keys(op.responses['200'].headers)).toEqual(['ETag', 'Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...meta, ...paging]);
     }
