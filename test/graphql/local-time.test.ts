@@ -89,3 +89,32 @@ describe.each(BACKENDS)('GraphQL timeZone on %s', (backend) => {
     expect(g.data!.prices.meta.timeZone).toBeNull();
   });
 });
+
+const ZonedCiShare = graphql(`
+  query ZonedCiShare($zones: [String!], $from: String, $to: String, $timeZone: String) {
+    ciShare(zones: $zones, from: $from, to: $to, resolution: DAILY, timeZone: $timeZone) {
+      meta { timeZone }
+      rows { day biddingZone ciHours totalHours }
+    }
+  }
+`);
+
+describe.each(BACKENDS)('GraphQL timeZone on aggregates on %s', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 10_000 });
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('writes ci-share buckets of Helsinki days with their offset, as REST tz does', async () => {
+    const range = { from: '2025-10-25', to: '2025-10-28' };
+    const res = await t.get(`/api/v1/ci-share?zone=FI&datetime_from=${range.from}&datetime_to=${range.to}&resolution=1D&tz=Europe/Helsinki`);
+    expect(res.status).toBe(200);
+    const r = (await res.json()) as { data: { day: string; zone: string; ci_hours: number; total_hours: number }[] };
+    const g = await t.graphql(ZonedCiShare, { zones: ['FI'], ...range, timeZone: 'europe/helsinki' });
+    expect(g.errors).toBeUndefined();
+    expect(g.data!.ciShare.rows.map((x) => x.day)).toEqual(['2025-10-25T00:00:00+03:00', '2025-10-26T00:00:00+03:00', '2025-10-27T00:00:00+02:00']);
+    expect(g.data!.ciShare.rows.map((x) => [x.day, x.biddingZone, x.ciHours, x.totalHours])).toEqual(r.data.map((x) => [x.day, x.zone, x.ci_hours, x.total_hours]));
+    expect(g.data!.ciShare.meta.timeZone).toBe('Europe/Helsinki');
+  });
+});
