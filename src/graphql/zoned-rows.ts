@@ -26,10 +26,21 @@ export function withRowTimeZone<T>(value: T, tz: string | undefined): T {
   return tz === undefined || typeof value !== 'object' || value === null ? value : { ...value, [ROW_TIME_ZONE]: tz };
 }
 
-/** An instant of a row: with its zone's offset (RFC 3339 text) under a time zone, else the Date. */
+const lastByZone = new Map<string, { ms: number; text: string }>();
+
+/**
+ * An instant of a row: with its zone's offset (RFC 3339 text) under a time zone, else the Date.
+ * Rows come in datetime order, so the last text of each zone is remembered.
+ */
 export function zonedInstant(d: Date, row: unknown): Date | string {
   const tz = timeZoneOfRow(row);
-  return tz === undefined ? d : formatInZone(d, tz);
+  if (tz === undefined) return d;
+  const ms = d.getTime();
+  const last = lastByZone.get(tz);
+  if (last?.ms === ms) return last.text;
+  const text = formatInZone(d, tz);
+  lastByZone.set(tz, { ms, text });
+  return text;
 }
 
 /** A day of a row (`YYYY-MM-DD`): the local date under a time zone, else the UTC date. */
