@@ -6,7 +6,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLScalarType } from 'graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { lastInstantMemo } from './date-time.js';
+import { isZonedText, lastInstantMemo } from './date-time.js';
 import { formatUtc } from '../domain/time.js';
 import type { LiveEvents } from '../events/live.js';
 import type { AccessContext } from '../security/client.js';
@@ -26,7 +26,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   DefaultEdgesNullability: { list: false; items: false };
   DefaultNodeNullability: false;
-  Scalars: { DateTime: { Input: Date; Output: Date } };
+  Scalars: { DateTime: { Input: Date; Output: Date | string } };
   Directives: { rateLimit: { locations: 'OBJECT' | 'FIELD_DEFINITION'; args: { limit?: number; duration?: number } } };
 }>({
   plugins: [DirectivesPlugin, ComplexityPlugin, RelayPlugin, ValidationPlugin, DataloaderPlugin],
@@ -56,15 +56,15 @@ export const builder = new SchemaBuilder<{
 
 /**
  * DateTime as REST writes instants: RFC 3339 UTC with `Z`, seconds precision unless milliseconds
- * are set (`2026-11-23T00:00:00Z`); inputs read as graphql-scalars' DateTimeISO reads them.
+ * are set (`2026-11-23T00:00:00Z`), or under a `timeZone` argument the text rows carry with their offset; inputs read as graphql-scalars' DateTimeISO reads them.
  */
 const DateTimeResolver = new GraphQLScalarType({
   ...DateTimeISOResolver.toConfig(),
-  serialize: (value) => formatUtc(new Date(DateTimeISOResolver.serialize(value) as string)),
+  serialize: (value) => (isZonedText(value) ? value : formatUtc(new Date(DateTimeISOResolver.serialize(value) as string))),
 });
 
 builder.addScalarType('DateTime', lastInstantMemo(DateTimeResolver), {
-  description: 'An instant in UTC, RFC 3339 with Z, seconds precision unless milliseconds are set (e.g. 2026-11-01T00:00:00Z), as REST writes it. Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
+  description: 'An instant in UTC, RFC 3339 with Z, seconds precision unless milliseconds are set (e.g. 2026-11-01T00:00:00Z), as REST writes it; row instants under a timeZone argument carry the offset of that zone instead (e.g. 2026-03-29T00:00:00+01:00), as REST tz writes them. Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
 });
 builder.queryType({
   description: 'European electricity market data: day-ahead prices (EUR/MWh), cross-border flows (MW) and their classification. Every root field of an operation spends one token from the caller\'s rate-limit bucket, like one REST request.',

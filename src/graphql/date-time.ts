@@ -22,3 +22,13 @@ export function lastInstantMemo(scalar: GraphQLScalarType): GraphQLScalarType {
     },
   });
 }
+
+const ZONED_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?[+-]\d{2}:\d{2}$/;
+
+/**
+ * True for an instant already written in a requested time zone, RFC 3339 with a numeric offset
+ * (`2026-03-29T00:00:00+01:00`): the DateTime scalar writes such text as is.
+ */
+export function isZonedText(value: unknown): value is string {
+  return typeof value === 'string' && ZONED_TEXT.test(value) && !Number.isNaN(Date.parse(value));
+}

@@ -7,7 +7,7 @@ import { unselectedFields } from '../support/graphql-selection.js';
 import { type AggregateField, REST_PATH, restQuery, WIRE, wireFlow, wireMeta } from './parity-wire.js';
 
 const MetaFields = graphql(`
-  fragment MetaFields on Meta { provenance upstreamSources resolvedFrom resolvedTo resolution }
+  fragment MetaFields on Meta { provenance upstreamSources resolvedFrom resolvedTo resolution timeZone }
 `);
 
 const Aggregates = graphql(`

@@ -45,6 +45,7 @@ export const wireMeta = (m: MetaFieldsFragment) => ({
   resolved_datetime_to: m.resolvedTo && utc(m.resolvedTo, true),
   resolution: m.resolution && REST_ENUM[m.resolution],
   pagination: null,
+  ...(m.timeZone == null ? {} : { time_zone: m.timeZone }),
 });
 
 /** Every field of each aggregate row as the REST row writes it. */

@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { describe, expect, it } from 'vitest';
-import { lastInstantMemo } from '../../src/graphql/date-time.js';
+import { isZonedText, lastInstantMemo } from '../../src/graphql/date-time.js';
 
 describe('DateTime scalar remembering the last instant', () => {
   const memo = lastInstantMemo(DateTimeISOResolver);
@@ -23,5 +23,16 @@ describe('DateTime scalar remembering the last instant', () => {
   it('keeps the name, description and parsing of the scalar', () => {
     expect(memo.name).toBe(DateTimeISOResolver.name);
     expect(memo.parseValue('2026-11-01T00:00:00Z')).toEqual(DateTimeISOResolver.parseValue('2026-11-01T00:00:00Z'));
+  });
+});
+
+describe('instants already written in a time zone', () => {
+  it('are RFC 3339 texts with a numeric offset, and nothing else', () => {
+    expect(isZonedText('2026-03-29T00:00:00+01:00')).toBe(true);
+    expect(isZonedText('2026-10-25T02:30:00.250-03:30')).toBe(true);
+    expect(isZonedText('2026-03-29T00:00:00Z')).toBe(false);
+    expect(isZonedText('2026-03-29T00:00:00')).toBe(false);
+    expect(isZonedText('2026-13-45T00:00:00+01:00')).toBe(false);
+    expect(isZonedText(new Date('2026-03-29T00:00:00Z'))).toBe(false);
   });
 });

@@ -42,3 +42,10 @@ export const zonesArg = (t: ArgBuilder, description: string) =>
 
 /** Nullable GraphQL range arguments as service input. */
 export const rangeInput = (a: { from?: string | null; to?: string | null }) => ({ datetimeFrom: a.from ?? undefined, datetimeTo: a.to ?? undefined });
+
+/** The `timeZone` argument (REST `tz`), described for its field. */
+export const timeZoneArg = (t: ArgBuilder, description: string) =>
+  t.string({ description: `Time zone of the output, REST tz: an IANA name (e.g. Europe/Berlin, case-insensitive), UTC, or local (each bidding zone's own zone). ${description} Omitted: UTC, output unchanged.` });
+
+/** Nullable GraphQL `timeZone` as service input (`tz`). */
+export const timeZoneInput = (a: { timeZone?: string | null }) => ({ tz: a.timeZone ?? undefined });

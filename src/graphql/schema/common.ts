@@ -47,6 +47,7 @@ export const MetaRef = builder.objectRef<Meta>('Meta').implement({
     resolvedFrom: t.field({ type: 'DateTime', nullable: true, description: 'Start of the range used, UTC.', resolve: (m) => m.range?.from ?? null }),
     resolvedTo: t.field({ type: 'DateTime', nullable: true, description: 'End of the range used (exclusive), UTC.', resolve: (m) => m.range?.to ?? null }),
     resolution: t.field({ type: AppliedResolutionEnum, nullable: true, description: 'Applied resolution; null where the field takes none.', resolve: (m) => m.resolution }),
+    timeZone: t.string({ nullable: true, description: 'The time zone applied (REST meta.time_zone): the canonical IANA name, UTC or local; null without timeZone.', resolve: (m) => m.timeZone ?? null }),
   }),
 });
 
@@ -56,7 +57,7 @@ export const rangeArgSchema = z.string().superRefine((v, ctx) => {
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.msg });
 });
 
-const GRAPHQL_PARAM: Record<string, string> = { datetime_from: 'from', datetime_to: 'to', zone: 'zones', border: 'borders' };
+const GRAPHQL_PARAM: Record<string, string> = { datetime_from: 'from', datetime_to: 'to', zone: 'zones', border: 'borders', tz: 'timeZone' };
 
 const GRAPHQL_RESOLUTION: Record<string, string> = Object.fromEntries(Object.entries(RESOLUTION_VALUES).map(([name, v]) => [v.value, name]));
 

@@ -3,9 +3,10 @@ import { FLOW_ROW } from '../../contract/rows/flows.js';
 import type { RequestedResolution } from '../../domain/resolution.js';
 import type { FlowBasis, FlowRecord } from '../../repositories/flows.js';
 import { FLOW_TYPES, type FlowTypeName, type ResolvedFlowSelection } from '../../services/flow-filter.js';
-import { FLOWS_MAX_LIMIT, flowMeta, getFlowKeysetPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
+import { FLOWS_MAX_LIMIT, flowMeta, flowRowTimeZone, getFlowKeysetPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { bordersArg, rangeArgs, resolutionArg, zonesArg } from './args.js';
+import { bordersArg, rangeArgs, resolutionArg, timeZoneArg, zonesArg } from './args.js';
+import { inTimeZone } from '../zoned-rows.js';
 import { cursorCode, cursorInstant, MetaRef, withArgNames } from './common.js';
 import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
 import { rowObjectType } from './rows.js';
@@ -55,6 +56,7 @@ interface FlowArgs extends PageArgs {
   readonly to?: string | null;
   readonly resolution?: RequestedResolution | null;
   readonly basis?: FlowBasis | null;
+  readonly timeZone?: string | null;
 }
 
 async function resolveFlows(ctx: GraphQLContext, args: FlowArgs): Promise<FlowConnection> {
@@ -67,10 +69,12 @@ async function resolveFlows(ctx: GraphQLContext, args: FlowArgs): Promise<FlowCo
     datetimeTo: args.to ?? undefined,
     resolution: args.resolution ?? 'auto',
     basis: args.basis ?? 'physical',
+    tz: args.timeZone ?? undefined,
   });
+  const zoneOf = flowRowTimeZone(sel);
   const page = await keysetPage(args, FLOW_CURSOR, ({ after, limit }) => {
     const position = after && { datetime: after[0], zoneFrom: after[1], zoneTo: after[2], flowType: after[3] };
-    return getFlowKeysetPage(ctx.deps, query, { after: position, limit });
+    return getFlowKeysetPage(ctx.deps, query, { after: position, limit }).then((rows) => inTimeZone(rows, zoneOf));
   });
   let summary: Promise<{ total: number; derived: boolean }> | undefined;
   return { ...page, sel, summary: () => (summary ??= summarizeFlowRows(ctx.deps, query)) };
@@ -87,6 +91,7 @@ builder.queryFields((t) => ({
         borders: bordersArg(t.arg, 'Each selects its border whatever the direction of flow; rows keep the direction of their flow. Omitted: every border.'),
         zones: zonesArg(t.arg, 'Selects the borders with the zone on either side; combined with borders by AND. Omitted: every zone.'),
         flowTypes: t.arg({ type: [FlowTypeEnum], description: 'Flow types to keep.' }),
+        timeZone: timeZoneArg(t.arg, 'Hourly, daily and weekly buckets are local; datetime carries the offset. With local, a border is in the zone of its zone A (codes sorted).'),
         basis: t.arg({ type: FlowBasisEnum, defaultValue: 'physical', description: 'Classify physical flows (default) or scheduled exchanges.' }),
       },
       complexity: (args) => ({ field: 1, multiplier: args.first ?? DEFAULT_PAGE_SIZE }),

@@ -6,10 +6,12 @@ import type { PriceRecord } from '../../repositories/prices.js';
 import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPriceKeysetPage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { zonesArg } from './args.js';
+import { timeZoneArg, zonesArg } from './args.js';
 import { cursorCode, cursorInstant, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
 import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
 import { rowObjectType } from './rows.js';
+import { rowZoneOf } from '../../services/time-zone.js';
+import { inTimeZone } from '../zoned-rows.js';
 
 /** Largest page a client may ask for with `first`. */
 export const MAX_PAGE_SIZE = PAGE_LIMITS.prices;
@@ -32,6 +34,7 @@ interface PriceArgs extends PageArgs {
   readonly from?: string | null;
   readonly to?: string | null;
   readonly resolution?: RequestedResolution | null;
+  readonly timeZone?: string | null;
 }
 
 async function resolvePrices(ctx: GraphQLContext, args: PriceArgs): Promise<PriceConnection> {
@@ -41,10 +44,13 @@ async function resolvePrices(ctx: GraphQLContext, args: PriceArgs): Promise<Pric
     datetimeFrom: args.from ?? undefined,
     datetimeTo: args.to ?? undefined,
     resolution: args.resolution ?? 'auto',
+    tz: args.timeZone ?? undefined,
   });
+  const zoneOf = rowZoneOf(query.timeZone);
   const meta = priceMeta(ctx.deps, query);
   meta.catch(() => undefined);
-  const page = await keysetPage(args, PRICE_CURSOR, ({ after, limit }) => getPriceKeysetPage(ctx.deps, query, { after: after && { datetime: after[0], zone: after[1] }, limit }));
+  const page = await keysetPage(args, PRICE_CURSOR, ({ after, limit }) => getPriceKeysetPage(ctx.deps, query, { after: after && { datetime: after[0], zone: after[1] }, limit })
+    .then((rows) => inTimeZone(rows, zoneOf && ((r) => zoneOf(r.zone)))));
   return { ...page, query, meta };
 }
 
@@ -58,6 +64,7 @@ builder.queryFields((t) => ({
         from: t.arg.string({ description: 'Start (inclusive): ISO 8601 (UTC when no offset) or now-<n><unit>. Default now-30d.', validate: rangeArgSchema }),
         to: t.arg.string({ description: 'End (exclusive), same formats. Default now.', validate: rangeArgSchema }),
         resolution: t.arg({ type: ResolutionEnum, defaultValue: 'auto', description: 'Aggregation; explicit NATIVE allows at most 2 days, HOURLY at most 14 days.' }),
+        timeZone: timeZoneArg(t.arg, 'Hourly, daily and weekly means are of local hours, days and weeks; datetime carries the offset (2026-03-29T00:00:00+01:00).'),
       },
       complexity: (args) => ({ field: 1, multiplier: args.first ?? DEFAULT_PAGE_SIZE }),
       validate: z.object({ first: z.number().int().min(1).max(MAX_PAGE_SIZE).nullish() }).loose(),

@@ -1,7 +1,7 @@
-import { isoDay } from '../../domain/time.js';
 import { type Field, graphqlFields, type RowContract } from '../../contract/fields.js';
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
+import { timeZoneOfRow, withRowTimeZone, zonedDay, zonedInstant } from '../zoned-rows.js';
 import { ZoneRef } from './zones.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -30,11 +30,17 @@ function scalarField<R>(t: FieldBuilder<R>, f: Field<R>, enums: EnumRefs) {
       return f.nullable ? t.float({ ...doc, nullable: true, resolve: f.value }) : t.float({ ...doc, resolve: required(f, f.value) });
     case 'boolean':
       return f.nullable ? t.boolean({ ...doc, nullable: true, resolve: f.value }) : t.boolean({ ...doc, resolve: required(f, f.value) });
-    case 'datetime':
-      return f.nullable ? t.field({ ...doc, type: 'DateTime', nullable: true, resolve: f.value }) : t.field({ ...doc, type: 'DateTime', resolve: required(f, f.value) });
+    case 'datetime': {
+      const value = f.value as (row: R) => Date | null;
+      const instant = (row: R) => {
+        const d = value(row);
+        return d === null ? null : zonedInstant(d, row);
+      };
+      return f.nullable ? t.field({ ...doc, type: 'DateTime', nullable: true, resolve: instant }) : t.field({ ...doc, type: 'DateTime', resolve: required(f, instant) });
+    }
     case 'day': {
       const day = required(f, f.value);
-      return t.string({ ...doc, resolve: (row) => isoDay(day(row)) });
+      return t.string({ ...doc, resolve: (row) => zonedDay(day(row), row) });
     }
     case 'zone':
       return t.field({ ...doc, type: ZoneRef, resolve: required(f, f.value) });
@@ -47,7 +53,8 @@ function scalarField<R>(t: FieldBuilder<R>, f: Field<R>, enums: EnumRefs) {
       return t.stringList({ ...doc, resolve: required(f, (row) => f.value(row) as string[] | null) });
     case 'object': {
       const type: RowRef<object> = rowObjectType<object>(f.contract, enums);
-      return f.nullable ? t.field({ ...doc, type, nullable: true, resolve: f.value }) : t.field({ ...doc, type, resolve: required(f, f.value) });
+      const nested = (row: R) => withRowTimeZone(f.value(row), timeZoneOfRow(row));
+      return f.nullable ? t.field({ ...doc, type, nullable: true, resolve: nested }) : t.field({ ...doc, type, resolve: required(f, nested) });
     }
   }
 }
