@@ -1,5 +1,5 @@
 import { formatUtc, isoDay } from '../domain/time.js';
-import { formatInZone, localDay } from '../domain/time-zone.js';
+import { zonedFormatter } from '../domain/time-zone.js';
 import { type Field, restFields, type RowContract } from './fields.js';
 
 /** A JSON value of a REST row field. */
@@ -30,16 +30,8 @@ export type RowTimeZone<R> = ((row: R) => string) | undefined;
 
 /** Instant or day text of a field kind in the zone of each row, remembered per zone. */
 function zonedText<R>(kind: 'datetime' | 'day', zoneOf: (row: R) => string): (d: Date, row: R) => string {
-  const memos = new Map<string, (d: Date) => string>();
-  return (d, row) => {
-    const tz = zoneOf(row);
-    let memo = memos.get(tz);
-    if (!memo) {
-      memo = lastValueMemo(kind === 'day' ? (x) => localDay(x, tz) : (x) => formatInZone(x, tz));
-      memos.set(tz, memo);
-    }
-    return memo(d);
-  };
+  const format = zonedFormatter(kind);
+  return (d, row) => format(d, zoneOf(row));
 }
 
 /**

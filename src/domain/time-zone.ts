@@ -86,6 +86,22 @@ export function localDay(d: Date, tz: string): string {
   return wallText(ms, offsetMinutesAt(tz, ms)).slice(0, 10);
 }
 
+/**
+ * Instant text (RFC 3339 with the offset, {@link formatInZone}) or local-day text ({@link localDay})
+ * in a zone, remembering the last instant per zone: sorted rows repeat each instant many times.
+ */
+export function zonedFormatter(kind: 'datetime' | 'day'): (d: Date, tz: string) => string {
+  const last = new Map<string, { ms: number; text: string }>();
+  return (d, tz) => {
+    const ms = d.getTime();
+    const hit = last.get(tz);
+    if (hit?.ms === ms) return hit.text;
+    const text = kind === 'day' ? localDay(d, tz) : formatInZone(d, tz);
+    last.set(tz, { ms, text });
+    return text;
+  };
+}
+
 /** The local calendar year of an instant in `tz`. */
 export function localYear(d: Date, tz: string): number {
   return Number(localDay(d, tz).slice(0, 4));

@@ -1,4 +1,4 @@
-import { formatInZone, localDay } from '../domain/time-zone.js';
+import { zonedFormatter } from '../domain/time-zone.js';
 import { isoDay } from '../domain/time.js';
 import type { RowTimeZone } from '../contract/json.js';
 
@@ -26,25 +26,17 @@ export function withRowTimeZone<T>(value: T, tz: string | undefined): T {
   return tz === undefined || typeof value !== 'object' || value === null ? value : { ...value, [ROW_TIME_ZONE]: tz };
 }
 
-const lastByZone = new Map<string, { ms: number; text: string }>();
+const instantText = zonedFormatter('datetime');
+const dayText = zonedFormatter('day');
 
-/**
- * An instant of a row: with its zone's offset (RFC 3339 text) under a time zone, else the Date.
- * Rows come in datetime order, so the last text of each zone is remembered.
- */
+/** An instant of a row: with its zone's offset (RFC 3339 text) under a time zone, else the Date. */
 export function zonedInstant(d: Date, row: unknown): Date | string {
   const tz = timeZoneOfRow(row);
-  if (tz === undefined) return d;
-  const ms = d.getTime();
-  const last = lastByZone.get(tz);
-  if (last?.ms === ms) return last.text;
-  const text = formatInZone(d, tz);
-  lastByZone.set(tz, { ms, text });
-  return text;
+  return tz === undefined ? d : instantText(d, tz);
 }
 
 /** A day of a row (`YYYY-MM-DD`): the local date under a time zone, else the UTC date. */
 export function zonedDay(d: Date, row: unknown): string {
   const tz = timeZoneOfRow(row);
-  return tz === undefined ? isoDay(d) : localDay(d, tz);
+  return tz === undefined ? isoDay(d) : dayText(d, tz);
 }
