@@ -71,3 +71,27 @@ export class InputError extends AppError {
     return new InputError([{ param, msg, type, input }]);
   }
 }
+
+/**
+ * Gathers the issues of several checks of one request, so that its 422 names every invalid input
+ * and not only the first one met (FastAPI lists each invalid parameter).
+ */
+export class IssueCollector {
+  private readonly issues: InputIssue[] = [];
+
+  /** The check's value, or undefined when it threw an {@link InputError} (whose issues are kept). */
+  attempt<T>(check: () => T): T | undefined {
+    try {
+      return check();
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      this.issues.push(...err.issues);
+      return undefined;
+    }
+  }
+
+  /** @throws InputError with every issue gathered, when there is any. */
+  done(): void {
+    if (this.issues.length) throw new InputError(this.issues);
+  }
+}

@@ -99,6 +99,22 @@ export function parseQuery<Q extends z.ZodObject>(schema: Q, raw: Record<string,
     const kind = numberKind(schema.shape[param] as z.ZodType | undefined);
     return { param, msg: issueMessage(i, kind), type: issueType(i, kind), input: raw[param] };
   });
+  throw new InputError(inParamOrder(schema, [...unreadable, ...issues]));
+}
+
+/** Issues sorted as the schema declares their parameters (stable; unknown names last). */
+export function inParamOrder(schema: z.ZodObject, issues: readonly InputIssue[]): InputIssue[] {
   const order = Object.keys(schema.shape);
-  throw new InputError([...unreadable, ...issues].sort((a, b) => order.indexOf(a.param) - order.indexOf(b.param)));
+  const rank = (i: InputIssue) => (order.includes(i.param) ? order.indexOf(i.param) : order.length);
+  return [...issues].sort((a, b) => rank(a) - rank(b));
+}
+
+/** Runs a handler; its input errors come out with their issues in the schema's parameter order. */
+export async function inQueryOrder<T>(schema: z.ZodObject, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof InputError) || err.issues.length < 2) throw err;
+    throw new InputError(inParamOrder(schema, err.issues));
+  }
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
 import type { RestCache, ServedResponse } from './cache.js';
 import { JsonRows, type Endpoint } from './endpoint.js';
-import { parseQuery, readQuery } from './query.js';
+import { inQueryOrder, parseQuery, readQuery } from './query.js';
 import { arrowResponse, csvResponse, queryWithFormat, requestedFormat } from './formats.js';
 import { metaHeaders } from './meta-headers.js';
 import type { Format } from './negotiation.js';
@@ -63,7 +63,7 @@ function streamedJson(meta: unknown, rows: JsonRows): Response {
 async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, accept: string | null): Promise<ServedResponse> {
   const schema = queryWithFormat(endpoint.query);
   const { format, ...query } = parseQuery(schema, readQuery(schema, url.searchParams)) as { format?: Format };
-  const { meta, data } = await endpoint.handle(deps, query);
+  const { meta, data } = await inQueryOrder(schema, () => endpoint.handle(deps, query));
   const wireMeta = metaToWire(meta);
   const chosen = requestedFormat(format, accept);
   const response = chosen === 'csv' ? csvResponse(endpoint, wireMeta, data, url)

@@ -1,5 +1,6 @@
 import { atLeastDaily } from '../domain/resolution.js';
 import { resolveRange } from '../domain/time.js';
+import { IssueCollector } from '../errors.js';
 import { findCiCounts, findFlowTypeCounts } from '../repositories/flow-aggregates.js';
 import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flow-stats.js';
 import { findFlowSources } from '../repositories/flows.js';
@@ -58,8 +59,7 @@ export async function getFlowTypeSummary(deps: ServiceDeps, input: FlowSelection
 
 /** Counter-intuitive share per zone and bucket. */
 export async function getCiShare(deps: ServiceDeps, input: FlowSelection) {
-  const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
-  const sel = resolveFlowSelection(deps, { ...input, borders: [], flowTypes: [] }, undefined, codes);
+  const sel = resolveFlowSelection(deps, { ...input, borders: [], flowTypes: [] }, undefined, true);
   const ids = zoneIds(deps, input.zones);
   const [counts, meta] = await Promise.all([
     findCiCounts(deps.db, sel.range, ids, sel.resolution, sel.timeZone.byZoneId ?? undefined),
@@ -95,11 +95,13 @@ export async function getFlowDuration(deps: ServiceDeps, input: FlowSelection & 
 
 /** Zones and range of a per-zone aggregate; `tz` only sets how naive bounds are read (rows hold no instants). */
 function zoneRangeInput(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
-  const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
+  const check = new IssueCollector();
+  const codes = check.attempt(() => (input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code))) ?? [];
   const ids = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
-  const timeZone = applyTimeZone(deps, input.tz, codes);
-  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone.naive);
-  return { ids, range, timeZone: timeZone.label };
+  const timeZone = check.attempt(() => applyTimeZone(deps, input.tz, codes));
+  const range = check.attempt(() => resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone?.naive));
+  check.done();
+  return { ids, range: range!, timeZone: timeZone!.label };
 }
 
 /** Price KPIs per zone over the range (EUR/MWh); no resolution. */

@@ -1,5 +1,6 @@
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
 import { resolveRange, type TimeRange } from '../domain/time.js';
+import { IssueCollector } from '../errors.js';
 import type { FlowFilter } from '../repositories/flow-sql.js';
 import type { BorderTimeZones } from '../repositories/sql-time.js';
 import type { ServiceDeps } from './context.js';
@@ -34,39 +35,45 @@ export interface ResolvedFlowSelection {
   readonly borderTimeZones: BorderTimeZones | undefined;
 }
 
-function borderIdsOf(deps: ServiceDeps, sel: FlowSelection): { ids: number[] | null; written: ResolvedFlowSelection['written'] } {
-  const refs = sel.borders?.length ? deps.catalogue.resolveBorders(sel.borders) : [];
+function borderIdsOf(deps: ServiceDeps, sel: FlowSelection, check: IssueCollector): { ids: number[] | null; written: ResolvedFlowSelection['written']; zoneCodes: string[] | null } {
+  const refs = (sel.borders?.length && check.attempt(() => deps.catalogue.resolveBorders(sel.borders!))) || [];
   const written = refs.flatMap((r) => {
     const b = deps.catalogue.border(r.key);
     return b ? [{ from: r.from, to: r.to, borderId: b.id }] : [];
   });
   let ids: number[] | null = refs.length ? written.map((w) => w.borderId) : null;
-  if (sel.zones?.length) {
-    const zones = new Set(deps.catalogue.resolveZones(sel.zones));
+  const zoneCodes = sel.zones?.length ? (check.attempt(() => deps.catalogue.resolveZones(sel.zones!)) ?? []) : null;
+  if (zoneCodes) {
+    const zones = new Set(zoneCodes);
     const touching = deps.catalogue.borders.filter((b) => zones.has(b.a) || zones.has(b.b)).map((b) => b.id);
     ids = ids ? ids.filter((id) => touching.includes(id)) : touching;
   }
-  return { ids: ids && [...new Set(ids)], written };
+  return { ids: ids && [...new Set(ids)], written, zoneCodes };
 }
 
 /**
  * Resolves a flow selection: borders (`A->B`, either direction) AND zones (either side of a border),
  * flow types, range and resolution. `tz` applies per border (its zone A's time zone), or with
- * `tzZones` to those zones (per-zone aggregates). @throws InputError on any invalid input.
+ * `tzOnZones` to the selected zones, all when none is given (per-zone aggregates).
+ * @throws InputError listing every invalid input.
  */
 export function resolveFlowSelection(
   deps: ServiceDeps,
   sel: FlowSelection,
   lift: (r: Resolution) => Resolution = (r) => r,
-  tzZones?: readonly string[],
+  tzOnZones = false,
 ): ResolvedFlowSelection {
-  const { ids, written } = borderIdsOf(deps, sel);
+  const check = new IssueCollector();
+  const { ids, written, zoneCodes } = borderIdsOf(deps, sel, check);
   const idSet = ids && new Set(ids);
   const borders = deps.catalogue.borders.filter((b) => !idSet || idSet.has(b.id));
-  const timeZone = applyTimeZone(deps, sel.tz, tzZones ?? [...new Set(borders.map((b) => b.a))]);
-  const range = resolveRange(sel.datetimeFrom, sel.datetimeTo, deps.now(), timeZone.naive);
-  const resolution = lift(applyResolution(sel.resolution ?? 'auto', range));
-  const perZone = timeZone.perZone;
+  const tzZones = tzOnZones ? (zoneCodes ?? deps.catalogue.zones.map((z) => z.code)) : [...new Set(borders.map((b) => b.a))];
+  const timeZone = check.attempt(() => applyTimeZone(deps, sel.tz, tzZones));
+  const range = check.attempt(() => resolveRange(sel.datetimeFrom, sel.datetimeTo, deps.now(), timeZone?.naive));
+  const applied = range && check.attempt(() => applyResolution(sel.resolution ?? 'auto', range));
+  check.done();
+  const resolution = lift(applied!);
+  const perZone = timeZone!.perZone;
   const borderTimeZones = perZone ? { borderIds: borders.map((b) => b.id), names: borders.map((b) => perZone.get(b.a) ?? 'UTC') } : undefined;
-  return { filter: { from: range.from, to: range.to, borderIds: ids, flowTypes: sel.flowTypes ?? [] }, range, resolution, written, timeZone, borderTimeZones };
+  return { filter: { from: range!.from, to: range!.to, borderIds: ids, flowTypes: sel.flowTypes ?? [] }, range: range!, resolution, written, timeZone: timeZone!, borderTimeZones };
 }

@@ -1,5 +1,6 @@
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
 import { resolveRange, type TimeRange } from '../domain/time.js';
+import { IssueCollector } from '../errors.js';
 import { countPrices, findPriceSources, findPrices, type PriceQuery, type PriceRecord } from '../repositories/prices.js';
 import type { ServiceDeps } from './context.js';
 import { type Meta, sourceLabels } from './meta.js';
@@ -25,11 +26,14 @@ export interface ResolvedPriceQuery {
 
 /** Validates and resolves a price request. @throws InputError (422) on any invalid input. */
 export function resolvePriceQuery(deps: ServiceDeps, input: PricesInput): ResolvedPriceQuery {
-  const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
+  const check = new IssueCollector();
+  const codes = check.attempt(() => (input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code))) ?? [];
   const zoneIds = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
-  const timeZone = applyTimeZone(deps, input.tz, codes);
-  const range = resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone.naive);
-  return { zoneIds, range, resolution: applyResolution(input.resolution ?? 'auto', range), timeZone };
+  const timeZone = check.attempt(() => applyTimeZone(deps, input.tz, codes));
+  const range = check.attempt(() => resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone?.naive));
+  const resolution = range && check.attempt(() => applyResolution(input.resolution ?? 'auto', range));
+  check.done();
+  return { zoneIds, range: range!, resolution: resolution!, timeZone: timeZone! };
 }
 
 function toQuery(q: ResolvedPriceQuery): PriceQuery {

@@ -1,23 +1,9 @@
-import { z } from 'zod';
-import { DATA_CATALOGUE } from '../../domain/catalogue.js';
-import { InputError } from '../../errors.js';
+import { bordersArgSchema, rangeArgSchema, timeZoneArgSchema, zonesArgSchema } from '../arg-schemas.js';
 import type { builder } from '../builder.js';
-import { rangeArgSchema, ResolutionEnum } from './common.js';
+import { ResolutionEnum } from './common.js';
 
 /** The `t.arg` builder of a query field. */
 export type ArgBuilder = Parameters<Parameters<typeof builder.queryFields>[0]>[0]['arg'];
-
-/** A list of codes checked one by one, so that each unknown code is an issue at its index (`zones.1`). */
-const codeList = (param: string, check: (v: string[]) => unknown) =>
-  z.array(z.string()).max(200).superRefine((values, c) => {
-    values.forEach((v, i) => {
-      try {
-        check([v]);
-      } catch (err) {
-        c.addIssue({ code: 'custom', path: [i], message: err instanceof InputError ? err.issues[0]!.msg : `Invalid ${param}` });
-      }
-    });
-  });
 
 /** `from` and `to`: the half-open range [from, to) of REST `datetime_from` / `datetime_to`. */
 export const rangeArgs = (t: ArgBuilder) => ({
@@ -34,18 +20,21 @@ export const resolutionArg = (t: ArgBuilder, description: string) =>
 
 /** A repeatable border filter (REST `border`): `A->B`, short codes or EICs, case-insensitive. */
 export const bordersArg = (t: ArgBuilder, description: string) =>
-  t.stringList({ description: `Borders written A->B (short codes or EICs, case-insensitive), REST border. ${description}`, validate: codeList('borders', (v) => DATA_CATALOGUE.resolveBorders(v)) });
+  t.stringList({ description: `Borders written A->B (short codes or EICs, case-insensitive), REST border. ${description}`, validate: bordersArgSchema });
 
 /** A repeatable zone filter (REST `zone`): short codes or EICs, case-insensitive. */
 export const zonesArg = (t: ArgBuilder, description: string) =>
-  t.stringList({ description: `Bidding zones (short code such as DE_LU, or EIC; case-insensitive), REST zone. ${description}`, validate: codeList('zones', (v) => DATA_CATALOGUE.resolveZones(v)) });
+  t.stringList({ description: `Bidding zones (short code such as DE_LU, or EIC; case-insensitive), REST zone. ${description}`, validate: zonesArgSchema });
 
 /** Nullable GraphQL range arguments as service input. */
 export const rangeInput = (a: { from?: string | null; to?: string | null }) => ({ datetimeFrom: a.from ?? undefined, datetimeTo: a.to ?? undefined });
 
 /** The `timeZone` argument (REST `tz`), described for its field. */
 export const timeZoneArg = (t: ArgBuilder, description: string) =>
-  t.string({ description: `Time zone of the output, REST tz: an IANA name (e.g. Europe/Berlin, case-insensitive), UTC, or local (each bidding zone's own zone). ${description} Omitted: UTC, output unchanged.` });
+  t.string({
+    description: `Time zone of the output, REST tz: an IANA name (e.g. Europe/Berlin, case-insensitive), UTC, or local (each bidding zone's own zone). ${description} Omitted: UTC, output unchanged.`,
+    validate: timeZoneArgSchema,
+  });
 
 /** Nullable GraphQL `timeZone` as service input (`tz`). */
 export const timeZoneInput = (a: { timeZone?: string | null }) => ({ tz: a.timeZone ?? undefined });

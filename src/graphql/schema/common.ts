@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isSupportedInstant, parseDateTime } from '../../domain/time.js';
+import { isSupportedInstant } from '../../domain/time.js';
 import { InputError } from '../../errors.js';
 import type { Meta } from '../../services/meta.js';
 import { builder } from '../builder.js';
@@ -51,11 +51,7 @@ export const MetaRef = builder.objectRef<Meta>('Meta').implement({
   }),
 });
 
-/** Validation of a range argument: the REST grammar and supported range of {@link parseDateTime}. */
-export const rangeArgSchema = z.string().superRefine((v, ctx) => {
-  const parsed = parseDateTime(v, new Date());
-  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.msg });
-});
+export { rangeArgSchema } from '../arg-schemas.js';
 
 const GRAPHQL_PARAM: Record<string, string> = { datetime_from: 'from', datetime_to: 'to', zone: 'zones', border: 'borders', tz: 'timeZone' };
 
