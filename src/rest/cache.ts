@@ -120,7 +120,6 @@ export class RestCache {
     const policy = { range, nowMs: this.opts.now(), relative, privateOnly: this.opts.privateOnly };
     response.headers.set('etag', etag);
     response.headers.set('cache-control', cacheControl(policy));
-    response.headers.set('vary', 'Accept');
     if (matchesIfNoneMatch(ifNoneMatch, etag)) {
       await response.body.cancel();
       return notModified(response.headers);

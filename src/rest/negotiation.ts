@@ -64,3 +64,11 @@ export function negotiateFormat(accept: string | null): Format {
   scored.sort((a, b) => b.q - a.q || b.s - a.s || a.position - b.position);
   return scored[0]?.format ?? 'json';
 }
+
+/**
+ * The Vary of a REST representation: it is chosen by Accept, and JSON and CSV are compressed by
+ * Accept-Encoding (Arrow is sent as is). Set once, on the 200 and on the 304 that stands for it.
+ */
+export function varyOf(format: Format): string {
+  return format === 'arrow' ? 'Accept' : 'Accept, Accept-Encoding';
+}

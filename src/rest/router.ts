@@ -8,7 +8,7 @@ import { JsonRows, type Endpoint } from './endpoint.js';
 import { inQueryOrder, parseQuery, readQuery } from './query.js';
 import { arrowResponse, csvResponse, queryWithFormat, requestedFormat } from './formats.js';
 import { metaHeaders } from './meta-headers.js';
-import type { Format } from './negotiation.js';
+import { type Format, varyOf } from './negotiation.js';
 import { metaToWire } from './schemas.js';
 import { REST_PREFIX, routePath } from '../http/paths.js';
 
@@ -69,7 +69,7 @@ async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, acce
   const response = chosen === 'csv' ? csvResponse(endpoint, wireMeta, data, url)
     : chosen === 'arrow' ? arrowResponse(endpoint, wireMeta, data, url)
     : withHeaders(data instanceof JsonRows ? streamedJson(wireMeta, data) : json({ meta: wireMeta, data }), metaHeaders(wireMeta, url));
-  response.headers.append('vary', 'Accept');
+  response.headers.set('vary', varyOf(chosen));
   return { response, range: meta.range };
 }
 
