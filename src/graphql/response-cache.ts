@@ -8,6 +8,7 @@ import { createInMemoryCache, type Cache, useResponseCache } from '@graphql-yoga
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { DataVersion } from '../events/version.js';
+import { ifNoneMatchTags, quotedEtag } from '../http/cache-control.js';
 import { RESPONSE_CACHE, REQUEST_COST_TOKENS } from '../limits.js';
 import { accessOf, recordDecision } from '../security/client.js';
 import { rateLimitMessage } from '../security/graphql.js';
@@ -44,12 +45,59 @@ function cachedHitsCost(limiter: TokenBucketLimiter): Plugin {
   };
 }
 
+/**
+ * RFC 9110 entity-tags for the plugin's ETags, which are its bare cache keys: responses carry the key
+ * quoted (a strong tag), and an If-None-Match naming a cached key (quoted or not, `W/`, in a list,
+ * with the coding suffix compression adds) is answered 304 with that tag. If-Modified-Since is
+ * ignored beside If-None-Match (RFC 9110 13.1.3).
+ */
+function quotedEtags(cache: Cache): Plugin {
+  return {
+    onRequest({ request, endResponse }) {
+      const tags = ifNoneMatchTags(request.headers.get('if-none-match')).filter((t) => t !== '*');
+      if (tags.length === 0) return;
+      const keys = tags.map((t) => t.replace(/^"(.*)"$/, '$1'));
+      return findCached(cache, keys).then((hit) => {
+        if (!hit) return;
+        const headers: Record<string, string> = { etag: quotedEtag(hit.key) };
+        const lastModified = hit.result.extensions?.http?.headers?.['Last-Modified'];
+        if (typeof lastModified === 'string') headers['last-modified'] = lastModified;
+        endResponse(new Response(null, { status: 304, headers }));
+      });
+    },
+    onResultProcess({ result, setResult }) {
+      if (typeof result !== 'object' || result === null || !('extensions' in result) || !result.extensions) return;
+      const http = result.extensions.http as { headers?: Record<string, string> } | undefined;
+      const etag = http?.headers?.['ETag'];
+      if (etag === undefined || etag === quotedEtag(etag)) return;
+      setResult({ ...result, extensions: { ...result.extensions, http: { ...http, headers: { ...http!.headers, ETag: quotedEtag(etag) } } } });
+    },
+    onResponse({ response }) {
+      const etag = response.status === 304 ? response.headers.get('etag') : null;
+      if (etag) response.headers.set('etag', quotedEtag(etag));
+    },
+  };
+}
+
+type CachedResult = NonNullable<Awaited<ReturnType<Cache['get']>>>;
+
+/** The first of `keys` the cache holds, with its result. */
+async function findCached(cache: Cache, keys: readonly string[]): Promise<{ key: string; result: CachedResult } | null> {
+  for (const key of keys) {
+    const result = await cache.get(key);
+    if (result) return { key, result };
+  }
+  return null;
+}
+
 /** The response cache plugins, keyed on the data version; install them after the access plugin. */
 export function graphqlResponseCachePlugins(version: DataVersion, limiter: TokenBucketLimiter): Plugin[] {
+  const cache = versionedCache(version);
   return [
+    quotedEtags(cache),
     useResponseCache({
       session: () => `v${version.current}`,
-      cache: versionedCache(version),
+      cache,
       ttl: RESPONSE_CACHE.recentMaxAgeS * 1_000,
     }) as Plugin,
     cachedHitsCost(limiter),

@@ -5,6 +5,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { TimeRange } from '../domain/time.js';
 import { RESPONSE_CACHE } from '../limits.js';
+import { baseEtag } from './compression.js';
 
 /** What the Cache-Control of a successful response depends on. */
 export interface CachePolicyInput {
@@ -43,4 +44,23 @@ export function errorCacheControlPlugin(): Plugin {
       if (response.status >= 400) response.headers.set('cache-control', ERROR_CACHE_CONTROL);
     },
   };
+}
+
+/**
+ * The entity-tags of an If-None-Match header compared weakly (RFC 9110 13.1.2): `W/` dropped, and the
+ * coding suffix {@link baseEtag} strips, so each reads as the strong tag of the uncoded
+ * representation (`"x"`); `*` stays `*`. Unquoted items are kept as given.
+ */
+export function ifNoneMatchTags(header: string | null): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .filter(Boolean)
+    .map((t) => (t === '*' ? t : baseEtag(t)));
+}
+
+/** An opaque tag as a strong entity-tag: quoted (`"x"`); a tag already quoted or weak is left as is. */
+export function quotedEtag(tag: string): string {
+  return /^(W\/)?"[^"]*"$/.test(tag) ? tag : `"${tag.replace(/"/g, '')}"`;
 }

@@ -9,8 +9,7 @@ import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { TimeRange } from '../domain/time.js';
 import type { DataVersion } from '../events/version.js';
-import { cacheControl, maxAgeSeconds } from '../http/cache-control.js';
-import { baseEtag } from '../http/compression.js';
+import { cacheControl, ifNoneMatchTags, maxAgeSeconds } from '../http/cache-control.js';
 import { RESPONSE_CACHE } from '../limits.js';
 import { requestedFormat } from './formats.js';
 import { FORMATS, type Format } from './negotiation.js';
@@ -72,11 +71,7 @@ export function isRelative(schema: z.ZodObject, params: URLSearchParams): boolea
 
 /** Whether an If-None-Match header matches `etag` (weak comparison, `*`, lists; coding suffixes ignored). */
 export function matchesIfNoneMatch(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim().replace(/^W\//, '');
-    return tag === '*' || baseEtag(tag) === etag;
-  });
+  return ifNoneMatchTags(header).some((tag) => tag === '*' || tag === etag);
 }
 
 const hash = (parts: unknown[]): string => `"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 27)}"`;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
+import { PricesQuery } from '../../src/dashboard/queries.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 
 const PAST = '/api/v1/prices?zone=DE_LU&datetime_from=2025-10-01&datetime_to=2025-10-08';
@@ -59,5 +60,35 @@ describe('caching headers', () => {
     const head = await get(`${PAST}&resolution=1W`, {}, 'HEAD');
     expect(head.status).toBe(200);
     expect(varyNames(head).sort()).toEqual(['accept', 'accept-encoding']);
+  });
+
+  describe('GraphQL ETags', () => {
+    const QUERY = { query: String(PricesQuery), variables: { zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-03', resolution: 'HOURLY', first: 48 } };
+    const post = (headers: Record<string, string> = {}) =>
+      Promise.resolve(app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(QUERY) }));
+
+    it('are quoted strong entity-tags (RFC 9110), on the miss and on the cached answer', async () => {
+      const miss = await post();
+      const hit = await post();
+      expect(miss.headers.get('etag')).toMatch(/^"[^"]+"$/);
+      expect(hit.headers.get('etag')).toBe(miss.headers.get('etag'));
+    });
+
+    it('answer 304 with the quoted tag to If-None-Match in its quoted form, weak form and in a list', async () => {
+      const etag = (await post()).headers.get('etag')!;
+      for (const inm of [etag, `W/${etag}`, `"other", W/${etag}`]) {
+        const res = await post({ 'if-none-match': inm });
+        expect(res.status, inm).toBe(304);
+        expect(res.headers.get('etag'), inm).toBe(etag);
+      }
+      expect((await post({ 'if-none-match': '"other"' })).status).toBe(200);
+    });
+
+    it('answer 304 to the tag of a compressed answer', async () => {
+      const gz = await post({ 'accept-encoding': 'gzip' });
+      const etag = gz.headers.get('etag')!;
+      expect(etag).toMatch(/^"[^"]+"$/);
+      expect((await post({ 'accept-encoding': 'gzip', 'if-none-match': etag })).status).toBe(304);
+    });
   });
 });
