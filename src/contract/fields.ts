@@ -13,6 +13,8 @@ interface KindValues {
   readonly datetime: Date;
   /** A UTC day (its 00:00 UTC instant): both surfaces write YYYY-MM-DD. */
   readonly day: Date;
+  /** The calendar year of an instant, an integer: UTC, or the local year under a time zone (`tz`). */
+  readonly year: Date;
   /** One of a fixed set of strings: REST a string enum, GraphQL the named enum (else String). */
   readonly enum: string;
   /** A list of texts (codes): a JSON array of strings, GraphQL [String!]. */
@@ -103,6 +105,7 @@ export function fieldsOf<R>() {
     boolean: (get: Get<boolean>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'boolean', get, value: get }),
     datetime: (get: Get<Date>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'datetime', get, value: get }),
     day: (get: Get<Date>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'day', get, value: get }),
+    year: (get: Get<Date>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'year', get, value: get }),
     float: (get: (row: R) => number | null, doc: FieldDoc & FloatExtras): Field<R> => ({ ...doc, kind: 'float', get, value: rounded(doc.round, get) }),
     enum: (get: (row: R) => string | null, doc: FieldDoc & EnumExtras): Field<R> => ({ ...doc, kind: 'enum', get, value: get }),
     strings: (get: Get<readonly string[]>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'strings', get, value: get }),

@@ -34,11 +34,22 @@ function zonedText<R>(kind: 'datetime' | 'day', zoneOf: (row: R) => string): (d:
   return (d, row) => format(d, zoneOf(row));
 }
 
+/** The calendar year of a row's instant: UTC, or local in the row's zone under `zoneOf`. */
+export function yearOf<R>(value: (row: R) => Date | null, zoneOf?: RowTimeZone<R>): (row: R) => number | null {
+  if (!zoneOf) return (row) => value(row)?.getUTCFullYear() ?? null;
+  const day = zonedFormatter('day');
+  return (row) => {
+    const d = value(row);
+    return d === null ? null : Number(day(d, zoneOf(row)).slice(0, 4));
+  };
+}
+
 /**
  * The JSON value of a field: instants as RFC 3339 UTC text (with `zoneOf`: with the offset of the
  * row's zone), days as YYYY-MM-DD (local dates with `zoneOf`), the rest as is.
  */
 function wireValueOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => WireValue {
+  if (f.kind === 'year') return yearOf(f.value, zoneOf);
   if (f.kind === 'datetime' || f.kind === 'day') {
     const value = f.value;
     if (zoneOf) {
@@ -84,6 +95,10 @@ const numberJson = (v: number | null): string => (v === null || !Number.isFinite
 
 /** The JSON text of a field's value, as `JSON.stringify` writes it. */
 function jsonOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
+  if (f.kind === 'year') {
+    const year = yearOf(f.value, zoneOf);
+    return (row) => numberJson(year(row));
+  }
   if (f.kind === 'int' || f.kind === 'float') {
     const value = f.value;
     return (row) => numberJson(value(row));

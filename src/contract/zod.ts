@@ -7,6 +7,7 @@ function baseSchema<R>(f: Field<R>): z.ZodType {
     case 'zone':
       return z.string();
     case 'int':
+    case 'year':
       return z.int();
     case 'float':
       return z.number();

@@ -35,6 +35,12 @@ export function zonedInstant(d: Date, row: unknown): Date | string {
   return tz === undefined ? d : instantText(d, tz);
 }
 
+/** The calendar year of a row's instant: local under a time zone, else UTC. */
+export function zonedYear(d: Date, row: unknown): number {
+  const tz = timeZoneOfRow(row);
+  return tz === undefined ? d.getUTCFullYear() : Number(dayText(d, tz).slice(0, 4));
+}
+
 /** A day of a row (`YYYY-MM-DD`): the local date under a time zone, else the UTC date. */
 export function zonedDay(d: Date, row: unknown): string {
   const tz = timeZoneOfRow(row);

@@ -3,6 +3,7 @@ import {
   RecordBatchStreamWriter, Schema, Struct, TimestampMillisecond, Utf8,
 } from 'apache-arrow';
 import { type Field, restFields, type RowContract } from '../contract/fields.js';
+import { type RowTimeZone, yearOf } from '../contract/json.js';
 
 /** Media type of the Arrow IPC stream format. */
 export const ARROW_CONTENT_TYPE = 'application/vnd.apache.arrow.stream';
@@ -10,6 +11,7 @@ export const ARROW_CONTENT_TYPE = 'application/vnd.apache.arrow.stream';
 function arrowType<R>(f: Field<R>): DataType {
   switch (f.kind) {
     case 'int':
+    case 'year':
       return new Int32();
     case 'float':
       return new Float64();
@@ -39,7 +41,8 @@ export const arrowSchema = <R>(contract: RowContract<R>): Schema => new Schema(a
 type Cell = unknown;
 
 /** A field's value as an Arrow builder takes it (instants as epoch ms, nested rows as objects). */
-function cellOf<R>(f: Field<R> & { rest: string }): (row: R) => Cell {
+function cellOf<R>(f: Field<R> & { rest: string }, zoneOf?: RowTimeZone<R>): (row: R) => Cell {
+  if (f.kind === 'year') return yearOf(f.value, zoneOf);
   if (f.kind === 'datetime') {
     const value = f.value;
     return (row) => value(row)?.getTime() ?? null;
@@ -60,8 +63,8 @@ function objectOf<R>(contract: RowContract<R>): (row: R) => Record<string, Cell>
 }
 
 /** A record batch of rows: one builder per column. */
-function batchOf<R>(schema: Schema, contract: RowContract<R>, rows: readonly R[]): RecordBatch {
-  const cells = restFields(contract).map(cellOf);
+function batchOf<R>(schema: Schema, contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): RecordBatch {
+  const cells = restFields(contract).map((f) => cellOf(f, zoneOf));
   const children = schema.fields.map((field, i) => {
     const builder = makeBuilder({ type: field.type, nullValues: [null, undefined] });
     const cell = cells[i] as (row: R) => Cell;
@@ -101,14 +104,14 @@ const BATCH_ROWS = 1_000;
  * batch of `BATCH_ROWS` rows per chunk, then the end-of-stream marker. Columns are typed from the
  * contract (int32, float64, bool, UTC millisecond timestamps, dates, utf8, lists, structs).
  */
-export function* arrowChunks<R>(contract: RowContract<R>, rows: readonly R[]): Generator<Uint8Array> {
+export function* arrowChunks<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Generator<Uint8Array> {
   const schema = arrowSchema(contract);
   const sink = new Collector();
   const writer = new RecordBatchStreamWriter({ autoDestroy: false });
   writer.reset(sink, schema);
   if (rows.length === 0) writer.write(batchOf(schema, contract, []));
   for (let at = 0; at < rows.length; at += BATCH_ROWS) {
-    writer.write(batchOf(schema, contract, rows.slice(at, at + BATCH_ROWS)));
+    writer.write(batchOf(schema, contract, rows.slice(at, at + BATCH_ROWS), zoneOf));
     yield sink.take();
   }
   writer.finish();

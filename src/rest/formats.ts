@@ -68,7 +68,7 @@ export function csvResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>
  */
 export function arrowResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows | readonly Record<string, unknown>[], url: URL): Response {
   if (!('table' in data)) return json({ detail: 'Arrow is not available on this endpoint' }, 406);
-  return streamed(arrowChunks(data.table.contract, data.table.rows), {
+  return streamed(arrowChunks(data.table.contract, data.table.rows, data.table.rowTimeZone), {
     'content-type': ARROW_CONTENT_TYPE,
     'content-disposition': `attachment; filename="${fileName(endpoint.path, 'arrows')}"`,
     ...metaHeaders(meta, url),

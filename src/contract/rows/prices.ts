@@ -18,6 +18,6 @@ export const PRICE_ROW = defineRow<PriceRecord>({
       description: 'Price in EUR/MWh (time-weighted mean for buckets), rounded to 0.0001.',
     }),
     f.boolean((p) => p.interpolated, { rest: 'interpolated', graphql: 'interpolated', description: 'true when the value (or any value of the bucket) fills a gap upstream.' }),
-    f.int((p) => p.datetime.getUTCFullYear(), { rest: 'year', graphql: 'year', description: 'Calendar year (UTC).' }),
+    f.year((p) => p.datetime, { rest: 'year', graphql: 'year', description: 'Calendar year of datetime: UTC, or local in the requested time zone (tz), e.g. 2026 for 2025-12-31T23:00:00Z under Europe/Berlin.' }),
   ],
 });

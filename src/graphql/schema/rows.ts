@@ -1,7 +1,7 @@
 import { type Field, graphqlFields, type RowContract } from '../../contract/fields.js';
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
-import { timeZoneOfRow, withRowTimeZone, zonedDay, zonedInstant } from '../zoned-rows.js';
+import { timeZoneOfRow, withRowTimeZone, zonedDay, zonedInstant, zonedYear } from '../zoned-rows.js';
 import { ZoneRef } from './zones.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -41,6 +41,10 @@ function scalarField<R>(t: FieldBuilder<R>, f: Field<R>, enums: EnumRefs) {
     case 'day': {
       const day = required(f, f.value);
       return t.string({ ...doc, resolve: (row) => zonedDay(day(row), row) });
+    }
+    case 'year': {
+      const value = required(f, f.value);
+      return t.int({ ...doc, resolve: (row) => zonedYear(value(row), row) });
     }
     case 'zone':
       return t.field({ ...doc, type: ZoneRef, resolve: required(f, f.value) });
