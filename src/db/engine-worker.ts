@@ -12,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { batchCopyIn } from './copy-batching.js';
+import { batchExtendedQuery } from './extended-batching.js';
 import { forwardNotifications } from './wire-notifications.js';
 import type { EngineEndpoint, EngineThreadData } from './engine-thread.js';
 
@@ -21,16 +22,23 @@ const port = parentPort;
 /**
  * Start parameters of the engine: PGlite's own, plus `wal_level = minimal`, under which a bulk load
  * into a table truncated in its own transaction (the demo load's first start) writes its pages
- * once, at commit, instead of through the WAL as well; crash safety is unchanged.
+ * once, at commit, instead of through the WAL as well; crash safety is unchanged. Statements
+ * prepared by name are planned for each execution's values (`plan_cache_mode`), as on PostgreSQL
+ * (see `sessionOptions`).
  */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0'];
+const START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  '-c', 'wal_level=minimal',
+  '-c', 'max_wal_senders=0',
+  '-c', 'plan_cache_mode=force_custom_plan',
+];
 
 async function serve(): Promise<void> {
   const db = await PGlite.create(data.dir, { startParams: START_PARAMS });
   for (const channel of data.listen) await db.exec(`LISTEN "${channel.replaceAll('"', '""')}"`);
   if (data.socketPath) rmSync(data.socketPath, { force: true });
   const server = new PGLiteSocketServer({
-    db: forwardNotifications(batchCopyIn(db), (n) => port?.postMessage({ type: 'notification', ...n })),
+    db: forwardNotifications(batchCopyIn(batchExtendedQuery(db)), (n) => port?.postMessage({ type: 'notification', ...n })),
     maxConnections: data.maxConnections,
     ...(data.socketPath ? { path: data.socketPath } : { host: '127.0.0.1', port: 0 }),
   });
