@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +22,7 @@ import { runTransport } from './transport.js';
 const CLI = {
   script: 'bench',
   usage: `usage: npm run bench [-- options]
-Measures start-up, REST and GraphQL latency on the embedded database and on PostgreSQL (there
+Measures start-up of the compiled server (built first), REST and GraphQL latency on the embedded database and on PostgreSQL (there
 against a floor: bench/floor-server.ts; response caches off), the response caches' hit and 304 latency
 and compressed sizes, and ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
   --seconds <n>        seconds per case (default 10, 30 with --access)
@@ -111,6 +112,7 @@ async function main(args: Args): Promise<void> {
       report.push(await runLarge({ ...opts, serve }));
     }
     if (!args['skip-startup'] && !args.large) {
+      execFileSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
       const env = { PGLITE_DIR: pgliteDir, PORT: '0', LOG_LEVEL: 'warn', SEED_DEMO: 'true' };
       const first = await timeStartup(env);
       const restart = await timeStartup(env);

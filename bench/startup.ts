@@ -29,11 +29,12 @@ async function firstOk(url: string, stop: () => boolean): Promise<void> {
 }
 
 /**
- * Starts `npm start`'s entry point (`args`, default `src/main.ts` through tsx) as a child process
- * on a free port with the given environment and measures the seconds until `/healthz` first answers
- * 200 and until it prints that it is ready (`is up`), then stops it with SIGTERM and waits for it to exit.
+ * Starts `npm start`'s entry point (`args`, default the compiled `dist/src/main.js`, as `npm start`
+ * runs it: build first) as a child process on a free port with the given environment and measures
+ * the seconds until `/healthz` first answers 200 and until it prints that it is ready (`is up`),
+ * then stops it with SIGTERM and waits for it to exit.
  */
-export async function timeStartup(env: Record<string, string>, timeoutMs = 180_000, args = ['--import', 'tsx', 'src/main.ts']): Promise<StartupTimes> {
+export async function timeStartup(env: Record<string, string>, timeoutMs = 180_000, args = ['dist/src/main.js']): Promise<StartupTimes> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, args, {

@@ -1,3 +1,4 @@
+import './compile-cache.js';
 import { createServer, type Server } from 'node:http';
 import type { App } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';

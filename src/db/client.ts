@@ -47,7 +47,7 @@ export interface Database {
   probeQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /**
    * Runs one of the service's repeated reads: on PostgreSQL a named prepared statement, parsed
-   * once per connection, still planned for each execution's values (`plan_cache_mode` is
+   * once per connection (once per engine session on the embedded wire server), still planned for each execution's values (`plan_cache_mode` is
    * `force_custom_plan`: two days and five years get different plans). Only for SQL text drawn
    * from a fixed set (every value a parameter): each distinct text stays prepared per connection.
    */
@@ -168,9 +168,9 @@ const EMBEDDED_POOL_SIZE = 4;
 export interface PostgresOptions {
   /**
    * The server is the embedded engine's wire server (see `startEngineThread`): one session shared
-   * by every connection, in schema `public`. Statements are then neither prepared by name (the
-   * names would clash between connections) nor cancelled at a request's deadline (the engine has
-   * no cancellation, and `statement_timeout` has no effect).
+   * by every connection, in schema `public`, where a statement prepared by name by one connection
+   * is prepared for all (see `batchExtendedQuery`). Statements are not cancelled at a request's
+   * deadline (the engine has no cancellation, and `statement_timeout` has no effect).
    */
   readonly embedded?: boolean;
 }
@@ -215,7 +215,7 @@ export async function openPostgres(config: Config, url: string, { embedded = fal
     async probeQuery<T>(sql: string, params: unknown[] = []) {
       return (await probe.query(sql, params)).rows as T[];
     },
-    preparedQuery: embedded ? rawQuery : async <T>(sql: string, params: unknown[] = []) =>
+    preparedQuery: async <T>(sql: string, params: unknown[] = []) =>
       (await pool.query({ name: statementName(sql), text: sql, values: params })).rows as T[],
     async close() {
       await prisma.$disconnect();

@@ -3,11 +3,12 @@
  * data directory (its lock), runs the engine on a thread of its own ({@link startEngineThread})
  * and reaches it as it reaches PostgreSQL, through a pg pool over the wire protocol: a heavy
  * statement then blocks neither the event loop (`/healthz`, deadlines) nor the HTTP server. Once
- * published, the connection URL lets the CLIs and `psql` in through the same server.
+ * published, the connection URL lets the CLIs and `psql` in through the same server. The engine's
+ * thread starts before the database clients' modules load, so the two overlap.
  */
 import { mkdirSync } from 'node:fs';
 import type { Config } from '../config.js';
-import { type Database, openPglite, openPostgres } from './client.js';
+import type { Database } from './client.js';
 import { acquireDirLock } from './dir-lock.js';
 import { startEngineThread } from './engine-thread.js';
 import { publishUrl } from './published-url.js';
@@ -27,14 +28,18 @@ export interface ServerDatabase {
  * @throws DirectoryInUseError when another live process owns the data directory.
  */
 export async function openServerDatabase(config: Config): Promise<ServerDatabase> {
-  if (config.DATABASE_URL) return { db: await openPostgres(config, config.DATABASE_URL), publish: () => undefined };
+  const client = () => import('./client.js');
+  if (config.DATABASE_URL) return { db: await (await client()).openPostgres(config, config.DATABASE_URL), publish: () => undefined };
   const dir = config.PGLITE_DIR;
-  if (dir.startsWith('memory://')) return { db: await openPglite(dir), publish: () => undefined };
+  if (dir.startsWith('memory://')) return { db: await (await client()).openPglite(dir), publish: () => undefined };
   mkdirSync(dir, { recursive: true });
   const lock = acquireDirLock(dir);
   let unpublish = () => undefined as void;
   try {
-    const engine = await startEngineThread(dir, [DATA_EVENTS_CHANNEL]);
+    const starting = startEngineThread(dir, [DATA_EVENTS_CHANNEL]);
+    starting.catch(() => undefined);
+    const { openPostgres } = await client();
+    const engine = await starting;
     const stopEngine = async () => {
       unpublish();
       await engine.stop();
