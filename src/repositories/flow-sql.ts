@@ -77,20 +77,30 @@ const ROLLUP_SUMS = Prisma.sql`hours, interpolated_hours, derived_hours, net_flo
  * no time zone work runs per rollup row (5 years of 59 borders are 320,000 daily rows).
  */
 export function dailySums(f: FlowFilter, weeks = false): Prisma.Sql {
-  return dailyParts(f, weeks, { hours: HOUR_AGGREGATES, rollup: ROLLUP_SUMS });
+  const { days, weekly } = dailyParts(f, weeks, { hours: HOUR_AGGREGATES, rollup: ROLLUP_SUMS });
+  return Prisma.join(weekly ? [...days, weekly] : days, ' UNION ALL ');
 }
 
 /**
  * The keys of {@link dailySums} alone, without its sums: rows of (day, border_id, flow_type,
  * export_from_a, derived), `derived` true when any hour of the row's flow is derived. Counting rows
- * per bucket from these costs a fraction of regrouping the sums (no array_agg, no spill).
+ * per bucket from these costs a fraction of regrouping the sums (no array_agg, no spill). With
+ * `weeks`, the rows of whole ISO weeks (`weekly`, from border_weekly: already one row per week and
+ * key) apart from the rows of the days around them (`days`, to be grouped into their weeks); either
+ * is null when the range has none.
  */
-export function dailyKeys(f: FlowFilter, weeks = false): Prisma.Sql {
-  return dailyParts(f, weeks, { hours: Prisma.sql`bool_or(h.flow_derived) AS derived`, rollup: Prisma.sql`derived_hours > 0 AS derived` });
+export function dailyKeys(f: FlowFilter, weeks = false): { days: Prisma.Sql | null; weekly: Prisma.Sql | null } {
+  const parts = dailyParts(f, weeks, { hours: Prisma.sql`bool_or(h.flow_derived) AS derived`, rollup: Prisma.sql`derived_hours > 0 AS derived` });
+  return { days: parts.days.length ? Prisma.join(parts.days, ' UNION ALL ') : null, weekly: parts.weekly };
 }
 
-/** The parts of {@link dailySums}: `hours` aggregates border-hours `h`, `rollup` lists rollup columns. */
-function dailyParts(f: FlowFilter, weeks: boolean, columns: { hours: Prisma.Sql; rollup: Prisma.Sql }): Prisma.Sql {
+/**
+ * The parts of {@link dailySums}: `hours` aggregates border-hours `h`, `rollup` lists rollup
+ * columns; the daily parts and the weekly rollup's part (null without whole weeks).
+ */
+function dailyParts(
+  f: FlowFilter, weeks: boolean, columns: { hours: Prisma.Sql; rollup: Prisma.Sql },
+): { days: Prisma.Sql[]; weekly: Prisma.Sql | null } {
   const split = splitDays(f);
   const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
   const types = f.flowTypes.length ? Prisma.sql`AND d.flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
@@ -107,13 +117,11 @@ function dailyParts(f: FlowFilter, weeks: boolean, columns: { hours: Prisma.Sql;
       FROM border_daily d
       WHERE d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date ${borders} ${types}`);
   }
-  if (byWeek.weeks) {
-    parts.push(Prisma.sql`
+  const weekly = byWeek.weeks && Prisma.sql`
       SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, ${columns.rollup}
       FROM border_weekly d
-      WHERE d.week >= ${isoDay(byWeek.weeks.from)}::date AND d.week < ${isoDay(byWeek.weeks.to)}::date ${borders} ${types}`);
-  }
-  return Prisma.join(parts, ' UNION ALL ');
+      WHERE d.week >= ${isoDay(byWeek.weeks.from)}::date AND d.week < ${isoDay(byWeek.weeks.to)}::date ${borders} ${types}`;
+  return { days: parts, weekly };
 }
 
 /** The sums a 1D or 1W bucketing reads: whole weeks from border_weekly at 1W. */

@@ -279,20 +279,24 @@ export interface FlowPosition {
 
 /**
  * The positions of a 1D/1W query on the physical basis from the keys of the daily sums alone: one
- * key per row at 1D, the week's distinct keys at 1W, with no sums computed (a 5-year 1W pre-pass
- * otherwise regroups every sum row with its sources).
+ * key per row at 1D; at 1W the rows of border_weekly as they are (one per week and key) and the
+ * distinct week keys of the days around them. No sums are computed and only the days of partial
+ * weeks are regrouped (5 years at 1W otherwise regroup 70,000 weekly keys, spilling to disk).
  */
 function bucketPositionsSql(q: FlowQuery): Prisma.Sql {
   const keys = dailyKeys(q, q.resolution === '1W');
-  const rows = q.resolution === '1D'
-    ? Prisma.sql`SELECT k.day AS bucket, k.derived FROM (${keys}) k`
-    : Prisma.sql`
+  const parts: Prisma.Sql[] = [];
+  if (keys.days && q.resolution === '1D') parts.push(Prisma.sql`SELECT k.day AS bucket, k.derived FROM (${keys.days}) k`);
+  if (keys.days && q.resolution === '1W') {
+    parts.push(Prisma.sql`
       SELECT ${dayBucket(q.resolution, Prisma.sql`k.day`)} AS bucket, bool_or(k.derived) AS derived
-      FROM (${keys}) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type`;
+      FROM (${keys.days}) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type`);
+  }
+  if (keys.weekly) parts.push(Prisma.sql`SELECT k.day::timestamp AS bucket, k.derived FROM (${keys.weekly}) k`);
   const start = q.resolution === '1D' ? Prisma.sql`r.bucket::timestamp` : Prisma.sql`r.bucket`;
   return Prisma.sql`
     SELECT ${epochMs(utcInstant(start))} AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
-    FROM (${rows}) r GROUP BY r.bucket ORDER BY r.bucket`;
+    FROM (${Prisma.join(parts, ' UNION ALL ')}) r GROUP BY r.bucket ORDER BY r.bucket`;
 }
 
 /** SQL of {@link findFlowPositions}. */

@@ -5,7 +5,8 @@ import { timeZoneOfRow, withRowTimeZone, zonedDay, zonedInstant, zonedYear } fro
 import { ZoneRef } from './zones.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-type FieldBuilder<R> = PothosSchemaTypes.ObjectFieldBuilder<Types, R>;
+/** Pothos field builder of parents of type `R`. */
+export type FieldBuilder<R> = PothosSchemaTypes.ObjectFieldBuilder<Types, R>;
 
 /** GraphQL enum types by name, for the enum fields of a contract. */
 export type EnumRefs = Readonly<Record<string, Parameters<FieldBuilder<unknown>['field']>[0]['type']>>;
@@ -19,7 +20,8 @@ function required<R, T>(f: Field<R>, value: (row: R) => T | null): (row: R) => T
   };
 }
 
-function scalarField<R>(t: FieldBuilder<R>, f: Field<R>, enums: EnumRefs) {
+/** The GraphQL field of a contract field, resolved from the row by the field's getter. */
+export function scalarField<R>(t: FieldBuilder<R>, f: Field<R>, enums: EnumRefs) {
   const doc = { description: f.description };
   switch (f.kind) {
     case 'string':

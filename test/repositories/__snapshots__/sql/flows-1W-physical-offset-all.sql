@@ -19,10 +19,10 @@ SELECT (extract(epoch FROM (r.bucket AT TIME ZONE 'UTC')) * 1000)::float8 AS ms,
       WHERE d.day >= $5::date AND d.day < $6::date   UNION ALL
       SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
       FROM border_daily d
-      WHERE d.day >= $7::date AND d.day < $8::date   UNION ALL
+      WHERE d.day >= $7::date AND d.day < $8::date  ) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type UNION ALL SELECT k.day::timestamp AS bucket, k.derived FROM (
       SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
       FROM border_weekly d
-      WHERE d.week >= $9::date AND d.week < $10::date  ) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type) r GROUP BY r.bucket ORDER BY r.bucket;
+      WHERE d.week >= $9::date AND d.week < $10::date  ) k) r GROUP BY r.bucket ORDER BY r.bucket;
 
 -- statement 2
 SELECT (extract(epoch FROM f.datetime) * 1000)::float8 AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
