@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
-const CHUNK_BYTES = 4 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 function* chunks(payload: Uint8Array): Generator<Buffer> {
   const buffer = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
