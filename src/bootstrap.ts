@@ -1,7 +1,8 @@
 import { classificationThresholds, type Config } from './config.js';
 import type { Database } from './db/client.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
-import { seedDemo } from './demo/seed.js';
+import { type GeneratedDemo, seedDemo } from './demo/seed.js';
+import { generateDemo } from './demo/generate.js';
 import { createProgress, type ProgressReporter } from './ingest/progress.js';
 import type { Logger } from './logger.js';
 import { ensureCatalogue } from './repositories/catalogue.js';
@@ -16,7 +17,14 @@ import { ensureCatalogue } from './repositories/catalogue.js';
  * (`loading demo data: 2025-11 (3/15 months)`).
  * @throws Error when PostgreSQL has pending migrations and may not migrate them.
  */
-export async function prepareDatabase(db: Database, config: Config, logger: Logger, now: Date, status: (detail: string) => void = () => {}): Promise<void> {
+export async function prepareDatabase(
+  db: Database,
+  config: Config,
+  logger: Logger,
+  now: Date,
+  status: (detail: string) => void = () => {},
+  generated?: GeneratedDemo,
+): Promise<void> {
   status('applying database migrations');
   if (db.kind === 'pglite' || config.MIGRATE_ON_START) {
     const { applied } = await migrate(db, { log: (msg) => logger.info(msg) });
@@ -29,19 +37,41 @@ export async function prepareDatabase(db: Database, config: Config, logger: Logg
   }
   status('loading the zone catalogue');
   await ensureCatalogue(db);
-  if (config.SEED_DEMO) await seedDemoOnStart(db, config, logger, now, status);
+  if (config.SEED_DEMO) await seedDemoOnStart(db, config, logger, now, status, generated);
+}
+
+/** The first day of the demo data set a start with clock `now` loads (DEMO_HISTORY_DAYS back when set). */
+function demoFrom(config: Config, now: Date): Date | undefined {
+  return config.DEMO_HISTORY_DAYS === undefined ? undefined : new Date(now.getTime() - config.DEMO_HISTORY_DAYS * 86_400_000);
+}
+
+/**
+ * Generates the demo data set {@link prepareDatabase} loads for the clock `now`, ahead of it: a
+ * first start runs it while the engine initialises its new data directory on its own thread.
+ */
+export function generateStartDemo(config: Config, now: Date): GeneratedDemo {
+  const started = performance.now();
+  const data = generateDemo({ now, from: demoFrom(config, now), thresholds: classificationThresholds(config) });
+  return { data, ms: Math.round(performance.now() - started) };
 }
 
 /** The demo load of a start: DEMO_HISTORY_DAYS back from `now` when set, progress on stderr. */
-async function seedDemoOnStart(db: Database, config: Config, logger: Logger, now: Date, status: (detail: string) => void): Promise<void> {
+async function seedDemoOnStart(
+  db: Database,
+  config: Config,
+  logger: Logger,
+  now: Date,
+  status: (detail: string) => void,
+  generated: GeneratedDemo | undefined,
+): Promise<void> {
   status('checking the demo data (generating it on a first start)');
   const started = Date.now();
-  const from = config.DEMO_HISTORY_DAYS === undefined ? undefined : new Date(now.getTime() - config.DEMO_HISTORY_DAYS * 86_400_000);
+  const from = demoFrom(config, now);
   const progress = logger.isLevelEnabled('info')
     ? createProgress({ stream: process.stderr, startLine: (months) => `demo data: loading ${months} month(s), first start only` })
     : undefined;
   const log = (msg: string) => logger.info(msg);
-  const result = await seedDemo(db, { now, from, thresholds: classificationThresholds(config), log, progress: statusProgress(status, progress) });
+  const result = await seedDemo(db, { now, from, thresholds: classificationThresholds(config), log, progress: statusProgress(status, progress), generated });
   if (result) logger.info({ ...result, seconds: (Date.now() - started) / 1000 }, 'demo data loaded');
 }
 

@@ -6,6 +6,7 @@ import type { Database } from './db/client.js';
 import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, READY_PATH, REST_PREFIX } from './http/paths.js';
 import { startupGate } from './http/starting.js';
 import { createLogger } from './logger.js';
+import { isFreshEmbeddedDirectory } from './db/fresh-dir.js';
 
 /** Listens on HOST:PORT and resolves with the base URL to print. */
 function listen(server: Server, config: Config): Promise<string> {
@@ -33,7 +34,9 @@ function urlBlock(base: string, db: Database, url: string | undefined, seed: boo
 
 async function main(): Promise<void> {
   const started = Date.now();
+  const now = new Date();
   const config = loadConfig();
+  const demoCertain = config.SEED_DEMO && isFreshEmbeddedDirectory(config);
   const logger = createLogger(config);
   const gate = startupGate('opening the database');
   const server = createServer(gate.handler);
@@ -63,12 +66,13 @@ async function main(): Promise<void> {
   // The engine's thread starts while this one loads the API's modules.
   const opening = import('./db/server-database.js').then(({ openServerDatabase }) => openServerDatabase(config));
   opening.catch(() => undefined);
-  const [{ prepareDatabase }, { createApp }] = await Promise.all([import('./bootstrap.js'), import('./app.js')]);
+  const [{ prepareDatabase, generateStartDemo }, { createApp }] = await Promise.all([import('./bootstrap.js'), import('./app.js')]);
+  const generated = demoCertain ? generateStartDemo(config, now) : undefined;
   const opened = await opening;
   db = opened.db;
   logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL', ...(opened.url ? { url: opened.url } : {}) }, 'database opened');
   process.stdout.write(urlBlock(base, db, opened.url, config.SEED_DEMO));
-  await prepareDatabase(db, config, logger, new Date(), (detail) => gate.setDetail(detail));
+  await prepareDatabase(db, config, logger, now, (detail) => gate.setDetail(detail), generated);
   opened.publish();
   gate.setDetail('building the API');
   app = await createApp({ config, db, logger });

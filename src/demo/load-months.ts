@@ -6,12 +6,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ProgressReporter, SILENT_PROGRESS } from '../ingest/progress.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
-import { appendBorderHours, appendPrices, loadBorderHours, loadPrices } from '../repositories/load.js';
+import { appendBorderHourPayloads, appendPricePayloads, loadBorderHours, loadPrices } from '../repositories/load.js';
 import type { Sql } from '../repositories/sql.js';
 import { HOUR_MS } from './calendar.js';
 import type { DemoDataSet } from './generate.js';
 import { monthSlices } from './large.js';
-import { demoBorderHourRows, demoPriceRows } from './rows.js';
+import { demoBorderHourPayloads, demoPricePayloads } from './copy-payloads.js';
+import { type HourSlice, demoBorderHourRows, demoPriceRows } from './rows.js';
 
 /** Rows loaded and time spent (ms) per kind of work. */
 export interface MonthLoadTotals {
@@ -38,23 +39,68 @@ export async function loadDemoMonths(
   const totals: MonthLoadTotals = { prices: 0, borderHours: 0, pricesMs: 0, borderHoursMs: 0 };
   const slices = monthSlices(data);
   progress.start(slices.length, 0);
+  const ids = databaseIds(data, catalogue);
   for (const slice of slices) {
     const month = new Date(data.range.start + slice.from * HOUR_MS).toISOString().slice(0, 7);
     const label = `demo data ${month}: prices, flows`;
     progress.begin(label);
     await nextTurn();
     let t = performance.now();
-    const prices = demoPriceRows(data, catalogue, slice);
-    await (empty.prices ? appendPrices(sql, prices) : loadPrices(sql, prices));
+    const prices = await (empty.prices ? appendMonthPrices(sql, data, ids, slice) : upsertMonthPrices(sql, data, catalogue, slice));
     totals.pricesMs += performance.now() - t;
     t = performance.now();
-    const hours = demoBorderHourRows(data, catalogue, slice);
-    await (empty.borderHours ? appendBorderHours(sql, hours) : loadBorderHours(sql, hours));
+    const hours = await (empty.borderHours ? appendMonthHours(sql, data, ids, slice) : upsertMonthHours(sql, data, catalogue, slice));
     totals.borderHoursMs += performance.now() - t;
-    totals.prices += prices.length;
-    totals.borderHours += hours.length;
-    progress.end(label, { rows: prices.length + hours.length });
+    totals.prices += prices;
+    totals.borderHours += hours;
+    progress.end(label, { rows: prices + hours });
   }
   progress.finish();
   return totals;
+}
+
+/** Database ids of the data set's zones (order of `data.prices`) and borders (order of `data.flows`). */
+interface DemoIds {
+  readonly zones: number[];
+  readonly borders: number[];
+}
+
+function databaseIds(data: DemoDataSet, catalogue: StoredCatalogue): DemoIds {
+  const id = (stored: { id: number } | undefined, key: string) => {
+    if (stored === undefined) throw new Error(`demo data: ${key} is not in the stored catalogue`);
+    return stored.id;
+  };
+  const zones = data.prices.map((z) => id(catalogue.zone(z.code), z.code));
+  const borders = data.flows.map((f) => {
+    const b = data.borders[f.border];
+    const key = b ? `${b.a}->${b.b}` : `border #${f.border}`;
+    return id(b && catalogue.border(key), key);
+  });
+  return { zones, borders };
+}
+
+const sortedDistinct = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);
+
+async function appendMonthPrices(sql: Sql, data: DemoDataSet, ids: DemoIds, slice: HourSlice): Promise<number> {
+  const { payloads, rows } = demoPricePayloads(data, ids.zones, slice);
+  await appendPricePayloads(sql, payloads, sortedDistinct(ids.zones));
+  return rows;
+}
+
+async function appendMonthHours(sql: Sql, data: DemoDataSet, ids: DemoIds, slice: HourSlice): Promise<number> {
+  const { payloads, rows } = demoBorderHourPayloads(data, ids.borders, slice);
+  await appendBorderHourPayloads(sql, payloads, sortedDistinct(ids.borders));
+  return rows;
+}
+
+async function upsertMonthPrices(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, slice: HourSlice): Promise<number> {
+  const rows = demoPriceRows(data, catalogue, slice);
+  await loadPrices(sql, rows);
+  return rows.length;
+}
+
+async function upsertMonthHours(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, slice: HourSlice): Promise<number> {
+  const rows = demoBorderHourRows(data, catalogue, slice);
+  await loadBorderHours(sql, rows);
+  return rows.length;
 }

@@ -19,7 +19,8 @@ import { HOUR_MS } from './calendar.js';
 import { monthSlices } from './large.js';
 import { dropIndexes, restoreIndexes } from '../repositories/deferred-indexes.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
-import { refreshPriceDaily } from '../repositories/price-rollup.js';
+import { appendDemoPriceDays, refreshPriceDaily } from '../repositories/price-rollup.js';
+import { demoPriceDays } from './price-daily.js';
 import { demoOutageRows } from './rows.js';
 
 /** Options of {@link seedDemo}: the generator's options plus a log and a progress display. */
@@ -27,6 +28,14 @@ export interface SeedDemoOptions extends DemoOptions {
   readonly log?: (msg: string) => void;
   /** Told of each calendar month loaded (one progress window per month). */
   readonly progress?: ProgressReporter;
+  /** The data set already generated with these options (and how long that took), else generated here. */
+  readonly generated?: GeneratedDemo;
+}
+
+/** A generated demo data set and its generation time (ms). */
+export interface GeneratedDemo {
+  readonly data: DemoDataSet;
+  readonly ms: number;
 }
 
 /** What was loaded, and how long each step took (ms). */
@@ -86,7 +95,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     return null;
   }
   const catalogue = await ensureCatalogue(db);
-  const [data, generate] = await timed(() => generateDemo(options));
+  const [data, generate] = options.generated ? [options.generated.data, options.generated.ms] : await timed(() => generateDemo(options));
   log(`demo data: generated ${data.zones.length} zones, ${data.borders.length} borders in ${generate} ms`);
   const window = { from: new Date(data.range.start), to: new Date(data.range.end) };
   const loaded = await inTransaction(db, async (sql) => {
@@ -123,6 +132,21 @@ async function refreshMonthlyPriceDaily(sql: Sql, data: DemoDataSet): Promise<vo
   }
 }
 
+/**
+ * The price rollup of the demo prices: computed from the generated arrays (bit-identical, see
+ * `demoPriceDays`) when the load emptied both tables, else refreshed from the stored prices.
+ */
+async function buildPriceDaily(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, emptied: readonly string[]): Promise<void> {
+  if (!emptied.includes('price_point') || !emptied.includes('price_daily')) return refreshMonthlyPriceDaily(sql, data);
+  const zoneId = new Map(data.zones.map((code) => [code, catalogue.zone(code)?.id]));
+  const rows = demoPriceDays(data).map(({ zone, ...day }) => {
+    const id = zoneId.get(zone);
+    if (id === undefined) throw new Error(`demo data: ${zone} is not in the stored catalogue`);
+    return { zoneId: id, ...day };
+  });
+  await appendDemoPriceDays(sql, rows);
+}
+
 /** Loads the data set and records it, inside the caller's transaction. */
 async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, window: LoadWindow, options: SeedDemoOptions) {
   const log = options.log ?? (() => {});
@@ -135,7 +159,7 @@ async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue,
   const [outages, outagesMs] = await timed(() => loadOutages(sql, demoOutageRows(data, catalogue)));
   const [totals, monthsMs] = await timed(() => loadDemoMonths(sql, data, catalogue, empty, options.progress));
   const [, indexes] = await timed(() => restoreIndexes(sql, deferred));
-  const [, priceRollups] = await timed(() => refreshMonthlyPriceDaily(sql, data));
+  const [, priceRollups] = await timed(() => buildPriceDaily(sql, data, catalogue, emptied));
   const [, flowRollups] = await timed(() => refreshFlowRollups(sql, window));
   log(`demo data: ${totals.prices} prices, ${totals.borderHours} border-hours and ${outages} outages loaded in ${monthsMs + outagesMs} ms, indexes built in ${indexes} ms, rollups in ${priceRollups + flowRollups} ms`);
   await timed(() => recordDemoLoad(sql, window));

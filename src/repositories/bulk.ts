@@ -72,6 +72,24 @@ export async function bulkUpsert<R>(sql: Sql, spec: BulkSpec<R>, rows: readonly 
   if (triggersOff) await sql.query(`SET LOCAL session_replication_role = origin`);
 }
 
+/**
+ * Appends binary COPY payloads (see `CopyWriter`) of `columns` to `table` inside the caller's
+ * transaction, straight into the table: for a target holding none of their keys. Their foreign
+ * keys are checked once, as {@link bulkUpsert} does.
+ */
+export async function appendCopyPayloads(
+  sql: Sql,
+  table: string,
+  columns: readonly string[],
+  references: ForeignIds,
+  payloads: readonly Uint8Array<ArrayBuffer>[],
+): Promise<void> {
+  if (payloads.length === 0) return;
+  const triggersOff = await checkReferences(sql, references);
+  for (const payload of payloads) await sql.copyIn(table, columns, payload);
+  if (triggersOff) await sql.query(`SET LOCAL session_replication_role = origin`);
+}
+
 async function writeRows<R>(sql: Sql, spec: BulkSpec<R>, rows: readonly R[]): Promise<void> {
   if (spec.targetEmpty) {
     await copyChunks(sql, spec.table, spec, rows);

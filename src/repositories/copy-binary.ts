@@ -17,12 +17,24 @@ const TWO_POW_32 = 0x1_0000_0000;
 
 const encoder = new TextEncoder();
 
-/** Appends binary COPY fields to a growing buffer. */
-class Writer {
-  private buf = new Uint8Array(1 << 16);
-  private view = new DataView(this.buf.buffer);
+/**
+ * Writes one binary COPY payload field by field (the header on creation): a row is
+ * {@link row} with its field count, then one call per field, in column order; {@link finish}
+ * returns the payload.
+ */
+export class CopyWriter {
+  private buf: Uint8Array<ArrayBuffer>;
+  private view: DataView;
   private pos = 0;
   private readonly texts = new Map<string, Uint8Array>();
+
+  constructor(initialBytes = 1 << 16) {
+    this.buf = new Uint8Array(initialBytes);
+    this.view = new DataView(this.buf.buffer);
+    this.bytes(SIGNATURE);
+    this.int32(0);
+    this.int32(0);
+  }
 
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -32,70 +44,74 @@ class Writer {
     this.view = new DataView(next.buffer);
   }
 
-  bytes(data: ArrayLike<number>): void {
+  private bytes(data: ArrayLike<number>): void {
     this.ensure(data.length);
     this.buf.set(data, this.pos);
     this.pos += data.length;
   }
 
-  int16(v: number): void {
-    this.ensure(2);
-    this.view.setInt16(this.pos, v);
-    this.pos += 2;
-  }
-
-  int32(v: number): void {
+  private int32(v: number): void {
     this.ensure(4);
     this.view.setInt32(this.pos, v);
     this.pos += 4;
   }
 
-  field(type: CopyType, value: CopyValue): void {
-    if (value === null) return this.int32(-1);
-    this.ensure(12);
-    const v = this.view;
-    const at = this.pos;
-    switch (type) {
-      case 'int2':
-        v.setInt32(at, 2);
-        v.setInt16(at + 4, value as number);
-        this.pos += 6;
-        return;
-      case 'int4':
-        v.setInt32(at, 4);
-        v.setInt32(at + 4, value as number);
-        this.pos += 8;
-        return;
-      case 'float8':
-        if (!Number.isFinite(value)) throw new RangeError(`Non-finite number in bulk load: ${String(value)}`);
-        v.setInt32(at, 8);
-        v.setFloat64(at + 4, value as number);
-        this.pos += 12;
-        return;
-      case 'bool':
-        v.setInt32(at, 1);
-        v.setUint8(at + 4, value ? 1 : 0);
-        this.pos += 5;
-        return;
-      case 'timestamptz':
-        return this.timestamp(value as Date);
-      default:
-        return this.text(String(value));
-    }
+  /** Starts a row of `fields` fields. */
+  row(fields: number): void {
+    this.ensure(2);
+    this.view.setInt16(this.pos, fields);
+    this.pos += 2;
   }
 
-  private timestamp(ts: Date): void {
-    const ms = ts.getTime();
+  /** SQL NULL. */
+  null(): void {
+    this.int32(-1);
+  }
+
+  int2(v: number): void {
+    this.ensure(6);
+    this.view.setInt32(this.pos, 2);
+    this.view.setInt16(this.pos + 4, v);
+    this.pos += 6;
+  }
+
+  int4(v: number): void {
+    this.ensure(8);
+    this.view.setInt32(this.pos, 4);
+    this.view.setInt32(this.pos + 4, v);
+    this.pos += 8;
+  }
+
+  /** @throws RangeError on a non-finite number. */
+  float8(v: number): void {
+    if (!Number.isFinite(v)) throw new RangeError(`Non-finite number in bulk load: ${String(v)}`);
+    this.ensure(12);
+    this.view.setInt32(this.pos, 8);
+    this.view.setFloat64(this.pos + 4, v);
+    this.pos += 12;
+  }
+
+  bool(v: boolean): void {
+    this.ensure(5);
+    this.view.setInt32(this.pos, 1);
+    this.view.setUint8(this.pos + 4, v ? 1 : 0);
+    this.pos += 5;
+  }
+
+  /** An instant, epoch ms UTC. @throws RangeError on NaN. */
+  timestamptz(ms: number): void {
     if (Number.isNaN(ms)) throw new RangeError('Invalid Date in bulk load');
     const micros = (ms - PG_EPOCH_MS) * 1000;
     const high = Math.floor(micros / TWO_POW_32);
+    this.ensure(12);
     this.view.setInt32(this.pos, 8);
     this.view.setInt32(this.pos + 4, high);
     this.view.setUint32(this.pos + 8, micros - high * TWO_POW_32);
     this.pos += 12;
   }
 
-  private text(value: string): void {
+  /** UTF-8 text (enum labels too). */
+  text(value: string): void {
     let data = this.texts.get(value);
     if (data === undefined) {
       data = encoder.encode(value);
@@ -105,7 +121,30 @@ class Writer {
     this.bytes(data);
   }
 
-  result(): Uint8Array<ArrayBuffer> {
+  /** A value of a column of type `type`; null writes SQL NULL. */
+  field(type: CopyType, value: CopyValue): void {
+    if (value === null) return this.null();
+    switch (type) {
+      case 'int2':
+        return this.int2(value as number);
+      case 'int4':
+        return this.int4(value as number);
+      case 'float8':
+        return this.float8(value as number);
+      case 'bool':
+        return this.bool(Boolean(value));
+      case 'timestamptz':
+        return this.timestamptz((value as Date).getTime());
+      default:
+        return this.text(String(value));
+    }
+  }
+
+  /** Ends the payload (trailer) and returns it. */
+  finish(): Uint8Array<ArrayBuffer> {
+    this.ensure(2);
+    this.view.setInt16(this.pos, -1);
+    this.pos += 2;
     return this.buf.subarray(0, this.pos);
   }
 }
@@ -115,15 +154,11 @@ class Writer {
  * @throws RangeError on non-finite numbers or invalid dates.
  */
 export function copyBinary<R>(rows: readonly R[], types: readonly CopyType[], encode: (row: R) => readonly CopyValue[]): Uint8Array<ArrayBuffer> {
-  const w = new Writer();
-  w.bytes(SIGNATURE);
-  w.int32(0);
-  w.int32(0);
+  const w = new CopyWriter();
   for (const row of rows) {
     const values = encode(row);
-    w.int16(types.length);
+    w.row(types.length);
     for (let i = 0; i < types.length; i++) w.field(types[i] as CopyType, values[i] ?? null);
   }
-  w.int16(-1);
-  return w.result();
+  return w.finish();
 }

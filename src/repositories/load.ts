@@ -7,7 +7,7 @@
 import { HOUR_MS, MINUTE_MS } from '../domain/calendar.js';
 import type { Database } from '../db/client.js';
 import type { BorderHourClassColumns } from './border-class.js';
-import { allowLongStatements, type BulkSpec, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
+import { allowLongStatements, appendCopyPayloads, type BulkSpec, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
 import type { CopyType, CopyValue } from './copy-binary.js';
 import { refreshPriceDaily } from './price-rollup.js';
 import { type Executor, type Sql, inTransaction } from './sql.js';
@@ -190,6 +190,25 @@ export async function appendPrices(sql: Sql, rows: readonly PricePointRow[]): Pr
 export async function appendBorderHours(sql: Sql, rows: readonly BorderHourRow[]): Promise<void> {
   const groups: BorderHourGroup[] = ['physical', 'scheduled', 'ntc', 'classification'];
   await bulkUpsert(sql, borderHourSpec(distinctIds(rows, (r) => r.borderId), groups, true), rows);
+}
+
+const ALL_GROUPS: readonly BorderHourGroup[] = ['physical', 'scheduled', 'ntc', 'classification'];
+
+/**
+ * Appends binary COPY payloads of `price_point` rows (the columns of {@link appendPrices}, in its
+ * order) of zones `zoneIds` to a table holding none of their keys, as {@link appendPrices} does.
+ */
+export async function appendPricePayloads(sql: Sql, payloads: readonly Uint8Array<ArrayBuffer>[], zoneIds: readonly number[]): Promise<void> {
+  await appendCopyPayloads(sql, 'price_point', PRICE_COLUMNS.map(([name]) => name), { table: 'zone', ids: zoneIds }, payloads);
+}
+
+/**
+ * As {@link appendPricePayloads}, for `border_hour` rows of borders `borderIds` with every column
+ * group, in the column order of {@link appendBorderHours}.
+ */
+export async function appendBorderHourPayloads(sql: Sql, payloads: readonly Uint8Array<ArrayBuffer>[], borderIds: readonly number[]): Promise<void> {
+  const columns = ['border_id', 'ts', ...ALL_GROUPS.flatMap((g) => GROUP_COLUMNS[g].map(([name]) => name))];
+  await appendCopyPayloads(sql, 'border_hour', columns, { table: 'border', ids: borderIds }, payloads);
 }
 
 /**

@@ -4,7 +4,12 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
-const CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes per CopyData message. The embedded engine's wire server appends every socket read to its
+ * input buffer (a copy of all it holds) until a message is whole, so a message much larger than a
+ * read (64 KiB) is copied over and over: 4 MiB messages cost the engine thread seconds per load.
+ */
+const CHUNK_BYTES = 64 * 1024;
 
 function* chunks(payload: Uint8Array): Generator<Buffer> {
   const buffer = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);

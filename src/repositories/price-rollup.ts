@@ -6,7 +6,7 @@
 import { widenToDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { utcDay } from './sql-time.js';
-import { type Executor, query } from './sql.js';
+import { type Executor, query, type Sql } from './sql.js';
 
 /** Which days to recompute: every UTC day overlapping [from, to), optionally for some zones only. */
 export interface RollupWindow {
@@ -53,4 +53,27 @@ export async function refreshPriceDaily(db: Executor, window: RollupWindow): Pro
     [from, to, zones],
   );
   return rows[0]?.written ?? 0;
+}
+
+/** One `price_daily` row computed outside the database (source `demo`); EUR/MWh·min and minutes. */
+export interface PriceDayRow {
+  readonly zoneId: number;
+  /** UTC day, `YYYY-MM-DD`. */
+  readonly day: string;
+  readonly weightedSum: number;
+  readonly minutes: number;
+  readonly interpolated: boolean;
+}
+
+/**
+ * Appends demo `price_daily` rows to a table holding none of their keys (a load into a table
+ * emptied in its transaction), in one statement; a duplicate key fails the statement.
+ */
+export async function appendDemoPriceDays(sql: Sql, rows: readonly PriceDayRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql.query(
+    `INSERT INTO price_daily (zone_id, day, weighted_sum, minutes, interpolated, sources)
+     SELECT z, d, w, m, i, '{demo}' FROM unnest($1::int2[], $2::date[], $3::float8[], $4::int[], $5::bool[]) AS u(z, d, w, m, i)`,
+    [rows.map((r) => r.zoneId), rows.map((r) => r.day), rows.map((r) => r.weightedSum), rows.map((r) => r.minutes), rows.map((r) => r.interpolated)],
+  );
 }

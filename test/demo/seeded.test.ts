@@ -3,6 +3,7 @@ import { ZONES } from '../../src/domain/catalogue-data.js';
 import { DEMO_ZONE_CODES } from '../../src/demo/profiles.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import { deleteDemoData } from '../../src/repositories/demo-data.js';
+import { refreshPriceDaily } from '../../src/repositories/price-rollup.js';
 import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase, createTestDatabase, useTestDatabase } from '../support/db.js';
 
 describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
@@ -41,6 +42,18 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
       `SELECT minutes, count(*)::int AS n FROM price_daily WHERE day = '2025-10-26' GROUP BY minutes`,
     );
     expect(rows).toEqual([{ minutes: 1440, n: 30 }]);
+  });
+
+  it('stores the daily price rollup that recomputing it from the stored prices gives, bit for bit', async () => {
+    const read = () =>
+      db().rawQuery<{ zone_id: number; day: string; w: string; minutes: number; interpolated: boolean; sources: string }>(
+        `SELECT zone_id, day::text, float8send(weighted_sum)::text AS w, minutes, interpolated, sources::text FROM price_daily ORDER BY 1, 2`,
+      );
+    const loaded = await read();
+    const [span] = await db().rawQuery<{ first: Date; last: Date }>('SELECT min(ts) AS first, max(ts) AS last FROM price_point');
+    expect(loaded.length).toBeGreaterThan(30 * 28);
+    expect(await refreshPriceDaily(db(), { from: span!.first, to: new Date(span!.last.getTime() + 1) })).toBe(loaded.length);
+    expect(await read()).toEqual(loaded);
   });
 
   it('has every flow type in every ISO week of the test data', async () => {
