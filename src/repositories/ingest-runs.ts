@@ -9,7 +9,9 @@
  * On PostgreSQL the lock lives on a dedicated connection (not taken from the pool, so the pool
  * keeps its size); on PGlite, whose single session ends with the process, on the engine itself
  * (in this process, or over the wire where all connections share that session: so the lock is
- * released explicitly, not by closing the connection).
+ * released explicitly, not by closing the connection). Since the engine's session outlives a run's
+ * process killed while the server runs, on PGlite a run is also abandoned when the process id it
+ * recorded is gone (the engine's clients all run on its host: its socket is local).
  */
 import pg from 'pg';
 import type { Database } from '../db/client.js';
@@ -32,8 +34,8 @@ type Run = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
 
 async function insertLocked(run: Run, args: unknown, now: Date): Promise<number> {
   const rows = await run<{ id: number }>(
-    `INSERT INTO ingestion_run (started_at, status, args) VALUES ($1::timestamptz, 'running', $2::jsonb) RETURNING id`,
-    [now.toISOString(), JSON.stringify(args ?? {})],
+    `INSERT INTO ingestion_run (started_at, status, args, pid) VALUES ($1::timestamptz, 'running', $2::jsonb, $3) RETURNING id`,
+    [now.toISOString(), JSON.stringify(args ?? {}), process.pid],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('ingestion_run insert returned no id');
@@ -90,22 +92,41 @@ export function startRun(db: Database, args: unknown, now: Date): Promise<RunLea
   return db.pglite ? startOnPglite(db, args, now) : startOnPostgres(db, args, now);
 }
 
+/** Whether a process of this host with that id runs (EPERM: it runs, as another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** On PGlite: the `running` runs (other than `selfId`) whose recorded process is gone. */
+async function deadProcessRuns(db: Database, selfId: number): Promise<number[]> {
+  if (db.kind !== 'pglite') return [];
+  const rows = await query<{ id: number; pid: number }>(db, `SELECT id, pid FROM ingestion_run WHERE status = 'running' AND id <> $1 AND pid IS NOT NULL`, [selfId]);
+  return rows.filter((r) => r.pid !== process.pid && !processAlive(r.pid)).map((r) => r.id);
+}
+
 /**
  * Closes as `failed` with {@link ABANDONED_MESSAGE} every `running` run other than `selfId` whose
- * liveness lock no session holds (its process is gone). `finished_at` is the moment it was found.
+ * liveness lock no session holds (its process is gone) or, on PGlite, whose recorded process no
+ * longer runs. `finished_at` is the moment it was found.
  * @returns the ids closed.
  */
 export async function closeAbandonedRuns(db: Database, selfId: number, now: Date): Promise<number[]> {
+  const dead = await deadProcessRuns(db, selfId);
   const rows = await query<{ id: number }>(
     db,
     `UPDATE ingestion_run r SET status = 'failed', error = $2, finished_at = $3::timestamptz
-     WHERE r.status = 'running' AND r.id <> $1 AND NOT EXISTS (
+     WHERE r.status = 'running' AND r.id <> $1 AND (r.id = ANY($4::int[]) OR NOT EXISTS (
        SELECT 1 FROM pg_locks l
        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-         AND l.classid = ${LOCK_CLASS}::oid AND l.objid = r.id::oid)
+         AND l.classid = ${LOCK_CLASS}::oid AND l.objid = r.id::oid))
      RETURNING r.id`,
-    [selfId, ABANDONED_MESSAGE, now.toISOString()],
+    [selfId, ABANDONED_MESSAGE, now.toISOString(), dead],
   );
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }

@@ -2,6 +2,8 @@
  * `npm run ingest` while the server owns the embedded data directory: the CLI goes in through the
  * server's wire protocol, so its bulk load (binary COPY FROM STDIN) runs over the wire, and the
  * server's subscribers hear of its commit (the engine thread forwards the engine's notifications).
+ * A run killed mid-way is closed as abandoned by the next one although the server, whose single
+ * session held the run's lock, kept running.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/client.js';
-import { killStarted, run, startServer } from '../support/processes.js';
+import { killStarted, run, start, startServer } from '../support/processes.js';
+import { ABANDONED_MESSAGE } from '../../src/repositories/ingest-runs.js';
 import { type FakeUpstream, fixture, startFakeUpstream, TOKEN } from './fake-upstream.js';
 import { EIC, key } from './helpers.js';
 import { subscribe } from '../events/sse.js';
@@ -20,19 +23,22 @@ describe('an ingestion run while the server owns the embedded database', () => {
   const root = mkdtempSync(join(tmpdir(), 'ingest-wire-'));
   const env = { PGLITE_DIR: join(root, 'pglite'), SEED_DEMO: 'false', ENTSOE_API_URL: '', ENTSOE_SECURITY_TOKEN: TOKEN };
   let fake: FakeUpstream;
+  let server: Awaited<ReturnType<typeof startServer>>;
   beforeAll(async () => {
     fake = await startFakeUpstream();
     fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture(ES_REPLY) });
     env.ENTSOE_API_URL = fake.url;
-  });
+    server = await startServer(env);
+  }, 120_000);
   afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exited;
     killStarted();
     await fake.close();
     rmSync(root, { recursive: true, force: true });
   });
 
   it('loads the served rows over the wire protocol of the server, whose subscribers hear of the commit', async () => {
-    const server = await startServer(env);
     const stream = await subscribe((path, init) => fetch(`${server.url}${path}`, init), 'subscription { pricesPublished(zones: ["ES"]) { zones from to } }');
     try {
       const argv = ['--from', '2025-09-29', '--to', '2025-10-03', '--zones', 'ES', '--what', 'prices'];
@@ -52,8 +58,34 @@ describe('an ingestion run while the server owns the embedded database', () => {
       expect(event).toMatchObject({ data: { pricesPublished: { zones: ['ES'] } } });
     } finally {
       stream.close();
-      server.child.kill('SIGTERM');
-      await server.exited;
     }
   });
+
+  it('closes a run whose CLI was killed (SIGKILL) while the server kept running as abandoned at the next run', async () => {
+    const url = server.output().match(/psql '([^']+)'/)?.[1] as string;
+    const db = await openPostgres(testConfig({}), url, { embedded: true });
+    const runs = () => db.rawQuery<{ id: number; status: string; error: string | null }>(`SELECT id, status::text AS status, error FROM ingestion_run ORDER BY id`);
+    try {
+      fake.fail(key('A44', EIC.PT, EIC.PT), { kind: 'slow', delayMs: 60_000 });
+      const argv = ['--from', '2025-10-05', '--to', '2025-10-06', '--zones', 'PT', '--what', 'prices'];
+      const killed = start('src/cli/ingest.ts', argv, env);
+      let running: { id: number } | undefined;
+      for (let i = 0; i < 600 && !running; i++) {
+        running = (await runs()).find((r) => r.status === 'running');
+        if (!running) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(running, killed.output()).toBeDefined();
+      killed.child.kill('SIGKILL');
+      await killed.exited;
+      expect((await runs()).find((r) => r.id === running!.id)).toMatchObject({ status: 'running' });
+
+      const next = await run('src/cli/ingest.ts', argv, env);
+      expect(next, next.stderr).toMatchObject({ code: 0 });
+      const after = await runs();
+      expect(after.find((r) => r.id === running!.id)).toEqual({ id: running!.id, status: 'failed', error: ABANDONED_MESSAGE });
+      expect(after.at(-1)).toMatchObject({ status: 'done', error: null });
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
 });

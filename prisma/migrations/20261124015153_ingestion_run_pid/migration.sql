@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ingestion_run" ADD COLUMN     "pid" INTEGER;
