@@ -99,6 +99,14 @@ function jsonOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
       return v === null ? 'null' : nested(v);
     };
   }
+  if ((f.kind === 'datetime' || f.kind === 'day') && !zoneOf) {
+    const value = f.value;
+    const quoted = lastValueMemo(f.kind === 'day' ? (d) => `"${isoDay(d)}"` : (d) => `"${formatUtc(d)}"`);
+    return (row) => {
+      const d = value(row);
+      return d === null ? 'null' : quoted(d);
+    };
+  }
   const wire = wireValueOf(f, zoneOf);
   if (f.kind === 'strings') return (row) => JSON.stringify(wire(row));
   const quote = quotedMemo();
