@@ -99,14 +99,6 @@ function jsonOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
       return v === null ? 'null' : nested(v);
     };
   }
-  if ((f.kind === 'datetime' || f.kind === 'day') && !zoneOf) {
-    const value = f.value;
-    const quoted = lastValueMemo(f.kind === 'day' ? (d) => `"${isoDay(d)}"` : (d) => `"${formatUtc(d)}"`);
-    return (row) => {
-      const d = value(row);
-      return d === null ? 'null' : quoted(d);
-    };
-  }
   const wire = wireValueOf(f, zoneOf);
   if (f.kind === 'strings') return (row) => JSON.stringify(wire(row));
   const quote = quotedMemo();
@@ -142,12 +134,16 @@ export function rowJsonOf<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>):
 /** Rows per chunk of {@link jsonChunks}. */
 const CHUNK_ROWS = 1_000;
 
-/** JSON texts of `CHUNK_ROWS` rows at a time, comma-separated inside a chunk, no brackets. */
+/**
+ * JSON texts of `CHUNK_ROWS` rows at a time, comma-separated inside a chunk, no brackets: the
+ * chunk's REST rows ({@link wireRowOf}) written by one native `JSON.stringify`, which costs less
+ * than assembling the text field by field.
+ */
 export function* jsonChunks<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Generator<string> {
-  const json = rowJsonOf(contract, zoneOf);
+  const wire = wireRowOf(contract, zoneOf);
   for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
-    const parts: string[] = [];
-    for (let i = at; i < Math.min(rows.length, at + CHUNK_ROWS); i++) parts.push(json(rows[i] as R));
-    yield parts.join(',');
+    const chunk: WireRow[] = new Array<WireRow>(Math.min(CHUNK_ROWS, rows.length - at));
+    for (let i = 0; i < chunk.length; i++) chunk[i] = wire(rows[at + i] as R);
+    yield JSON.stringify(chunk).slice(1, -1);
   }
 }
