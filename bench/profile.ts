@@ -1,34 +1,51 @@
 /**
- * `node --cpu-prof --import tsx bench/profile.ts [surface] [n]`: the floor requests of bench/floor.ts
- * against the app on the bench schema (seeded by `npm run bench`), `n` times each, one at a time,
- * through REST, GraphQL or both, for a CPU profile of the server path.
+ * `node --cpu-prof --import tsx bench/profile.ts [surface] [n] [case] [connections]`: the floor
+ * requests of bench/floor.ts against the app on the bench schema (seeded by `npm run bench`), `n`
+ * times each through REST, GraphQL, both or the floor, `connections` at a time (default 1), for a CPU profile
+ * of the server path under concurrency.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { openPostgres } from '../src/db/client.js';
+import { readCatalogue } from '../src/repositories/catalogue.js';
 import { TRIPLES } from './floor.js';
+import { startFloor } from './floor-server.js';
 
-const [surface = 'both', count = '200', only] = process.argv.slice(2);
+/** As autocannon sends them: no Accept-Encoding, so responses go out uncompressed (fetch would ask for gzip). */
+const IDENTITY = { 'accept-encoding': 'identity' };
+const [surface = 'both', count = '200', only, connections = '1'] = process.argv.slice(2);
 const url = 'postgresql://postgres@127.0.0.1:5432/test';
 const db = await openPostgres(testConfig({ DATABASE_URL: url, DATABASE_SCHEMA: 'bench' }), url);
-const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000 }), db });
+const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000, RESPONSE_CACHE: false }), db });
 const server = createServer(app.yoga);
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const floor = await startFloor(url, 'bench', { catalogue: await readCatalogue(db), now: Date.now }, Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor])));
 for (const [i, t] of TRIPLES.entries()) {
-  if (only !== undefined && Number(only) !== i) continue;
+  if (only !== undefined && only !== '' && Number(only) !== i) continue;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const n = i === 2 ? Math.ceil(Number(count) / 10) : Number(count);
-  for (let k = 0; k < n; k++) {
-    if (surface !== 'graphql') await (await fetch(base + t.rest)).arrayBuffer();
-    if (surface !== 'rest') {
-      await (await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: t.graphql }) })).arrayBuffer();
+  let next = 0;
+  const worker = async () => {
+    while (next++ < n) {
+      if (surface === 'floor') {
+        await (await fetch(`${floor.base}/${i}`, { headers: IDENTITY })).arrayBuffer();
+        continue;
+      }
+      if (surface !== 'graphql') await (await fetch(base + t.rest, { headers: IDENTITY })).arrayBuffer();
+      if (surface !== 'rest') {
+        await (await fetch(`${base}/graphql`, { method: 'POST', headers: { ...IDENTITY, 'content-type': 'application/json' }, body: JSON.stringify({ query: t.graphql }) })).arrayBuffer();
+      }
     }
-  }
-  process.stderr.write(`${t.name}: ${((performance.now() - started) / n).toFixed(2)} ms per round\n`);
+  };
+  await Promise.all(Array.from({ length: Number(connections) }, worker));
+  const used = process.cpuUsage(cpu);
+  process.stderr.write(`${t.name}: ${((performance.now() - started) / n).toFixed(2)} ms per round, CPU ${((used.user + used.system) / 1000 / n).toFixed(2)} ms per round\n`);
 }
+await floor.close();
 await new Promise((r) => server.close(r));
 await app.close();
 await db.close();

@@ -149,12 +149,16 @@ export function rowJsonOf<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>):
 /** Rows per chunk of {@link jsonChunks}. */
 const CHUNK_ROWS = 1_000;
 
-/** JSON texts of `CHUNK_ROWS` rows at a time, comma-separated inside a chunk, no brackets. */
+/**
+ * JSON texts of `CHUNK_ROWS` rows at a time, comma-separated inside a chunk, no brackets: the
+ * chunk's REST rows ({@link wireRowOf}) written by one native `JSON.stringify`, which costs less
+ * than assembling the text field by field.
+ */
 export function* jsonChunks<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Generator<string> {
-  const json = rowJsonOf(contract, zoneOf);
+  const wire = wireRowOf(contract, zoneOf);
   for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
-    const parts: string[] = [];
-    for (let i = at; i < Math.min(rows.length, at + CHUNK_ROWS); i++) parts.push(json(rows[i] as R));
-    yield parts.join(',');
+    const chunk: WireRow[] = new Array<WireRow>(Math.min(CHUNK_ROWS, rows.length - at));
+    for (let i = 0; i < chunk.length; i++) chunk[i] = wire(rows[at + i] as R);
+    yield JSON.stringify(chunk).slice(1, -1);
   }
 }

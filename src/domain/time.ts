@@ -161,10 +161,34 @@ export function formatUtcNaive(d: Date): string {
   return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
 }
 
-/** Formats an instant as RFC 3339 UTC with `Z`, seconds precision unless milliseconds are set. */
+/** `00` to `59`: hours, minutes and seconds as two digits. */
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+
+/** First instant past year 9999 (ms): from there on `toISOString` writes six-digit years. */
+const YEAR_10000_MS = 253_402_300_800_000;
+
+/** The last UTC day formatted and its `YYYY-MM-DDT` text: rows run day by day. */
+let lastDay = Number.NaN;
+let lastDayPrefix = '';
+
+/**
+ * Formats an instant as RFC 3339 UTC with `Z`, seconds precision unless milliseconds are set.
+ * Whole seconds of years 1970–9999 are written from the remembered day text and the time of day,
+ * without `toISOString` (the same text).
+ */
 export function formatUtc(d: Date): string {
-  const iso = d.toISOString();
-  return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
+  const ms = d.getTime();
+  if (!(ms >= 0 && ms < YEAR_10000_MS) || ms % 1_000 !== 0) {
+    const iso = d.toISOString();
+    return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
+  }
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== lastDay) {
+    lastDay = day;
+    lastDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+  }
+  const seconds = (ms - day * DAY_MS) / 1_000;
+  return `${lastDayPrefix}${TWO_DIGITS[Math.floor(seconds / 3_600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}Z`;
 }
 
 /** A range split into whole UTC days (served from daily rollups) and partial-day edges. */

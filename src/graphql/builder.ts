@@ -60,7 +60,10 @@ export const builder = new SchemaBuilder<{
  */
 const DateTimeResolver = new GraphQLScalarType({
   ...DateTimeISOResolver.toConfig(),
-  serialize: (value) => (isZonedText(value) ? value : formatUtc(new Date(DateTimeISOResolver.serialize(value) as string))),
+  serialize: (value) => {
+    if (value instanceof Date && !Number.isNaN(value.getTime())) return formatUtc(value);
+    return isZonedText(value) ? value : formatUtc(new Date(DateTimeISOResolver.serialize(value) as string));
+  },
 });
 
 builder.addScalarType('DateTime', lastInstantMemo(DateTimeResolver), {

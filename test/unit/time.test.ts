@@ -99,6 +99,14 @@ describe('formatting', () => {
     expect(formatUtc(d)).toBe('2025-10-01T00:15:00Z');
     expect(formatUtcNaive(new Date('2025-10-01T00:15:00.250Z'))).toBe('2025-10-01T00:15:00.250');
   });
+  it('writes every instant as toISOString does, seconds precision when the milliseconds are zero', () => {
+    const instants = [0, 86_399_000, 86_400_000, -1_000, -86_400_001, 253_402_300_799_000, 253_402_300_800_000, 1_759_276_800_123];
+    for (let i = 0; i < 2_000; i++) instants.push(Math.round((Math.random() * 2 - 0.5) * 4e12 / 1_000) * 1_000, Math.round(Math.random() * 4e12));
+    for (const ms of instants) {
+      const iso = new Date(ms).toISOString();
+      expect(formatUtc(new Date(ms)), iso).toBe(iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso);
+    }
+  });
 });
 
 describe('splitDays', () => {
