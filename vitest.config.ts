@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -12,6 +13,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    /**
+     * Vitest's default (one less than the cores), but at least two files at a time: on a 2-core
+     * machine the default ran the suite file by file and left a core idle.
+     */
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ['test/support/global-setup.ts'],
   },
 });

@@ -2,8 +2,9 @@
  * Test databases. PGlite: each call restores its own in-memory database from a dump built once per
  * run by test/support/global-setup.ts (migrated, catalogue, and for `demo` the small demo data set).
  * PostgreSQL (TEST_DATABASE_URL): a fresh random schema per call, migrated and seeded, dropped on close.
- * `wire`: PGlite on a temporary data directory served by the engine thread, reached over the wire
- * protocol as the server reaches it, migrated and seeded through it.
+ * `wire`: PGlite on a temporary data directory restored from the same dump, then served by the engine
+ * thread and reached over the wire protocol as the server reaches it (a first start that migrates and
+ * seeds through the wire is test/demo/first-start.test.ts and test/db/embedded-server.test.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,9 +39,9 @@ export interface TestDatabase {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Path of the gzipped PGlite dump with the test demo data set. */
+    /** Path of the PGlite dump (tarball) with the test demo data set. */
     pgliteDemoDump: string;
-    /** Path of the gzipped PGlite dump with schema and catalogue only. */
+    /** Path of the PGlite dump (tarball) with schema and catalogue only. */
     pgliteEmptyDump: string;
   }
 }
@@ -64,7 +65,7 @@ async function dumpFor(seed: TestSeed): Promise<Blob> {
       const db = await openPglite('memory://');
       try {
         await prepareTestDatabase(db, seed);
-        return await (db.pglite as NonNullable<Database['pglite']>).dumpDataDir('gzip');
+        return await (db.pglite as NonNullable<Database['pglite']>).dumpDataDir('none');
       } finally {
         await db.close();
       }
@@ -99,23 +100,28 @@ export type TestBackend = 'pglite' | 'postgres' | 'wire';
 
 async function createWire(seed: TestSeed): Promise<TestDatabase> {
   const root = mkdtempSync(join(tmpdir(), 'wire-db-'));
-  const engine = await startEngineThread(root);
-  const db = await openPostgres(testConfig({ DATABASE_POOL_SIZE: 4 }), engine.url, { embedded: true });
-  const close = async () => {
-    try {
-      await db.close();
-      await engine.stop();
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
-  };
   try {
-    await prepareTestDatabase(db, seed);
+    await (await openPglite(root, await dumpFor(seed))).close();
+    const engine = await startEngineThread(root);
+    const db = await openPostgres(testConfig({ DATABASE_POOL_SIZE: 4 }), engine.url, { embedded: true }).catch(async (error: unknown) => {
+      await engine.stop();
+      throw error;
+    });
+    return {
+      db,
+      async close() {
+        try {
+          await db.close();
+          await engine.stop();
+        } finally {
+          rmSync(root, { recursive: true, force: true });
+        }
+      },
+    };
   } catch (error) {
-    await close();
+    rmSync(root, { recursive: true, force: true });
     throw error;
   }
-  return { db, close };
 }
 
 /**

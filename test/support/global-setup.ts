@@ -1,5 +1,5 @@
 /**
- * vitest globalSetup: builds the PGlite test dumps once per run (schema + catalogue, then the small
+ * vitest globalSetup: builds the PGlite test dumps (uncompressed tarballs) once per run (schema + catalogue, then the small
  * demo data set on top) into a temporary directory and provides their paths to the workers
  * (`inject('pgliteEmptyDump')`, `inject('pgliteDemoDump')`). Removes the directory at teardown.
  */
@@ -11,8 +11,9 @@ import { openPglite } from '../../src/db/client.js';
 import { DEMO_TEST_FROM, DEMO_TEST_NOW, prepareTestDatabase } from './db.js';
 import { seedDemo } from '../../src/demo/seed.js';
 
-async function writeDump(pglite: { dumpDataDir(c: 'gzip'): Promise<Blob> }, path: string): Promise<void> {
-  const blob = await pglite.dumpDataDir('gzip');
+/** Uncompressed: every test database restores one, and gunzipping it took longer than the untar and start together. */
+async function writeDump(pglite: { dumpDataDir(c: 'none'): Promise<Blob> }, path: string): Promise<void> {
+  const blob = await pglite.dumpDataDir('none');
   writeFileSync(path, new Uint8Array(await blob.arrayBuffer()));
 }
 
@@ -22,7 +23,7 @@ export async function buildTestDumps(dir: string): Promise<{ empty: string; demo
   try {
     const pglite = db.pglite;
     if (!pglite) throw new Error('PGlite database without its engine');
-    const paths = { empty: join(dir, 'empty.tar.gz'), demo: join(dir, 'demo.tar.gz') };
+    const paths = { empty: join(dir, 'empty.tar'), demo: join(dir, 'demo.tar') };
     await prepareTestDatabase(db, 'empty');
     await writeDump(pglite, paths.empty);
     await seedDemo(db, { now: DEMO_TEST_NOW, from: DEMO_TEST_FROM });
