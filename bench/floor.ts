@@ -4,7 +4,6 @@
  * interleaved rounds at each connection count, with REST's and GraphQL's p50 as multiples of the
  * floor's against the targets of issue 17 (REST <= 1.3x, GraphQL <= 1.5x).
  */
-import type { Server } from 'node:http';
 import type { Database } from '../src/db/client.js';
 import { readCatalogue } from '../src/repositories/catalogue.js';
 import { type FloorRoute, startFloor } from './floor-server.js';
@@ -57,14 +56,14 @@ export interface FloorOptions {
   readonly pgUrl: string;
   readonly seconds: number;
   readonly connections: readonly number[];
-  readonly serve: (db: Database) => Promise<{ base: string; server: Server }>;
+  readonly serve: (db: Database) => Promise<{ base: string; close: () => Promise<void> }>;
 }
 
 const ratio = (x: BenchResult, floor: BenchResult) => (x.p50 / floor.p50).toFixed(2);
 
 /** Measures every request through floor, REST and GraphQL; a Markdown table per connection count. */
 export async function runFloorComparison(db: Database, opts: FloorOptions): Promise<string> {
-  const { base, server } = await opts.serve(db);
+  const { base, close } = await opts.serve(db);
   const routes = Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor]));
   const floor = await startFloor(opts.pgUrl, db.schema, { catalogue: await readCatalogue(db), now: Date.now }, routes);
   const lines: string[] = [];
@@ -91,7 +90,7 @@ export async function runFloorComparison(db: Database, opts: FloorOptions): Prom
     }
   } finally {
     await floor.close();
-    await new Promise((r) => server.close(r));
+    await close();
   }
   return lines.join('\n');
 }

@@ -6,7 +6,6 @@
  * physical flow), so a data set seeded days ago measures the same queries.
  */
 import { execFile } from 'node:child_process';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { testConfig } from '../src/config.js';
 import { type Database, openPostgres } from '../src/db/client.js';
@@ -25,7 +24,7 @@ export interface LargeOptions {
   readonly seconds: number;
   readonly connections: number;
   /** Serves the app over `db` on loopback (bench/run.ts). */
-  readonly serve: (db: Database) => Promise<{ base: string; server: Server }>;
+  readonly serve: (db: Database) => Promise<{ base: string; close: () => Promise<void> }>;
 }
 
 /** A case with its target p50 (ms) and how many rows one response holds. */
@@ -140,7 +139,7 @@ const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
 export async function runLarge(opts: LargeOptions): Promise<string> {
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const db = await largeDatabase(opts, log);
-  const { base, server } = await opts.serve(db);
+  const { base, close } = await opts.serve(db);
   const lines: string[] = [];
   try {
     const cases = await largeCases(db, opts.years, base);
@@ -170,7 +169,7 @@ export async function runLarge(opts: LargeOptions): Promise<string> {
     const [firstPage, deepPage] = results.slice(-2);
     if (firstPage && deepPage) lines.push(`GraphQL deep page / first page p50: ${(deepPage.r.p50 / firstPage.r.p50).toFixed(2)}`, '');
   } finally {
-    await new Promise((r) => server.close(r));
+    await close();
     await db.close();
   }
   return lines.join('\n');

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,16 +66,22 @@ const PAIRS: (readonly [BenchCase, BenchCase])[] = [
   ],
 ];
 
-async function serve(db: Database): Promise<{ base: string; server: Server }> {
+/** The app on a free loopback port; `close` ends its connections, the server and the app's own resources. */
+async function serve(db: Database): Promise<{ base: string; close: () => Promise<void> }> {
   const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000, RESPONSE_CACHE: false }), db });
   const server = createServer(app.yoga);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await app.close();
+  };
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
 }
 
 /** The latency table of the price cases, then GraphQL's p50 and throughput against REST's. */
 async function latency(title: string, db: Database, seconds: string, connections: readonly number[]): Promise<string> {
-  const { base, server } = await serve(db);
+  const { base, close } = await serve(db);
   const parts: string[] = [];
   for (const c of connections) {
     const results: BenchResult[] = [];
@@ -87,7 +93,7 @@ async function latency(title: string, db: Database, seconds: string, connections
     }
     parts.push(table(`${title}, ${c} connection${c > 1 ? 's' : ''}`, results), ...ratios, '');
   }
-  await new Promise((r) => server.close(r));
+  await close();
   return parts.join('\n');
 }
 

@@ -2,7 +2,8 @@ import { classificationThresholds, type Config } from './config.js';
 import type { Database } from './db/client.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
 import { type GeneratedDemo, seedDemo } from './demo/seed.js';
-import { generateDemo } from './demo/generate.js';
+import { demoSteps } from './demo/generate.js';
+import { drainYielding } from './demo/steps.js';
 import { createProgress, type ProgressReporter } from './ingest/progress.js';
 import type { Logger } from './logger.js';
 import { ensureCatalogue } from './repositories/catalogue.js';
@@ -47,11 +48,12 @@ function demoFrom(config: Config, now: Date): Date | undefined {
 
 /**
  * Generates the demo data set {@link prepareDatabase} loads for the clock `now`, ahead of it: a
- * first start runs it while the engine initialises its new data directory on its own thread.
+ * first start runs it while the engine initialises its new data directory on its own thread, in
+ * steps that let the server answer requests (`/healthz`, the 503s) in between.
  */
-export function generateStartDemo(config: Config, now: Date): GeneratedDemo {
+export async function generateStartDemo(config: Config, now: Date): Promise<GeneratedDemo> {
   const started = performance.now();
-  const data = generateDemo({ now, from: demoFrom(config, now), thresholds: classificationThresholds(config) });
+  const data = await drainYielding(demoSteps({ now, from: demoFrom(config, now), thresholds: classificationThresholds(config) }));
   return { data, ms: Math.round(performance.now() - started) };
 }
 

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const opening = import('./db/server-database.js').then(({ openServerDatabase }) => openServerDatabase(config));
   opening.catch(() => undefined);
   const [{ prepareDatabase, generateStartDemo }, { createApp }] = await Promise.all([import('./bootstrap.js'), import('./app.js')]);
-  const generated = demoCertain ? generateStartDemo(config, now) : undefined;
+  const generated = demoCertain ? await generateStartDemo(config, now) : undefined;
   const opened = await opening;
   db = opened.db;
   logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL', ...(opened.url ? { url: opened.url } : {}) }, 'database opened');

@@ -6,7 +6,8 @@ import { type ClassificationThresholds, DEFAULT_THRESHOLDS } from '../domain/cla
 import { type DemoRange, HOUR_MS, demoRange } from './calendar.js';
 import { type BorderFlows, borderFlows } from './flows.js';
 import { type DemoOutage, demoOutages, outageHours } from './outages.js';
-import { type PriceGrid, type ZonePrices, coupledPrices, priceGrid } from './prices.js';
+import { type PriceGrid, type ZonePrices, coupledPriceSteps, priceGrid } from './prices.js';
+import { drain } from './steps.js';
 import { type BorderProfile, DEMO_PROFILES, DEMO_ZONE_CODES, demoBorders } from './profiles.js';
 
 /** Seed of the shipped demo data set. */
@@ -43,16 +44,28 @@ export interface DemoDataSet {
 
 /** Generates the demo data set; the same options always give the same data. */
 export function generateDemo(options: DemoOptions): DemoDataSet {
+  return drain(demoSteps(options));
+}
+
+/**
+ * {@link generateDemo} in steps of at most about 100 ms (a month of prices, a border's flows), for
+ * `drainYielding`: the same options give the same data.
+ */
+export function* demoSteps(options: DemoOptions): Generator<void, DemoDataSet> {
   const seed = options.seed ?? DEMO_SEED;
   const range = demoRange(options.now, options.from);
   const hours = (range.end - range.start) / HOUR_MS;
   const borders = demoBorders(seed);
   const grid = priceGrid(range.start, hours);
-  const prices = coupledPrices(DEMO_PROFILES, borders, grid, seed);
+  const prices = yield* coupledPriceSteps(DEMO_PROFILES, borders, grid, seed);
   const outages = demoOutages(borders, range.start, range.end, seed);
   const flags = outageHours(outages, borders.length, range.start, hours);
   const pastHours = (range.physicalEnd - range.start) / HOUR_MS;
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
-  const flows = borders.map((b, j) => borderFlows(j, b, prices, flags[j] as Uint8Array, pastHours, seed, thresholds));
+  const flows: BorderFlows[] = [];
+  for (const [j, b] of borders.entries()) {
+    flows.push(borderFlows(j, b, prices, flags[j] as Uint8Array, pastHours, seed, thresholds));
+    yield;
+  }
   return { seed, range, hours, zones: DEMO_ZONE_CODES, borders, grid, prices, flows, outages };
 }

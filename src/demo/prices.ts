@@ -88,17 +88,21 @@ function hourlyMeans(grid: PriceGrid, price: Float64Array): Float64Array {
   return out;
 }
 
+/** Hours of prices computed between two steps of {@link coupledPriceSteps} (about 40 ms). */
+const HOURS_PER_STEP = 24 * 30;
+
 /**
- * Coupled prices of all zones over `hours` hours from `start` (epoch ms UTC). Each hour, zones
- * joined by uncongested borders share one price; about two short gaps per zone and month are
- * filled by interpolation and flagged.
+ * Coupled prices of all zones on the grid (epoch ms UTC periods). Each hour, zones joined by
+ * uncongested borders share one price; about two short gaps per zone and month are filled by
+ * interpolation and flagged. Yields after each {@link HOURS_PER_STEP} hours, so a caller can let
+ * other work run in between (`drain` runs it at once).
  */
-export function coupledPrices(
+export function* coupledPriceSteps(
   profiles: readonly ZoneProfile[],
   borders: readonly BorderProfile[],
   grid: PriceGrid,
   seed: number,
-): ZonePrices[] {
+): Generator<void, ZonePrices[]> {
   const hours = grid.hourFirst.length - 1;
   const start = grid.periodStart[0] as number;
   const iso = isolatedPrices(profiles, start, hours, seed);
@@ -119,6 +123,7 @@ export function coupledPrices(
       clusterPrices(periodIso, weights, roots, out);
       for (let z = 0; z < n; z++) (prices[z] as Float64Array)[first + q] = cents(out[z] as number);
     }
+    if (k % HOURS_PER_STEP === HOURS_PER_STEP - 1) yield;
   }
   const months = hours / (24 * 30);
   return profiles.map((p, z) => {
