@@ -69,4 +69,65 @@ describe('extended-protocol queries of several connections on the embedded engin
     }
   });
 
+  describe('a statement shared by name', () => {
+    const query = (name: string) => ({ name, text: 'SELECT $1::int + 1 AS n', values: [41] });
+
+    it('stays usable by a new connection after a query whose text mentions discard or deallocate', async () => {
+      const { server, clients } = await serve(db);
+      try {
+        expect((await clients[0]!.query(query('q_words'))).rows).toEqual([{ n: 42 }]);
+        await clients[0]!.query("SELECT 'discard' AS a, 'deallocate' AS b");
+        expect((await clients[1]!.query(query('q_words'))).rows).toEqual([{ n: 42 }]);
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
+        await server.stop();
+      }
+    });
+
+    it('is prepared without error when the session already holds the name unbeknown to the wrapper', async () => {
+      await db.exec('PREPARE q_outside AS SELECT 1');
+      const { server, clients } = await serve(db);
+      try {
+        expect((await clients[0]!.query(query('q_outside'))).rows).toEqual([{ n: 42 }]);
+        expect((await clients[1]!.query(query('q_outside'))).rows).toEqual([{ n: 42 }]);
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
+        await server.stop();
+      }
+    });
+
+    it('is prepared again by the next connection after DEALLOCATE ALL', async () => {
+      const { server, clients } = await serve(db);
+      try {
+        expect((await clients[0]!.query(query('q_dealloc'))).rows).toEqual([{ n: 42 }]);
+        await clients[0]!.query('DEALLOCATE ALL');
+        expect((await clients[1]!.query(query('q_dealloc'))).rows).toEqual([{ n: 42 }]);
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
+        await server.stop();
+      }
+    });
+
+    it('survives a Close sent by one connection for the others that prepared it', async () => {
+      const { server, clients } = await serve(db);
+      try {
+        for (const c of clients.slice(0, 2)) expect((await c.query(query('q_close'))).rows).toEqual([{ n: 42 }]);
+        await closeStatement(clients[0]!, 'q_close');
+        expect((await clients[1]!.query(query('q_close'))).rows).toEqual([{ n: 42 }]);
+      } finally {
+        await Promise.all(clients.map((c) => c.end()));
+        await server.stop();
+      }
+    });
+  });
 });
+
+/** Sends Close of statement `name` and Sync on `client`'s connection, as pg does after an encoding error; waits for ReadyForQuery. */
+function closeStatement(client: pg.Client, name: string): Promise<void> {
+  const { connection } = client;
+  return new Promise((resolve) => {
+    connection.once('readyForQuery', resolve);
+    connection.close({ type: 'S', name }, false);
+    connection.sync();
+  });
+}
