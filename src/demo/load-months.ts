@@ -12,7 +12,7 @@ import { HOUR_MS } from './calendar.js';
 import type { DemoDataSet } from './generate.js';
 import { monthSlices } from './large.js';
 import { demoBorderHourPayloads, demoPricePayloads } from './copy-payloads.js';
-import { type HourSlice, demoBorderHourRows, demoPriceRows } from './rows.js';
+import { type DemoIds, type HourSlice, demoBorderHourRows, demoIds, demoPriceRows } from './rows.js';
 
 /** Rows loaded and time spent (ms) per kind of work. */
 export interface MonthLoadTotals {
@@ -39,7 +39,7 @@ export async function loadDemoMonths(
   const totals: MonthLoadTotals = { prices: 0, borderHours: 0, pricesMs: 0, borderHoursMs: 0 };
   const slices = monthSlices(data);
   progress.start(slices.length, 0);
-  const ids = databaseIds(data, catalogue);
+  const ids = demoIds(data, catalogue);
   for (const slice of slices) {
     const month = new Date(data.range.start + slice.from * HOUR_MS).toISOString().slice(0, 7);
     const label = `demo data ${month}: prices, flows`;
@@ -57,26 +57,6 @@ export async function loadDemoMonths(
   }
   progress.finish();
   return totals;
-}
-
-/** Database ids of the data set's zones (order of `data.prices`) and borders (order of `data.flows`). */
-interface DemoIds {
-  readonly zones: number[];
-  readonly borders: number[];
-}
-
-function databaseIds(data: DemoDataSet, catalogue: StoredCatalogue): DemoIds {
-  const id = (stored: { id: number } | undefined, key: string) => {
-    if (stored === undefined) throw new Error(`demo data: ${key} is not in the stored catalogue`);
-    return stored.id;
-  };
-  const zones = data.prices.map((z) => id(catalogue.zone(z.code), z.code));
-  const borders = data.flows.map((f) => {
-    const b = data.borders[f.border];
-    const key = b ? `${b.a}->${b.b}` : `border #${f.border}`;
-    return id(b && catalogue.border(key), key);
-  });
-  return { zones, borders };
 }
 
 const sortedDistinct = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);

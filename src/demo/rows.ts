@@ -23,6 +23,23 @@ export interface HourSlice {
 
 const allHours = (data: DemoDataSet): HourSlice => ({ from: 0, to: data.hours });
 
+/** Database ids of the data set's zones (order of `data.prices`) and borders (order of `data.flows`). */
+export interface DemoIds {
+  readonly zones: readonly number[];
+  readonly borders: readonly number[];
+}
+
+/** The stored ids of the data set's zones and borders. @throws Error when one is not in the catalogue. */
+export function demoIds(data: DemoDataSet, catalogue: StoredCatalogue): DemoIds {
+  const zones = data.prices.map((z) => idOf(catalogue.zone(z.code), z.code));
+  const borders = data.flows.map((f) => {
+    const b = data.borders[f.border];
+    const key = b ? `${b.a}->${b.b}` : `border #${f.border}`;
+    return idOf(b && catalogue.border(key), key);
+  });
+  return { zones, borders };
+}
+
 /** Price rows (EUR/MWh, native periods) of every demo zone, for the periods of `slice` (default all). */
 export function demoPriceRows(data: DemoDataSet, catalogue: StoredCatalogue, slice = allHours(data)): PricePointRow[] {
   const { periodStart, periodMinutes, hourFirst } = data.grid;

@@ -21,7 +21,7 @@ import { dropIndexes, restoreIndexes } from '../repositories/deferred-indexes.js
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
 import { appendDemoPriceDays, refreshPriceDaily } from '../repositories/price-rollup.js';
 import { demoPriceDays } from './price-daily.js';
-import { demoOutageRows } from './rows.js';
+import { demoIds, demoOutageRows } from './rows.js';
 
 /** Options of {@link seedDemo}: the generator's options plus a log and a progress display. */
 export interface SeedDemoOptions extends DemoOptions {
@@ -138,13 +138,9 @@ async function refreshMonthlyPriceDaily(sql: Sql, data: DemoDataSet): Promise<vo
  */
 async function buildPriceDaily(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, emptied: readonly string[]): Promise<void> {
   if (!emptied.includes('price_point') || !emptied.includes('price_daily')) return refreshMonthlyPriceDaily(sql, data);
-  const zoneId = new Map(data.zones.map((code) => [code, catalogue.zone(code)?.id]));
-  const rows = demoPriceDays(data).map(({ zone, ...day }) => {
-    const id = zoneId.get(zone);
-    if (id === undefined) throw new Error(`demo data: ${zone} is not in the stored catalogue`);
-    return { zoneId: id, ...day };
-  });
-  await appendDemoPriceDays(sql, rows);
+  const ids = demoIds(data, catalogue).zones;
+  const zoneId = new Map(data.prices.map((z, i) => [z.code, ids[i] as number]));
+  await appendDemoPriceDays(sql, demoPriceDays(data).map(({ zone, ...day }) => ({ zoneId: zoneId.get(zone) as number, ...day })));
 }
 
 /** Loads the data set and records it, inside the caller's transaction. */

@@ -73,20 +73,19 @@ export async function bulkUpsert<R>(sql: Sql, spec: BulkSpec<R>, rows: readonly 
 }
 
 /**
- * Appends binary COPY payloads (see `CopyWriter`) of `columns` to `table` inside the caller's
- * transaction, straight into the table: for a target holding none of their keys. Their foreign
- * keys are checked once, as {@link bulkUpsert} does.
+ * Appends binary COPY payloads (see `CopyWriter`) of `spec`'s columns, in its order, to its table
+ * inside the caller's transaction, straight into the table: for a target holding none of their
+ * keys. Their foreign keys are checked once, as {@link bulkUpsert} does.
  */
 export async function appendCopyPayloads(
   sql: Sql,
-  table: string,
-  columns: readonly string[],
-  references: ForeignIds,
+  spec: Pick<BulkSpec<unknown>, 'table' | 'columns' | 'references'>,
   payloads: readonly Uint8Array<ArrayBuffer>[],
 ): Promise<void> {
   if (payloads.length === 0) return;
-  const triggersOff = await checkReferences(sql, references);
-  for (const payload of payloads) await sql.copyIn(table, columns, payload);
+  const triggersOff = await checkReferences(sql, spec.references);
+  const columns = spec.columns.map(([name]) => name);
+  for (const payload of payloads) await sql.copyIn(spec.table, columns, payload);
   if (triggersOff) await sql.query(`SET LOCAL session_replication_role = origin`);
 }
 

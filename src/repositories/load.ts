@@ -186,20 +186,19 @@ export async function appendPrices(sql: Sql, rows: readonly PricePointRow[]): Pr
   await bulkUpsert(sql, priceSpec(distinctIds(rows, (r) => r.zoneId), true), rows);
 }
 
+const ALL_GROUPS: readonly BorderHourGroup[] = ['physical', 'scheduled', 'ntc', 'classification'];
+
 /** As {@link appendPrices}, for border-hours (MW) with every column group, into `border_hour`. */
 export async function appendBorderHours(sql: Sql, rows: readonly BorderHourRow[]): Promise<void> {
-  const groups: BorderHourGroup[] = ['physical', 'scheduled', 'ntc', 'classification'];
-  await bulkUpsert(sql, borderHourSpec(distinctIds(rows, (r) => r.borderId), groups, true), rows);
+  await bulkUpsert(sql, borderHourSpec(distinctIds(rows, (r) => r.borderId), ALL_GROUPS, true), rows);
 }
-
-const ALL_GROUPS: readonly BorderHourGroup[] = ['physical', 'scheduled', 'ntc', 'classification'];
 
 /**
  * Appends binary COPY payloads of `price_point` rows (the columns of {@link appendPrices}, in its
  * order) of zones `zoneIds` to a table holding none of their keys, as {@link appendPrices} does.
  */
 export async function appendPricePayloads(sql: Sql, payloads: readonly Uint8Array<ArrayBuffer>[], zoneIds: readonly number[]): Promise<void> {
-  await appendCopyPayloads(sql, 'price_point', PRICE_COLUMNS.map(([name]) => name), { table: 'zone', ids: zoneIds }, payloads);
+  await appendCopyPayloads(sql, priceSpec(zoneIds, true), payloads);
 }
 
 /**
@@ -207,8 +206,7 @@ export async function appendPricePayloads(sql: Sql, payloads: readonly Uint8Arra
  * group, in the column order of {@link appendBorderHours}.
  */
 export async function appendBorderHourPayloads(sql: Sql, payloads: readonly Uint8Array<ArrayBuffer>[], borderIds: readonly number[]): Promise<void> {
-  const columns = ['border_id', 'ts', ...ALL_GROUPS.flatMap((g) => GROUP_COLUMNS[g].map(([name]) => name))];
-  await appendCopyPayloads(sql, 'border_hour', columns, { table: 'border', ids: borderIds }, payloads);
+  await appendCopyPayloads(sql, borderHourSpec(borderIds, ALL_GROUPS, true), payloads);
 }
 
 /**
@@ -220,7 +218,7 @@ export async function appendBorderHourPayloads(sql: Sql, payloads: readonly Uint
 export async function loadBorderHours(
   db: Executor,
   rows: readonly BorderHourRow[],
-  groups: readonly BorderHourGroup[] = ['physical', 'scheduled', 'ntc', 'classification'],
+  groups: readonly BorderHourGroup[] = ALL_GROUPS,
 ): Promise<LoadWindow | null> {
   const bounds = timeBounds(rows, (r) => r.ts);
   if (!bounds) return null;

@@ -14,6 +14,17 @@ async function serve(db: PGlite): Promise<{ server: PGLiteSocketServer; clients:
   return { server, clients };
 }
 
+/** Runs `run` with three clients of a wire server over `db`, then ends them and stops the server. */
+async function withClients(db: PGlite, run: (clients: pg.Client[]) => Promise<void>): Promise<void> {
+  const { server, clients } = await serve(db);
+  try {
+    await run(clients);
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+    await server.stop();
+  }
+}
+
 /** Each client asks for its own number through a different statement text, `rounds` times at once; returns the wrong answers. */
 async function crossedAnswers(clients: pg.Client[], rounds: number, named = false): Promise<number> {
   let wrong = 0;
@@ -35,89 +46,61 @@ describe('extended-protocol queries of several connections on the embedded engin
   afterAll(() => db.close());
 
   it('each get their own answer when run at once', async () => {
-    const { server, clients } = await serve(db);
-    try {
+    await withClients(db, async (clients) => {
       expect(await crossedAnswers(clients, 50)).toBe(0);
       expect(await crossedAnswers(clients, 50, true)).toBe(0);
-    } finally {
-      await Promise.all(clients.map((c) => c.end()));
-      await server.stop();
-    }
+    });
   });
 
   it('share a statement prepared by name in the engine session, prepared once', async () => {
-    const { server, clients } = await serve(db);
-    try {
+    await withClients(db, async (clients) => {
       const query = { name: 'q_shared', text: 'SELECT $1::int * 2 AS n', values: [21] };
       for (const c of clients) expect((await c.query(query)).rows).toEqual([{ n: 42 }]);
       const [row] = (await clients[0]!.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'q_shared'")).rows;
       expect(row?.n).toBe(1);
-    } finally {
-      await Promise.all(clients.map((c) => c.end()));
-      await server.stop();
-    }
+    });
   });
 
   it('report the error of a failing statement and answer the next one', async () => {
-    const { server, clients } = await serve(db);
-    try {
+    await withClients(db, async (clients) => {
       await expect(clients[0]!.query({ text: 'SELECT $1::int / 0', values: [1] })).rejects.toThrow(/division by zero/);
       expect((await clients[0]!.query({ text: 'SELECT $1::int AS n', values: [7] })).rows).toEqual([{ n: 7 }]);
-    } finally {
-      await Promise.all(clients.map((c) => c.end()));
-      await server.stop();
-    }
+    });
   });
 
   describe('a statement shared by name', () => {
     const query = (name: string) => ({ name, text: 'SELECT $1::int + 1 AS n', values: [41] });
 
     it('stays usable by a new connection after a query whose text mentions discard or deallocate', async () => {
-      const { server, clients } = await serve(db);
-      try {
+      await withClients(db, async (clients) => {
         expect((await clients[0]!.query(query('q_words'))).rows).toEqual([{ n: 42 }]);
         await clients[0]!.query("SELECT 'discard' AS a, 'deallocate' AS b");
         expect((await clients[1]!.query(query('q_words'))).rows).toEqual([{ n: 42 }]);
-      } finally {
-        await Promise.all(clients.map((c) => c.end()));
-        await server.stop();
-      }
+      });
     });
 
     it('is prepared without error when the session already holds the name unbeknown to the wrapper', async () => {
       await db.exec('PREPARE q_outside AS SELECT 1');
-      const { server, clients } = await serve(db);
-      try {
+      await withClients(db, async (clients) => {
         expect((await clients[0]!.query(query('q_outside'))).rows).toEqual([{ n: 42 }]);
         expect((await clients[1]!.query(query('q_outside'))).rows).toEqual([{ n: 42 }]);
-      } finally {
-        await Promise.all(clients.map((c) => c.end()));
-        await server.stop();
-      }
+      });
     });
 
     it('is prepared again by the next connection after DEALLOCATE ALL', async () => {
-      const { server, clients } = await serve(db);
-      try {
+      await withClients(db, async (clients) => {
         expect((await clients[0]!.query(query('q_dealloc'))).rows).toEqual([{ n: 42 }]);
         await clients[0]!.query('DEALLOCATE ALL');
         expect((await clients[1]!.query(query('q_dealloc'))).rows).toEqual([{ n: 42 }]);
-      } finally {
-        await Promise.all(clients.map((c) => c.end()));
-        await server.stop();
-      }
+      });
     });
 
     it('survives a Close sent by one connection for the others that prepared it', async () => {
-      const { server, clients } = await serve(db);
-      try {
+      await withClients(db, async (clients) => {
         for (const c of clients.slice(0, 2)) expect((await c.query(query('q_close'))).rows).toEqual([{ n: 42 }]);
         await closeStatement(clients[0]!, 'q_close');
         expect((await clients[1]!.query(query('q_close'))).rows).toEqual([{ n: 42 }]);
-      } finally {
-        await Promise.all(clients.map((c) => c.end()));
-        await server.stop();
-      }
+      });
     });
   });
 });
