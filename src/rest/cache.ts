@@ -11,8 +11,7 @@ import type { TimeRange } from '../domain/time.js';
 import type { DataVersion } from '../events/version.js';
 import { cacheControl, ifNoneMatchTags, maxAgeSeconds } from '../http/cache-control.js';
 import { RESPONSE_CACHE } from '../limits.js';
-import { requestedFormat } from './formats.js';
-import { FORMATS, type Format } from './negotiation.js';
+import type { Format } from './negotiation.js';
 
 /** A cached response: its body (uncompressed) and the headers it was sent with. */
 interface Entry {
@@ -27,6 +26,8 @@ export interface CacheRequest {
   readonly query: z.ZodObject;
   readonly url: URL;
   readonly request: Request;
+  /** The representation asked for (see `representation`). */
+  readonly format: Format;
 }
 
 /** A response and the resolved range its Cache-Control depends on. */
@@ -52,12 +53,6 @@ export interface RestCacheOptions {
 export function canonicalQuery(schema: z.ZodObject, params: URLSearchParams): string {
   const names = Object.keys(schema.shape).filter((n) => params.has(n)).sort();
   return new URLSearchParams(names.flatMap((n) => params.getAll(n).map((v) => [n, v]))).toString();
-}
-
-/** The representation asked for, as the router negotiates it: `format` when valid, else by Accept. */
-export function representation(request: Request, url: URL): Format {
-  const given = url.searchParams.getAll('format').at(-1)?.toLowerCase();
-  return requestedFormat(FORMATS.find((f) => f === given), request.headers.get('accept'));
 }
 
 /** Whether the request's range depends on the clock (`now…` or a defaulted bound). */
@@ -104,7 +99,7 @@ export class RestCache {
   async respond(req: CacheRequest, serve: () => Promise<ServedResponse>): Promise<Response> {
     const version = this.opts.version.current;
     const relative = isRelative(req.query, req.url.searchParams);
-    const keyParts = [version, req.path, canonicalQuery(req.query, req.url.searchParams), representation(req.request, req.url)];
+    const keyParts = [version, req.path, canonicalQuery(req.query, req.url.searchParams), req.format];
     const key = JSON.stringify(keyParts);
     const hit = this.opts.store === false ? undefined : this.entries.get(key);
     const ifNoneMatch = req.request.headers.get('if-none-match');

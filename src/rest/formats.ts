@@ -5,7 +5,7 @@ import { ARROW_CONTENT_TYPE, arrowChunks } from './arrow.js';
 import { csvChunks, csvHeader, csvLineOf, schemaColumns } from './csv.js';
 import type { Endpoint, JsonRows } from './endpoint.js';
 import { metaHeaders } from './meta-headers.js';
-import { type Format, formatParam, negotiateFormat } from './negotiation.js';
+import { FORMATS, type Format, formatParam, negotiateFormat } from './negotiation.js';
 import type { MetaSchema } from './schemas.js';
 
 /** Content type of CSV responses (RFC 4180 with the header row, RFC 7111 parameters). */
@@ -23,9 +23,14 @@ export function queryWithFormat(query: z.ZodObject): z.ZodObject {
   return schema;
 }
 
-/** The requested format: the `format` parameter when given, else the Accept header. */
-export function requestedFormat(param: Format | undefined, accept: string | null): Format {
-  return param ?? negotiateFormat(accept);
+/**
+ * The representation a request asks for, negotiated once per request: its `format` parameter (the
+ * last one) when it names a format, else by its Accept header. An invalid `format` is refused
+ * with a 422 when the query is parsed.
+ */
+export function representation(request: Request, url: URL): Format {
+  const given = url.searchParams.getAll('format').at(-1)?.toLowerCase();
+  return FORMATS.find((f) => f === given) ?? negotiateFormat(request.headers.get('accept'));
 }
 
 /** Streams chunks (text as UTF-8), one chunk per pull. */

@@ -53,21 +53,6 @@ function specificity(range: MediaRange, mediaType: string): number {
  */
 export function negotiateFormat(accept: string | null): Format {
   if (!accept) return 'json';
-  let format = negotiated.get(accept);
-  if (format === undefined) {
-    if (negotiated.size >= NEGOTIATED_HEADERS) negotiated.clear();
-    negotiated.set(accept, (format = negotiate(accept)));
-  }
-  return format;
-}
-
-/** Most distinct Accept headers {@link negotiated} keeps: clients send a handful of them. */
-const NEGOTIATED_HEADERS = 64;
-
-/** The format of each Accept header seen lately (every request negotiates twice: cache key and body). */
-const negotiated = new Map<string, Format>();
-
-function negotiate(accept: string): Format {
   const ranges = accept.split(',').map((r, i) => parseRange(r, i)).filter((r): r is MediaRange => r !== null);
   const scored = FORMATS.map((format) => {
     const best = ranges

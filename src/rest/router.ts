@@ -6,7 +6,7 @@ import type { ServiceDeps } from '../services/context.js';
 import type { RestCache, ServedResponse } from './cache.js';
 import { JsonRows, type Endpoint } from './endpoint.js';
 import { inQueryOrder, parseQuery, readQuery } from './query.js';
-import { arrowResponse, csvResponse, queryWithFormat, requestedFormat } from './formats.js';
+import { arrowResponse, csvResponse, queryWithFormat, representation } from './formats.js';
 import { metaHeaders } from './meta-headers.js';
 import { type Format, varyOf } from './negotiation.js';
 import { metaToWire } from './schemas.js';
@@ -60,12 +60,11 @@ function streamedJson(meta: unknown, rows: JsonRows): Response {
   return new Response(body, { headers: JSON_HEADERS });
 }
 
-async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, accept: string | null): Promise<ServedResponse> {
+async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, chosen: Format): Promise<ServedResponse> {
   const schema = queryWithFormat(endpoint.query);
-  const { format, ...query } = parseQuery(schema, readQuery(schema, url.searchParams)) as { format?: Format };
+  const { format: _format, ...query } = parseQuery(schema, readQuery(schema, url.searchParams)) as { format?: Format };
   const { meta, data } = await inQueryOrder(schema, () => endpoint.handle(deps, query));
   const wireMeta = metaToWire(meta);
-  const chosen = requestedFormat(format, accept);
   const response = chosen === 'csv' ? csvResponse(endpoint, wireMeta, data, url)
     : chosen === 'arrow' ? arrowResponse(endpoint, wireMeta, data, url)
     : withHeaders(data instanceof JsonRows ? streamedJson(wireMeta, data) : json({ meta: wireMeta, data }), metaHeaders(wireMeta, url));
@@ -103,8 +102,9 @@ export function restPlugin(opts: {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
-      const run = (e: Endpoint) => () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(e, opts.deps, url, request.headers.get('accept')), opts.timeoutMs);
-      const cached = (e: Endpoint) => opts.cache?.respond({ path, query: e.query, url, request }, run(e)) ?? run(e)().then((r) => r.response);
+      const format = representation(request, url);
+      const run = (e: Endpoint) => () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(e, opts.deps, url, format), opts.timeoutMs);
+      const cached = (e: Endpoint) => opts.cache?.respond({ path, query: e.query, url, request, format }, run(e)) ?? run(e)().then((r) => r.response);
       const work = endpoint ? cached(endpoint) : Promise.resolve(route!());
       return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },

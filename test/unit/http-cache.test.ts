@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { cacheControl } from '../../src/http/cache-control.js';
-import { canonicalQuery, isRelative, matchesIfNoneMatch, representation } from '../../src/rest/cache.js';
+import { canonicalQuery, isRelative, matchesIfNoneMatch } from '../../src/rest/cache.js';
+import { representation } from '../../src/rest/formats.js';
 
 const NOW = Date.parse('2025-11-05T12:00:00Z');
 const range = (from: string, to: string) => ({ from: new Date(from), to: new Date(to) });
