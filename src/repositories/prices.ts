@@ -1,8 +1,8 @@
 import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
-import { isoDay, splitDays } from '../domain/time.js';
+import { isoDay, splitDays, widenToDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { epochMs, hourlyPrices, localBucket, utcBucket, utcDay, zoneTimeZoneTable, type ZoneTimeZones } from './sql-time.js';
+import { epochMs, hourlyPrices, localBucket, utcBucket, zoneTimeZoneTable, type ZoneTimeZones } from './sql-time.js';
 import { preparedQuery, read } from './sql.js';
 
 /** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
@@ -55,18 +55,21 @@ function localBucketSql(q: PriceQuery, tz: ZoneTimeZones, unit: 'day' | 'week'):
 
 /**
  * Daily sums per zone over [from, to): whole UTC days from the price_daily rollup, the partial first
- * and last days from price_point, so the result equals aggregating price_point over the range.
+ * and last days from price_point in one scan (its ranges OR-ed: one bitmap heap scan instead of an
+ * index scan per edge), so the result equals aggregating price_point over the range.
  */
 function dailySumsSql(q: PriceQuery): Prisma.Sql {
   const { days, edges } = splitDays(q);
-  const parts: Prisma.Sql[] = edges.map(
-    (e) => Prisma.sql`
+  const parts: Prisma.Sql[] = [];
+  if (edges.length) {
+    const ranges = Prisma.join(edges.map((e) => Prisma.sql`(p.ts >= ${e.from} AND p.ts < ${e.to})`), ' OR ');
+    parts.push(Prisma.sql`
       SELECT ${utcBucket('day', Prisma.sql`p.ts`)} AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
              sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
       FROM price_point p
-      WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${e.from} AND p.ts < ${e.to}
-      GROUP BY 1, 2`,
-  );
+      WHERE p.zone_id = ANY(${ids(q)}) AND (${ranges})
+      GROUP BY 1, 2`);
+  }
   if (days) {
     parts.push(Prisma.sql`
       SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
@@ -143,14 +146,18 @@ export async function countPrices(db: Database, q: PriceQuery): Promise<number> 
   return row?.n ?? 0;
 }
 
-/** The statement of {@link findPriceSources}: rows `source`. */
+/**
+ * The statement of {@link findPriceSources}: rows `source`. The few distinct source sets are found
+ * first and only they are unnested, on day bounds the primary key serves.
+ */
 export function priceSourcesStatement(q: PriceQuery): Prisma.Sql {
+  const days = widenToDays(q);
   return Prisma.sql`
-    SELECT DISTINCT unnest(d.sources)::text AS source
-    FROM price_daily d
-    WHERE d.zone_id = ANY(${ids(q)})
-      AND d.day >= ${utcDay(Prisma.sql`${q.from}::timestamptz`)}
-      AND (d.day::timestamp AT TIME ZONE 'UTC') < ${q.to}
+    SELECT DISTINCT unnest(s.sources)::text AS source
+    FROM (
+      SELECT DISTINCT d.sources FROM price_daily d
+      WHERE d.zone_id = ANY(${ids(q)}) AND d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date
+    ) s
     ORDER BY 1`;
 }
 

@@ -32,9 +32,9 @@ SELECT count(*)::int AS n FROM (
     GROUP BY 1, 2) h) r;
 
 -- statement 3
-SELECT DISTINCT unnest(d.sources)::text AS source
-    FROM price_daily d
-    WHERE d.zone_id = ANY($1::smallint[])
-      AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date
-      AND (d.day::timestamp AT TIME ZONE 'UTC') < $3
+SELECT DISTINCT unnest(s.sources)::text AS source
+    FROM (
+      SELECT DISTINCT d.sources FROM price_daily d
+      WHERE d.zone_id = ANY($1::smallint[]) AND d.day >= $2::date AND d.day < $3::date
+    ) s
     ORDER BY 1;

@@ -13,16 +13,11 @@ SELECT (extract(epoch FROM r.datetime) * 1000)::float8 AS datetime_ms, r.zone, r
       SELECT date_bin('1 day', p.ts, timestamptz '2000-01-03 00:00:00+00') AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
              sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
       FROM price_point p
-      WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3
-      GROUP BY 1, 2 UNION ALL
-      SELECT date_bin('1 day', p.ts, timestamptz '2000-01-03 00:00:00+00') AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
-             sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
-      FROM price_point p
-      WHERE p.zone_id = ANY($4::smallint[]) AND p.ts >= $5 AND p.ts < $6
+      WHERE p.zone_id = ANY($1::smallint[]) AND ((p.ts >= $2 AND p.ts < $3) OR (p.ts >= $4 AND p.ts < $5))
       GROUP BY 1, 2 UNION ALL
       SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
       FROM price_daily d
-      WHERE d.zone_id = ANY($7::smallint[]) AND d.day >= $8::date AND d.day < $9::date) s
+      WHERE d.zone_id = ANY($6::smallint[]) AND d.day >= $7::date AND d.day < $8::date) s
     GROUP BY 1, 2) r JOIN zone z ON z.id = r.zone_id
     ) r
 
@@ -36,22 +31,17 @@ SELECT count(*)::int AS n FROM (
       SELECT date_bin('1 day', p.ts, timestamptz '2000-01-03 00:00:00+00') AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
              sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
       FROM price_point p
-      WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3
-      GROUP BY 1, 2 UNION ALL
-      SELECT date_bin('1 day', p.ts, timestamptz '2000-01-03 00:00:00+00') AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
-             sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
-      FROM price_point p
-      WHERE p.zone_id = ANY($4::smallint[]) AND p.ts >= $5 AND p.ts < $6
+      WHERE p.zone_id = ANY($1::smallint[]) AND ((p.ts >= $2 AND p.ts < $3) OR (p.ts >= $4 AND p.ts < $5))
       GROUP BY 1, 2 UNION ALL
       SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
       FROM price_daily d
-      WHERE d.zone_id = ANY($7::smallint[]) AND d.day >= $8::date AND d.day < $9::date) s
+      WHERE d.zone_id = ANY($6::smallint[]) AND d.day >= $7::date AND d.day < $8::date) s
     GROUP BY 1, 2) r;
 
 -- statement 3
-SELECT DISTINCT unnest(d.sources)::text AS source
-    FROM price_daily d
-    WHERE d.zone_id = ANY($1::smallint[])
-      AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date
-      AND (d.day::timestamp AT TIME ZONE 'UTC') < $3
+SELECT DISTINCT unnest(s.sources)::text AS source
+    FROM (
+      SELECT DISTINCT d.sources FROM price_daily d
+      WHERE d.zone_id = ANY($1::smallint[]) AND d.day >= $2::date AND d.day < $3::date
+    ) s
     ORDER BY 1;
