@@ -37,7 +37,7 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
     clientMutationId: 'omit',
     edgesFieldOptions: { nullable: { list: false, items: false }, description: 'The rows of this page.', complexity: { field: 0, multiplier: 1 } },
-    nodeFieldOptions: { nullable: false, description: 'The row.' },
+    nodeFieldOptions: { nullable: false, description: 'The row.', extensions: { pothosExposedField: 'node' } },
     cursorFieldOptions: { description: 'Opaque keyset cursor of the row; pass it as `after` to continue.' },
     pageInfoFieldOptions: { description: 'Where this page sits in the whole result.' },
     pageInfoTypeOptions: { description: 'Relay page information.' },

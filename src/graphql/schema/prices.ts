@@ -9,22 +9,22 @@ import { builder, type GraphQLContext } from '../builder.js';
 import { timeZoneArg, zonesArg } from './args.js';
 import { cursorCode, cursorInstant, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
 import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
-import { rowObjectType } from './rows.js';
+import { type RowView, rowViewType } from './row-views.js';
 import { rowZoneOf } from '../../services/time-zone.js';
 import { inTimeZone } from '../zoned-rows.js';
 
 /** Largest page a client may ask for with `first`. */
 export const MAX_PAGE_SIZE = PAGE_LIMITS.prices;
 
-const PricePointRef = rowObjectType(PRICE_ROW);
+const PricePoint = rowViewType(PRICE_ROW);
 
 /** A price cursor: [datetime (RFC 3339 UTC), zone code]. */
 const PRICE_CURSOR = {
   schema: z.tuple([cursorInstant, cursorCode]),
-  partsOf: (p: PriceRecord) => [p.datetime.toISOString(), p.zone],
+  partsOf: ({ row: p }: RowView<PriceRecord>) => [p.datetime.toISOString(), p.zone],
 };
 
-interface PriceConnection extends Page<PriceRecord> {
+interface PriceConnection extends Page<RowView<PriceRecord>> {
   readonly query: ResolvedPriceQuery;
   readonly meta: Promise<Meta>;
 }
@@ -50,14 +50,14 @@ async function resolvePrices(ctx: GraphQLContext, args: PriceArgs): Promise<Pric
   const meta = priceMeta(ctx.deps, query);
   meta.catch(() => undefined);
   const page = await keysetPage(args, PRICE_CURSOR, ({ after, limit }) => getPriceKeysetPage(ctx.deps, query, { after: after && { datetime: after[0], zone: after[1] }, limit })
-    .then((rows) => inTimeZone(rows, zoneOf && ((r) => zoneOf(r.zone)))));
+    .then((rows) => inTimeZone(rows, zoneOf && ((r) => zoneOf(r.zone))).map(PricePoint.view)));
   return { ...page, query, meta };
 }
 
 builder.queryFields((t) => ({
   prices: t.connection(
     {
-      type: PricePointRef,
+      type: PricePoint.ref,
       description: 'Day-ahead prices in EUR/MWh, ordered by datetime then zone; the same rows as REST /api/v1/prices. Forward keyset pagination (first/after).',
       args: {
         zones: zonesArg(t.arg, 'Omitted means all zones.'),

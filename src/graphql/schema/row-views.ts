@@ -1,7 +1,7 @@
 import type { Field, RowContract } from '../../contract/fields.js';
 import { graphqlFields } from '../../contract/fields.js';
 import { builder } from '../builder.js';
-import { zonedDay, zonedInstant } from '../zoned-rows.js';
+import { zonedDay, zonedInstant, zonedYear } from '../zoned-rows.js';
 import { type EnumRefs, type FieldBuilder, type RowRef, scalarField } from './rows.js';
 
 /** A row as a GraphQL parent: its scalar values are properties named by the GraphQL fields. */
@@ -10,7 +10,7 @@ export interface RowView<R> {
 }
 
 /** Field kinds a view carries as properties (leaf values computed from the row on read). */
-const LEAF_KINDS = new Set<Field<unknown>['kind']>(['string', 'int', 'float', 'boolean', 'enum', 'datetime', 'day']);
+const LEAF_KINDS = new Set<Field<unknown>['kind']>(['string', 'int', 'float', 'boolean', 'enum', 'datetime', 'day', 'year']);
 
 /** The leaf value of a field as GraphQL writes it: instants and days under the row's time zone. */
 function leafValue<R>(f: Field<R>): (row: R) => unknown {
@@ -24,6 +24,11 @@ function leafValue<R>(f: Field<R>): (row: R) => unknown {
       return (row) => {
         const d = f.value(row) as Date | null;
         return d === null ? null : zonedDay(d, row);
+      };
+    case 'year':
+      return (row) => {
+        const d = f.value(row) as Date | null;
+        return d === null ? null : zonedYear(d, row);
       };
     default:
       return f.value;
@@ -58,7 +63,7 @@ function leafField<R>(t: FieldBuilder<RowView<R>>, f: Field<R>, enums: EnumRefs)
 }
 
 const SCALAR: Partial<Record<Field<unknown>['kind'], 'String' | 'Int' | 'Float' | 'Boolean'>> = {
-  string: 'String', day: 'String', enum: 'String', int: 'Int', float: 'Float', boolean: 'Boolean',
+  string: 'String', day: 'String', enum: 'String', int: 'Int', year: 'Int', float: 'Float', boolean: 'Boolean',
 };
 
 /**
