@@ -12,6 +12,7 @@ import { openServerDatabase } from '../src/db/server-database.js';
 import { parseCommandLine, runCommandLine } from '../src/cli/command-line.js';
 import { createLogger } from '../src/logger.js';
 import { runAccess } from './access.js';
+import { runBackendComparison } from './backends.js';
 import { runFloorComparison } from './floor.js';
 import { runLarge } from './large.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, table } from './load.js';
@@ -24,7 +25,7 @@ const CLI = {
   usage: `usage: npm run bench [-- options]
 Measures start-up of the compiled server (built first), REST and GraphQL latency on the embedded database and on PostgreSQL (there
 against a floor: bench/floor-server.ts; response caches off), the response caches' hit and 304 latency
-and compressed sizes, and ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
+and compressed sizes, the embedded app against the PostgreSQL one in interleaved rounds, and ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
   --seconds <n>        seconds per case (default 10, 30 with --access)
   --connections <list> concurrent connections, comma-separated counts measured in turn (default 1,8)
   --pg-url <url>       PostgreSQL server (default postgresql://postgres@127.0.0.1:5432/test)
@@ -131,13 +132,13 @@ async function main(args: Args): Promise<void> {
       );
     }
     const log = createLogger({ LOG_LEVEL: 'warn' });
+    let pglite: Database | undefined;
     if (!args['skip-pglite'] && !args.large) {
       const config = testConfig({ PGLITE_DIR: pgliteDir, SEED_DEMO: true });
-      const { db } = await openServerDatabase(config);
-      await prepareDatabase(db, config, log, new Date());
-      report.push(await latency('PGlite (embedded, on disk, on its thread over the wire protocol)', db, seconds, connectionCounts(args.connections)));
-      report.push(await runTransport('PGlite', db, Number(seconds), connectionCounts(args.connections)[0]!));
-      await db.close();
+      ({ db: pglite } = await openServerDatabase(config));
+      await prepareDatabase(pglite, config, log, new Date());
+      report.push(await latency('PGlite (embedded, on disk, on its thread over the wire protocol)', pglite, seconds, connectionCounts(args.connections)));
+      report.push(await runTransport('PGlite', pglite, Number(seconds), connectionCounts(args.connections)[0]!));
     }
     if (!args['skip-pg'] && !args.large) {
       const config = testConfig({ DATABASE_URL: args['pg-url'], DATABASE_SCHEMA: 'bench', SEED_DEMO: true, MIGRATE_ON_START: true });
@@ -145,8 +146,13 @@ async function main(args: Args): Promise<void> {
       await prepareDatabase(db, config, log, new Date());
       report.push(await runFloorComparison(db, { pgUrl: args['pg-url']!, seconds: Number(seconds), connections: connectionCounts(args.connections), serve }));
       report.push(await runTransport('PostgreSQL 15', db, Number(seconds), connectionCounts(args.connections)[0]!));
+      if (pglite) {
+        const opts = { cases: PAIRS.flat(), seconds: Number(seconds), connections: connectionCounts(args.connections), serve };
+        report.push(await runBackendComparison(pglite, db, opts));
+      }
       await db.close();
     }
+    await pglite?.close();
     if (!args['skip-ingest'] && !args.large) {
       const lines = await runIngestBench(args['pg-url']!, args['skip-pg']!);
       report.push('### Ingestion: parse + load one year of one zone\'s 15-minute prices (35,040 points), 3 runs', '', ...lines.map((l) => `- ${l}`), '');
