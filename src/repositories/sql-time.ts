@@ -51,10 +51,12 @@ export function utcInstant(wallTime: Prisma.Sql): Prisma.Sql {
 
 /**
  * Epoch milliseconds (float8) of a timestamptz expression: for large results, reading a number and
- * making the Date in JS costs a fraction of the driver's timestamptz text parsing.
+ * making the Date in JS costs a fraction of the driver's timestamptz text parsing. `date_part` is
+ * float8 arithmetic (`extract` is numeric since PostgreSQL 14, three numeric operations per row);
+ * rounded, it is exact for every instant in whole milliseconds.
  */
 export function epochMs(instant: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(extract(epoch FROM ${instant}) * 1000)::float8`;
+  return Prisma.sql`round(date_part('epoch', ${instant}) * 1000)`;
 }
 
 /** The IANA time zone of each zone id of a query with `tz` (same order, same length). */

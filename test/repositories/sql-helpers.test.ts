@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { dayBucket, utcBucket } from '../../src/repositories/sql-time.js';
+import { dayBucket, epochMs, utcBucket } from '../../src/repositories/sql-time.js';
 import { inTransaction } from '../../src/repositories/sql.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
@@ -37,6 +37,20 @@ describe.each(TEST_BACKENDS)('UTC buckets (%s)', (kind) => {
       FROM (SELECT generate_series(date '1999-12-01', date '2031-01-31', interval '1 day')::date AS day) d`);
     expect(row?.n).toBeGreaterThan(11_000);
     expect(row?.differ).toBe(0);
+  });
+
+  it('gives the exact epoch milliseconds of instants with and without a millisecond part', async () => {
+    const instants = ['1970-01-01T00:00:00.000Z', '2000-02-29T23:59:59.999Z', '2026-03-29T01:00:00.001Z', '2026-10-25T00:59:59.123Z', '2099-12-31T23:00:00.000Z'];
+    const rows = await db().rawQuery<{ ms: number }>(
+      `SELECT ${epochMs(Prisma.sql`t.ts`).text} AS ms FROM unnest($1::timestamptz[]) WITH ORDINALITY AS t(ts, i) ORDER BY t.i`,
+      [instants],
+    );
+    expect(rows.map((r) => r.ms)).toEqual(instants.map((t) => Date.parse(t)));
+    const [series] = await db().rawQuery<{ n: number; differ: number }>(`
+      SELECT count(*)::int AS n, count(*) FILTER (WHERE ${epochMs(Prisma.sql`s.ts`).text} <> (extract(epoch FROM s.ts) * 1000)::float8)::int AS differ
+      FROM (SELECT generate_series(timestamptz '2024-03-30 00:00:00.001Z', timestamptz '2024-04-01 00:00Z', interval '61.007 seconds') AS ts) s`);
+    expect(series?.n).toBeGreaterThan(2_800);
+    expect(series?.differ).toBe(0);
   });
 });
 

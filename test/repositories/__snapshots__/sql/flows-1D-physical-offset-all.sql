@@ -4,7 +4,7 @@
 -- first: ["2025-09-23T00:00:00.000Z","AT","SI","convergence"]
 
 -- statement 1
-SELECT (extract(epoch FROM (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000)::float8 AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
     FROM (SELECT k.day AS bucket, k.derived FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
       FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL
@@ -17,7 +17,7 @@ SELECT (extract(epoch FROM (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000)::fl
       WHERE d.day >= $5::date AND d.day < $6::date  ) k) r GROUP BY r.bucket ORDER BY r.bucket;
 
 -- statement 2
-SELECT (extract(epoch FROM f.datetime) * 1000)::float8 AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,

@@ -4,7 +4,7 @@
 -- first: ["2025-10-10T05:00:00.000Z","DE_LU","AT","convergence"]
 
 -- statement 1
-SELECT (extract(epoch FROM f.datetime) * 1000)::float8 AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,

@@ -4,7 +4,7 @@
 -- first: ["2025-09-24T00:00:00.000Z","DE_LU"]
 
 -- statement 1
-SELECT (extract(epoch FROM r.datetime) * 1000)::float8 AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT s.day AS datetime, s.zone_id, s.weighted_sum / s.minutes AS price, s.interpolated

@@ -4,7 +4,7 @@
 -- first: ["2025-09-22T00:00:00.000Z","DE_LU"]
 
 -- statement 1
-SELECT (extract(epoch FROM r.datetime) * 1000)::float8 AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT date_bin('7 days', s.day, timestamptz '2000-01-03 00:00:00+00') AS datetime, s.zone_id,

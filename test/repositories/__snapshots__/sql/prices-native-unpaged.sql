@@ -4,7 +4,7 @@
 -- first: ["2025-10-10T05:00:00.000Z","DE_LU"]
 
 -- statement 1
-SELECT (extract(epoch FROM r.datetime) * 1000)::float8 AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
