@@ -31,7 +31,8 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
   --pg-url <url>       PostgreSQL server (default postgresql://postgres@127.0.0.1:5432/test)
   --skip-startup | --skip-pg | --skip-pglite | --skip-ingest   leave a part out
   --large [--years <n>]                 only the large data set cases on PostgreSQL (default 5 years)
-  --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)`,
+  --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)
+  --backends           only the embedded app against the PostgreSQL one, interleaved (writes backends.md)`,
   options: {
     /** Seconds per case; default 10, 30 with `--access`. */
     seconds: { type: 'string' },
@@ -47,6 +48,8 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
     /** Only the rate-limit load (bench/access.ts): `--keys` keys at 10x the refill rate, memory and Redis buckets. */
     access: { type: 'boolean', default: false },
     keys: { type: 'string', default: '20' },
+    /** Only the interleaved embedded-against-PostgreSQL leg (bench/backends.ts). */
+    backends: { type: 'boolean', default: false },
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
   },
 } as const;
@@ -118,7 +121,8 @@ async function main(args: Args): Promise<void> {
       const opts = { pgUrl: args['pg-url']!, years: Number(args.years), seconds: Number(seconds), connections: connectionCounts(args.connections)[0]! };
       report.push(await runLarge({ ...opts, serve }));
     }
-    if (!args['skip-startup'] && !args.large) {
+    const full = !args.large && !args.backends;
+    if (!args['skip-startup'] && full) {
       execFileSync('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
       const env = { PGLITE_DIR: pgliteDir, PORT: '0', LOG_LEVEL: 'warn', SEED_DEMO: 'true' };
       const first = await timeStartup(env);
@@ -137,15 +141,19 @@ async function main(args: Args): Promise<void> {
       const config = testConfig({ PGLITE_DIR: pgliteDir, SEED_DEMO: true });
       ({ db: pglite } = await openServerDatabase(config));
       await prepareDatabase(pglite, config, log, new Date());
-      report.push(await latency('PGlite (embedded, on disk, on its thread over the wire protocol)', pglite, seconds, connectionCounts(args.connections)));
-      report.push(await runTransport('PGlite', pglite, Number(seconds), connectionCounts(args.connections)[0]!));
+      if (full) {
+        report.push(await latency('PGlite (embedded, on disk, on its thread over the wire protocol)', pglite, seconds, connectionCounts(args.connections)));
+        report.push(await runTransport('PGlite', pglite, Number(seconds), connectionCounts(args.connections)[0]!));
+      }
     }
     if (!args['skip-pg'] && !args.large) {
       const config = testConfig({ DATABASE_URL: args['pg-url'], DATABASE_SCHEMA: 'bench', SEED_DEMO: true, MIGRATE_ON_START: true });
       const db = await openPostgres(config, args['pg-url']!);
       await prepareDatabase(db, config, log, new Date());
-      report.push(await runFloorComparison(db, { pgUrl: args['pg-url']!, seconds: Number(seconds), connections: connectionCounts(args.connections), serve }));
-      report.push(await runTransport('PostgreSQL 15', db, Number(seconds), connectionCounts(args.connections)[0]!));
+      if (full) {
+        report.push(await runFloorComparison(db, { pgUrl: args['pg-url']!, seconds: Number(seconds), connections: connectionCounts(args.connections), serve }));
+        report.push(await runTransport('PostgreSQL 15', db, Number(seconds), connectionCounts(args.connections)[0]!));
+      }
       if (pglite) {
         const opts = { cases: PAIRS.flat(), seconds: Number(seconds), connections: connectionCounts(args.connections), serve };
         report.push(await runBackendComparison(pglite, db, opts));
@@ -153,7 +161,7 @@ async function main(args: Args): Promise<void> {
       await db.close();
     }
     await pglite?.close();
-    if (!args['skip-ingest'] && !args.large) {
+    if (!args['skip-ingest'] && full) {
       const lines = await runIngestBench(args['pg-url']!, args['skip-pg']!);
       report.push('### Ingestion: parse + load one year of one zone\'s 15-minute prices (35,040 points), 3 runs', '', ...lines.map((l) => `- ${l}`), '');
     }
@@ -162,7 +170,7 @@ async function main(args: Args): Promise<void> {
   }
   const text = report.join('\n');
   mkdirSync('bench-results', { recursive: true });
-  writeFileSync(args.large ? 'bench-results/large.md' : 'bench-results/latest.md', text);
+  writeFileSync(`bench-results/${args.large ? 'large' : args.backends ? 'backends' : 'latest'}.md`, text);
   process.stdout.write(`${text}\n`);
 }
 
