@@ -12,27 +12,21 @@ export interface RowView<R> {
 /** Field kinds a view carries as properties (leaf values computed from the row on read). */
 const LEAF_KINDS = new Set<Field<unknown>['kind']>(['string', 'int', 'float', 'boolean', 'enum', 'datetime', 'day', 'year']);
 
-/** The leaf value of a field as GraphQL writes it: instants and days under the row's time zone. */
+/** How GraphQL writes the instant of a field kind: under the row's time zone, else UTC. */
+const ZONED: Partial<Record<Field<unknown>['kind'], (d: Date, row: unknown) => unknown>> = {
+  datetime: zonedInstant,
+  day: zonedDay,
+  year: zonedYear,
+};
+
+/** The leaf value of a field as GraphQL writes it: instants, days and years under the row's time zone. */
 function leafValue<R>(f: Field<R>): (row: R) => unknown {
-  switch (f.kind) {
-    case 'datetime':
-      return (row) => {
-        const d = f.value(row) as Date | null;
-        return d === null ? null : zonedInstant(d, row);
-      };
-    case 'day':
-      return (row) => {
-        const d = f.value(row) as Date | null;
-        return d === null ? null : zonedDay(d, row);
-      };
-    case 'year':
-      return (row) => {
-        const d = f.value(row) as Date | null;
-        return d === null ? null : zonedYear(d, row);
-      };
-    default:
-      return f.value;
-  }
+  const zoned = ZONED[f.kind];
+  if (!zoned) return f.value;
+  return (row) => {
+    const d = f.value(row) as Date | null;
+    return d === null ? null : zoned(d, row);
+  };
 }
 
 /** A view class of a contract: a getter per leaf field, read by GraphQL as a plain property. */
