@@ -3,7 +3,8 @@ import type { Resolution } from '../domain/resolution.js';
 import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { bucketSums, dailyKeys, dailySums, DIR, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './flow-sql.js';
-import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, utcBucket, utcInstant } from './sql-time.js';
+import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, sharedInstants, utcBucket, utcInstant } from './sql-time.js';
+import { rollupSourcesStatement } from './rollup-sources.js';
 import { preparedQuery, read } from './sql.js';
 
 /**
@@ -215,12 +216,8 @@ interface RawFlow {
 
 /** Records of rows in datetime order: consecutive rows of one position share one Date. */
 function toRecords(rows: readonly RawFlow[]): FlowRecord[] {
-  let ms = Number.NaN;
-  let datetime = new Date(ms);
-  return rows.map((r) => {
-    if (r.datetime_ms !== ms) [ms, datetime] = [r.datetime_ms, new Date(r.datetime_ms)];
-    return toRecord(r, datetime);
-  });
+  const instant = sharedInstants();
+  return rows.map((r) => toRecord(r, instant(r.datetime_ms)));
 }
 
 const toRecord = (r: RawFlow, datetime: Date): FlowRecord => ({
@@ -357,25 +354,12 @@ export async function findFlowOffsetPage(
 }
 
 /**
- * Distinct data sources of the border days the range touches (from the daily rollup). The rollup
- * holds few distinct `sources` arrays: a skip scan lists them on the (sources, day, border_id)
- * index, then one index probe per array checks that it occurs in the range, instead of unnesting
- * every rollup row (5 years: 320,000 rows, 130 ms -> about 1 ms).
+ * The statement of {@link findFlowSources}: the distinct data sources of the border days the range
+ * touches, from the daily rollup (5 years: 320,000 rollup rows; about 1 ms by the skip scan).
  */
 export function flowSourcesStatement(f: FlowFilter): Prisma.Sql {
   const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
-  return Prisma.sql`
-    WITH RECURSIVE arrays(sources) AS (
-      (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
-      UNION ALL
-      SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)
-      FROM arrays a WHERE a.sources IS NOT NULL
-    )
-    SELECT DISTINCT unnest(a.sources)::text AS source FROM arrays a
-    WHERE a.sources IS NOT NULL AND EXISTS (
-      SELECT 1 FROM border_daily d
-      WHERE d.sources = a.sources AND d.day >= ${isoDay(f.from)}::date AND d.day < ${firstDayFrom(f.to)}::date ${borders})
-    ORDER BY 1`;
+  return rollupSourcesStatement('border_daily', isoDay(f.from), firstDayFrom(f.to), borders);
 }
 
 /** Distinct data sources of the border days the range touches ({@link flowSourcesStatement}). */

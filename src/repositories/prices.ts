@@ -2,7 +2,8 @@ import type { Database } from '../db/client.js';
 import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays, widenToDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { epochMs, hourlyPrices, localBucket, utcBucket, zoneTimeZoneTable, type ZoneTimeZones } from './sql-time.js';
+import { epochMs, hourlyPrices, localBucket, sharedInstants, utcBucket, zoneTimeZoneTable, type ZoneTimeZones } from './sql-time.js';
+import { rollupSourcesStatement } from './rollup-sources.js';
 import { preparedQuery, read } from './sql.js';
 
 /** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
@@ -133,11 +134,13 @@ export function pricesStatement(q: PriceQuery): Prisma.Sql {
 
 /**
  * Prices in (datetime, zone code) order, aggregated in SQL as the resolution asks (time-weighted).
- * Read through the driver directly rather than Prisma, like the flow rows: half the CPU per row.
+ * Read through the driver directly rather than Prisma, like the flow rows: half the CPU per row;
+ * consecutive rows of one instant share its Date.
  */
 export async function findPrices(db: Database, q: PriceQuery): Promise<PriceRecord[]> {
   const rows = await read<RawPrice>(db, pricesStatement(q));
-  return rows.map((r) => ({ datetime: new Date(r.datetime_ms), zone: r.zone, price: r.price, interpolated: r.interpolated }));
+  const instant = sharedInstants();
+  return rows.map((r) => ({ datetime: instant(r.datetime_ms), zone: r.zone, price: r.price, interpolated: r.interpolated }));
 }
 
 /** Number of rows {@link findPrices} returns without keyset and limit. */
@@ -146,19 +149,10 @@ export async function countPrices(db: Database, q: PriceQuery): Promise<number> 
   return row?.n ?? 0;
 }
 
-/**
- * The statement of {@link findPriceSources}: rows `source`. The few distinct source sets are found
- * first and only they are unnested, on day bounds the primary key serves.
- */
+/** The statement of {@link findPriceSources}: rows `source`, from the daily rollup. */
 export function priceSourcesStatement(q: PriceQuery): Prisma.Sql {
   const days = widenToDays(q);
-  return Prisma.sql`
-    SELECT DISTINCT unnest(s.sources)::text AS source
-    FROM (
-      SELECT DISTINCT d.sources FROM price_daily d
-      WHERE d.zone_id = ANY(${ids(q)}) AND d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date
-    ) s
-    ORDER BY 1`;
+  return rollupSourcesStatement('price_daily', isoDay(days.from), isoDay(days.to), Prisma.sql`AND d.zone_id = ANY(${ids(q)})`);
 }
 
 /** Distinct data sources of the zones' prices on the UTC days the range touches. */

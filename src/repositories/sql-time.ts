@@ -108,3 +108,16 @@ export function hourlyPrices(where: Prisma.Sql, tz?: ZoneTimeZones): Prisma.Sql 
     WHERE ${where}
     GROUP BY 1, 2`;
 }
+
+/**
+ * Dates of epoch milliseconds read in datetime order: consecutive equal instants share one Date
+ * (a daily price page repeats each day once per zone), so no allocation per row for them.
+ */
+export function sharedInstants(): (ms: number) => Date {
+  let last = Number.NaN;
+  let date = new Date(last);
+  return (ms) => {
+    if (ms !== last) [last, date] = [ms, new Date(ms)];
+    return date;
+  };
+}

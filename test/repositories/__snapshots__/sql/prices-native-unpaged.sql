@@ -21,9 +21,14 @@ SELECT count(*)::int AS n FROM (
     WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3) r;
 
 -- statement 3
-SELECT DISTINCT unnest(s.sources)::text AS source
-    FROM (
-      SELECT DISTINCT d.sources FROM price_daily d
-      WHERE d.zone_id = ANY($1::smallint[]) AND d.day >= $2::date AND d.day < $3::date
-    ) s
+WITH RECURSIVE arrays(sources) AS (
+      (SELECT d.sources FROM price_daily d ORDER BY d.sources LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.sources FROM price_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)
+      FROM arrays a WHERE a.sources IS NOT NULL
+    )
+    SELECT DISTINCT unnest(a.sources)::text AS source FROM arrays a
+    WHERE a.sources IS NOT NULL AND EXISTS (
+      SELECT 1 FROM price_daily d
+      WHERE d.sources = a.sources AND d.day >= $1::date AND d.day < $2::date AND d.zone_id = ANY($3::smallint[]))
     ORDER BY 1;
