@@ -33,10 +33,13 @@ export function negotiateCoding(acceptEncoding: string | null): Coding | null {
 
 const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|graphql-response\+json|javascript|xml|ld\+json|problem\+json)|image\/svg\+xml)/i;
 
-/** Whether a response may be compressed at all (its type, status, method and coding allow it). */
+/**
+ * Whether a response may be compressed at all (its type, status, method and coding allow it). The
+ * body is not read here: a fetch API that keeps a text body as it is creates its stream on access.
+ */
 export function isCompressible(method: string, response: Response): boolean {
   const type = response.headers.get('content-type') ?? '';
-  if (method === 'HEAD' || !response.body || response.status < 200 || response.status === 204 || response.status === 304) return false;
+  if (method === 'HEAD' || response.status < 200 || response.status === 204 || response.status === 304) return false;
   if (response.headers.has('content-encoding') || /no-transform/i.test(response.headers.get('cache-control') ?? '')) return false;
   return COMPRESSIBLE.test(type);
 }
@@ -151,8 +154,8 @@ function addVary(headers: Headers, name: string): void {
 async function encode(response: Response, coding: Coding): Promise<Response> {
   const headers = new Headers(response.headers);
   const length = Number(headers.get('content-length') ?? NaN);
-  if (length < COMPRESSION.thresholdBytes) return response;
-  const { head, size, done, reader } = await peek(response.body!, COMPRESSION.thresholdBytes);
+  if (length < COMPRESSION.thresholdBytes || !response.body) return response;
+  const { head, size, done, reader } = await peek(response.body, COMPRESSION.thresholdBytes);
   const init = { status: response.status, statusText: response.statusText, headers };
   if (done && size < COMPRESSION.thresholdBytes) {
     headers.set('content-length', String(size));

@@ -13,7 +13,7 @@ import { cacheControl, ifNoneMatchTags, maxAgeSeconds } from '../http/cache-cont
 import { RESPONSE_CACHE } from '../limits.js';
 import type { Format } from './negotiation.js';
 
-/** A cached response: its body (uncompressed) and the headers it was sent with. */
+/** A cached response: its body (uncompressed; hits send these bytes themselves: read only) and the headers it was sent with. */
 interface Entry {
   readonly body: Uint8Array<ArrayBuffer>;
   readonly headers: readonly (readonly [string, string])[];
@@ -28,12 +28,19 @@ export interface CacheRequest {
   readonly request: Request;
   /** The representation asked for (see `representation`). */
   readonly format: Format;
+  /**
+   * The Response class of the server's fetch API: its byte and text bodies go to the socket as they
+   * are. It adds to the headers object it is given, so it is given copies.
+   */
+  readonly responseClass: typeof Response;
 }
 
 /** A response and the resolved range its Cache-Control depends on. */
 export interface ServedResponse {
   readonly response: Response;
   readonly range: TimeRange | null;
+  /** The whole body as text, when the response is not streamed: kept and sent without a stream. */
+  readonly text?: string;
 }
 
 /** Options of {@link RestCache}. */
@@ -69,6 +76,8 @@ export function matchesIfNoneMatch(header: string | null, etag: string): boolean
   return ifNoneMatchTags(header).some((tag) => tag === '*' || tag === etag);
 }
 
+const utf8 = new TextEncoder();
+
 const hash = (parts: unknown[]): string => `"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 27)}"`;
 
 const notModified = (headers: Iterable<readonly [string, string]>): Response => {
@@ -103,24 +112,29 @@ export class RestCache {
     const key = JSON.stringify(keyParts);
     const hit = this.opts.store === false ? undefined : this.entries.get(key);
     const ifNoneMatch = req.request.headers.get('if-none-match');
-    if (hit) return matchesIfNoneMatch(ifNoneMatch, hit.etag) ? notModified(hit.headers) : new Response(hit.body, { headers: hit.headers as [string, string][] });
-    const { response, range } = await serve();
-    if (response.status !== 200 || !response.body) return response;
+    if (hit) return matchesIfNoneMatch(ifNoneMatch, hit.etag) ? notModified(hit.headers) : new req.responseClass(hit.body, { headers: hit.headers.map(([k, v]) => [k, v] as [string, string]) });
+    const { response, range, text } = await serve();
+    if (response.status !== 200 || (text === undefined && !response.body)) return response;
     const etag = hash(relative && range ? [...keyParts, range.from.getTime(), range.to.getTime()] : keyParts);
     const policy = { range, nowMs: this.opts.now(), relative, privateOnly: this.opts.privateOnly };
     response.headers.set('etag', etag);
     response.headers.set('cache-control', cacheControl(policy));
     if (matchesIfNoneMatch(ifNoneMatch, etag)) {
-      await response.body.cancel();
+      if (text === undefined) await response.body?.cancel();
       return notModified(response.headers);
     }
     const ttl = maxAgeSeconds(policy) * 1_000;
     const headers = [...response.headers];
     if (this.opts.store === false) return response;
     const store = (body: Uint8Array<ArrayBuffer>) => {
-      if (this.opts.version.current === version) this.entries.set(key, { body, etag, headers }, relative ? { ttl } : {});
+      if (this.opts.version.current === version && body.byteLength <= this.maxEntryBytes) this.entries.set(key, { body, etag, headers }, relative ? { ttl } : {});
     };
-    return new Response(this.tee(response.body, store), { status: 200, headers: response.headers });
+    if (text !== undefined) {
+      const body = utf8.encode(text);
+      store(body);
+      return new req.responseClass(body, { status: 200, headers: response.headers });
+    }
+    return new Response(this.tee(response.body!, store), { status: 200, headers: response.headers });
   }
 
   /** `body` passed through unchanged; its bytes go to `store` at the end unless they exceed the entry cap. */

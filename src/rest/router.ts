@@ -21,14 +21,20 @@ export type StaticRoutes = ReadonlyMap<string, () => Response | Promise<Response
 /** Bodies up to about this many characters are sent as one string: a stream costs more than it saves. */
 const WHOLE_BODY_CHARS = 128 * 1024;
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+/** Headers of a JSON response: a new object each time, as the server's Response adds to the one it is given. */
+const jsonHeaders = (): Record<string, string> => ({ 'content-type': 'application/json; charset=utf-8' });
+
+/** The Response class of the server's fetch API (Yoga's `fetchAPI`). */
+type ResponseClass = typeof Response;
 
 /**
  * The envelope `{"meta":…,"data":[…]}` around pre-serialised rows, byte for byte what
  * `JSON.stringify` gives: whole when the rows' first {@link WHOLE_BODY_CHARS} characters hold them
- * all, else streamed chunk by chunk as the client reads (pull-based).
+ * all, else streamed chunk by chunk as the client reads (pull-based). A whole body is a text in a
+ * Response of the server's own fetch API, which the Node adapter writes to the socket as it is,
+ * where the global Response's body would be read back through a stream of encoded chunks.
  */
-function streamedJson(meta: unknown, rows: JsonRows): Response {
+function streamedJson(meta: unknown, rows: JsonRows, ServerResponse: ResponseClass): { response: Response; text?: string } {
   const chunks = rows.chunks();
   const taken: string[] = [];
   let size = 0;
@@ -39,7 +45,10 @@ function streamedJson(meta: unknown, rows: JsonRows): Response {
     next = chunks.next();
   }
   const head = `{"meta":${JSON.stringify(meta)},"data":[${taken.join(',')}`;
-  if (next.done) return new Response(`${head}]}`, { headers: JSON_HEADERS });
+  if (next.done) {
+    const text = `${head}]}`;
+    return { response: new ServerResponse(text, { headers: jsonHeaders() }), text };
+  }
   const encoder = new TextEncoder();
   let pending: IteratorResult<string> | null = next;
   const body = new ReadableStream<Uint8Array>({
@@ -57,19 +66,20 @@ function streamedJson(meta: unknown, rows: JsonRows): Response {
       controller.enqueue(encoder.encode(`,${chunk.value}`));
     },
   });
-  return new Response(body, { headers: JSON_HEADERS });
+  return { response: new Response(body, { headers: jsonHeaders() }) };
 }
 
-async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, chosen: Format): Promise<ServedResponse> {
+async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, chosen: Format, ServerResponse: ResponseClass): Promise<ServedResponse> {
   const schema = queryWithFormat(endpoint.query);
   const { format: _format, ...query } = parseQuery(schema, readQuery(schema, url.searchParams)) as { format?: Format };
   const { meta, data } = await inQueryOrder(schema, () => endpoint.handle(deps, query));
   const wireMeta = metaToWire(meta);
-  const response = chosen === 'csv' ? csvResponse(endpoint, wireMeta, data, url)
-    : chosen === 'arrow' ? arrowResponse(endpoint, wireMeta, data, url)
-    : withHeaders(data instanceof JsonRows ? streamedJson(wireMeta, data) : json({ meta: wireMeta, data }), metaHeaders(wireMeta, url));
+  const { response, text } = chosen === 'csv' ? { response: csvResponse(endpoint, wireMeta, data, url) }
+    : chosen === 'arrow' ? { response: arrowResponse(endpoint, wireMeta, data, url) }
+    : data instanceof JsonRows ? streamedJson(wireMeta, data, ServerResponse) : { response: json({ meta: wireMeta, data }) };
+  if (chosen === 'json') withHeaders(response, metaHeaders(wireMeta, url));
   response.headers.set('vary', varyOf(chosen));
-  return { response, range: meta.range };
+  return { response, range: meta.range, ...(text !== undefined ? { text } : {}) };
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
@@ -93,7 +103,7 @@ export function restPlugin(opts: {
 }): Plugin {
   const byPath = new Map(opts.endpoints.map((e) => [e.path, e]));
   return {
-    onRequest({ url, request, endResponse }) {
+    onRequest({ url, request, endResponse, fetchAPI }) {
       if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) return;
       const path = routePath(url.pathname);
       const endpoint = byPath.get(path);
@@ -103,8 +113,8 @@ export function restPlugin(opts: {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
       const format = representation(request, url);
-      const run = (e: Endpoint) => () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(e, opts.deps, url, format), opts.timeoutMs);
-      const cached = (e: Endpoint) => opts.cache?.respond({ path, query: e.query, url, request, format }, run(e)) ?? run(e)().then((r) => r.response);
+      const run = (e: Endpoint) => () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(e, opts.deps, url, format, fetchAPI.Response), opts.timeoutMs);
+      const cached = (e: Endpoint) => opts.cache?.respond({ path, query: e.query, url, request, format, responseClass: fetchAPI.Response }, run(e)) ?? run(e)().then((r) => r.response);
       const work = endpoint ? cached(endpoint) : Promise.resolve(route!());
       return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },

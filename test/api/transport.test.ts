@@ -65,6 +65,26 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
     expect(sql()).toBe(before);
   });
 
+  it('gives every whole JSON response the content-length of its own body, cached or not, hits unchanged by their headers', async () => {
+    const urls = [PAST, '/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02', '/api/v1/prices?datetime_from=2025-10-01&datetime_to=2025-10-31&resolution=1D'];
+    const uncached = await createApp({ config: testConfig({ RESPONSE_CACHE: false }), db: t.db, now: () => DEMO_TEST_NOW.getTime() });
+    try {
+      for (const target of [app, uncached]) {
+        const seen: [string, number][] = [];
+        for (const url of [...urls, ...urls]) {
+          const res = await target.yoga.fetch(new URL(url, 'http://test'));
+          const bytes = Buffer.byteLength(await res.text());
+          expect(Number(res.headers.get('content-length')), url).toBe(bytes);
+          seen.push([url, [...res.headers].length]);
+        }
+        expect(seen.slice(urls.length)).toEqual(seen.slice(0, urls.length));
+        expect(new Set(seen.map(([, n]) => n)).size).toBe(1);
+      }
+    } finally {
+      await uncached.close();
+    }
+  });
+
   it('answers 304 with ETag and Cache-Control to a matching If-None-Match, a list or *', async () => {
     const etag = (await get(PAST)).headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);

@@ -96,4 +96,12 @@ describe('compressionPlugin', () => {
     expect(sse.headers.get('content-encoding')).toBeNull();
     expect((await run(new Response(big, { headers: json }), null)).headers.get('vary')).toBe('Accept-Encoding');
   });
+
+  it('leaves the body of a response it does not compress unread (a text body stays a text, no stream made)', async () => {
+    const response = new Response('x'.repeat(5_000), { headers: json });
+    Object.defineProperty(response, 'body', { get: () => expect.fail('body read') });
+    const out = await run(response, null);
+    expect(out).toBe(response);
+    expect(out.headers.get('vary')).toBe('Accept-Encoding');
+  });
 });
