@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { databaseAppError } from './db/errors.js';
 import { AppError } from './errors.js';
 
 const scope = new AsyncLocalStorage<AbortSignal>();
@@ -37,7 +38,9 @@ export function timeoutError(ms: number): AppError {
  * {@link timeoutError}, and the signal that {@link currentRequestSignal} returns inside `work`
  * aborts, so the database cancels the request's running statement and refuses its next ones.
  * `clientSignal` (the request's own signal) aborts the work too when the client disconnects.
- * `limitMs` is the limit the error names when `ms` is what remains of it.
+ * `limitMs` is the limit the error names when `ms` is what remains of it. A database timeout
+ * inside `work` (the session's `statement_timeout`, which is the same limit, or a statement
+ * cancelled at the deadline) rejects with that same error, whichever of the two is seen first.
  */
 export function withDeadline<T>(ms: number, clientSignal: AbortSignal | undefined, work: () => Promise<T>, limitMs: number = ms): Promise<T> {
   const controller = new AbortController();
@@ -51,7 +54,11 @@ export function withDeadline<T>(ms: number, clientSignal: AbortSignal | undefine
       reject(err);
     }, ms);
   });
-  const running = scope.run(controller.signal, work);
+  const running = scope.run(controller.signal, work).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === 'TIMEOUT') throw timeoutError(limitMs);
+    if (databaseAppError(err)?.code === 'TIMEOUT') throw timeoutError(limitMs);
+    throw err;
+  });
   return Promise.race([running, timedOut]).finally(() => {
     clearTimeout(timer);
     clientSignal?.removeEventListener('abort', onClientGone);

@@ -133,6 +133,25 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
     expect(revalidated.status).toBe(304);
   });
 
+  it.each(['gzip', 'br'])('sends whole REST bodies %s-compressed on the miss and on the hit, each decompressing to the plain JSON', async (coding) => {
+    const path = `/api/v1/prices?zone=FR&datetime_from=2025-10-0${coding === 'gzip' ? 2 : 3}&datetime_to=2025-10-09`;
+    const before = sql();
+    const bodies: Buffer[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await get(path, { 'accept-encoding': coding });
+      expect(res.headers.get('content-encoding')).toBe(coding);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const length = res.headers.get('content-length');
+      if (length !== null) expect(Number(length)).toBe(bytes.length);
+      bodies.push(coding === 'gzip' ? gunzipSync(bytes) : brotliDecompressSync(bytes));
+    }
+    const ran = sql() - before;
+    const plain = await (await get(path)).text();
+    expect(sql() - before).toBe(ran);
+    expect(plain.length).toBeGreaterThan(1_000);
+    for (const body of bodies) expect(body.toString('utf8')).toBe(plain);
+  });
+
   it('compresses a GraphQL response that decompresses to the uncompressed one', async () => {
     const body = JSON.stringify({ query: String(PricesQuery), variables: DASHBOARD_PRICES });
     const post = (headers: Record<string, string>) =>
