@@ -3,6 +3,7 @@
  * as it is written, never held whole. Bodies under a small threshold, HEAD, 1xx/204/304, event
  * streams and incremental (multipart) responses go out as they are.
  */
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 import { COMPRESSION } from '../limits.js';
@@ -42,6 +43,41 @@ export function isCompressible(method: string, response: Response): boolean {
   if (method === 'HEAD' || response.status < 200 || response.status === 204 || response.status === 304) return false;
   if (response.headers.has('content-encoding') || /no-transform/i.test(response.headers.get('cache-control') ?? '')) return false;
   return COMPRESSIBLE.test(type);
+}
+
+const gzipWhole = promisify(zlib.gzip);
+const brotliWhole = promisify(zlib.brotliCompress);
+
+/**
+ * The coding to send a whole body of `size` bytes in: null when the request, the type or the size
+ * calls for the identity (the same rules as {@link compressionPlugin}'s).
+ */
+export function wholeBodyCoding(request: Request, contentType: string, size: number): Coding | null {
+  if (request.method === 'HEAD' || size < COMPRESSION.thresholdBytes || !COMPRESSIBLE.test(contentType)) return null;
+  return negotiateCoding(request.headers.get('accept-encoding'));
+}
+
+/** A whole body compressed in one pass off the main thread, at the levels of the streamed path. */
+export async function compressWhole(body: Uint8Array, coding: Coding): Promise<Uint8Array<ArrayBuffer>> {
+  const out = coding === 'gzip'
+    ? await gzipWhole(body, { level: COMPRESSION.gzipLevel })
+    : await brotliWhole(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
+  return new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength);
+}
+
+/**
+ * The headers of a body compressed for `coding`: Content-Encoding, the coded ETag, Vary on
+ * Accept-Encoding, and no Content-Length (the response computes its own). A new list each call.
+ */
+export function codedHeaders(headers: Iterable<readonly [string, string]>, coding: Coding): [string, string][] {
+  const out = new Headers();
+  for (const [k, v] of headers) out.append(k, v);
+  out.delete('content-length');
+  out.set('content-encoding', coding);
+  const etag = codedEtag(out.get('etag'), coding);
+  if (etag) out.set('etag', etag);
+  addVary(out, 'Accept-Encoding');
+  return [...out];
 }
 
 /** A streaming compressor for `coding` (brotli at a quality suited to on-the-fly compression). */

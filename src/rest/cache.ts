@@ -10,14 +10,19 @@ import type { z } from 'zod';
 import type { TimeRange } from '../domain/time.js';
 import type { DataVersion } from '../events/version.js';
 import { cacheControl, ifNoneMatchTags, maxAgeSeconds } from '../http/cache-control.js';
+import { type Coding, codedHeaders, compressWhole, wholeBodyCoding } from '../http/compression.js';
 import { RESPONSE_CACHE } from '../limits.js';
 import type { Format } from './negotiation.js';
 
-/** A cached response: its body (uncompressed; hits send these bytes themselves: read only) and the headers it was sent with. */
+/**
+ * A cached response: its body (uncompressed; hits send these bytes themselves: read only), the
+ * headers it was sent with, and the body compressed per coding once a client asked for it.
+ */
 interface Entry {
   readonly body: Uint8Array<ArrayBuffer>;
   readonly headers: readonly (readonly [string, string])[];
   readonly etag: string;
+  readonly coded: Partial<Record<Coding, Promise<Uint8Array<ArrayBuffer>>>>;
 }
 
 /** What caching needs to know of a request. */
@@ -85,6 +90,23 @@ const notModified = (headers: Iterable<readonly [string, string]>): Response => 
   return new Response(null, { status: 304, headers: [...headers].filter(([k]) => keep.includes(k)) as [string, string][] });
 };
 
+/**
+ * A 200 of a whole body: compressed when the client accepts br or gzip (compressed once per entry
+ * and coding, off the main thread), else the bytes as they are. New header lists each time: the
+ * server's Response adds to the headers it is given.
+ */
+async function whole(req: CacheRequest, entry: Entry): Promise<Response> {
+  const type = entry.headers.find(([k]) => k === 'content-type')?.[1] ?? '';
+  const coding = wholeBodyCoding(req.request, type, entry.body.byteLength);
+  if (!coding) return new req.responseClass(entry.body, { status: 200, headers: entry.headers.map(([k, v]) => [k, v] as [string, string]) });
+  const pending = (entry.coded[coding] ??= compressWhole(entry.body, coding));
+  const bytes = await pending.catch((err: unknown) => {
+    if (entry.coded[coding] === pending) delete entry.coded[coding];
+    throw err;
+  });
+  return new req.responseClass(bytes, { status: 200, headers: codedHeaders(entry.headers, coding) });
+}
+
 /** The REST response cache of one app. */
 export class RestCache {
   private readonly entries: LRUCache<string, Entry>;
@@ -112,7 +134,7 @@ export class RestCache {
     const key = JSON.stringify(keyParts);
     const hit = this.opts.store === false ? undefined : this.entries.get(key);
     const ifNoneMatch = req.request.headers.get('if-none-match');
-    if (hit) return matchesIfNoneMatch(ifNoneMatch, hit.etag) ? notModified(hit.headers) : new req.responseClass(hit.body, { headers: hit.headers.map(([k, v]) => [k, v] as [string, string]) });
+    if (hit) return matchesIfNoneMatch(ifNoneMatch, hit.etag) ? notModified(hit.headers) : whole(req, hit);
     const { response, range, text } = await serve();
     if (response.status !== 200 || (text === undefined && !response.body)) return response;
     const etag = hash(relative && range ? [...keyParts, range.from.getTime(), range.to.getTime()] : keyParts);
@@ -126,14 +148,12 @@ export class RestCache {
     const ttl = maxAgeSeconds(policy) * 1_000;
     const headers = [...response.headers];
     if (this.opts.store === false) return response;
-    const store = (body: Uint8Array<ArrayBuffer>) => {
-      if (this.opts.version.current === version && body.byteLength <= this.maxEntryBytes) this.entries.set(key, { body, etag, headers }, relative ? { ttl } : {});
+    const store = (body: Uint8Array<ArrayBuffer>): Entry => {
+      const entry: Entry = { body, etag, headers, coded: {} };
+      if (this.opts.version.current === version && body.byteLength <= this.maxEntryBytes) this.entries.set(key, entry, relative ? { ttl } : {});
+      return entry;
     };
-    if (text !== undefined) {
-      const body = utf8.encode(text);
-      store(body);
-      return new req.responseClass(body, { status: 200, headers: response.headers });
-    }
+    if (text !== undefined) return whole(req, store(utf8.encode(text)));
     return new Response(this.tee(response.body!, store), { status: 200, headers: response.headers });
   }
 
