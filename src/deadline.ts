@@ -33,14 +33,28 @@ export function timeoutError(ms: number): AppError {
   return new AppError('TIMEOUT', `The request exceeded the ${ms / 1000} s time limit; narrow the range or page through it`);
 }
 
+/** How early a timeout may be seen and still be the deadline's own: timers fire late, the server's statement timeout may come first. */
+const DEADLINE_SLACK_MS = 50;
+
+/** Whether `ms` (what was left of a time limit at `started`, a `performance.now()` reading) has run out, within {@link DEADLINE_SLACK_MS}. */
+export function pastDeadline(started: number, ms: number): boolean {
+  return performance.now() - started >= ms - DEADLINE_SLACK_MS;
+}
+
+/** Whether an error is a time limit seen by the database or the access layer: a TIMEOUT AppError, or a database error mapped to one. */
+export function isTimeoutError(err: unknown): boolean {
+  return (err instanceof AppError && err.code === 'TIMEOUT') || databaseAppError(err)?.code === 'TIMEOUT';
+}
+
 /**
  * Runs a request's work under a time limit of `ms`: past it the promise rejects with
  * {@link timeoutError}, and the signal that {@link currentRequestSignal} returns inside `work`
  * aborts, so the database cancels the request's running statement and refuses its next ones.
  * `clientSignal` (the request's own signal) aborts the work too when the client disconnects.
- * `limitMs` is the limit the error names when `ms` is what remains of it. A database timeout
- * inside `work` (the session's `statement_timeout`, which is the same limit, or a statement
- * cancelled at the deadline) rejects with that same error, whichever of the two is seen first.
+ * `limitMs` is the limit the error names when `ms` is what remains of it. A timeout seen inside
+ * `work` at the deadline (the session's `statement_timeout`, which is the same limit, a pool wait
+ * or a statement cancelled then) rejects with that same error, whichever is seen first; one seen
+ * earlier (a statement cancelled because its client left) passes through as it is.
  */
 export function withDeadline<T>(ms: number, clientSignal: AbortSignal | undefined, work: () => Promise<T>, limitMs: number = ms): Promise<T> {
   const controller = new AbortController();
@@ -54,10 +68,9 @@ export function withDeadline<T>(ms: number, clientSignal: AbortSignal | undefine
       reject(err);
     }, ms);
   });
+  const started = performance.now();
   const running = scope.run(controller.signal, work).catch((err: unknown) => {
-    if (err instanceof AppError && err.code === 'TIMEOUT') throw timeoutError(limitMs);
-    if (databaseAppError(err)?.code === 'TIMEOUT') throw timeoutError(limitMs);
-    throw err;
+    throw isTimeoutError(err) && pastDeadline(started, ms) ? timeoutError(limitMs) : err;
   });
   return Promise.race([running, timedOut]).finally(() => {
     clearTimeout(timer);

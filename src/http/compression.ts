@@ -39,30 +39,38 @@ const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|graphql-respon
  * body is not read here: a fetch API that keeps a text body as it is creates its stream on access.
  */
 export function isCompressible(method: string, response: Response): boolean {
-  const type = response.headers.get('content-type') ?? '';
-  if (method === 'HEAD' || response.status < 200 || response.status === 204 || response.status === 304) return false;
-  if (response.headers.has('content-encoding') || /no-transform/i.test(response.headers.get('cache-control') ?? '')) return false;
-  return COMPRESSIBLE.test(type);
+  if (response.status < 200 || response.status === 204 || response.status === 304) return false;
+  return headersAllow(method, (name) => response.headers.get(name));
+}
+
+/** Whether the method and the headers (content type, no coding yet, no `no-transform`) allow compression. */
+function headersAllow(method: string, header: (name: string) => string | null | undefined): boolean {
+  if (method === 'HEAD' || header('content-encoding') != null || /no-transform/i.test(header('cache-control') ?? '')) return false;
+  return COMPRESSIBLE.test(header('content-type') ?? '');
 }
 
 const gzipWhole = promisify(zlib.gzip);
 const brotliWhole = promisify(zlib.brotliCompress);
 
 /**
- * The coding to send a whole body of `size` bytes in: null when the request, the type or the size
- * calls for the identity (the same rules as {@link compressionPlugin}'s).
+ * The coding to send a 200's whole body of `size` bytes with `headers` in: null when the request,
+ * the headers or the size call for the identity (the rules of {@link compressionPlugin}).
  */
-export function wholeBodyCoding(request: Request, contentType: string, size: number): Coding | null {
-  if (request.method === 'HEAD' || size < COMPRESSION.thresholdBytes || !COMPRESSIBLE.test(contentType)) return null;
+export function wholeBodyCoding(request: Request, headers: readonly (readonly [string, string])[], size: number): Coding | null {
+  const header = (name: string) => headers.find(([k]) => k === name)?.[1];
+  if (size < COMPRESSION.thresholdBytes || !headersAllow(request.method, header)) return null;
   return negotiateCoding(request.headers.get('accept-encoding'));
 }
 
-/** A whole body compressed in one pass off the main thread, at the levels of the streamed path. */
+/**
+ * A whole body compressed in one pass off the main thread, at the levels of the streamed path, in
+ * a buffer of its own size (zlib's output can be a view of a larger or pooled buffer).
+ */
 export async function compressWhole(body: Uint8Array, coding: Coding): Promise<Uint8Array<ArrayBuffer>> {
   const out = coding === 'gzip'
     ? await gzipWhole(body, { level: COMPRESSION.gzipLevel })
     : await brotliWhole(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
-  return new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength);
+  return new Uint8Array(out);
 }
 
 /**

@@ -92,19 +92,20 @@ const notModified = (headers: Iterable<readonly [string, string]>): Response => 
 
 /**
  * A 200 of a whole body: compressed when the client accepts br or gzip (compressed once per entry
- * and coding, off the main thread), else the bytes as they are. New header lists each time: the
- * server's Response adds to the headers it is given.
+ * and coding, off the main thread; the bytes as they are if that fails), else the bytes as they
+ * are. New header lists each time: the server's Response adds to the headers it is given.
  */
 async function whole(req: CacheRequest, entry: Entry): Promise<Response> {
-  const type = entry.headers.find(([k]) => k === 'content-type')?.[1] ?? '';
-  const coding = wholeBodyCoding(req.request, type, entry.body.byteLength);
-  if (!coding) return new req.responseClass(entry.body, { status: 200, headers: entry.headers.map(([k, v]) => [k, v] as [string, string]) });
+  const identity = () => new req.responseClass(entry.body, { status: 200, headers: entry.headers.map(([k, v]) => [k, v] as [string, string]) });
+  const coding = wholeBodyCoding(req.request, entry.headers, entry.body.byteLength);
+  if (!coding) return identity();
   const pending = (entry.coded[coding] ??= compressWhole(entry.body, coding));
-  const bytes = await pending.catch((err: unknown) => {
+  try {
+    return new req.responseClass(await pending, { status: 200, headers: codedHeaders(entry.headers, coding) });
+  } catch {
     if (entry.coded[coding] === pending) delete entry.coded[coding];
-    throw err;
-  });
-  return new req.responseClass(bytes, { status: 200, headers: codedHeaders(entry.headers, coding) });
+    return identity();
+  }
 }
 
 /** The REST response cache of one app. */
