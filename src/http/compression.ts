@@ -1,7 +1,8 @@
 /**
  * Response compression negotiated from Accept-Encoding (br, gzip), streamed: the body is compressed
  * as it is written, never held whole. Bodies under a small threshold, HEAD, 1xx/204/304, event
- * streams and incremental (multipart) responses go out as they are.
+ * streams and incremental (multipart) responses go out as they are. Bodies already held whole (the
+ * REST response cache's) are compressed in one pass by the same rules ({@link wholeBodyCoding}).
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
