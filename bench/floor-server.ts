@@ -2,7 +2,8 @@
  * The floor of the latency bench: a bare node:http server with its own `pg` pool that answers the
  * measured requests with the statements the repositories issue for them (built by the same
  * repository functions, so they cannot drift), prepared by name as the app prepares them, and
- * writes the driver rows with one JSON.stringify. No validation, no contract mapping, no
+ * writes the driver rows with one JSON.stringify; the upstream sources are kept as the app keeps them
+ * (the data does not change during a run). No validation, no contract mapping, no
  * middleware: what is left is the database round trips, the driver and the socket.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -12,6 +13,8 @@ import type { RequestedResolution } from '../src/domain/resolution.js';
 import { sessionOptions, statementName } from '../src/db/client.js';
 import { flowPositionsSql, flowRowsStatement, flowSourcesStatement, offsetPageQuery, type FlowPosition } from '../src/repositories/flows.js';
 import { pricesStatement, priceSourcesStatement, type PriceQuery } from '../src/repositories/prices.js';
+import { createReadMemo, statementKey } from '../src/repositories/read-memo.js';
+import { RESPONSE_CACHE } from '../src/limits.js';
 import type { ServiceDeps } from '../src/services/context.js';
 import { resolveFlowSelection } from '../src/services/flow-filter.js';
 import { resolvePriceQuery } from '../src/services/prices.js';
@@ -42,20 +45,22 @@ export async function startFloor(url: string, schema: string, deps: Omit<Service
   const pool = new pg.Pool({ connectionString: url, max: 10, options: sessionOptions(schema, 30_000) });
   const run = async <T>(s: Statement): Promise<T[]> => (await pool.query({ name: statementName(s.text), text: s.text, values: s.values })).rows as T[];
   const sdeps = { ...deps, db: undefined as never } as ServiceDeps;
+  const memo = createReadMemo(RESPONSE_CACHE.readMemoEntries);
+  const sources = (s: Statement) => memo.get(statementKey(s), () => run(s));
 
   const prices = async (route: Extract<FloorRoute, { kind: 'prices' }>) => {
     const r = resolvePriceQuery(sdeps, route);
-    const q: PriceQuery = { zoneIds: r.zoneIds, from: r.range.from, to: r.range.to, resolution: r.resolution };
-    const [data, sources] = await Promise.all([run(pricesStatement(q)), run(priceSourcesStatement(q))]);
-    return { meta: { upstream_sources: sources }, data };
+    const q: PriceQuery = { zoneIds: r.zoneIds, allZones: r.allZones, from: r.range.from, to: r.range.to, resolution: r.resolution };
+    const [data, upstream] = await Promise.all([run(pricesStatement(q)), sources(priceSourcesStatement(q))]);
+    return { meta: { upstream_sources: upstream }, data };
   };
   const flows = async (route: Extract<FloorRoute, { kind: 'flows' }>) => {
     const sel = resolveFlowSelection(sdeps, route);
     const q = { ...sel.filter, resolution: sel.resolution };
-    const [positions, sources] = await Promise.all([run<FlowPosition>(flowPositionsSql(q)), run(flowSourcesStatement(sel.filter))]);
+    const [positions, upstream] = await Promise.all([run<FlowPosition>(flowPositionsSql(q)), sources(flowSourcesStatement(sel.filter))]);
     const page = offsetPageQuery(positions, q, { offset: 0, limit: route.limit });
     const data = page.rows ? await run(flowRowsStatement(page.rows)) : [];
-    return { meta: { upstream_sources: sources, total: page.total }, data };
+    return { meta: { upstream_sources: upstream, total: page.total }, data };
   };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const route = routes[req.url ?? ''];

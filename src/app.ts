@@ -34,6 +34,8 @@ import { registerIngestMetrics } from './http/ingest-status.js';
 import { type ServerFollowerOptions, startServerFollower } from './ingest/server-follow.js';
 import { createLogger, type Logger } from './logger.js';
 import { readCatalogue } from './repositories/catalogue.js';
+import { createReadMemo, NO_MEMO, type ReadMemo } from './repositories/read-memo.js';
+import { RESPONSE_CACHE } from './limits.js';
 import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
 import { buildOpenApi } from './rest/openapi.js';
@@ -72,17 +74,25 @@ function memoGraphiQL(): (opts?: GraphiQLOptions) => string {
   return (opts) => (html ??= renderGraphiQL(opts));
 }
 
+/** The read memo of the services, emptied at every data version bump; none with response caching off. */
+function readMemo(config: Config, version: DataVersion): ReadMemo {
+  if (!config.RESPONSE_CACHE) return NO_MEMO;
+  const memo = createReadMemo(RESPONSE_CACHE.readMemoEntries);
+  version.onChange(() => memo.clear());
+  return memo;
+}
+
 /** Builds the Yoga server with the REST adapter mounted on it. */
 export async function createApp(opts: AppOptions): Promise<App> {
   const logger = opts.logger ?? createLogger(opts.config);
-  const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now };
-  const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
   const { config } = opts;
+  const version = createDataVersion();
+  const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now, memo: readMemo(config, version) };
+  const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
   const policy = operationPolicyPlugins(config, schema);
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();
   if (opts.db.pool) registerPoolMetrics(metrics, opts.db.pool);
-  const version = createDataVersion();
   const live = await startLiveEvents({ db: opts.db, limiter, perClient: config.SUBSCRIPTIONS_PER_CLIENT, logger, version });
   const restCache = new RestCache({ version, now: deps.now, privateOnly: config.API_KEY_REQUIRED, store: config.RESPONSE_CACHE });
   const follower = config.INGEST_FOLLOW ? startServerFollower({ config, db: opts.db, logger, ...opts.follower }) : null;

@@ -51,4 +51,6 @@ export const RESPONSE_CACHE = {
   recentMaxAgeS: 60,
   /** Entries of the GraphQL response cache. */
   graphqlEntries: 1_000,
+  /** Results kept by the read memo (repositories/read-memo.ts): a response's upstream sources per range and zones. */
+  readMemoEntries: 1_000,
 } as const;

@@ -4,6 +4,7 @@ import { isoDay } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { bucketSums, dailyKeys, dailySums, DIR, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './flow-sql.js';
 import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, sharedInstants, utcBucket, utcInstant } from './sql-time.js';
+import { NO_MEMO, type ReadMemo, statementKey } from './read-memo.js';
 import { rollupSourcesStatement } from './rollup-sources.js';
 import { preparedQuery, read } from './sql.js';
 
@@ -362,8 +363,8 @@ export function flowSourcesStatement(f: FlowFilter): Prisma.Sql {
   return rollupSourcesStatement('border_daily', isoDay(f.from), firstDayFrom(f.to), borders);
 }
 
-/** Distinct data sources of the border days the range touches ({@link flowSourcesStatement}). */
-export async function findFlowSources(db: Database, f: FlowFilter): Promise<string[]> {
-  const rows = await read<{ source: string }>(db, flowSourcesStatement(f));
-  return rows.map((r) => r.source);
+/** Distinct data sources of the border days the range touches ({@link flowSourcesStatement}), kept in `memo`. */
+export function findFlowSources(db: Database, f: FlowFilter, memo: ReadMemo = NO_MEMO): Promise<string[]> {
+  const statement = flowSourcesStatement(f);
+  return memo.get(statementKey(statement), async () => (await read<{ source: string }>(db, statement)).map((r) => r.source));
 }

@@ -3,6 +3,7 @@ import type { Resolution } from '../domain/resolution.js';
 import { isoDay, splitDays, widenToDays } from '../domain/time.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { epochMs, hourlyPrices, localBucket, sharedInstants, utcBucket, zoneTimeZoneTable, type ZoneTimeZones } from './sql-time.js';
+import { NO_MEMO, type ReadMemo, statementKey } from './read-memo.js';
 import { rollupSourcesStatement } from './rollup-sources.js';
 import { preparedQuery, read } from './sql.js';
 
@@ -17,6 +18,11 @@ export interface PriceRecord {
 /** Filters of a price query; `after` is a keyset position (exclusive) in (datetime, zone) order. */
 export interface PriceQuery {
   readonly zoneIds: readonly number[];
+  /**
+   * `zoneIds` are every stored zone: the row statements then filter on time alone, one range scan
+   * instead of an index probe per zone (about half the time of the default all-zone query).
+   */
+  readonly allZones?: boolean;
   readonly from: Date;
   readonly to: Date;
   readonly resolution: Resolution;
@@ -28,17 +34,21 @@ export interface PriceQuery {
 
 const ids = (q: PriceQuery) => Prisma.sql`${q.zoneIds.map(Number)}::smallint[]`;
 
+/** `<alias>.zone_id = ANY(zones) AND `, or nothing when every zone is asked for. */
+const inZones = (q: PriceQuery, alias: 'p' | 'd' = 'p') =>
+  q.allZones ? Prisma.empty : Prisma.sql`${Prisma.raw(alias)}.zone_id = ANY(${ids(q)}) AND `;
+
 function nativeSql(q: PriceQuery): Prisma.Sql {
   return Prisma.sql`
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
     FROM price_point p
-    WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}`;
+    WHERE ${inZones(q)}p.ts >= ${q.from} AND p.ts < ${q.to}`;
 }
 
 function hourlySql(q: PriceQuery): Prisma.Sql {
   return Prisma.sql`
     SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
-    FROM (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}`, q.timeZones)}) h`;
+    FROM (${hourlyPrices(Prisma.sql`${inZones(q)}p.ts >= ${q.from} AND p.ts < ${q.to}`, q.timeZones)}) h`;
 }
 
 /**
@@ -50,7 +60,7 @@ function localBucketSql(q: PriceQuery, tz: ZoneTimeZones, unit: 'day' | 'week'):
     SELECT ${localBucket(unit, Prisma.sql`p.ts`, Prisma.sql`tz.name`)} AS datetime, p.zone_id,
            sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes) AS price, bool_or(p.interpolated) AS interpolated
     FROM price_point p JOIN ${zoneTimeZoneTable(tz)} ON tz.zone_id = p.zone_id
-    WHERE p.zone_id = ANY(${ids(q)}) AND p.ts >= ${q.from} AND p.ts < ${q.to}
+    WHERE ${inZones(q)}p.ts >= ${q.from} AND p.ts < ${q.to}
     GROUP BY 1, 2`;
 }
 
@@ -68,14 +78,14 @@ function dailySumsSql(q: PriceQuery): Prisma.Sql {
       SELECT ${utcBucket('day', Prisma.sql`p.ts`)} AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
              sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
       FROM price_point p
-      WHERE p.zone_id = ANY(${ids(q)}) AND (${ranges})
+      WHERE ${inZones(q)}(${ranges})
       GROUP BY 1, 2`);
   }
   if (days) {
     parts.push(Prisma.sql`
       SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
       FROM price_daily d
-      WHERE d.zone_id = ANY(${ids(q)}) AND d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date`);
+      WHERE ${inZones(q, 'd')}d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date`);
   }
   return Prisma.join(parts, ' UNION ALL ');
 }
@@ -155,8 +165,8 @@ export function priceSourcesStatement(q: PriceQuery): Prisma.Sql {
   return rollupSourcesStatement('price_daily', isoDay(days.from), isoDay(days.to), Prisma.sql`AND d.zone_id = ANY(${ids(q)})`);
 }
 
-/** Distinct data sources of the zones' prices on the UTC days the range touches. */
-export async function findPriceSources(db: Database, q: PriceQuery): Promise<string[]> {
-  const rows = await read<{ source: string }>(db, priceSourcesStatement(q));
-  return rows.map((r) => r.source);
+/** Distinct data sources of the zones' prices on the UTC days the range touches, kept in `memo`. */
+export function findPriceSources(db: Database, q: PriceQuery, memo: ReadMemo = NO_MEMO): Promise<string[]> {
+  const statement = priceSourcesStatement(q);
+  return memo.get(statementKey(statement), async () => (await read<{ source: string }>(db, statement)).map((r) => r.source));
 }

@@ -18,7 +18,7 @@ export function percentOf(part: number, total: number): number {
 
 /** Aggregates are computed from other signals: provenance `derived` (DESIGN.md). */
 async function derivedMeta(deps: ServiceDeps, sel: Pick<ResolvedFlowSelection, 'filter' | 'range'> & { timeZone?: ResolvedFlowSelection['timeZone'] }, resolution: Meta['resolution']): Promise<Meta> {
-  const sources = await findFlowSources(deps.db, sel.filter);
+  const sources = await findFlowSources(deps.db, sel.filter, deps.memo);
   return { provenance: 'derived', upstreamSources: sourceLabels(sources), range: sel.range, resolution, pagination: null, timeZone: sel.timeZone?.label };
 }
 
@@ -109,7 +109,7 @@ export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { t
   const { ids, range, timeZone } = zoneRangeInput(deps, input);
   const [rows, sources] = await Promise.all([
     findPriceKpis(deps.db, range, ids),
-    findPriceSources(deps.db, { zoneIds: ids, from: range.from, to: range.to, resolution: '1D' }),
+    findPriceSources(deps.db, { zoneIds: ids, from: range.from, to: range.to, resolution: '1D' }, deps.memo),
   ]);
   const meta: Meta = { provenance: 'derived', upstreamSources: sourceLabels(sources), range, resolution: null, pagination: null, timeZone };
   return { meta, rows };

@@ -19,7 +19,7 @@ export interface FlowsInput extends FlowSelection {
  * (physical flow missing), else `measured`.
  */
 export async function flowMeta(deps: ServiceDeps, sel: ResolvedFlowSelection, derived: boolean): Promise<Omit<Meta, 'pagination'>> {
-  return metaOf(sel, derived, await findFlowSources(deps.db, sel.filter));
+  return metaOf(sel, derived, await findFlowSources(deps.db, sel.filter, deps.memo));
 }
 
 function metaOf(sel: ResolvedFlowSelection, derived: boolean, sources: readonly string[]): Omit<Meta, 'pagination'> {
@@ -44,7 +44,7 @@ export async function getFlowOffsetPage(deps: ServiceDeps, input: FlowsInput): P
   const q = { ...sel.filter, resolution: sel.resolution, timeZones: sel.borderTimeZones };
   const [{ rows, ...summary }, sources] = await Promise.all([
     findFlowOffsetPage(deps.db, q, { offset, limit }),
-    findFlowSources(deps.db, sel.filter),
+    findFlowSources(deps.db, sel.filter, deps.memo),
   ]);
   const meta = metaOf(sel, summary.derived, sources);
   const next = offset + limit < summary.total ? offset + limit : null;

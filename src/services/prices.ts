@@ -19,6 +19,8 @@ export interface PricesInput {
 /** A resolved price request: zones, UTC range and applied resolution. */
 export interface ResolvedPriceQuery {
   readonly zoneIds: number[];
+  /** `zoneIds` are every zone of the catalogue. */
+  readonly allZones: boolean;
   readonly range: TimeRange;
   readonly resolution: Resolution;
   readonly timeZone: AppliedTimeZone;
@@ -33,18 +35,19 @@ export function resolvePriceQuery(deps: ServiceDeps, input: PricesInput): Resolv
   const range = check.attempt(() => resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone?.naive));
   const resolution = range && check.attempt(() => applyResolution(input.resolution ?? 'auto', range));
   check.done();
-  return { zoneIds, range: range!, resolution: resolution!, timeZone: timeZone! };
+  const allZones = zoneIds.length === deps.catalogue.zones.length;
+  return { zoneIds, allZones, range: range!, resolution: resolution!, timeZone: timeZone! };
 }
 
 function toQuery(q: ResolvedPriceQuery): PriceQuery {
-  const query = { zoneIds: q.zoneIds, from: q.range.from, to: q.range.to, resolution: q.resolution };
+  const query = { zoneIds: q.zoneIds, allZones: q.allZones, from: q.range.from, to: q.range.to, resolution: q.resolution };
   const tz = q.timeZone.byZoneId;
   return tz && q.resolution !== 'native' ? { ...query, timeZones: tz } : query;
 }
 
 /** meta of a price response: measured upstream values, sources from the stored data. */
 export async function priceMeta(deps: ServiceDeps, q: ResolvedPriceQuery): Promise<Meta> {
-  const sources = await findPriceSources(deps.db, toQuery(q));
+  const sources = await findPriceSources(deps.db, toQuery(q), deps.memo);
   return { provenance: 'measured', upstreamSources: sourceLabels(sources), range: q.range, resolution: q.resolution, pagination: null, timeZone: q.timeZone.label };
 }
 

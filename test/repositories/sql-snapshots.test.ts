@@ -69,6 +69,20 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
       await expect(snapshot({ rows: rows.length, total, sources, first: first && [iso(first.datetime), first.zone] }, statements))
         .toMatchFileSnapshot(file(`prices-${resolution}-${paging}`));
     });
+
+    it('for every zone: runs the snapshotted SQL without a zone condition and returns the rows of naming each zone', async () => {
+      const { db: rec, statements } = recording(db());
+      const named = { zoneIds: await ids('zone', 1_000), resolution, ...rangeOf(resolution) };
+      const wire = (r: readonly PriceRecord[]) => r.map((p) => [iso(p.datetime), p.zone, p.price, p.interpolated]);
+      const expected = await findPrices(db(), named);
+      const rows = await findPrices(rec, { ...named, allZones: true });
+      const total = await countPrices(rec, { ...named, allZones: true });
+      expect(new Set(expected.map((r) => r.zone)).size).toBeGreaterThan(20);
+      expect(wire(rows)).toEqual(wire(expected));
+      expect(total).toBe(expected.length);
+      expect(statements.join('\n')).not.toMatch(/zone_id = ANY/);
+      await expect(snapshot({ rows: rows.length, total }, statements)).toMatchFileSnapshot(file(`prices-${resolution}-every-zone`));
+    });
   });
 
   const FILTERS = ['all', 'filtered'] as const;

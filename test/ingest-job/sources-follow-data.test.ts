@@ -1,0 +1,45 @@
+/**
+ * meta.upstream_sources is kept between requests (the read memo) only until the data changes: an
+ * ingestion committed while the server runs shows in the next response of the same days, through
+ * the data event that bumps the served data version.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import { createTestDatabase, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
+import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
+import { EIC, fakeClient, ingest, key } from './helpers.js';
+
+const ENTSOE = 'ENTSO-E Transparency Platform';
+
+describe.each(TEST_BACKENDS)('upstream sources of a running server follow an ingestion on %s', (kind) => {
+  let t: TestDatabase;
+  let fake: FakeUpstream;
+  let app: App;
+  const sources = async (path: string) => {
+    const body = (await (await app.yoga.fetch(new URL(path, 'http://test'), {})).json()) as { meta: { upstream_sources: string[] } };
+    return body.meta.upstream_sources;
+  };
+  const prices = (to: string) => `/api/v1/prices?zone=ES&datetime_from=2025-10-01T00:00Z&datetime_to=${to}&resolution=1H`;
+
+  beforeAll(async () => {
+    t = await createTestDatabase(kind, { seed: 'demo' });
+    fake = await startFakeUpstream();
+    fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
+    app = await createApp({ config: testConfig(), db: t.db, now: () => DEMO_TEST_NOW.getTime() });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+    await t?.close();
+  });
+
+  it('names the demo data, then ENTSO-E for the same days once an ingestion replaced them', async () => {
+    expect(await sources(prices('2025-10-01T12:00Z'))).not.toContain(ENTSOE);
+    const before = app.version.current;
+    await ingest(t.db, fakeClient(fake).client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+    for (let i = 0; i < 100 && app.version.current === before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(app.version.current).toBeGreaterThan(before);
+    expect(await sources(prices('2025-10-01T13:00Z'))).toContain(ENTSOE);
+  });
+});

@@ -1,0 +1,33 @@
+-- rows: 1290
+-- total: 1290
+
+-- statement 1
+SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+      SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
+      FROM (
+    SELECT s.day AS datetime, s.zone_id, s.weighted_sum / s.minutes AS price, s.interpolated
+    FROM (
+      SELECT date_bin('1 day', p.ts, timestamptz '2000-01-03 00:00:00+00') AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
+             sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
+      FROM price_point p
+      WHERE ((p.ts >= $1 AND p.ts < $2) OR (p.ts >= $3 AND p.ts < $4))
+      GROUP BY 1, 2 UNION ALL
+      SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
+      FROM price_daily d
+      WHERE d.day >= $5::date AND d.day < $6::date) s) r JOIN zone z ON z.id = r.zone_id
+    ) r
+
+    ORDER BY r.datetime, r.zone;
+
+-- statement 2
+SELECT count(*)::int AS n FROM (
+    SELECT s.day AS datetime, s.zone_id, s.weighted_sum / s.minutes AS price, s.interpolated
+    FROM (
+      SELECT date_bin('1 day', p.ts, timestamptz '2000-01-03 00:00:00+00') AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
+             sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
+      FROM price_point p
+      WHERE ((p.ts >= $1 AND p.ts < $2) OR (p.ts >= $3 AND p.ts < $4))
+      GROUP BY 1, 2 UNION ALL
+      SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
+      FROM price_daily d
+      WHERE d.day >= $5::date AND d.day < $6::date) s) r;
