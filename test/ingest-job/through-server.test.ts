@@ -69,11 +69,13 @@ describe('an ingestion run while the server owns the embedded database', () => {
       fake.fail(key('A44', EIC.PT, EIC.PT), { kind: 'slow', delayMs: 60_000 });
       const argv = ['--from', '2025-10-05', '--to', '2025-10-06', '--zones', 'PT', '--what', 'prices'];
       const killed = start('src/cli/ingest.ts', argv, env);
+      const slowTaken = () => fake.requests.some((r) => r.key === key('A44', EIC.PT, EIC.PT) && r.fault === 'slow');
       let running: { id: number } | undefined;
-      for (let i = 0; i < 600 && !running; i++) {
+      for (let i = 0; i < 600 && !(running && slowTaken()); i++) {
         running = (await runs()).find((r) => r.status === 'running');
-        if (!running) await new Promise((r) => setTimeout(r, 100));
+        if (!(running && slowTaken())) await new Promise((r) => setTimeout(r, 100));
       }
+      expect(slowTaken(), killed.output()).toBe(true);
       expect(running, killed.output()).toBeDefined();
       killed.child.kill('SIGKILL');
       await killed.exited;
