@@ -34,7 +34,7 @@ import { registerIngestMetrics } from './http/ingest-status.js';
 import { type ServerFollowerOptions, startServerFollower } from './ingest/server-follow.js';
 import { createLogger, type Logger } from './logger.js';
 import { readCatalogue } from './repositories/catalogue.js';
-import { createReadMemo, NO_MEMO, type ReadMemo } from './repositories/read-memo.js';
+import { createReadMemo, type ReadMemo } from './repositories/read-memo.js';
 import { RESPONSE_CACHE } from './limits.js';
 import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
@@ -74,9 +74,11 @@ function memoGraphiQL(): (opts?: GraphiQLOptions) => string {
   return (opts) => (html ??= renderGraphiQL(opts));
 }
 
-/** The read memo of the services, emptied at every data version bump; none with response caching off. */
-function readMemo(config: Config, version: DataVersion): ReadMemo {
-  if (!config.RESPONSE_CACHE) return NO_MEMO;
+/**
+ * The read memo of the services, emptied at every data version bump. Kept with response caching
+ * off too: like the ETags, it relies on the data version only, and holds a few short lists.
+ */
+function readMemo(version: DataVersion): ReadMemo {
   const memo = createReadMemo(RESPONSE_CACHE.readMemoEntries);
   version.onChange(() => memo.clear());
   return memo;
@@ -87,7 +89,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const logger = opts.logger ?? createLogger(opts.config);
   const { config } = opts;
   const version = createDataVersion();
-  const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now, memo: readMemo(config, version) };
+  const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now, memo: readMemo(version) };
   const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
   const policy = operationPolicyPlugins(config, schema);
   const limiter = createRateLimiter(config, { logger });

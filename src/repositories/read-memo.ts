@@ -11,7 +11,7 @@ export interface ReadMemo {
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
 
-/** No memo: every read runs (response caching off). */
+/** No memo: every read runs. */
 export const NO_MEMO: ReadMemo = { get: (_key, load) => load() };
 
 /** A memo of at most `max` results (least recently used first out), emptied by `clear()`. */
