@@ -45,7 +45,7 @@ export async function startFloor(url: string, schema: string, deps: Omit<Service
   const pool = new pg.Pool({ connectionString: url, max: 10, options: sessionOptions(schema, 30_000) });
   const run = async <T>(s: Statement): Promise<T[]> => (await pool.query({ name: statementName(s.text), text: s.text, values: s.values })).rows as T[];
   const sdeps = { ...deps, db: undefined as never } as ServiceDeps;
-  const memo = createReadMemo(RESPONSE_CACHE.readMemoEntries);
+  const memo = createReadMemo(RESPONSE_CACHE.readMemoEntries, RESPONSE_CACHE.readMemoTtlMs);
   const sources = (s: Statement) => memo.get(statementKey(s), () => run(s));
 
   const prices = async (route: Extract<FloorRoute, { kind: 'prices' }>) => {

@@ -79,7 +79,7 @@ function memoGraphiQL(): (opts?: GraphiQLOptions) => string {
  * off too: like the ETags, it relies on the data version only, and holds a few short lists.
  */
 function readMemo(version: DataVersion): ReadMemo {
-  const memo = createReadMemo(RESPONSE_CACHE.readMemoEntries);
+  const memo = createReadMemo(RESPONSE_CACHE.readMemoEntries, RESPONSE_CACHE.readMemoTtlMs);
   version.onChange(() => memo.clear());
   return memo;
 }

@@ -28,6 +28,15 @@ export function currentRequestSignal(): AbortSignal | undefined {
   return scope.getStore();
 }
 
+/**
+ * Runs `work` outside the scope of the request running it: its statements are not cancelled when
+ * that request times out or its client leaves. For work that other requests share (a lookup they
+ * all wait for); each of them still answers at its own deadline.
+ */
+export function detachedFromRequest<T>(work: () => Promise<T>): Promise<T> {
+  return scope.exit(work);
+}
+
 /** The error a request gets when its time limit passes (REST 504, GraphQL TIMEOUT). */
 export function timeoutError(ms: number): AppError {
   return new AppError('TIMEOUT', `The request exceeded the ${ms / 1000} s time limit; narrow the range or page through it`);

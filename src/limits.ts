@@ -53,4 +53,6 @@ export const RESPONSE_CACHE = {
   graphqlEntries: 1_000,
   /** Results kept by the read memo (repositories/read-memo.ts): a response's upstream sources per range and zones. */
   readMemoEntries: 1_000,
+  /** Longest a read memo result lives, ms (as the cache entries of recent ranges: recentMaxAgeS). */
+  readMemoTtlMs: 60_000,
 } as const;

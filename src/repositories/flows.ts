@@ -359,7 +359,7 @@ export async function findFlowOffsetPage(
  * touches, from the daily rollup (5 years: 320,000 rollup rows; about 1 ms by the skip scan).
  */
 export function flowSourcesStatement(f: FlowFilter): Prisma.Sql {
-  const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
+  const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number).sort((a, b) => a - b)}::smallint[])` : Prisma.empty;
   return rollupSourcesStatement('border_daily', isoDay(f.from), firstDayFrom(f.to), borders);
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { databaseAppError } from '../db/errors.js';
+import { detachedFromRequest } from '../deadline.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { type ApiKeyRecord, findActiveKeyIdByHash, insertApiKey } from '../repositories/api-keys.js';
@@ -48,8 +49,9 @@ export interface AuthenticatorOptions {
 /**
  * Checks `x-api-key` values against the stored hashes. Lookups (found or not) are cached by hash for
  * `cacheTtlMs`, so a revoked key keeps working for at most that long on each instance, and invented
- * keys do not each cost a database query; concurrent requests with one key share one lookup (a failed
- * lookup is not cached). The cache never holds a key in clear.
+ * keys do not each cost a database query; concurrent requests with one key share one lookup, run
+ * outside any one of them, so the timeout or departure of the first does not fail the others (a
+ * failed lookup is not cached). The cache never holds a key in clear.
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, { keyId: Promise<number | null>; expires: number }>();
@@ -87,7 +89,7 @@ export class ApiKeyAuthenticator {
     const now = this.clock();
     const hit = this.cache.get(keyHash);
     if (hit && hit.expires > now) return hit.keyId;
-    const keyId = findActiveKeyIdByHash(this.db, keyHash).catch((err: unknown) => {
+    const keyId = detachedFromRequest(() => findActiveKeyIdByHash(this.db, keyHash)).catch((err: unknown) => {
       this.cache.delete(keyHash);
       this.opts.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'API key lookup failed');
       const mapped = databaseAppError(err);

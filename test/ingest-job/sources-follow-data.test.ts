@@ -1,11 +1,13 @@
 /**
  * meta.upstream_sources is kept between requests (the read memo) only until the data changes: an
  * ingestion committed while the server runs shows in the next response of the same days, through
- * the data event that bumps the served data version.
+ * the data event that bumps the served data version. With RESPONSE_CACHE=false, so that only the
+ * memo keeps anything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/client.js';
 import { createTestDatabase, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
 import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
 import { EIC, fakeClient, ingest, key } from './helpers.js';
@@ -16,6 +18,7 @@ describe.each(TEST_BACKENDS)('upstream sources of a running server follow an ing
   let t: TestDatabase;
   let fake: FakeUpstream;
   let app: App;
+  let sourceReads = 0;
   const sources = async (path: string) => {
     const body = (await (await app.yoga.fetch(new URL(path, 'http://test'), {})).json()) as { meta: { upstream_sources: string[] } };
     return body.meta.upstream_sources;
@@ -26,7 +29,11 @@ describe.each(TEST_BACKENDS)('upstream sources of a running server follow an ing
     t = await createTestDatabase(kind, { seed: 'demo' });
     fake = await startFakeUpstream();
     fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
-    app = await createApp({ config: testConfig(), db: t.db, now: () => DEMO_TEST_NOW.getTime() });
+    const counting: Database = {
+      ...t.db,
+      preparedQuery: (sql, params) => ((sourceReads += Number(sql.includes('WITH RECURSIVE arrays'))), t.db.preparedQuery(sql, params)),
+    };
+    app = await createApp({ config: testConfig({ RESPONSE_CACHE: false }), db: counting, now: () => DEMO_TEST_NOW.getTime() });
   });
   afterAll(async () => {
     await app?.close();
@@ -34,12 +41,15 @@ describe.each(TEST_BACKENDS)('upstream sources of a running server follow an ing
     await t?.close();
   });
 
-  it('names the demo data, then ENTSO-E for the same days once an ingestion replaced them', async () => {
+  it('reads the sources of a range once, then names ENTSO-E for the same days once an ingestion replaced the demo data', async () => {
     expect(await sources(prices('2025-10-01T12:00Z'))).not.toContain(ENTSOE);
+    expect(await sources(prices('2025-10-01T12:30Z'))).not.toContain(ENTSOE);
+    expect(sourceReads).toBe(1);
     const before = app.version.current;
     await ingest(t.db, fakeClient(fake).client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
     for (let i = 0; i < 100 && app.version.current === before; i++) await new Promise((r) => setTimeout(r, 20));
     expect(app.version.current).toBeGreaterThan(before);
     expect(await sources(prices('2025-10-01T13:00Z'))).toContain(ENTSOE);
+    expect(sourceReads).toBe(2);
   });
 });

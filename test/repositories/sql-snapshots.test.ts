@@ -70,7 +70,7 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
         .toMatchFileSnapshot(file(`prices-${resolution}-${paging}`));
     });
 
-    it('for every zone: runs the snapshotted SQL without a zone condition and returns the rows of naming each zone', async () => {
+    it('for every zone: runs the snapshotted SQL, scanning without a zone condition, and returns the rows of naming each zone', async () => {
       const { db: rec, statements } = recording(db());
       const named = { zoneIds: await ids('zone', 1_000), resolution, ...rangeOf(resolution) };
       const wire = (r: readonly PriceRecord[]) => r.map((p) => [iso(p.datetime), p.zone, p.price, p.interpolated]);
@@ -80,7 +80,7 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
       expect(new Set(expected.map((r) => r.zone)).size).toBeGreaterThan(20);
       expect(wire(rows)).toEqual(wire(expected));
       expect(total).toBe(expected.length);
-      expect(statements.join('\n')).not.toMatch(/zone_id = ANY/);
+      expect(statements.join('\n')).not.toMatch(/[pd]\.zone_id = ANY/);
       await expect(snapshot({ rows: rows.length, total }, statements)).toMatchFileSnapshot(file(`prices-${resolution}-every-zone`));
     });
   });

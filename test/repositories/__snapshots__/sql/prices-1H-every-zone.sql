@@ -12,7 +12,7 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
            bool_or(p.interpolated) AS interpolated
     FROM price_point p
     WHERE p.ts >= $1 AND p.ts < $2
-    GROUP BY 1, 2) h) r JOIN zone z ON z.id = r.zone_id
+    GROUP BY 1, 2) h) r JOIN zone z ON z.id = r.zone_id AND z.id = ANY($3::smallint[])
     ) r
 
     ORDER BY r.datetime, r.zone;
@@ -26,4 +26,4 @@ SELECT count(*)::int AS n FROM (
            bool_or(p.interpolated) AS interpolated
     FROM price_point p
     WHERE p.ts >= $1 AND p.ts < $2
-    GROUP BY 1, 2) h) r;
+    GROUP BY 1, 2) h) r WHERE r.zone_id = ANY($3::smallint[]);

@@ -7,7 +7,7 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
       FROM (
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
     FROM price_point p
-    WHERE p.ts >= $1 AND p.ts < $2) r JOIN zone z ON z.id = r.zone_id
+    WHERE p.ts >= $1 AND p.ts < $2) r JOIN zone z ON z.id = r.zone_id AND z.id = ANY($3::smallint[])
     ) r
 
     ORDER BY r.datetime, r.zone;
@@ -16,4 +16,4 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
 SELECT count(*)::int AS n FROM (
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
     FROM price_point p
-    WHERE p.ts >= $1 AND p.ts < $2) r;
+    WHERE p.ts >= $1 AND p.ts < $2) r WHERE r.zone_id = ANY($3::smallint[]);
