@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
+import { currentRequestSignal, withDeadline } from '../../src/deadline.js';
 import { AppError } from '../../src/errors.js';
 import { listApiKeys, revokeApiKey } from '../../src/repositories/api-keys.js';
 import { ApiKeyAuthenticator, createApiKey, generateApiKey, hashApiKey } from '../../src/security/api-keys.js';
@@ -122,6 +123,26 @@ describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
     fail = false;
     expect(await Promise.all(Array.from({ length: 10 }, () => auth.authenticate(key)))).toEqual(Array(10).fill(id));
     expect(queries).toBe(2);
+  });
+
+  it('runs a shared lookup outside the first request: its timeout does not fail the requests waiting on the same key', async () => {
+    const { id, key } = await createApiKey(db, 'dashboard');
+    const slow = {
+      prisma: {
+        apiKey: {
+          findFirst: async (args: unknown) => {
+            await new Promise((r) => setTimeout(r, 80));
+            if (currentRequestSignal()?.aborted) throw new Error('cancelled with the first request');
+            return db.prisma.apiKey.findFirst(args as Parameters<typeof db.prisma.apiKey.findFirst>[0]);
+          },
+        },
+      },
+    } as unknown as Database;
+    const auth = new ApiKeyAuthenticator(slow);
+    const first = withDeadline(20, undefined, () => auth.authenticate(key));
+    const second = withDeadline(2_000, undefined, () => auth.authenticate(key));
+    expect(await code(first)).toBe('TIMEOUT');
+    expect(await second).toBe(id);
   });
 });
 
