@@ -14,7 +14,6 @@ import { sessionOptions, statementName } from '../src/db/client.js';
 import { flowPositionsSql, flowRowsStatement, flowSourcesStatement, offsetPageQuery, type FlowPosition } from '../src/repositories/flows.js';
 import { pricesStatement, priceSourcesStatement, type PriceQuery } from '../src/repositories/prices.js';
 import { createReadMemo, statementKey } from '../src/repositories/read-memo.js';
-import { RESPONSE_CACHE } from '../src/limits.js';
 import type { ServiceDeps } from '../src/services/context.js';
 import { resolveFlowSelection } from '../src/services/flow-filter.js';
 import { resolvePriceQuery } from '../src/services/prices.js';
@@ -45,7 +44,7 @@ export async function startFloor(url: string, schema: string, deps: Omit<Service
   const pool = new pg.Pool({ connectionString: url, max: 10, options: sessionOptions(schema, 30_000) });
   const run = async <T>(s: Statement): Promise<T[]> => (await pool.query({ name: statementName(s.text), text: s.text, values: s.values })).rows as T[];
   const sdeps = { ...deps, db: undefined as never } as ServiceDeps;
-  const memo = createReadMemo(RESPONSE_CACHE.readMemoEntries, RESPONSE_CACHE.readMemoTtlMs);
+  const memo = createReadMemo();
   const sources = (s: Statement) => memo.get(statementKey(s), () => run(s));
 
   const prices = async (route: Extract<FloorRoute, { kind: 'prices' }>) => {

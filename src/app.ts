@@ -35,7 +35,6 @@ import { type ServerFollowerOptions, startServerFollower } from './ingest/server
 import { createLogger, type Logger } from './logger.js';
 import { readCatalogue } from './repositories/catalogue.js';
 import { createReadMemo, type ReadMemo } from './repositories/read-memo.js';
-import { RESPONSE_CACHE } from './limits.js';
 import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
 import { buildOpenApi } from './rest/openapi.js';
@@ -79,7 +78,7 @@ function memoGraphiQL(): (opts?: GraphiQLOptions) => string {
  * off too: like the ETags, it relies on the data version only, and holds a few short lists.
  */
 function readMemo(version: DataVersion): ReadMemo {
-  const memo = createReadMemo(RESPONSE_CACHE.readMemoEntries, RESPONSE_CACHE.readMemoTtlMs);
+  const memo = createReadMemo();
   version.onChange(() => memo.clear());
   return memo;
 }

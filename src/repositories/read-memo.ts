@@ -6,6 +6,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { detachedFromRequest } from '../deadline.js';
+import { RESPONSE_CACHE } from '../limits.js';
 
 /** Keeps read results by key. */
 export interface ReadMemo {
@@ -20,8 +21,11 @@ export interface ReadMemo {
 /** No memo: every read runs. */
 export const NO_MEMO: ReadMemo = { get: (_key, load) => load() };
 
-/** A memo of at most `max` results (least recently used first out), each kept `ttlMs` at most, emptied by `clear()`. */
-export function createReadMemo(max: number, ttlMs: number): ReadMemo & { clear(): void } {
+/**
+ * A memo of at most `max` results (least recently used first out), each kept `ttlMs` at most,
+ * emptied by `clear()`; by default the app's sizes (`RESPONSE_CACHE` in limits.ts).
+ */
+export function createReadMemo(max: number = RESPONSE_CACHE.readMemoEntries, ttlMs: number = RESPONSE_CACHE.readMemoTtlMs): ReadMemo & { clear(): void } {
   const results = new LRUCache<string, Promise<unknown>>({ max, ttl: ttlMs });
   return {
     get<T>(key: string, load: () => Promise<T>): Promise<T> {
