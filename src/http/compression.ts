@@ -220,6 +220,7 @@ async function encode(response: Response, coding: Coding): Promise<Response> {
 export function compressionPlugin(): Plugin {
   return {
     onResponse({ request, response, setResponse }) {
+      if (response.status === 304) return keepCodedEtag(request, response);
       if (!isCompressible(request.method, response)) return;
       addVary(response.headers, 'Accept-Encoding');
       const coding = negotiateCoding(request.headers.get('accept-encoding'));
@@ -227,6 +228,18 @@ export function compressionPlugin(): Plugin {
       return encode(response, coding).then(setResponse);
     },
   };
+}
+
+/**
+ * A 304 names the representation the client holds: when its If-None-Match lists the coded ETag of
+ * the coding this request negotiates (`"x-gzip"` for `"x"`), the 304 carries that tag, as the 200
+ * it revalidates did; a client holding the identity body keeps the base tag.
+ */
+function keepCodedEtag(request: Request, response: Response): void {
+  const coding = negotiateCoding(request.headers.get('accept-encoding'));
+  const coded = coding && codedEtag(response.headers.get('etag'), coding);
+  const listed = (request.headers.get('if-none-match') ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (coded && coded !== response.headers.get('etag') && listed.includes(coded)) response.headers.set('etag', coded);
 }
 
 /** Strips the coding suffix {@link compressionPlugin} adds to strong ETags (`"x-br"` is `"x"`). */

@@ -45,6 +45,20 @@ describe('caching headers', () => {
     for (const res of [miss, hit, revalidated]) expect(varyNames(res).sort()).toEqual(['accept', 'accept-encoding']);
   });
 
+  it.each(['gzip', 'br'])('a REST 304 to a %s client holding the compressed body names its coded ETag; one holding the identity body gets the base tag', async (coding) => {
+    const path = '/api/v1/prices?zone=DE_LU&datetime_from=2025-10-01&datetime_to=2025-10-03&resolution=native';
+    const compressed = await get(path, { 'accept-encoding': coding });
+    await compressed.arrayBuffer();
+    const coded = compressed.headers.get('etag')!;
+    expect(compressed.headers.get('content-encoding')).toBe(coding);
+    expect(coded).toMatch(new RegExp(`-${coding}"$`));
+    const revalidated = await get(path, { 'accept-encoding': coding, 'if-none-match': coded });
+    expect([revalidated.status, revalidated.headers.get('etag')]).toEqual([304, coded]);
+    const base = `${coded.slice(0, -(coding.length + 2))}"`;
+    const identity = await get(path, { 'accept-encoding': coding, 'if-none-match': base });
+    expect([identity.status, identity.headers.get('etag')]).toEqual([304, base]);
+  });
+
   it('REST Arrow (sent uncompressed) varies by Accept only, on miss, hit and 304', async () => {
     const path = `${PAST}&format=arrow`;
     const miss = await get(path, { 'accept-encoding': 'gzip' });
