@@ -26,7 +26,7 @@ describe.each(TEST_BACKENDS)('deferred index builds (%s)', (kind) => {
     t = await createTestDatabase(kind, { seed: 'empty' });
     const db = t.db;
     const before = await indexes(db);
-    expect(before.map((r) => r.indexname)).toEqual(['border_hour_pkey', 'border_hour_ts_idx', 'price_point_pkey', 'price_point_ts_zone_id_idx']);
+    expect(before.map((r) => r.indexname)).toEqual(['border_hour_pkey', 'border_hour_ts_border_id_idx', 'price_point_pkey', 'price_point_ts_zone_id_idx']);
     const zone = await zoneId(db);
     const rows = [0, 1].map((h) => ({ zoneId: zone, ts: new Date(Date.UTC(2025, 0, 1, h)), periodMinutes: 60, priceEurMwh: 10 + h, interpolated: false, source: 'demo' as const }));
     await inTransaction(db, async (sql) => {
