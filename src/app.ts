@@ -13,6 +13,7 @@ import { parseLimitsPlugin } from './graphql/parse-limits.js';
 import { requestErrorsPlugin } from './graphql/request-errors.js';
 import { schema } from './graphql/schema/index.js';
 import { timeLimitPlugin } from './graphql/time-limit.js';
+import { unservedStreamsPlugin } from './graphql/unserved-streams.js';
 import { dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
@@ -127,6 +128,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       complexityLimitPlugin(),
       ...jitPlugins(),
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
+      unservedStreamsPlugin(),
       ...(config.RESPONSE_CACHE ? graphqlResponseCachePlugins(version, limiter) : []),
       errorCacheControlPlugin(),
       compressionPlugin(),

@@ -30,13 +30,19 @@ export function createEventHub(): EventHub {
   return {
     publish: (event) => pubSub.publish('data', event),
     subscribe(keep, onEnd) {
-      return new Repeater<DataEvent>(async (push, stop) => {
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        onEnd?.();
+      };
+      const stream = new Repeater<DataEvent>(async (push, stop) => {
         open++;
         const source = pubSub.subscribe('data')[Symbol.asyncIterator]();
-        const ended = Promise.race([stop, closed]).then(() => 'end' as const);
+        const stopped = Promise.race([stop, closed]).then(() => 'end' as const);
         try {
           while (!isClosed) {
-            const next = await Promise.race([source.next(), ended]);
+            const next = await Promise.race([source.next(), stopped]);
             if (next === 'end' || next.done) break;
             if (keep(next.value)) await push(next.value);
           }
@@ -44,9 +50,10 @@ export function createEventHub(): EventHub {
           open--;
           stop();
           await source.return?.();
-          onEnd?.();
+          end();
         }
       });
+      return endedOnReturn(stream, end);
     },
     get openStreams() {
       return open;
@@ -56,4 +63,21 @@ export function createEventHub(): EventHub {
       endAll();
     },
   };
+}
+
+/**
+ * The stream, with `end` called when it is returned: a Repeater returned before its first `next`
+ * never runs its executor (a subscription whose result was never sent, e.g. a 406), so its
+ * `finally` would not give the slot back.
+ */
+function endedOnReturn(stream: Repeater<DataEvent>, end: () => void): Repeater<DataEvent> {
+  const returnOf = stream.return.bind(stream);
+  stream.return = async (value) => {
+    try {
+      return await returnOf(value);
+    } finally {
+      end();
+    }
+  };
+  return stream;
 }
