@@ -4,6 +4,7 @@ import {
 } from 'apache-arrow';
 import { type Field, restFields, type RowContract } from '../contract/fields.js';
 import { type RowTimeZone, yearOf } from '../contract/json.js';
+import { zonedFormatter } from '../domain/time-zone.js';
 
 /** Media type of the Arrow IPC stream format. */
 export const ARROW_CONTENT_TYPE = 'application/vnd.apache.arrow.stream';
@@ -40,12 +41,19 @@ export const arrowSchema = <R>(contract: RowContract<R>): Schema => new Schema(a
 
 type Cell = unknown;
 
-/** A field's value as an Arrow builder takes it (instants as epoch ms, nested rows as objects). */
+/** A field's value as an Arrow builder takes it (instants as epoch ms, days as the UTC midnight of the (local) date, nested rows as objects). */
 function cellOf<R>(f: Field<R> & { rest: string }, zoneOf?: RowTimeZone<R>): (row: R) => Cell {
   if (f.kind === 'year') return yearOf(f.value, zoneOf);
   if (f.kind === 'datetime') {
     const value = f.value;
     return (row) => value(row)?.getTime() ?? null;
+  }
+  if (f.kind === 'day' && zoneOf) {
+    const [value, day] = [f.value, zonedFormatter('day')];
+    return (row) => {
+      const d = value(row);
+      return d === null ? null : new Date(`${day(d, zoneOf(row))}T00:00:00Z`);
+    };
   }
   if (f.kind === 'object') {
     const [value, nested] = [f.value, objectOf(f.contract)];

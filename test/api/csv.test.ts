@@ -124,6 +124,16 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
     expect(rows).toEqual(body.data.map((r) => arrowExpected(r, table.schema.fields)));
   }, 120_000);
 
+  it.each(ENDPOINTS.map((e) => [e.path] as const))('%s as Arrow under tz=Europe/Paris holds the JSON rows: instants as they are, local days as those dates', async (path) => {
+    const query = `${queryOf(path)}&tz=Europe/Paris`;
+    const [jsonRes, arrowRes] = await Promise.all([t.get(`${path}?${query}`), t.get(`${path}?${query}&format=arrow`)]);
+    expect([jsonRes.status, arrowRes.status]).toEqual([200, 200]);
+    const body = (await jsonRes.json()) as { data: Record<string, unknown>[] };
+    const table = tableFromIPC(new Uint8Array(await arrowRes.arrayBuffer()));
+    const rows = table.toArray().map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
+    expect(rows).toEqual(body.data.map((r) => arrowExpected(r, table.schema.fields)));
+  }, 120_000);
+
   it('streams a /flows page as Arrow record batches of 1,000 rows', async () => {
     const res = await t.get('/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-27&resolution=1H&format=arrow', { headers: { accept: 'text/csv' } });
     const total = Number(res.headers.get('x-total-count'));
