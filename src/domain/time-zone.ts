@@ -21,16 +21,34 @@ function knownZones(): Map<string, string> {
   return canonical;
 }
 
+/** Longest name tried on Intl (IANA names are under 40 characters). */
+const MAX_ZONE_NAME = 64;
+
+/**
+ * A name Intl accepts though its list leaves it out (links and current spellings its data does not
+ * list as canonical: `Europe/Kyiv`, `Etc/UTC`, `US/Eastern`): the name as given, or `UTC`.
+ */
+function zoneOfIntl(name: string): string | undefined {
+  if (name.length > MAX_ZONE_NAME) return undefined;
+  try {
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    return resolved === 'UTC' ? 'UTC' : name;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Reads a `tz` parameter: `local`, `UTC` or an IANA name, case-insensitively (echoed in its
- * canonical spelling). Absent or `UTC` is UTC.
+ * canonical spelling; a name Intl accepts beyond its list, e.g. `Europe/Kyiv`, as given). Absent or
+ * `UTC` (or an alias of it) is UTC.
  * @throws InputError on `param` naming the value, with the closest names, when it is no known zone.
  */
 export function parseTimeZone(text: string | undefined, param = 'tz'): TimeZoneChoice {
   if (text === undefined) return { kind: 'utc' };
   const wanted = text.trim();
   if (wanted.toLowerCase() === 'local') return { kind: 'local' };
-  const name = knownZones().get(wanted.toUpperCase());
+  const name = knownZones().get(wanted.toUpperCase()) ?? zoneOfIntl(wanted);
   if (name === undefined) {
     const hint = didYouMean([[wanted, closestCodes(wanted, [...knownZones().values()])]]);
     throw InputError.of(param, `Unknown time zone '${text}': expected an IANA time zone name (e.g. Europe/Berlin), UTC or local${hint}`, 'value_error', text);

@@ -11,6 +11,16 @@ describe('time zones', () => {
     expect(() => parseTimeZone('Mars/Olympus')).toThrow(/Unknown time zone 'Mars\/Olympus'/);
   });
 
+  it('accepts names Intl knows beyond its canonical list (current spellings, links, UTC aliases) and writes their offsets', () => {
+    expect(parseTimeZone('Europe/Kyiv')).toEqual({ kind: 'zone', name: 'Europe/Kyiv' });
+    expect(parseTimeZone('Asia/Kathmandu')).toEqual({ kind: 'zone', name: 'Asia/Kathmandu' });
+    expect(parseTimeZone('US/Eastern')).toEqual({ kind: 'zone', name: 'US/Eastern' });
+    for (const utc of ['Etc/UTC', 'GMT']) expect(parseTimeZone(utc)).toEqual({ kind: 'utc' });
+    expect(formatInZone(new Date('2026-07-01T12:00:00Z'), 'Europe/Kyiv')).toBe('2026-07-01T15:00:00+03:00');
+    expect(formatInZone(new Date('2026-01-01T00:00:00Z'), 'Etc/GMT+5')).toBe('2025-12-31T19:00:00-05:00');
+    expect(() => parseTimeZone(`Europe/${'x'.repeat(100)}`)).toThrow(/Unknown time zone/);
+  });
+
   it('writes instants with the offset in force at that instant', () => {
     expect(formatInZone(new Date('2026-03-29T00:59:59Z'), 'Europe/Berlin')).toBe('2026-03-29T01:59:59+01:00');
     expect(formatInZone(new Date('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toBe('2026-03-29T03:00:00+02:00');
