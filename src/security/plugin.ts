@@ -133,8 +133,16 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
   };
 }
 
-/** Sets the RateLimit-* headers from the request's decision, or from a read of its bucket. */
+/**
+ * Sets the RateLimit-* headers from the request's decision, or from a read of its bucket.
+ * Retry-After is deleted before it is set: a GraphQL error's `http.headers` may already hold it,
+ * and the server's Headers, built from a plain object, would add the lower-case name beside it
+ * (two Retry-After fields on the wire) where a delete first rebuilds them case-insensitively.
+ */
 async function withHeaders(access: RequestAccess, limiter: TokenBucketLimiter, response: Response): Promise<void> {
   const decision = access.decision ?? (await limiter.peek(access.client.id));
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) {
+    if (name === 'Retry-After') response.headers.delete(name);
+    response.headers.set(name, value);
+  }
 }
