@@ -50,6 +50,17 @@ function classify(request: Request, url: URL, rest: string, graphql: string): Pa
   return wantsHtml && !url.searchParams.has('query') ? 'document' : 'graphql';
 }
 
+/** The challenge of a 401 (RFC 9110 asks for one): the key goes in the {@link API_KEY_HEADER} header. */
+const WWW_AUTHENTICATE = `ApiKey header="${API_KEY_HEADER}"`;
+
+/**
+ * The body of a refusal: REST's `{"detail": ...}`, or on GraphQL a GraphQL response whose one
+ * error carries the code (as GraphQL clients read errors).
+ */
+function errorBody(kind: PathKind, message: string, code: string, extensions: Record<string, unknown> = {}): unknown {
+  return kind === 'graphql' ? { errors: [{ message, extensions: { code, ...extensions } }] } : { detail: message };
+}
+
 /**
  * Identifies the client of every request except probes and /metrics, answers 401 for a bad or
  * (with `requireKey`) missing key, takes one token per REST request (documents excepted: the OpenAPI
@@ -72,7 +83,8 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
     opts.metrics?.rateLimitRejected(surface(kind));
     counted.add(access);
     const decision = access.decision as LimitDecision;
-    return json({ detail: rateLimitMessage(retryAfterSeconds(decision)) }, 429, rateLimitHeaders(decision));
+    const retryAfter = retryAfterSeconds(decision);
+    return json(errorBody(kind, rateLimitMessage(retryAfter), 'RATE_LIMITED', { retryAfter }), 429, rateLimitHeaders(decision));
   };
 
   const reject401 = async (request: Request, address: string, kind: PathKind, err: AppError): Promise<Response> => {
@@ -80,7 +92,7 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
     attachAccess(request, access);
     access.decision = await opts.limiter.consume(access.client.id, REQUEST_COST_TOKENS);
     if (!access.decision.allowed) return refuse(access, kind);
-    return json({ detail: err.message }, 401, rateLimitHeaders(access.decision));
+    return json(errorBody(kind, err.message, 'UNAUTHENTICATED'), 401, { ...rateLimitHeaders(access.decision), 'WWW-Authenticate': WWW_AUTHENTICATE });
   };
 
   const identify = async (request: Request, address: string, kind: PathKind): Promise<ClientIdentity | AppError> => {

@@ -144,9 +144,12 @@ describe('API keys', () => {
     expect(limitHeaders(await send('/api/v1/ping')).remaining).toBe('198');
   });
 
-  it('an unknown key on GraphQL is 401 too', async () => {
+  it('an unknown key on GraphQL is 401 too, as a GraphQL response with the UNAUTHENTICATED code and a challenge', async () => {
     const { gql } = server();
-    expect((await gql('{ free }', { 'x-api-key': 'nope' })).status).toBe(401);
+    const res = await gql('{ free }', { 'x-api-key': 'nope' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('ApiKey header="x-api-key"');
+    expect(await res.json()).toEqual({ errors: [{ message: 'Invalid API key', extensions: { code: 'UNAUTHENTICATED' } }] });
   });
 
   it('guessing keys is rate limited: 429 once the address bucket is empty', async () => {
