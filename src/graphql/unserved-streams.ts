@@ -9,7 +9,8 @@ export function unservedStreamsPlugin(): Plugin {
   return {
     onResultProcess({ result, resultProcessor }) {
       if (resultProcessor || !isAsyncIterable(result)) return;
-      void (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().return?.();
+      const iterator = (result as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+      Promise.resolve(iterator.return?.()).catch(() => undefined);
     },
   };
 }
