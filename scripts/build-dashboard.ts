@@ -44,7 +44,7 @@ export async function buildDashboard(outDir: string = DEFAULT_DASHBOARD_DIR): Pr
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = process.argv[2] ? resolve(process.argv[2]) : DEFAULT_DASHBOARD_DIR;
   buildDashboard(dir).then(
-    (files) => console.log(`dashboard built into ${dir}: ${files.join(', ')}`),
+    (files) => console.error(`dashboard built into ${dir}: ${files.join(', ')}`),
     (err: unknown) => {
       console.error(err);
       process.exit(1);

@@ -34,9 +34,11 @@ export interface KeysetCursor<T, S extends z.ZodType> {
   readonly partsOf: (node: T) => readonly unknown[];
 }
 
-/** @throws InputError on `last` (BAD_USER_INPUT) when backward paging is asked for. */
+/** @throws InputError on `last` or `before`, the one given (BAD_USER_INPUT), when backward paging is asked for. */
 export function assertForward(args: PageArgs): void {
-  if (args.last != null || args.before != null) throw InputError.of('last', 'Only forward pagination (first/after) is supported', 'value_error');
+  if (args.last != null || args.before != null) {
+    throw InputError.of(args.last != null ? 'last' : 'before', 'Only forward pagination (first/after) is supported', 'value_error');
+  }
 }
 
 /**
