@@ -30,9 +30,12 @@ export function operationDocument(document: DocumentNode, operationName: string 
  * by document only, so a second operation of the same document would run the first one: each
  * operation is handed to it as a document of its own ({@link operationDocument}). Compilation
  * errors are returned in the result (and masked there if internal), not printed to the console.
+ * Subscriptions run on graphql-js: graphql-jit 0.8 hands a subscription field's `subscribe` the
+ * operation's variables as its arguments, so `pricesPublished(zones: ["DE_LU"])` watched every zone
+ * and arguments were never validated.
  */
 export function jitPlugins(): Plugin[] {
-  const jit = useGraphQlJit({}, { onError: () => undefined }) as Plugin;
+  const { onSubscribe: _jitSubscribe, ...jit } = useGraphQlJit({}, { onError: () => undefined }) as Plugin;
   const perOperation: Plugin = {
     onExecute({ executeFn, setExecuteFn }) {
       setExecuteFn((args: ExecutionArgs) => executeFn({ ...args, document: operationDocument(args.document, args.operationName) }));

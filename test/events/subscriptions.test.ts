@@ -48,15 +48,23 @@ describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
     stream.close();
   });
 
-  it('delivers flowsUpdated only to subscribers of the border, in either orientation', async () => {
+  it('delivers flowsUpdated only to subscribers of the border, in either orientation, its argument written inline or through any variable', async () => {
     const watching = await subscribe(fetcherOf(app), FLOWS, { borders: ['FR->ES'] });
     const elsewhere = await subscribe(fetcherOf(app), FLOWS, { borders: ['FR->BE'] });
+    const inlineElsewhere = await subscribe(fetcherOf(app), 'subscription { flowsUpdated(borders: ["FR->BE"]) { borders } }');
+    const renamed = await subscribe(fetcherOf(app), 'subscription ($watch: [String!]) { flowsUpdated(borders: $watch) { borders item } }', { watch: ['FR->ES'] });
     const { client } = fakeClient(fake);
     await ingest(t.db, client, '2025-09-30', '2025-10-01', { what: ['flows'], borders: ['ES->FR'] });
-    expect(await watching.next(1_000)).toMatchObject({ data: { flowsUpdated: { borders: ['ES->FR'], item: 'flows' } } });
-    await expect(elsewhere.next(300)).rejects.toThrow(/no event/);
-    watching.close();
-    elsewhere.close();
+    for (const s of [watching, renamed]) expect(await s.next(1_000)).toMatchObject({ data: { flowsUpdated: { borders: ['ES->FR'], item: 'flows' } } });
+    for (const s of [elsewhere, inlineElsewhere]) await expect(s.next(300)).rejects.toThrow(/no event/);
+    for (const s of [watching, elsewhere, inlineElsewhere, renamed]) s.close();
+  });
+
+  it('answers an unknown zone written inline with a BAD_USER_INPUT event, not a silent stream', async () => {
+    const stream = await subscribe(fetcherOf(app), 'subscription { pricesPublished(zones: ["ZZ"]) { zones } }');
+    const first = await stream.next(1_000);
+    expect(first === 'complete' ? first : first.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    stream.close();
   });
 
   it('answers an unknown zone with BAD_USER_INPUT instead of a stream', async () => {
