@@ -5,7 +5,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { TimeRange } from '../domain/time.js';
 import { RESPONSE_CACHE } from '../limits.js';
-import { baseEtag } from './compression.js';
+import { baseEtag, listedEtags } from './compression.js';
 
 /** What the Cache-Control of a successful response depends on. */
 export interface CachePolicyInput {
@@ -52,12 +52,7 @@ export function errorCacheControlPlugin(): Plugin {
  * representation (`"x"`); `*` stays `*`. Unquoted items are kept as given.
  */
 export function ifNoneMatchTags(header: string | null): string[] {
-  if (!header) return [];
-  return header
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .filter(Boolean)
-    .map((t) => (t === '*' ? t : baseEtag(t)));
+  return listedEtags(header).map((t) => (t === '*' ? t : baseEtag(t)));
 }
 
 /** An opaque tag as a strong entity-tag: quoted (`"x"`); a tag already quoted or weak is left as is. */

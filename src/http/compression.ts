@@ -238,8 +238,18 @@ export function compressionPlugin(): Plugin {
 function keepCodedEtag(request: Request, response: Response): void {
   const coding = negotiateCoding(request.headers.get('accept-encoding'));
   const coded = coding && codedEtag(response.headers.get('etag'), coding);
-  const listed = (request.headers.get('if-none-match') ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (coded && coded !== response.headers.get('etag') && listed.includes(coded)) response.headers.set('etag', coded);
+  if (coded && coded !== response.headers.get('etag') && listedEtags(request.headers.get('if-none-match')).includes(coded)) {
+    response.headers.set('etag', coded);
+  }
+}
+
+/** The entity-tags an If-None-Match header lists, as sent (coding suffixes kept), `W/` dropped. */
+export function listedEtags(header: string | null): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .filter(Boolean);
 }
 
 /** Strips the coding suffix {@link compressionPlugin} adds to strong ETags (`"x-br"` is `"x"`). */
