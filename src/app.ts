@@ -20,7 +20,7 @@ import { healthPlugin } from './http/health.js';
 import { GRAPHQL_PATH, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
-import { corsOptions, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
+import { corsPolicy, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
 import { ApiKeyAuthenticator } from './security/api-keys.js';
 import { graphqlRateLimit } from './security/graphql.js';
 import { createRateLimiter } from './security/limiter.js';
@@ -108,7 +108,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     graphiql: config.GRAPHIQL ? GRAPHIQL_OPTIONS : false,
     renderGraphiQL: memoGraphiQL(),
     landingPage: false,
-    cors: corsOptions(parseOrigins(config.CORS_ORIGINS)),
+    cors: corsPolicy(parseOrigins(config.CORS_ORIGINS)),
     maskedErrors: { maskError: maskError(logger) },
     logging: false,
     maxRequestBodySize: false,

@@ -108,4 +108,14 @@ describe('security headers and CORS', () => {
     expect(parseOrigins('')).toEqual(['*']);
     expect(corsOptions(['*'])).toMatchObject({ origin: '*', credentials: false });
   });
+
+  it('tell a preflight on REST paths its read methods only, and on /graphql that POST is allowed', async () => {
+    const { send } = testServer({ limiter: limiter() });
+    const preflight = (path: string) => send(path, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    for (const path of ['/api/v1/ping', '/api/v1/prices/', '/api/v1']) {
+      expect((await preflight(path)).headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    }
+    expect((await preflight('/graphql')).headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, OPTIONS');
+    expect((await preflight('/api/v10')).headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, OPTIONS');
+  });
 });

@@ -9,7 +9,7 @@ import { type Database, openPglite, openPostgres } from '../../src/db/client.js'
 import { migrate } from '../../src/db/migrate.js';
 import { createMetrics, metricsPlugin, type ServiceMetrics } from '../../src/http/metrics.js';
 import { requestLogPlugin } from '../../src/http/request-log.js';
-import { corsOptions, securityHeadersPlugin } from '../../src/http/security-headers.js';
+import { corsPolicy, securityHeadersPlugin } from '../../src/http/security-headers.js';
 import type { Logger } from '../../src/logger.js';
 import type { AccessContext } from '../../src/security/client.js';
 import { graphqlRateLimit } from '../../src/security/graphql.js';
@@ -111,7 +111,7 @@ export function testServer(opts: TestServerOptions) {
     logging: false,
     landingPage: false,
     maskedErrors: { maskError: (error) => maskLikeTheApp(error, logger) },
-    cors: corsOptions(opts.origins ?? ['*']),
+    cors: corsPolicy(opts.origins ?? ['*']),
     plugins: [
       requestLogPlugin(logger),
       metricsPlugin(metrics, { routes: ['/api/v1/ping', '/api/v1/docs'] }),
