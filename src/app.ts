@@ -10,6 +10,7 @@ import { jitPlugins } from './graphql/jit.js';
 import { maskError } from './graphql/mask-error.js';
 import { operationPolicyPlugins } from './graphql/operation-policy.js';
 import { parseLimitsPlugin } from './graphql/parse-limits.js';
+import { refusalBodiesPlugin } from './graphql/refusal-bodies.js';
 import { requestErrorsPlugin } from './graphql/request-errors.js';
 import { schema } from './graphql/schema/index.js';
 import { timeLimitPlugin } from './graphql/time-limit.js';
@@ -129,6 +130,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       ...jitPlugins(),
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
       unservedStreamsPlugin(),
+      refusalBodiesPlugin(GRAPHQL_PATH),
       ...(config.RESPONSE_CACHE ? graphqlResponseCachePlugins(version, limiter) : []),
       errorCacheControlPlugin(),
       compressionPlugin(),

@@ -100,4 +100,17 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
   });
+  it('answers an unsupported body type (415) and an unacceptable Accept (406) with a GraphQL error naming what to send', async () => {
+    const xml = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'text/xml' }, body: '<q/>' });
+    expect(xml.status).toBe(415);
+    expect(xml.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(xml.headers.get('x-content-type-options')).toBe('nosniff');
+    const unsupported = (await xml.json()) as GqlBody;
+    expect(unsupported.errors?.[0]?.extensions?.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(unsupported.errors?.[0]?.message).toMatch(/application\/json/);
+    const png = await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) }, 'image/png');
+    expect(png.status).toBe(406);
+    expect(png.body.errors?.[0]?.extensions?.code).toBe('NOT_ACCEPTABLE');
+    expect(png.body.errors?.[0]?.message).toMatch(/application\/graphql-response\+json/);
+  });
 });
