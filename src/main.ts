@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { App } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, READY_PATH, REST_PREFIX } from './http/paths.js';
 import { startupGate } from './http/starting.js';
 import { createLogger } from './logger.js';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config);
   const gate = startupGate('opening the database');
   const server = createServer(gate.handler);
+  answerClientErrors(server);
   let db: Database | undefined;
   let app: App | undefined;
   let stopping = false;

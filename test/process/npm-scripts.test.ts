@@ -5,6 +5,7 @@
  * serves what the sources serve, and each CLI script runs its compiled command line.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange } from '../support/raw-http.js';
 import { type Child, groupAlive, killGroup, listening, run, start, within } from './children.js';
 
 const ENV = { PORT: '0', PGLITE_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
@@ -37,6 +38,8 @@ describe('npm start', () => {
     expect(await graphiql.text()).toContain('GraphiQL');
     const prices = await fetch(`${base}/api/v1/prices?zone=FR`);
     expect(prices.status).toBe(200);
+    const oversized = await rawExchange(Number(new URL(base).port), `GET /api/v1/prices HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(oversized).toMatch(/^HTTP\/1\.1 431 [^]*\r\n\r\n\{"detail":"Request header fields too large/);
   }, 180_000);
 
   it.each(['SIGTERM', 'SIGINT'] as const)('stops the whole process tree and closes the port on %s sent to npm', async (signal) => {
