@@ -35,6 +35,21 @@ export function euSwitchInstant(year: number, month0: number): number {
  * 2000/84/EC sets it. Every zone of the catalogue follows it (tested against the IANA database).
  */
 export function isEuSummerTime(ms: number): boolean {
-  const year = new Date(ms).getUTCFullYear();
-  return ms >= euSwitchInstant(year, 2) && ms < euSwitchInstant(year, 9);
+  const [start, end] = summerTimeOf(new Date(ms).getUTCFullYear());
+  return ms >= start && ms < end;
+}
+
+/** Years whose summer-time bounds {@link summerTimeOf} keeps (the demo and ingestion span a few). */
+const KEPT_YEARS = 64;
+const summerTimes = new Map<number, readonly [number, number]>();
+
+/** Start and end instants (epoch ms) of a year's EU summer time, computed once per year. */
+function summerTimeOf(year: number): readonly [number, number] {
+  let bounds = summerTimes.get(year);
+  if (!bounds) {
+    if (summerTimes.size >= KEPT_YEARS) summerTimes.clear();
+    bounds = [euSwitchInstant(year, 2), euSwitchInstant(year, 9)];
+    summerTimes.set(year, bounds);
+  }
+  return bounds;
 }

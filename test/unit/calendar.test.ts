@@ -46,6 +46,16 @@ describe('EU summer time rule', () => {
     expect(mismatches.map((ms) => new Date(ms).toISOString())).toEqual([]);
   });
 
+  it('answers as the switch instants say for more years than it remembers, in any order', () => {
+    const years = Array.from({ length: 150 }, (_, i) => 1950 + ((i * 37) % 150));
+    const wrong = [...years, ...years].flatMap((year) => {
+      const [start, end] = [euSwitchInstant(year, 2), euSwitchInstant(year, 9)];
+      const expected: [number, boolean][] = [[start - 1, false], [start, true], [end - 1, true], [end, false]];
+      return expected.filter(([ms, summer]) => isEuSummerTime(ms) !== summer).map(([ms]) => new Date(ms).toISOString());
+    });
+    expect(wrong).toEqual([]);
+  });
+
   it('switches at 01:00 UTC on the last Sunday of March and of October', () => {
     expect(new Date(euSwitchInstant(2025, 2)).toISOString()).toBe('2025-03-30T01:00:00.000Z');
     expect(new Date(euSwitchInstant(2026, 9)).toISOString()).toBe('2026-10-25T01:00:00.000Z');
