@@ -22,16 +22,20 @@ export interface ServerChild {
 const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
 const URL_LINE = /REST API:\s+(http:\/\/[^\s/]+)\/[\s\S]*^Ready: /m;
 const PROBE_LINE = /^heap-probe (\{.*\})$/m;
-const HEAP_PROBE = fileURLToPath(new URL('./heap-probe.ts', import.meta.url));
+/** Run from the build (`npm run bench`): the compiled server; run by tsx: the sources. */
+const COMPILED = import.meta.url.endsWith('.js');
+const HEAP_PROBE = fileURLToPath(new URL(COMPILED ? './heap-probe.js' : './heap-probe.ts', import.meta.url));
+const SERVER_ARGS = COMPILED ? ['--import', HEAP_PROBE, 'dist/src/main.js'] : ['--import', 'tsx', '--import', HEAP_PROBE, 'src/main.ts'];
 
 /**
- * Spawns `node --expose-gc --import tsx --import bench/heap-probe.ts src/main.ts` with only `env` (plus PATH, HOME and the like), so settings
+ * Spawns `node --expose-gc --import bench/heap-probe dist/src/main.js` (the sources through tsx when
+ * this module runs from them) with only `env` (plus PATH, HOME and the like), so settings
  * exported in the calling shell cannot change the server's configuration, and resolves once it
  * prints its URLs and is ready. @throws Error when it exits or stays silent for `timeoutMs`.
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 300_000): Promise<ServerChild> {
   const inherited = Object.fromEntries(INHERITED.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
-  const args = ['--expose-gc', '--import', 'tsx', '--import', HEAP_PROBE, 'src/main.ts'];
+  const args = ['--expose-gc', ...SERVER_ARGS];
   const child = spawn(process.execPath, args, { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const warnings: string[] = [];
   const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? String(code))));

@@ -1,5 +1,6 @@
 /**
- * `node --cpu-prof --import tsx bench/profile.ts [surface] [n] [case] [connections]`: the floor
+ * `npm run build:bench && node --cpu-prof dist/bench/profile.js [surface] [n] [case] [connections]` (the build, as `npm run bench`
+ * measures it; `--import tsx bench/profile.ts` profiles the sources, esbuild's `__name` calls included): the floor
  * requests of bench/floor.ts against the app on the bench schema (seeded by `npm run bench`), `n`
  * times each through REST, GraphQL, both or the floor, `connections` at a time (default 1), for a CPU profile
  * of the server path under concurrency.
