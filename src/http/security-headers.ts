@@ -1,6 +1,6 @@
 import type { CORSOptions, Plugin } from 'graphql-yoga';
 import { EXPOSED_RESPONSE_HEADERS } from '../rest/meta-headers.js';
-import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, REST_PREFIX, routePath } from './paths.js';
+import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, routePath } from './paths.js';
 
 /** CSP of every API response (JSON, the OpenAPI file, assets): nothing may load, nothing may frame. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -107,19 +107,19 @@ export function corsOptions(origins: readonly string[]): Exclude<CORSOptions, fa
   };
 }
 
-/** Methods a browser may use across origins on the REST paths: reads only (POST is GraphQL's). */
-const REST_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+/** Methods a browser may use across origins outside the GraphQL endpoint: reads only. */
+const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
 /**
- * Yoga's `cors` option: {@link corsOptions}, except that the REST paths (`/api/v1`) allow only
- * their own methods, so a preflight for a POST there is told GET, HEAD and OPTIONS.
+ * Yoga's `cors` option: {@link corsOptions} on the GraphQL endpoint (POST allowed); every other
+ * path (REST, probes, documents, the dashboard) allows reads only, so a preflight for a POST there
+ * is told GET, HEAD and OPTIONS.
  */
 export function corsPolicy(origins: readonly string[]): (request: Request) => CORSOptions {
-  const anyPath = corsOptions(origins);
-  const rest: CORSOptions = { ...anyPath, methods: REST_METHODS };
+  const graphql = corsOptions(origins);
+  const reads: CORSOptions = { ...graphql, methods: READ_METHODS };
   return (request) => {
-    if (!request.headers.has('origin')) return anyPath;
-    const path = routePath(new URL(request.url).pathname);
-    return path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`) ? rest : anyPath;
+    if (!request.headers.has('origin')) return graphql;
+    return routePath(new URL(request.url).pathname) === GRAPHQL_PATH ? graphql : reads;
   };
 }

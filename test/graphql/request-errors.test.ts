@@ -100,6 +100,14 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
   });
+  it('refuses a JSON body that does not parse with 400 BAD_REQUEST, naming where it broke without a stack', async () => {
+    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: RESPONSE_JSON }, body: '{"query": ' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { extensions: { code: string; originalError?: Record<string, unknown> } }[] };
+    expect(body.errors[0]?.extensions.code).toBe('BAD_REQUEST');
+    expect(body.errors[0]?.extensions.originalError).toEqual({ name: 'SyntaxError', message: expect.stringMatching(/JSON/) });
+  });
+
   it('answers an unsupported body type (415) and an unacceptable Accept (406) with a GraphQL error naming what to send', async () => {
     const xml = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'text/xml' }, body: '<q/>' });
     expect(xml.status).toBe(415);

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerClientErrors } from '../../src/http/client-errors.js';
 import { rawExchange } from '../support/raw-http.js';
@@ -14,7 +14,7 @@ describe('requests Node.js cannot read', () => {
   let server: Server;
   let port: number;
   beforeAll(async () => {
-    server = createServer((_req, res) => res.end('ok'));
+    server = createServer({ headersTimeout: 300, requestTimeout: 400, connectionsCheckingInterval: 50 }, (_req, res) => res.end('ok'));
     answerClientErrors(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
@@ -29,6 +29,21 @@ describe('requests Node.js cannot read', () => {
   it('answers a request that is not HTTP with 400 and a JSON detail', async () => {
     const res = parsed(await rawExchange(port, 'HELLO THERE\r\n\r\n'));
     expect(res).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { detail: expect.stringMatching(/not valid HTTP/) } });
+  });
+
+  it('answers a request whose headers do not arrive in time with 408 and a JSON detail', async () => {
+    const res = parsed(await rawExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\n'));
+    expect(res).toEqual({ status: 408, type: 'application/json; charset=utf-8', body: { detail: expect.stringMatching(/not received in time/) } });
+  });
+
+  it('closes the connection after the answer even when the client keeps its side open', async () => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.write('HELLO THERE\r\n\r\n'));
+    socket.resume();
+    await new Promise((resolve) => socket.once('end', resolve));
+    const open = () => new Promise<number>((resolve) => server.getConnections((_err, n) => resolve(n)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await open()).toBe(0);
+    socket.destroy();
   });
 
   it('still serves a well-formed request on the same server', async () => {
