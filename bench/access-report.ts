@@ -1,6 +1,6 @@
 /** The Markdown report of the access bench (bench/access.ts). */
 import type { Config } from '../src/config.js';
-import type { ProcessSample } from './access-server.js';
+import { type ProcessSample, SERVER_COMMAND } from './access-server.js';
 import { type LoadTally, quantile, sortedLatencies, type Timing } from './open-loop.js';
 
 /** Accepted-request p99 target, ms. */
@@ -170,7 +170,7 @@ export function reportAccess(results: readonly LegResult[], notes: readonly stri
     `Token bucket per API key at the defaults: capacity ${c.RATE_LIMIT_CAPACITY}, refill ${c.RATE_LIMIT_REFILL_PER_SECOND}/s. ` +
       `${first.keys} keys x ${first.rate / first.keys} req/s (10x the refill) = ${first.rate} req/s, open loop (fixed schedule, keys in turn) for ${first.seconds} s, ` +
       `\`GET ${first.path}\` (${first.rows} rows), ${first.connections} keep-alive connections. ` +
-      'Server: `node --expose-gc --import dist/bench/heap-probe.js dist/src/main.js` (the build) in a child process on 127.0.0.1, PostgreSQL schema `bench_access`, LOG_LEVEL=warn; ' +
+      `Server: \`${SERVER_COMMAND}\` in a child process on 127.0.0.1, PostgreSQL schema \`bench_access\`, LOG_LEVEL=warn; ` +
       'its memory, CPU and event-loop delay from `/metrics` every second; the live heap from a full GC forced through bench/heap-probe.ts (SIGUSR2) after the warm-up and right after the load. ' +
       'Latency counts from the scheduled send time (queueing for a connection included). ' +
       `Warm-up: ${first.warmup.sent} requests at the full rate on ${first.keys} other keys, the first live-heap probe, 300 requests at 100/s on one more key (200 accepted, then 429s), 1 s idle, the "before" sample.`,

@@ -1,5 +1,6 @@
 /**
- * The server under test of the access bench (bench/access.ts): `src/main.ts` in a child process, so
+ * The server under test of the access bench (bench/access.ts): `dist/src/main.js` (the sources
+ * through tsx when this module runs from them) in a child process, so
  * the load driver never shares its event loop, and its process metrics read from `/metrics`.
  */
 import { spawn } from 'node:child_process';
@@ -22,10 +23,13 @@ export interface ServerChild {
 const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
 const URL_LINE = /REST API:\s+(http:\/\/[^\s/]+)\/[\s\S]*^Ready: /m;
 const PROBE_LINE = /^heap-probe (\{.*\})$/m;
-/** Run from the build (`npm run bench`): the compiled server; run by tsx: the sources. */
-const COMPILED = import.meta.url.endsWith('.js');
-const HEAP_PROBE = fileURLToPath(new URL(COMPILED ? './heap-probe.js' : './heap-probe.ts', import.meta.url));
-const SERVER_ARGS = COMPILED ? ['--import', HEAP_PROBE, 'dist/src/main.js'] : ['--import', 'tsx', '--import', HEAP_PROBE, 'src/main.ts'];
+/** Run from the sources by tsx: the sources; from the build (`npm run bench`): the compiled server. */
+const FROM_SOURCES = new URL(import.meta.url).pathname.endsWith('.ts');
+const HEAP_PROBE = fileURLToPath(new URL(FROM_SOURCES ? './heap-probe.ts' : './heap-probe.js', import.meta.url));
+const SERVER_ARGS = FROM_SOURCES ? ['--import', 'tsx', '--import', HEAP_PROBE, 'src/main.ts'] : ['--import', HEAP_PROBE, 'dist/src/main.js'];
+
+/** The server's command line as the report prints it (paths relative to the project). */
+export const SERVER_COMMAND = `node --expose-gc ${SERVER_ARGS.map((a) => (a === HEAP_PROBE ? (FROM_SOURCES ? 'bench/heap-probe.ts' : 'dist/bench/heap-probe.js') : a)).join(' ')}`;
 
 /**
  * Spawns `node --expose-gc --import bench/heap-probe dist/src/main.js` (the sources through tsx when

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --access [--seconds 30] [--keys 20]`: the rate limit under 10x its refill rate.
- * The server runs `src/main.ts` in a child process on loopback (PostgreSQL schema `bench_access`,
+ * The server runs `dist/src/main.js` (`src/main.ts` under tsx) in a child process on loopback (PostgreSQL schema `bench_access`,
  * migrated and seeded here first so that the server's memory holds no seeding garbage; the
  * rate-limit settings at their defaults), once with in-memory buckets and once with buckets in
  * Redis; `keys` API keys each send 10x the refill rate of a small query on an open-loop schedule

@@ -55,7 +55,7 @@ describe('npm start', () => {
   }, 180_000);
 });
 
-describe.each(['keys', 'ingest', 'db:seed', 'db:migrate'])('npm run %s', (script) => {
+describe.each(['keys', 'ingest', 'db:seed', 'db:migrate', 'bench'])('npm run %s', (script) => {
   it('runs the compiled command line: --help exits 0, a wrong option exits 2', async () => {
     const npm = (arg: string) => run('npm', ['run', script, '--silent', '--ignore-scripts', '--', arg]);
     const help = await npm('--help');
