@@ -4,7 +4,6 @@
  * the load driver never shares its event loop, and its process metrics read from `/metrics`.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 
 /** A running server child. */
@@ -25,15 +24,14 @@ const URL_LINE = /REST API:\s+(http:\/\/[^\s/]+)\/[\s\S]*^Ready: /m;
 const PROBE_LINE = /^heap-probe (\{.*\})$/m;
 /** Run from the sources by tsx: the sources; from the build (`npm run bench`): the compiled server. */
 const FROM_SOURCES = new URL(import.meta.url).pathname.endsWith('.ts');
-const HEAP_PROBE = fileURLToPath(new URL(FROM_SOURCES ? './heap-probe.ts' : './heap-probe.js', import.meta.url));
-const SERVER_ARGS = FROM_SOURCES ? ['--import', 'tsx', '--import', HEAP_PROBE, 'src/main.ts'] : ['--import', HEAP_PROBE, 'dist/src/main.js'];
+/** The server's arguments after `--expose-gc`, relative to the project root (the working directory). */
+const SERVER_ARGS = FROM_SOURCES ? ['--import', 'tsx', '--import', './bench/heap-probe.ts', 'src/main.ts'] : ['--import', './dist/bench/heap-probe.js', 'dist/src/main.js'];
 
-/** The server's command line as the report prints it (paths relative to the project). */
-export const SERVER_COMMAND = `node --expose-gc ${SERVER_ARGS.map((a) => (a === HEAP_PROBE ? (FROM_SOURCES ? 'bench/heap-probe.ts' : 'dist/bench/heap-probe.js') : a)).join(' ')}`;
+/** The server's command line, as the report prints it. */
+export const SERVER_COMMAND = ['node', '--expose-gc', ...SERVER_ARGS].join(' ');
 
 /**
- * Spawns `node --expose-gc --import bench/heap-probe dist/src/main.js` (the sources through tsx when
- * this module runs from them) with only `env` (plus PATH, HOME and the like), so settings
+ * Spawns {@link SERVER_COMMAND} with only `env` (plus PATH, HOME and the like), so settings
  * exported in the calling shell cannot change the server's configuration, and resolves once it
  * prints its URLs and is ready. @throws Error when it exits or stays silent for `timeoutMs`.
  */
