@@ -123,14 +123,33 @@ function jsonOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
   };
 }
 
-/** The REST row of a domain row (for CSV, tests): field names, order, rounding and formats of the contract. */
+/** Builds a contract's wire rows from the wire value getters of its REST fields, in contract order. */
+type WireRowFactory = (values: readonly ((row: any) => WireValue)[]) => (row: any) => WireRow;
+
+const wireRowFactories = new WeakMap<RowContract<any>, WireRowFactory>();
+
+/**
+ * The factory of a contract's wire rows: one object literal of the REST field names (quoted as
+ * JSON), compiled once per contract, so that every row of a contract has one shape (V8's fast
+ * path for `JSON.stringify`) and every field its own call site. Rows assigned field by field in
+ * a loop cost a third more to build and to write. The names are the contract's own constants; a
+ * literal's `__proto__` would set the prototype, so no field may have that name.
+ */
+function wireRowFactory(contract: RowContract<any>): WireRowFactory {
+  let factory = wireRowFactories.get(contract);
+  if (!factory) {
+    if (restFields(contract).some((f) => f.rest === '__proto__')) throw new Error(`${contract.rest}: __proto__ cannot name a field`);
+    const names = restFields(contract).map((f, i) => [JSON.stringify(f.rest), `v${i}`] as const);
+    const literal = names.map(([key, v]) => `${key}: ${v}(row)`).join(', ');
+    factory = new Function('values', `const [${names.map(([, v]) => v).join(', ')}] = values;\nreturn (row) => ({ ${literal} });`) as WireRowFactory;
+    wireRowFactories.set(contract, factory);
+  }
+  return factory;
+}
+
+/** The REST row of a domain row (JSON, CSV): field names, order, rounding and formats of the contract. */
 export function wireRowOf<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): (row: R) => WireRow {
-  const fields = restFields(contract).map((f) => [f.rest, wireValueOf(f, zoneOf)] as const);
-  return (row) => {
-    const out: WireRow = {};
-    for (const [name, wire] of fields) out[name] = wire(row);
-    return out;
-  };
+  return wireRowFactory(contract)(restFields(contract).map((f) => wireValueOf(f, zoneOf)));
 }
 
 /**
