@@ -4,7 +4,7 @@
  * keyed on (data version, path, canonical query, representation). A streamed body is teed: it goes
  * to the client as it is produced and is kept only if it ends under the entry cap.
  */
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { TimeRange } from '../domain/time.js';
@@ -83,7 +83,7 @@ export function matchesIfNoneMatch(header: string | null, etag: string): boolean
 
 const utf8 = new TextEncoder();
 
-const hash = (parts: unknown[]): string => `"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 27)}"`;
+const hash = (parts: unknown[]): string => `"${digest('sha256', JSON.stringify(parts), 'base64url').slice(0, 27)}"`;
 
 const notModified = (headers: Iterable<readonly [string, string]>): Response => {
   const keep = ['etag', 'cache-control', 'vary'];

@@ -53,6 +53,24 @@ function specificity(range: MediaRange, mediaType: string): number {
  */
 export function negotiateFormat(accept: string | null): Format {
   if (!accept) return 'json';
+  let format = negotiated.get(accept);
+  if (format === undefined) {
+    format = formatOfAccept(accept);
+    if (accept.length <= REMEMBERED_ACCEPT_CHARS) {
+      if (negotiated.size >= REMEMBERED_ACCEPTS) negotiated.clear();
+      negotiated.set(accept, format);
+    }
+  }
+  return format;
+}
+
+/** Most distinct Accept headers whose format {@link negotiateFormat} remembers: a client sends the same one each time. */
+const REMEMBERED_ACCEPTS = 256;
+/** Longest Accept header remembered, characters. */
+const REMEMBERED_ACCEPT_CHARS = 512;
+const negotiated = new Map<string, Format>();
+
+function formatOfAccept(accept: string): Format {
   const ranges = accept.split(',').map((r, i) => parseRange(r, i)).filter((r): r is MediaRange => r !== null);
   const scored = FORMATS.map((format) => {
     const best = ranges

@@ -76,6 +76,17 @@ describe('Accept negotiation', () => {
   ] as const)('Accept %s gives %s', (accept, format) => {
     expect(negotiateFormat(accept)).toBe(format);
   });
+
+  it('answers the same for a header asked again, after hundreds of other headers and for headers too long to remember', () => {
+    const csvFirst = 'text/csv, application/json';
+    expect(negotiateFormat(csvFirst)).toBe('csv');
+    for (let i = 0; i < 600; i++) expect(negotiateFormat(`application/x-${i}, text/csv;q=0.${(i % 9) + 1}`)).toBe('csv');
+    expect(negotiateFormat(csvFirst)).toBe('csv');
+    expect(negotiateFormat('application/json, text/csv')).toBe('json');
+    const long = `${'application/x-unknown;q=0.1, '.repeat(40)}application/vnd.apache.arrow.stream`;
+    expect(negotiateFormat(long)).toBe('arrow');
+    expect(negotiateFormat(long)).toBe('arrow');
+  });
 });
 
 describe('the streamed CSV response', () => {
