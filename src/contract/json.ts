@@ -132,7 +132,7 @@ const wireRowFactories = new WeakMap<RowContract<any>, WireRowFactory>();
  * The factory of a contract's wire rows: one object literal of the REST field names (quoted as
  * JSON), compiled once per contract, so that every row of a contract has one shape (V8's fast
  * path for `JSON.stringify`) and every field its own call site. Rows assigned field by field in
- * a loop cost a third more to build and to write. The names are the contract's own constants; a
+ * a loop cost about a quarter more to build and to write. The names are the contract's own constants; a
  * literal's `__proto__` would set the prototype, so no field may have that name.
  */
 function wireRowFactory(contract: RowContract<any>): WireRowFactory {
