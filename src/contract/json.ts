@@ -138,8 +138,9 @@ const wireRowFactories = new WeakMap<RowContract<any>, WireRowFactory>();
 function wireRowFactory(contract: RowContract<any>): WireRowFactory {
   let factory = wireRowFactories.get(contract);
   if (!factory) {
-    if (restFields(contract).some((f) => f.rest === '__proto__')) throw new Error(`${contract.rest}: __proto__ cannot name a field`);
-    const names = restFields(contract).map((f, i) => [JSON.stringify(f.rest), `v${i}`] as const);
+    const fields = restFields(contract);
+    if (fields.some((f) => f.rest === '__proto__')) throw new Error(`${contract.rest}: __proto__ cannot name a field`);
+    const names = fields.map((f, i) => [JSON.stringify(f.rest), `v${i}`] as const);
     const literal = names.map(([key, v]) => `${key}: ${v}(row)`).join(', ');
     factory = new Function('values', `const [${names.map(([, v]) => v).join(', ')}] = values;\nreturn (row) => ({ ${literal} });`) as WireRowFactory;
     wireRowFactories.set(contract, factory);

@@ -2,6 +2,7 @@
  * Calendar rules of the service, on epoch milliseconds UTC: the length constants, the ISO week and
  * the EU summer-time rule. Pure.
  */
+import { boundedMemo } from '../bounded-memo.js';
 
 /** Milliseconds in a minute. */
 export const MINUTE_MS = 60_000;
@@ -41,15 +42,6 @@ export function isEuSummerTime(ms: number): boolean {
 
 /** Years whose summer-time bounds {@link summerTimeOf} keeps (the demo and ingestion span a few). */
 const KEPT_YEARS = 64;
-const summerTimes = new Map<number, readonly [number, number]>();
 
 /** Start and end instants (epoch ms) of a year's EU summer time, computed once per year. */
-function summerTimeOf(year: number): readonly [number, number] {
-  let bounds = summerTimes.get(year);
-  if (!bounds) {
-    if (summerTimes.size >= KEPT_YEARS) summerTimes.clear();
-    bounds = [euSwitchInstant(year, 2), euSwitchInstant(year, 9)];
-    summerTimes.set(year, bounds);
-  }
-  return bounds;
-}
+const summerTimeOf = boundedMemo(KEPT_YEARS, (year: number): readonly [number, number] => [euSwitchInstant(year, 2), euSwitchInstant(year, 9)]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedMemo } from '../bounded-memo.js';
 
 /** Response formats of the REST endpoints. */
 export const FORMATS = ['json', 'csv', 'arrow'] as const;
@@ -52,23 +53,14 @@ function specificity(range: MediaRange, mediaType: string): number {
  * first, then JSON. No header, or nothing acceptable: JSON (errors and defaults stay JSON).
  */
 export function negotiateFormat(accept: string | null): Format {
-  if (!accept) return 'json';
-  let format = negotiated.get(accept);
-  if (format === undefined) {
-    format = formatOfAccept(accept);
-    if (accept.length <= REMEMBERED_ACCEPT_CHARS) {
-      if (negotiated.size >= REMEMBERED_ACCEPTS) negotiated.clear();
-      negotiated.set(accept, format);
-    }
-  }
-  return format;
+  return accept ? negotiated(accept) : 'json';
 }
 
 /** Most distinct Accept headers whose format {@link negotiateFormat} remembers: a client sends the same one each time. */
 const REMEMBERED_ACCEPTS = 256;
 /** Longest Accept header remembered, characters. */
 const REMEMBERED_ACCEPT_CHARS = 512;
-const negotiated = new Map<string, Format>();
+const negotiated = boundedMemo(REMEMBERED_ACCEPTS, formatOfAccept, (accept) => accept.length <= REMEMBERED_ACCEPT_CHARS);
 
 function formatOfAccept(accept: string): Format {
   const ranges = accept.split(',').map((r, i) => parseRange(r, i)).filter((r): r is MediaRange => r !== null);
