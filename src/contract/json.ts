@@ -48,7 +48,7 @@ export function yearOf<R>(value: (row: R) => Date | null, zoneOf?: RowTimeZone<R
  * The JSON value of a field: instants as RFC 3339 UTC text (with `zoneOf`: with the offset of the
  * row's zone), days as YYYY-MM-DD (local dates with `zoneOf`), the rest as is.
  */
-function wireValueOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => WireValue {
+export function wireValueOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => WireValue {
   if (f.kind === 'year') return yearOf(f.value, zoneOf);
   if (f.kind === 'datetime' || f.kind === 'day') {
     const value = f.value;
@@ -73,54 +73,6 @@ function wireValueOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => WireV
     };
   }
   return f.value;
-}
-
-/** Most distinct texts {@link quotedMemo} keeps. */
-const QUOTED_TEXTS = 4_096;
-
-/** `JSON.stringify` of strings that repeat down the rows (codes, flow types, instants), each quoted once. */
-function quotedMemo(): (text: string) => string {
-  const quoted = new Map<string, string>();
-  return (text) => {
-    let json = quoted.get(text);
-    if (json === undefined) {
-      json = JSON.stringify(text);
-      if (quoted.size < QUOTED_TEXTS) quoted.set(text, json);
-    }
-    return json;
-  };
-}
-
-const numberJson = (v: number | null): string => (v === null || !Number.isFinite(v) ? 'null' : String(v));
-
-/** The JSON text of a field's value, as `JSON.stringify` writes it. */
-function jsonOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
-  if (f.kind === 'year') {
-    const year = yearOf(f.value, zoneOf);
-    return (row) => numberJson(year(row));
-  }
-  if (f.kind === 'int' || f.kind === 'float') {
-    const value = f.value;
-    return (row) => numberJson(value(row));
-  }
-  if (f.kind === 'boolean') {
-    const value = f.value;
-    return (row) => String(value(row));
-  }
-  if (f.kind === 'object') {
-    const [value, nested] = [f.value, rowJsonOf(f.contract)];
-    return (row) => {
-      const v = value(row);
-      return v === null ? 'null' : nested(v);
-    };
-  }
-  const wire = wireValueOf(f, zoneOf);
-  if (f.kind === 'strings') return (row) => JSON.stringify(wire(row));
-  const quote = quotedMemo();
-  return (row) => {
-    const v = wire(row) as string | null;
-    return v === null ? 'null' : quote(v);
-  };
 }
 
 /** Builds a contract's wire rows from the wire value getters of its REST fields, in contract order. */
@@ -151,19 +103,6 @@ function wireRowFactory(contract: RowContract<any>): WireRowFactory {
 /** The REST row of a domain row (JSON, CSV): field names, order, rounding and formats of the contract. */
 export function wireRowOf<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): (row: R) => WireRow {
   return wireRowFactory(contract)(restFields(contract).map((f) => wireValueOf(f, zoneOf)));
-}
-
-/**
- * The JSON text of a domain row: `JSON.stringify(wireRowOf(contract)(row))` without the
- * intermediate object (a test holds the two equal).
- */
-export function rowJsonOf<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
-  const parts = restFields(contract).map((f, i) => [`${i === 0 ? '{' : ','}${JSON.stringify(f.rest)}:`, jsonOf(f, zoneOf)] as const);
-  return (row) => {
-    let text = '';
-    for (const [key, json] of parts) text += key + json(row);
-    return `${text}}`;
-  };
 }
 
 /** Rows per chunk of {@link jsonChunks}. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowRecord } from '../../src/repositories/flows.js';
-import { rowJsonOf, wireRowOf } from '../../src/contract/json.js';
+import { wireRowOf } from '../../src/contract/json.js';
+import { rowJsonOf } from '../support/row-json.js';
 import { FLOW_ROW } from '../../src/contract/rows/flows.js';
 import { Rng } from '../../src/demo/rng.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rowJsonOf, wireRowOf } from '../../src/contract/json.js';
+import { wireRowOf } from '../../src/contract/json.js';
+import { rowJsonOf } from '../support/row-json.js';
 import { restFields, type RowContract } from '../../src/contract/fields.js';
 import * as catalogue from '../../src/contract/rows/catalogue.js';
 import * as flowAggregates from '../../src/contract/rows/flow-aggregates.js';
@@ -14,7 +15,7 @@ const nullRow = new Proxy({}, { get: () => null });
 
 describe('wire rows of every row contract', () => {
   it('covers the thirteen row contracts', () => {
-    expect(CONTRACTS.map((c) => c.rest).sort()).toHaveLength(13);
+    expect(CONTRACTS).toHaveLength(13);
   });
 
   it.each(CONTRACTS.map((c) => [c.rest, c] as const))('%s: the REST field names in contract order, nulls written as null', (_, contract) => {
