@@ -164,6 +164,9 @@ export function formatUtcNaive(d: Date): string {
 /** `00` to `59`: hours, minutes and seconds as two digits. */
 const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 
+/** `HH:MM:00Z` for every minute of a day: instants on whole minutes are written with one concatenation. */
+const MINUTE_OF_DAY = Array.from({ length: 1_440 }, (_, m) => `${TWO_DIGITS[Math.floor(m / 60)]}:${TWO_DIGITS[m % 60]}:00Z`);
+
 /** First instant past year 9999 (ms): from there on `toISOString` writes six-digit years. */
 const YEAR_10000_MS = 253_402_300_800_000;
 
@@ -188,6 +191,7 @@ export function formatUtc(d: Date): string {
     lastDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
   }
   const seconds = (ms - day * DAY_MS) / 1_000;
+  if (seconds % 60 === 0) return lastDayPrefix + (MINUTE_OF_DAY[seconds / 60] as string);
   return `${lastDayPrefix}${TWO_DIGITS[Math.floor(seconds / 3_600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}Z`;
 }
 
