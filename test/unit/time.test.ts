@@ -102,6 +102,8 @@ describe('formatting', () => {
   it('writes every instant as toISOString does, seconds precision when the milliseconds are zero', () => {
     const instants = [0, 86_399_000, 86_400_000, -1_000, -86_400_001, 253_402_300_799_000, 253_402_300_800_000, 1_759_276_800_123];
     for (let i = 0; i < 2_000; i++) instants.push(Math.round((Math.random() * 2 - 0.5) * 4e12 / 1_000) * 1_000, Math.round(Math.random() * 4e12));
+    for (let i = 0; i < 2_000; i++) instants.push(Math.round(Math.random() * 4e12 / 60_000) * 60_000);
+    instants.push(86_340_000, 1_759_276_740_000, 1_759_276_800_000, 253_402_300_740_000);
     for (const ms of instants) {
       const iso = new Date(ms).toISOString();
       expect(formatUtc(new Date(ms)), iso).toBe(iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso);
