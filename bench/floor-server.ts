@@ -1,7 +1,8 @@
 /**
  * The floor of the latency bench: a bare node:http server with its own `pg` pool that answers the
  * measured requests with the statements the repositories issue for them (built by the same
- * repository functions, so they cannot drift), prepared by name as the app prepares them, and
+ * repository functions, so they cannot drift), prepared by name as the app prepares them, their
+ * rows taken out of the driver's result as the app takes them (`takeRows`), and
  * writes the driver rows with one JSON.stringify; the upstream sources are kept as the app keeps them
  * (the data does not change during a run). No validation, no contract mapping, no
  * middleware: what is left is the database round trips, the driver and the socket.
@@ -10,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { RequestedResolution } from '../src/domain/resolution.js';
-import { sessionOptions, statementName } from '../src/db/client.js';
+import { sessionOptions, statementName, takeRows } from '../src/db/client.js';
 import { flowPositionsSql, flowRowsStatement, flowSourcesStatement, offsetPageQuery, type FlowPosition } from '../src/repositories/flows.js';
 import { pricesStatement, priceSourcesStatement, type PriceQuery } from '../src/repositories/prices.js';
 import { createReadMemo, statementKey } from '../src/repositories/read-memo.js';
@@ -42,7 +43,7 @@ const json = (res: ServerResponse, body: unknown) => {
  */
 export async function startFloor(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<{ base: string; close: () => Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: 10, options: sessionOptions(schema, 30_000) });
-  const run = async <T>(s: Statement): Promise<T[]> => (await pool.query({ name: statementName(s.text), text: s.text, values: s.values })).rows as T[];
+  const run = async <T>(s: Statement): Promise<T[]> => takeRows<T>(await pool.query({ name: statementName(s.text), text: s.text, values: s.values }));
   const sdeps = { ...deps, db: undefined as never } as ServiceDeps;
   const memo = createReadMemo();
   const sources = (s: Statement) => memo.get(statementKey(s), () => run(s));

@@ -4,7 +4,7 @@
  * or the embedded engine's wire server: the copy-in protocol).
  */
 import type pg from 'pg';
-import type { Database } from '../db/client.js';
+import { type Database, takeRows } from '../db/client.js';
 import { copyIn } from './pg-copy.js';
 
 /** One connection (a transaction when obtained from {@link inTransaction}). */
@@ -48,7 +48,7 @@ function clientSql(client: pg.PoolClient, kind: Database['kind']): Sql {
   return {
     kind,
     async query<T>(sql: string, params: unknown[] = []) {
-      return (await client.query(sql, params)).rows as T[];
+      return takeRows<T>(await client.query(sql, params));
     },
     async exec(script) {
       await client.query(script);
