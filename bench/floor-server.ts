@@ -36,40 +36,61 @@ const json = (res: ServerResponse, body: unknown) => {
   res.end(text);
 };
 
+/** What the floor answers for a route: the JSON body it writes, and the resolved range and resolution. */
+export interface FloorAnswer {
+  readonly body: { readonly meta: { readonly upstream_sources: string[]; readonly total?: number }; readonly data: unknown[] };
+  readonly range: { readonly from: Date; readonly to: Date };
+  readonly resolution: string;
+}
+
+/** The floor's statements over its own `pg` pool: what a route's request reads, and nothing more. */
+export interface FloorSource {
+  answer(route: FloorRoute): Promise<FloorAnswer>;
+  close(): Promise<void>;
+}
+
 /**
- * Starts the floor on loopback over `url` (schema `schema`), answering `routes` (path -> route).
- * `deps` gives the catalogue and clock with which the request's zones and range are resolved, as
- * the services resolve them (no query).
+ * The floor's reads over `url` (schema `schema`). `deps` gives the catalogue and clock with which
+ * the request's zones and range are resolved, as the services resolve them (no query).
  */
-export async function startFloor(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<{ base: string; close: () => Promise<void> }> {
+export function openFloorSource(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>): FloorSource {
   const pool = new pg.Pool({ connectionString: url, max: 10, options: sessionOptions(schema, 30_000) });
   const run = async <T>(s: Statement): Promise<T[]> => takeRows<T>(await pool.query({ name: statementName(s.text), text: s.text, values: s.values }));
   const sdeps = { ...deps, db: undefined as never } as ServiceDeps;
   const memo = createReadMemo();
-  const sources = (s: Statement) => memo.get(statementKey(s), () => run(s));
+  const sources = (s: Statement) => memo.get(statementKey(s), async () => (await run<{ source: string }>(s)).map((r) => r.source));
 
-  const prices = async (route: Extract<FloorRoute, { kind: 'prices' }>) => {
+  const prices = async (route: Extract<FloorRoute, { kind: 'prices' }>): Promise<FloorAnswer> => {
     const r = resolvePriceQuery(sdeps, route);
     const q: PriceQuery = { zoneIds: r.zoneIds, allZones: r.allZones, from: r.range.from, to: r.range.to, resolution: r.resolution };
     const [data, upstream] = await Promise.all([run(pricesStatement(q)), sources(priceSourcesStatement(q))]);
-    return { meta: { upstream_sources: upstream }, data };
+    return { body: { meta: { upstream_sources: upstream }, data }, range: r.range, resolution: r.resolution };
   };
-  const flows = async (route: Extract<FloorRoute, { kind: 'flows' }>) => {
+  const flows = async (route: Extract<FloorRoute, { kind: 'flows' }>): Promise<FloorAnswer> => {
     const sel = resolveFlowSelection(sdeps, route);
     const q = { ...sel.filter, resolution: sel.resolution };
     const [positions, upstream] = await Promise.all([run<FlowPosition>(flowPositionsSql(q)), sources(flowSourcesStatement(sel.filter))]);
     const page = offsetPageQuery(positions, q, { offset: 0, limit: route.limit });
     const data = page.rows ? await run(flowRowsStatement(page.rows)) : [];
-    return { meta: { upstream_sources: upstream, total: page.total }, data };
+    return { body: { meta: { upstream_sources: upstream, total: page.total }, data }, range: sel.range, resolution: sel.resolution };
   };
+  return {
+    answer: (route) => (route.kind === 'prices' ? prices(route) : flows(route)),
+    close: () => pool.end(),
+  };
+}
+
+/** Starts the floor on loopback over `url` (schema `schema`), answering `routes` (path -> route); `deps` as {@link openFloorSource}. */
+export async function startFloor(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<{ base: string; close: () => Promise<void> }> {
+  const source = openFloorSource(url, schema, deps);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const route = routes[req.url ?? ''];
     if (!route) {
       res.writeHead(404).end();
       return;
     }
-    (route.kind === 'prices' ? prices(route) : flows(route)).then(
-      (body) => json(res, body),
+    source.answer(route).then(
+      (answer) => json(res, answer.body),
       (error: unknown) => {
         res.writeHead(500).end(String(error));
       },
@@ -81,7 +102,7 @@ export async function startFloor(url: string, schema: string, deps: Omit<Service
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: async () => {
       await new Promise((r) => server.close(r));
-      await pool.end();
+      await source.close();
     },
   };
 }

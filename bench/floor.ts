@@ -1,13 +1,15 @@
 /**
- * The PostgreSQL latency leg of `npm run bench`: each measured request through REST, GraphQL and
- * the floor (bench/floor-server.ts, the same statements from a bare node:http server), in
+ * The PostgreSQL latency leg of `npm run bench`: each measured request through REST, GraphQL, the
+ * floor (bench/floor-server.ts, the same statements from a bare node:http server) and graphql-yoga
+ * alone (bench/yoga-reference.ts, the same rows through Yoga and graphql-jit without the app), in
  * interleaved rounds at each connection count, with REST's and GraphQL's p50 as multiples of the
- * floor's against the targets of issue 17 (REST <= 1.3x, GraphQL <= 1.5x).
+ * floor's against the targets of issue 17 (REST <= 1.3x, GraphQL <= 1.5x), and of Yoga alone's.
  */
 import type { Database } from '../src/db/client.js';
 import { readCatalogue } from '../src/repositories/catalogue.js';
 import { type FloorRoute, startFloor } from './floor-server.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved } from './load.js';
+import { startYogaReference } from './yoga-reference.js';
 
 const META = 'meta { provenance upstreamSources resolvedFrom resolvedTo resolution }';
 /** The REST envelope's content: meta and rows (REST computes no total count, so neither does this). */
@@ -61,34 +63,69 @@ export interface FloorOptions {
 
 const ratio = (x: BenchResult, floor: BenchResult) => (x.p50 / floor.p50).toFixed(2);
 
+/** Rows of a response body: `data` of the REST envelope, or the edges of a GraphQL answer's one root field. */
+function rowCount(body: { data?: unknown; errors?: unknown }): number {
+  if (body.errors !== undefined) throw new Error(`GraphQL errors: ${JSON.stringify(body.errors).slice(0, 300)}`);
+  if (Array.isArray(body.data)) return body.data.length;
+  const [root] = Object.values((body.data ?? {}) as Record<string, { edges?: unknown[] }>);
+  if (!Array.isArray(root?.edges)) throw new Error('no rows in the answer');
+  return root.edges.length;
+}
+
+/**
+ * Sends each case once and throws unless every one answers 200 with the same number of rows (a
+ * GraphQL answer with errors is a 200 too, and a fast one): the servers are compared on like work.
+ */
+export async function checkSameRows(base: string, cases: readonly BenchCase[]): Promise<number> {
+  const counts = await Promise.all(cases.map(async (c) => {
+    const res = await fetch((c.base ?? base) + c.path, { method: c.method ?? 'GET', body: c.body, headers: c.body ? { 'content-type': 'application/json' } : {} });
+    if (res.status !== 200) throw new Error(`${c.name}: status ${res.status}`);
+    try {
+      return rowCount((await res.json()) as { data?: unknown; errors?: unknown });
+    } catch (error) {
+      throw new Error(`${c.name}: ${(error as Error).message}`);
+    }
+  }));
+  if (new Set(counts).size !== 1) throw new Error(`row counts differ: ${cases.map((c, i) => `${c.name} ${counts[i]}`).join(', ')}`);
+  return counts[0]!;
+}
+
 /** Measures every request through floor, REST and GraphQL; a Markdown table per connection count. */
 export async function runFloorComparison(db: Database, opts: FloorOptions): Promise<string> {
   const { base, close } = await opts.serve(db);
   const routes = Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor]));
-  const floor = await startFloor(opts.pgUrl, db.schema, { catalogue: await readCatalogue(db), now: Date.now }, routes);
+  const deps = { catalogue: await readCatalogue(db), now: Date.now };
+  const floor = await startFloor(opts.pgUrl, db.schema, deps, routes);
+  const yoga = await startYogaReference(opts.pgUrl, db.schema, deps, routes);
   const lines: string[] = [];
   try {
     for (const connections of opts.connections) {
       lines.push(
-        `### PostgreSQL 15, ${connections} connection${connections > 1 ? 's' : ''}: floor, REST, GraphQL (p50 as multiples of the floor's; targets REST <= 1.3, GraphQL <= 1.5)`,
+        `### PostgreSQL 15, ${connections} connection${connections > 1 ? 's' : ''}: floor, REST, GraphQL (p50 as multiples of the floor's; targets REST <= 1.3, GraphQL <= 1.5), and graphql-yoga alone`,
         '',
-        '| request | floor p50 / p95 ms | REST p50 / p95 ms | GraphQL p50 / p95 ms | REST / floor | GraphQL / floor | req/s floor / REST / GraphQL | errors |',
-        '|---|---|---|---|---|---|---|---|',
+        '| request | floor p50 / p95 ms | REST p50 / p95 ms | GraphQL p50 / p95 ms | REST / floor | GraphQL / floor | Yoga alone REST / GraphQL p50 ms (/ floor) | REST / GraphQL over Yoga alone | req/s floor / REST / GraphQL | errors |',
+        '|---|---|---|---|---|---|---|---|---|---|',
       );
       for (const [i, t] of TRIPLES.entries()) {
         const cases: BenchCase[] = [
           { name: `floor ${t.name}`, path: `/${i}`, base: floor.base },
           { name: `REST ${t.name}`, path: t.rest },
           graphqlCase(`GraphQL ${t.name}`, t.graphql),
+          { name: `Yoga alone REST ${t.name}`, path: `/${i}`, base: yoga.base },
+          { ...graphqlCase(`Yoga alone GraphQL ${t.name}`, t.graphql), base: yoga.base },
         ];
-        const [f, r, g] = (await measureInterleaved(base, cases, opts.seconds * (t.long ?? 1), connections, t.long ? 2 : 4)) as [BenchResult, BenchResult, BenchResult];
-        const errors = f.errors + f.non2xx + r.errors + r.non2xx + g.errors + g.non2xx;
-        lines.push(`| ${t.name} | ${f.p50} / ${f.p95} | ${r.p50} / ${r.p95} | ${g.p50} / ${g.p95} | ${ratio(r, f)} | ${ratio(g, f)} | ${f.rps} / ${r.rps} / ${g.rps} | ${errors} |`);
+        await checkSameRows(base, cases);
+        const results = await measureInterleaved(base, cases, opts.seconds * (t.long ?? 1), connections, t.long ? 2 : 4);
+        const [f, r, g, yr, yg] = results as [BenchResult, BenchResult, BenchResult, BenchResult, BenchResult];
+        const errors = results.reduce((n, x) => n + x.errors + x.non2xx, 0);
+        const alone = `${yr.p50} / ${yg.p50} (${ratio(yr, f)}, ${ratio(yg, f)})`;
+        lines.push(`| ${t.name} | ${f.p50} / ${f.p95} | ${r.p50} / ${r.p95} | ${g.p50} / ${g.p95} | ${ratio(r, f)} | ${ratio(g, f)} | ${alone} | ${ratio(r, yr)} / ${ratio(g, yg)} | ${f.rps} / ${r.rps} / ${g.rps} | ${errors} |`);
         process.stderr.write(`${lines.at(-1)}\n`);
       }
       lines.push('');
     }
   } finally {
+    await yoga.close();
     await floor.close();
     await close();
   }

@@ -1,0 +1,77 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkSameRows, TRIPLES } from '../../bench/floor.js';
+import { startFloor } from '../../bench/floor-server.js';
+import { graphqlCase } from '../../bench/load.js';
+import { startYogaReference } from '../../bench/yoga-reference.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { DEMO_TEST_NOW } from '../support/db.js';
+import { TEST_DATABASE_URL } from '../support/env.js';
+
+type Server = { base: string; close: () => Promise<void> };
+type Edges = { data: Record<string, { edges: { node: Record<string, unknown> }[] }> };
+
+const routes = Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor]));
+/** The node's `keys`, numbers to one decimal (the contract rounds MW so; the references write the driver's values). */
+const pick = (node: Record<string, unknown>, keys: readonly string[]) =>
+  Object.fromEntries(keys.map((k) => [k, typeof node[k] === 'number' ? Math.round(node[k] * 10) / 10 : node[k]]));
+const PRICE_KEYS = ['datetime', 'biddingZone', 'priceEurMwh', 'interpolated'];
+const FLOW_KEYS = ['datetime', 'biddingZoneFrom', 'biddingZoneTo', 'flowType', 'flowInterpolated', 'netFlowMw', 'priceFromEurMwh', 'priceToEurMwh', 'capacityMw', 'hours'];
+
+describe.skipIf(!TEST_DATABASE_URL)('the latency bench\'s references (PostgreSQL)', () => {
+  let t: TestApp;
+  let app: Server;
+  let floor: Server;
+  let yoga: Server;
+
+  beforeAll(async () => {
+    t = await createTestApp('postgres', 'demo');
+    const server = createServer(t.app.yoga);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    app = { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
+    const deps = { catalogue: t.app.deps.catalogue, now: () => DEMO_TEST_NOW.getTime() };
+    floor = await startFloor(TEST_DATABASE_URL!, t.db.schema, deps, routes);
+    yoga = await startYogaReference(TEST_DATABASE_URL!, t.db.schema, deps, routes);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([yoga?.close(), floor?.close(), app?.close()]);
+    await t?.close();
+  });
+
+  const graphqlOf = async (base: string, query: string) =>
+    (await (await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json()) as Edges;
+
+  it.each(TRIPLES.map((triple, i) => [triple.name, i] as const))('%s: floor, app and graphql-yoga alone answer the same rows', async (_, i) => {
+    const triple = TRIPLES[i]!;
+    const rows = await checkSameRows(app.base, [
+      { name: 'floor', path: `/${i}`, base: floor.base },
+      { name: 'REST', path: triple.rest },
+      graphqlCase('GraphQL', triple.graphql),
+      { name: 'Yoga alone REST', path: `/${i}`, base: yoga.base },
+      { ...graphqlCase('Yoga alone GraphQL', triple.graphql), base: yoga.base },
+    ]);
+    expect(rows).toBeGreaterThan(100);
+    const [floorBody, yogaBody] = await Promise.all([floor.base, yoga.base].map(async (b) => (await fetch(`${b}/${i}`)).json()));
+    expect(yogaBody).toEqual(floorBody);
+  });
+
+  it.each([
+    ['prices', 1, PRICE_KEYS],
+    ['flows', 2, FLOW_KEYS],
+  ] as const)('graphql-yoga alone resolves the app\'s %s values (to the contract\'s rounding)', async (field, i, keys) => {
+    const [ours, alone] = await Promise.all([app.base, yoga.base].map((b) => graphqlOf(b, TRIPLES[i]!.graphql)));
+    const nodes = (r: Edges) => r.data[field]!.edges.map((e) => pick(e.node, keys));
+    expect(nodes(alone!)).toEqual(nodes(ours!));
+  });
+
+  it('refuses to compare a GraphQL answer that carries errors', async () => {
+    const failing = graphqlCase('GraphQL unknown zone', '{ prices(zones: ["ZZ"], first: 10) { edges { node { datetime } } } }');
+    await expect(checkSameRows(app.base, [{ name: 'floor', path: '/1', base: floor.base }, failing])).rejects.toThrow(/GraphQL unknown zone: GraphQL errors/);
+  });
+
+  it('refuses to compare answers of different row counts', async () => {
+    await expect(checkSameRows(app.base, [{ name: 'floor', path: '/0', base: floor.base }, { name: 'floor native', path: '/1', base: floor.base }])).rejects.toThrow(/row counts differ/);
+  });
+});
