@@ -24,7 +24,7 @@ const CLI = {
   script: 'bench',
   usage: `usage: npm run bench [-- options]
 Measures start-up of the compiled server (built first), REST and GraphQL latency on the embedded database and on PostgreSQL (there
-against a floor: bench/floor-server.ts; response caches off), the response caches' hit and 304 latency
+against a floor, bench/floor-server.ts, and graphql-yoga alone, bench/yoga-reference.ts; response caches off), the response caches' hit and 304 latency
 and compressed sizes, the embedded app against the PostgreSQL one in interleaved rounds, and ingestion; writes bench-results/latest.md (large.md with --large, access.md with --access).
   --seconds <n>        seconds per case (default 10, 30 with --access)
   --connections <list> concurrent connections, comma-separated counts measured in turn (default 1,8)
