@@ -7,8 +7,7 @@
  * (the data does not change during a run). No validation, no contract mapping, no
  * middleware: what is left is the database round trips, the driver and the socket.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import type { RequestedResolution } from '../src/domain/resolution.js';
 import { sessionOptions, statementName, takeRows } from '../src/db/client.js';
@@ -18,6 +17,7 @@ import { createReadMemo, statementKey } from '../src/repositories/read-memo.js';
 import type { ServiceDeps } from '../src/services/context.js';
 import { resolveFlowSelection } from '../src/services/flow-filter.js';
 import { resolvePriceQuery } from '../src/services/prices.js';
+import { type Loopback, listenOnLoopback } from './loopback.js';
 
 /** A statement as the repositories build it. */
 interface Statement {
@@ -81,7 +81,7 @@ export function openFloorSource(url: string, schema: string, deps: Omit<ServiceD
 }
 
 /** Starts the floor on loopback over `url` (schema `schema`), answering `routes` (path -> route); `deps` as {@link openFloorSource}. */
-export async function startFloor(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<{ base: string; close: () => Promise<void> }> {
+export async function startFloor(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<Loopback> {
   const source = openFloorSource(url, schema, deps);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const route = routes[req.url ?? ''];
@@ -96,14 +96,6 @@ export async function startFloor(url: string, schema: string, deps: Omit<Service
       },
     );
   };
-  const server: Server = createServer(handle);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      await new Promise((r) => server.close(r));
-      await source.close();
-    },
-  };
+  return listenOnLoopback(handle, () => source.close());
 }
 

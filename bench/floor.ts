@@ -53,6 +53,27 @@ export const TRIPLES: readonly Triple[] = [
   },
 ];
 
+/** The floor's and Yoga alone's REST routes: `/<index in TRIPLES>`. */
+export const FLOOR_ROUTES: Readonly<Record<string, FloorRoute>> = Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor]));
+
+/** The bases of the two references. */
+interface References {
+  readonly floor: string;
+  readonly yoga: string;
+}
+
+/** The five servers' cases for `TRIPLES[i]`, in table order: floor, REST, GraphQL, Yoga alone REST and GraphQL. */
+export function referenceCases(i: number, refs: References): BenchCase[] {
+  const t = TRIPLES[i]!;
+  return [
+    { name: `floor ${t.name}`, path: `/${i}`, base: refs.floor },
+    { name: `REST ${t.name}`, path: t.rest },
+    graphqlCase(`GraphQL ${t.name}`, t.graphql),
+    { name: `Yoga alone REST ${t.name}`, path: `/${i}`, base: refs.yoga },
+    { ...graphqlCase(`Yoga alone GraphQL ${t.name}`, t.graphql), base: refs.yoga },
+  ];
+}
+
 /** How to run the floor comparison. */
 export interface FloorOptions {
   readonly pgUrl: string;
@@ -93,10 +114,9 @@ export async function checkSameRows(base: string, cases: readonly BenchCase[]): 
 /** Measures every request through floor, REST and GraphQL; a Markdown table per connection count. */
 export async function runFloorComparison(db: Database, opts: FloorOptions): Promise<string> {
   const { base, close } = await opts.serve(db);
-  const routes = Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor]));
   const deps = { catalogue: await readCatalogue(db), now: Date.now };
-  const floor = await startFloor(opts.pgUrl, db.schema, deps, routes);
-  const yoga = await startYogaReference(opts.pgUrl, db.schema, deps, routes);
+  const floor = await startFloor(opts.pgUrl, db.schema, deps, FLOOR_ROUTES);
+  const yoga = await startYogaReference(opts.pgUrl, db.schema, deps, FLOOR_ROUTES);
   const lines: string[] = [];
   try {
     for (const connections of opts.connections) {
@@ -107,13 +127,7 @@ export async function runFloorComparison(db: Database, opts: FloorOptions): Prom
         '|---|---|---|---|---|---|---|---|---|---|',
       );
       for (const [i, t] of TRIPLES.entries()) {
-        const cases: BenchCase[] = [
-          { name: `floor ${t.name}`, path: `/${i}`, base: floor.base },
-          { name: `REST ${t.name}`, path: t.rest },
-          graphqlCase(`GraphQL ${t.name}`, t.graphql),
-          { name: `Yoga alone REST ${t.name}`, path: `/${i}`, base: yoga.base },
-          { ...graphqlCase(`Yoga alone GraphQL ${t.name}`, t.graphql), base: yoga.base },
-        ];
+        const cases = referenceCases(i, { floor: floor.base, yoga: yoga.base });
         await checkSameRows(base, cases);
         const results = await measureInterleaved(base, cases, opts.seconds * (t.long ?? 1), connections, t.long ? 2 : 4);
         const [f, r, g, yr, yg] = results as [BenchResult, BenchResult, BenchResult, BenchResult, BenchResult];

@@ -5,14 +5,13 @@
  * times each through REST, GraphQL, both or the floor, `connections` at a time (default 1), for a CPU profile
  * of the server path under concurrency.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { openPostgres } from '../src/db/client.js';
 import { readCatalogue } from '../src/repositories/catalogue.js';
-import { TRIPLES } from './floor.js';
+import { FLOOR_ROUTES, TRIPLES } from './floor.js';
 import { startFloor } from './floor-server.js';
+import { listenOnLoopback } from './loopback.js';
 
 /** As autocannon sends them: no Accept-Encoding, so responses go out uncompressed (fetch would ask for gzip). */
 const IDENTITY = { 'accept-encoding': 'identity' };
@@ -20,10 +19,9 @@ const [surface = 'both', count = '200', only, connections = '1'] = process.argv.
 const url = 'postgresql://postgres@127.0.0.1:5432/test';
 const db = await openPostgres(testConfig({ DATABASE_URL: url, DATABASE_SCHEMA: 'bench' }), url);
 const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000, RESPONSE_CACHE: false }), db });
-const server = createServer(app.yoga);
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const floor = await startFloor(url, 'bench', { catalogue: await readCatalogue(db), now: Date.now }, Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor])));
+const served = await listenOnLoopback(app.yoga, () => app.close());
+const { base } = served;
+const floor = await startFloor(url, 'bench', { catalogue: await readCatalogue(db), now: Date.now }, FLOOR_ROUTES);
 for (const [i, t] of TRIPLES.entries()) {
   if (only !== undefined && only !== '' && Number(only) !== i) continue;
   const started = performance.now();
@@ -47,6 +45,5 @@ for (const [i, t] of TRIPLES.entries()) {
   process.stderr.write(`${t.name}: ${((performance.now() - started) / n).toFixed(2)} ms per round, CPU ${((used.user + used.system) / 1000 / n).toFixed(2)} ms per round\n`);
 }
 await floor.close();
-await new Promise((r) => server.close(r));
-await app.close();
+await served.close();
 await db.close();

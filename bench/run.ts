@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.js';
@@ -15,6 +13,7 @@ import { runAccess } from './access.js';
 import { runBackendComparison } from './backends.js';
 import { runFloorComparison } from './floor.js';
 import { runLarge } from './large.js';
+import { type Loopback, listenOnLoopback } from './loopback.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, table } from './load.js';
 import { runIngestBench } from './ingest.js';
 import { timeStartup } from './startup.js';
@@ -71,16 +70,9 @@ const PAIRS: (readonly [BenchCase, BenchCase])[] = [
 ];
 
 /** The app on a free loopback port; `close` ends its connections, the server and the app's own resources. */
-async function serve(db: Database): Promise<{ base: string; close: () => Promise<void> }> {
+async function serve(db: Database): Promise<Loopback> {
   const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000, RESPONSE_CACHE: false }), db });
-  const server = createServer(app.yoga);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const close = async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-    await app.close();
-  };
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+  return listenOnLoopback(app.yoga, () => app.close());
 }
 
 /** The latency table of the price cases, then GraphQL's p50 and throughput against REST's. */

@@ -2,29 +2,20 @@
  * Transport figures: latency of answers from the response caches (REST, GraphQL) and of 304
  * revalidations against the same requests with the caches off, and compressed sizes of two pages.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import type { Database } from '../src/db/client.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, table } from './load.js';
+import { type Loopback, listenOnLoopback } from './loopback.js';
 
 const DASHBOARD_PRICES = '{ prices(zones: ["DE_LU", "FR"], from: "now-7d", to: "now", resolution: HOURLY, first: 500) { edges { node { biddingZone datetime priceEurMwh } } pageInfo { hasNextPage endCursor } } }';
 const PRICES = '/api/v1/prices';
 const FLOWS_14D = '/api/v1/flows?datetime_from=now-14d';
 
-async function listen(db: Database, cache: boolean): Promise<{ base: string; close: () => Promise<void> }> {
+async function listen(db: Database, cache: boolean): Promise<Loopback> {
   const config = testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000, RESPONSE_CACHE: cache });
   const app = await createApp({ config, db });
-  const server = createServer(app.yoga);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-    await app.close();
-  };
-  return { base, close };
+  return listenOnLoopback(app.yoga, () => app.close());
 }
 
 /** Body size of `path` in bytes for each Accept-Encoding. */

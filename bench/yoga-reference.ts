@@ -7,14 +7,13 @@
  * logging). Its p50 against the floor's is what the fixed stack costs; the app's against it, what
  * the app's own code adds.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import type { RequestedResolution } from '../src/domain/resolution.js';
 import { formatUtc } from '../src/domain/time.js';
 import type { ServiceDeps } from '../src/services/context.js';
 import { type FloorAnswer, type FloorRoute, openFloorSource } from './floor-server.js';
+import { type Loopback, listenOnLoopback } from './loopback.js';
 
 const TYPE_DEFS = /* GraphQL */ `
   enum Resolution { AUTO NATIVE HOURLY DAILY WEEKLY }
@@ -85,7 +84,7 @@ const flowNode = (r: FlowRow) => ({
  * Starts the reference on loopback over `url` (schema `schema`): GraphQL at `/graphql`, and the
  * floor's `routes` (path -> route) as REST; `deps` as the floor's.
  */
-export async function startYogaReference(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<{ base: string; close: () => Promise<void> }> {
+export async function startYogaReference(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<Loopback> {
   const source = openFloorSource(url, schema, deps);
   const resolvers = {
     Resolution: { AUTO: 'auto', NATIVE: 'native', HOURLY: '1H', DAILY: '1D', WEEKLY: '1W' },
@@ -109,14 +108,5 @@ export async function startYogaReference(url: string, schema: string, deps: Omit
     },
   };
   const yoga = createYoga({ schema: createSchema({ typeDefs: TYPE_DEFS, resolvers }), plugins: [rest, useGraphQlJit()], logging: false, landingPage: false, graphiql: false });
-  const server = createServer(yoga);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-      await source.close();
-    },
-  };
+  return listenOnLoopback(yoga, () => source.close());
 }

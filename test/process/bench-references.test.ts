@@ -1,18 +1,15 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSameRows, TRIPLES } from '../../bench/floor.js';
+import { checkSameRows, FLOOR_ROUTES, referenceCases, TRIPLES } from '../../bench/floor.js';
 import { startFloor } from '../../bench/floor-server.js';
 import { graphqlCase } from '../../bench/load.js';
+import { type Loopback, listenOnLoopback } from '../../bench/loopback.js';
 import { startYogaReference } from '../../bench/yoga-reference.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { DEMO_TEST_NOW } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 
-type Server = { base: string; close: () => Promise<void> };
 type Edges = { data: Record<string, { edges: { node: Record<string, unknown> }[] }> };
 
-const routes = Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor]));
 /** The node's `keys`, numbers to one decimal (the contract rounds MW so; the references write the driver's values). */
 const pick = (node: Record<string, unknown>, keys: readonly string[]) =>
   Object.fromEntries(keys.map((k) => [k, typeof node[k] === 'number' ? Math.round(node[k] * 10) / 10 : node[k]]));
@@ -21,18 +18,16 @@ const FLOW_KEYS = ['datetime', 'biddingZoneFrom', 'biddingZoneTo', 'flowType', '
 
 describe.skipIf(!TEST_DATABASE_URL)('the latency bench\'s references (PostgreSQL)', () => {
   let t: TestApp;
-  let app: Server;
-  let floor: Server;
-  let yoga: Server;
+  let app: Loopback;
+  let floor: Loopback;
+  let yoga: Loopback;
 
   beforeAll(async () => {
     t = await createTestApp('postgres', 'demo');
-    const server = createServer(t.app.yoga);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    app = { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
+    app = await listenOnLoopback(t.app.yoga);
     const deps = { catalogue: t.app.deps.catalogue, now: () => DEMO_TEST_NOW.getTime() };
-    floor = await startFloor(TEST_DATABASE_URL!, t.db.schema, deps, routes);
-    yoga = await startYogaReference(TEST_DATABASE_URL!, t.db.schema, deps, routes);
+    floor = await startFloor(TEST_DATABASE_URL!, t.db.schema, deps, FLOOR_ROUTES);
+    yoga = await startYogaReference(TEST_DATABASE_URL!, t.db.schema, deps, FLOOR_ROUTES);
   }, 120_000);
 
   afterAll(async () => {
@@ -44,14 +39,7 @@ describe.skipIf(!TEST_DATABASE_URL)('the latency bench\'s references (PostgreSQL
     (await (await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json()) as Edges;
 
   it.each(TRIPLES.map((triple, i) => [triple.name, i] as const))('%s: floor, app and graphql-yoga alone answer the same rows', async (_, i) => {
-    const triple = TRIPLES[i]!;
-    const rows = await checkSameRows(app.base, [
-      { name: 'floor', path: `/${i}`, base: floor.base },
-      { name: 'REST', path: triple.rest },
-      graphqlCase('GraphQL', triple.graphql),
-      { name: 'Yoga alone REST', path: `/${i}`, base: yoga.base },
-      { ...graphqlCase('Yoga alone GraphQL', triple.graphql), base: yoga.base },
-    ]);
+    const rows = await checkSameRows(app.base, referenceCases(i, { floor: floor.base, yoga: yoga.base }));
     expect(rows).toBeGreaterThan(100);
     const [floorBody, yogaBody] = await Promise.all([floor.base, yoga.base].map(async (b) => (await fetch(`${b}/${i}`)).json()));
     expect(yogaBody).toEqual(floorBody);
