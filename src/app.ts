@@ -36,6 +36,8 @@ import { registerIngestMetrics } from './http/ingest-status.js';
 import { type ServerFollowerOptions, startServerFollower } from './ingest/server-follow.js';
 import { createLogger, type Logger } from './logger.js';
 import { readCatalogue } from './repositories/catalogue.js';
+import { readTimeZoneNames } from './repositories/time-zones.js';
+import { restrictTimeZones } from './domain/time-zone.js';
 import { createReadMemo, type ReadMemo } from './repositories/read-memo.js';
 import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
@@ -85,11 +87,15 @@ function readMemo(version: DataVersion): ReadMemo {
   return memo;
 }
 
-/** Builds the Yoga server with the REST adapter mounted on it. */
+/**
+ * Builds the Yoga server with the REST adapter mounted on it. Reads the database's time zone names
+ * first: `tz` accepts only names both it and Intl know.
+ */
 export async function createApp(opts: AppOptions): Promise<App> {
   const logger = opts.logger ?? createLogger(opts.config);
   const { config } = opts;
   const version = createDataVersion();
+  restrictTimeZones(await readTimeZoneNames(opts.db));
   const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now, memo: readMemo(version) };
   const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
   const policy = operationPolicyPlugins(config, schema);

@@ -15,42 +15,99 @@ export function timeZoneLabel(tz: TimeZoneChoice, given: boolean): string | unde
 
 let canonical: Map<string, string> | undefined;
 
-/** IANA names Intl knows, by upper-case spelling. */
+/** IANA names Intl lists, by upper-case spelling. */
 function knownZones(): Map<string, string> {
   canonical ??= new Map([...Intl.supportedValuesOf('timeZone'), 'UTC'].map((n) => [n.toUpperCase(), n]));
   return canonical;
 }
 
+/** Names every database the process serves knows, by upper-case spelling; undefined before any was read. */
+let databaseZones: Map<string, string> | undefined;
+let suggestable: string[] | undefined;
+
+/**
+ * Narrows the accepted time zones to the names `names` holds too: a database's `pg_timezone_names`,
+ * read at start, so that no name Intl knows and the database does not (`US/Pacific-New`) reaches SQL.
+ * Each call narrows further: a process serving several databases accepts the names all of them know.
+ */
+export function restrictTimeZones(names: Iterable<string>): void {
+  const given = new Map([...names].map((n) => [n.toUpperCase(), n]));
+  databaseZones = databaseZones ? new Map([...databaseZones].filter(([key]) => given.has(key))) : given;
+  suggestable = undefined;
+}
+
 /** Longest name tried on Intl (IANA names are under 40 characters). */
 const MAX_ZONE_NAME = 64;
 
-/**
- * A name Intl accepts though its list leaves it out (links and current spellings its data does not
- * list as canonical: `Europe/Kyiv`, `Etc/UTC`, `US/Eastern`): the name as given, or `UTC`.
- */
-function zoneOfIntl(name: string): string | undefined {
+/** The zone Intl reads a name as (its canonical name, a link resolved), or undefined when it rejects it. */
+function intlReading(name: string): string | undefined {
   if (name.length > MAX_ZONE_NAME) return undefined;
   try {
-    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-    return resolved === 'UTC' ? 'UTC' : name;
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return undefined;
   }
 }
 
 /**
+ * The accepted spelling of a name both Intl and the database (once read) know: Intl's listed
+ * spelling, else the database's, else as given; `UTC` for the names Intl reads as UTC. Undefined
+ * for any other name.
+ */
+function zoneNamed(wanted: string): string | undefined {
+  const key = wanted.toUpperCase();
+  if (key === 'UTC') return 'UTC';
+  if (databaseZones && !databaseZones.has(key)) return undefined;
+  const listed = knownZones().get(key);
+  if (listed !== undefined) return listed;
+  const name = databaseZones?.get(key) ?? wanted;
+  const reading = intlReading(name);
+  if (reading === undefined) return undefined;
+  return reading === 'UTC' ? 'UTC' : name;
+}
+
+/** The names suggestions are drawn from: Intl's list, less the names the database lacks. */
+function suggestableZones(): string[] {
+  suggestable ??= [...knownZones().values()].filter((n) => !databaseZones || databaseZones.has(n.toUpperCase()));
+  return suggestable;
+}
+
+/**
+ * Accepted names close to an unknown one: the zone Intl reads it as when that one is accepted
+ * (`US/Pacific-New`: America/Los_Angeles), else the {@link closestCodes} among the names, else,
+ * for a name without `/`, those whose last part (the city) is close (`Berlin`: Europe/Berlin).
+ * Spaces are read as `_` (`New York`).
+ */
+export function closestZones(text: string): string[] {
+  const wanted = text.trim().replaceAll(' ', '_');
+  const reading = intlReading(wanted);
+  const readAs = reading !== undefined && reading.toUpperCase() !== wanted.toUpperCase() ? zoneNamed(reading) : undefined;
+  if (readAs !== undefined) return [readAs];
+  const names = suggestableZones();
+  const byName = closestCodes(wanted, names);
+  if (byName.length || wanted.includes('/')) return byName;
+  const byCity = new Map<string, string[]>();
+  for (const n of names) {
+    const city = n.slice(n.lastIndexOf('/') + 1);
+    byCity.set(city, [...(byCity.get(city) ?? []), n]);
+  }
+  return closestCodes(wanted, [...byCity.keys()]).flatMap((city) => byCity.get(city) ?? []).slice(0, 3);
+}
+
+/**
  * Reads a `tz` parameter: `local`, `UTC` or an IANA name, case-insensitively (echoed in its
- * canonical spelling; a name Intl accepts beyond its list, e.g. `Europe/Kyiv`, as given). Absent or
- * `UTC` (or an alias of it) is UTC.
+ * canonical spelling; a name Intl accepts beyond its list, e.g. `Europe/Kyiv`, as the database
+ * spells it). Only names both Intl and the database know are accepted (see {@link restrictTimeZones}).
+ * Absent or `UTC` (or an alias of it) is UTC.
  * @throws InputError on `param` naming the value, with the closest names, when it is no known zone.
  */
 export function parseTimeZone(text: string | undefined, param = 'tz'): TimeZoneChoice {
   if (text === undefined) return { kind: 'utc' };
   const wanted = text.trim();
   if (wanted.toLowerCase() === 'local') return { kind: 'local' };
-  const name = knownZones().get(wanted.toUpperCase()) ?? zoneOfIntl(wanted);
+  const name = zoneNamed(wanted);
   if (name === undefined) {
-    const hint = didYouMean([[wanted, closestCodes(wanted, [...knownZones().values()])]]);
+    const hint = didYouMean([[wanted, closestZones(wanted)]]);
     throw InputError.of(param, `Unknown time zone '${text}': expected an IANA time zone name (e.g. Europe/Berlin), UTC or local${hint}`, 'value_error', text);
   }
   return name === 'UTC' ? { kind: 'utc' } : { kind: 'zone', name };

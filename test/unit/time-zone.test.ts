@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDateTime } from '../../src/domain/time.js';
-import { formatInZone, localDay, offsetMinutesAt, parseTimeZone, wallTimeToInstant } from '../../src/domain/time-zone.js';
+import { formatInZone, localDay, offsetMinutesAt, parseTimeZone, restrictTimeZones, wallTimeToInstant } from '../../src/domain/time-zone.js';
 
 describe('time zones', () => {
   it('reads IANA names case-insensitively in their canonical spelling; UTC is the no-tz choice', () => {
@@ -49,5 +49,43 @@ describe('time zones', () => {
     expect(at('2026-10-26T00:00')).toBe('2026-10-25T22:00:00.000Z');
     expect(at('2026-10-25T00:00:00Z')).toBe('2026-10-25T00:00:00.000Z');
     expect(at('now-1h')).toBe('2026-10-25T11:00:00.000Z');
+  });
+});
+
+/** The zone Node's Intl reads a name as, or undefined where this Node's Intl rejects it. */
+function intlReading(name: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+describe('time zones both Intl and the database know', () => {
+  it('suggests the zone of a city given alone, reading spaces as underscores', () => {
+    expect(() => parseTimeZone('Berlin')).toThrow(/did you mean Europe\/Berlin\?/);
+    expect(() => parseTimeZone('new york')).toThrow(/did you mean America\/New_York\?/);
+    expect(() => parseTimeZone('Europe/Berln')).toThrow(/did you mean Europe\/Berlin\?/);
+  });
+
+  it('refuses the names the database lacks though Intl knows them, and spells the others as the database does', () => {
+    restrictTimeZones(['Europe/Berlin', 'America/Los_Angeles', 'UTC', 'Europe/Kyiv', 'Europe/Kiev']);
+    for (const name of ['US/Pacific-New', 'Canada/East-Saskatchewan', 'SystemV/AST4', 'Europe/Paris']) {
+      expect(() => parseTimeZone(name), name).toThrow(/Unknown time zone/);
+    }
+    expect(parseTimeZone('europe/kyiv')).toEqual({ kind: 'zone', name: 'Europe/Kyiv' });
+    expect(parseTimeZone('Europe/Berlin')).toEqual({ kind: 'zone', name: 'Europe/Berlin' });
+    expect(parseTimeZone('utc')).toEqual({ kind: 'utc' });
+  });
+
+  it.runIf(intlReading('US/Pacific-New') === 'America/Los_Angeles')('suggests the zone Intl reads a refused link as', () => {
+    expect(() => parseTimeZone('US/Pacific-New')).toThrow(/did you mean America\/Los_Angeles\?/);
+  });
+
+  it('narrows with every database read: the names all of them know', () => {
+    restrictTimeZones(['Europe/Berlin', 'UTC']);
+    expect(() => parseTimeZone('Europe/Kyiv')).toThrow(/Unknown time zone/);
+    expect(() => parseTimeZone('Paris')).toThrow(/UTC or local \(got/);
+    expect(parseTimeZone('Europe/Berlin')).toEqual({ kind: 'zone', name: 'Europe/Berlin' });
   });
 });
