@@ -15,6 +15,7 @@ import { requestErrorsPlugin } from './graphql/request-errors.js';
 import { schema } from './graphql/schema/index.js';
 import { timeLimitPlugin } from './graphql/time-limit.js';
 import { unservedStreamsPlugin } from './graphql/unserved-streams.js';
+import { variableLimitsPlugin } from './graphql/variable-limits.js';
 import { dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
@@ -129,6 +130,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       dashboardPlugin(opts.dashboardDir),
       notFoundPlugin(GRAPHQL_PATH),
       bodyLimitPlugin(),
+      variableLimitsPlugin(),
       parseLimitsPlugin(),
       requestErrorsPlugin(),
       ...policy,

@@ -16,11 +16,16 @@ export function KnownOperationTypesRule(context: ValidationContext): ASTVisitor 
   };
 }
 
+/** Whether an error of a request parser carries no HTTP status (Yoga's multipart parser's: `operations` not JSON). */
+function withoutStatus(err: unknown): err is GraphQLError {
+  return err instanceof GraphQLError && !(err.extensions as { http?: { status?: number } }).http?.status;
+}
+
 function badParameters(err: unknown): never {
+  const extensions = { code: 'BAD_REQUEST', http: { status: 400 } };
+  if (withoutStatus(err)) throw createGraphQLError(err.message, { extensions });
   if (!(err instanceof SyntaxError)) throw err;
-  throw createGraphQLError(`The variables or extensions parameter is not valid JSON: ${err.message}`, {
-    extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-  });
+  throw createGraphQLError(`The variables or extensions parameter is not valid JSON: ${err.message}`, { extensions });
 }
 
 function isClientError(error: GraphQLError): boolean {
@@ -53,7 +58,9 @@ function markRequestErrors(result: ExecutionResult): ExecutionResult {
  * Answers requests that GraphQL cannot run with HTTP 4xx, as the GraphQL-over-HTTP spec asks when a
  * response has no `data`:
  * - an operation type the schema lacks fails validation ({@link KnownOperationTypesRule}, 400);
- * - `variables`/`extensions` that are not JSON (GET query string, form bodies) are 400 BAD_REQUEST;
+ * - `variables`/`extensions` that are not JSON (GET query string, form bodies), and any other
+ *   request the parser refuses without a status (a multipart `operations` field that is not JSON),
+ *   are 400 BAD_REQUEST;
  * - a result without `data` (an error raised before execution began: variable coercion, operation
  *   selection, a refused operation) is 400 unless its errors carry a status. Masked internal errors
  *   (`extensions.unexpected`) keep Yoga's 500.

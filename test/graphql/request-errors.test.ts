@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARSE_LIMITS } from '../../src/graphql/parse-limits.js';
+import { VARIABLE_LIMITS } from '../../src/graphql/variable-limits.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
 
 type GqlBody = { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
@@ -42,6 +43,39 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     const inString = await post({ query: `{ zone(code: "${'{'.repeat(200)}") { code } }` });
     expect(inString.status).toBe(200);
     expect(inString.body.data).toEqual({ zone: null });
+  });
+
+  it.each([5_000, 10_000])('refuses a variable nested %i arrays deep with 400 BAD_REQUEST naming the bound', async (depth) => {
+    const text = `{"query": ${JSON.stringify(PRICES_BY_RESOLUTION)}, "variables": {"v": ${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+    const { status, body } = await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(body.errors?.[0]?.message).toMatch(new RegExp(`variables nest deeper than ${VARIABLE_LIMITS.depth} levels`));
+  });
+
+  it('refuses variables holding more values than the bound with 400 BAD_REQUEST, and runs those within it', async () => {
+    const query = 'query Q($z: [String!]) { zones(zones: $z) { code } }';
+    const over = await post({ query, variables: { z: Array.from({ length: VARIABLE_LIMITS.values + 1 }, () => 'x') } });
+    expect(over.status).toBe(400);
+    expect(over.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(over.body.errors?.[0]?.message).toMatch(new RegExp(`variables hold more than ${VARIABLE_LIMITS.values} values`));
+    const within = await post({ query: PRICES_BY_RESOLUTION, variables: { v: 'HOURLY' } });
+    expect(within.status).toBe(200);
+  });
+
+  it('refuses a multipart request whose operations field is not JSON with 400 BAD_REQUEST', async () => {
+    const form = new FormData();
+    form.append('operations', '{not json');
+    form.append('map', '{}');
+    const encoded = new Response(form);
+    const body = new Uint8Array(await encoded.arrayBuffer());
+    const headers = { accept: RESPONSE_JSON, 'content-type': encoded.headers.get('content-type')!, 'content-length': String(body.byteLength) };
+    const res = await t.get('/graphql', { method: 'POST', headers, body });
+    const answer = (await res.json()) as GqlBody;
+    expect(res.status).toBe(400);
+    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(answer.errors?.[0]?.message).toMatch(/operations/);
   });
 
   it('refuses `mutation { x }` (no such root type) with 400 and a validation error', async () => {

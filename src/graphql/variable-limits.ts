@@ -1,0 +1,46 @@
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+
+/**
+ * Bounds on the `variables` and `extensions` of a GraphQL request, each: nesting of objects and
+ * arrays (the parameter itself is level 1) and values in all (objects, arrays and scalars). Far
+ * above what any argument of this schema takes (a list of at most 200 codes, two levels), and low
+ * enough that nothing walking them recursively afterwards (variable coercion, the response cache's
+ * key, JSON.stringify) runs out of stack or time.
+ */
+export const VARIABLE_LIMITS = { depth: 16, values: 2_000 } as const;
+
+/** Which bound a JSON value exceeds first, or null: one walk with an explicit stack, no recursion. */
+export function exceededBound(root: unknown, limits: { depth: number; values: number } = VARIABLE_LIMITS): 'depth' | 'values' | null {
+  const pending: [value: unknown, depth: number][] = [[root, 1]];
+  let seen = 1;
+  while (pending.length) {
+    const [value, depth] = pending.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > limits.depth) return 'depth';
+    const children = Array.isArray(value) ? value : Object.values(value);
+    seen += children.length;
+    if (seen > limits.values) return 'values';
+    for (const child of children) pending.push([child, depth + 1]);
+  }
+  return null;
+}
+
+function refuse(param: string, bound: 'depth' | 'values'): never {
+  const what = bound === 'depth' ? `nest deeper than ${VARIABLE_LIMITS.depth} levels` : `hold more than ${VARIABLE_LIMITS.values} values`;
+  throw createGraphQLError(`The ${param} ${what}`, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+}
+
+/**
+ * Refuses a request whose `variables` or `extensions` exceed {@link VARIABLE_LIMITS} with 400
+ * BAD_REQUEST, as soon as its parameters are read and before any other plugin walks them.
+ */
+export function variableLimitsPlugin(): Plugin {
+  return {
+    onParams({ params }) {
+      for (const param of ['variables', 'extensions'] as const) {
+        const bound = exceededBound(params[param]);
+        if (bound) refuse(param, bound);
+      }
+    },
+  };
+}
