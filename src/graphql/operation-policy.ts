@@ -41,12 +41,18 @@ export function loadOperationManifest(path: string, schema: GraphQLSchema): Oper
   return manifest;
 }
 
+/** The `documentId` of a GET request's query string: Yoga's GET parser reads only the standard parameters. */
+function documentIdOfGet(request: Request | undefined): string | null {
+  if (request?.method !== 'GET') return null;
+  return new URL(request.url, 'http://localhost').searchParams.get('documentId') || null;
+}
+
 /**
- * The id of a persisted operation in a request: `documentId` (GraphQL over HTTP persisted documents)
- * or Apollo's `extensions.persistedQuery.sha256Hash`.
+ * The id of a persisted operation in a request: `documentId` (GraphQL over HTTP persisted documents,
+ * in the body of a POST or the query string of a GET) or Apollo's `extensions.persistedQuery.sha256Hash`.
  */
-export function persistedOperationId(params: GraphQLParams): string | null {
-  const documentId = (params as { documentId?: unknown }).documentId;
+export function persistedOperationId(params: GraphQLParams, request?: Request): string | null {
+  const documentId = (params as { documentId?: unknown }).documentId ?? documentIdOfGet(request);
   if (typeof documentId === 'string') return documentId;
   const pq = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
   return pq?.version === 1 && typeof pq.sha256Hash === 'string' ? pq.sha256Hash : null;

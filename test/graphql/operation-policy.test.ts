@@ -37,6 +37,21 @@ describe('persisted operations only', () => {
     expect(body.data?.prices?.edges).toHaveLength(2);
   });
 
+  it('runs a manifest operation sent by documentId over GET, as over POST', async () => {
+    const search = new URLSearchParams({ documentId, variables: JSON.stringify({ first: 2 }) });
+    const res = await app.get(`/graphql?${search}`, { headers: { accept: 'application/graphql-response+json' } });
+    const body = (await res.json()) as GqlBody;
+    expect(res.status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body).toEqual((await post(app, { documentId, variables: { first: 2 } })).body);
+  });
+
+  it('refuses an unknown id over GET with 400 PERSISTED_QUERY_NOT_FOUND', async () => {
+    const res = await app.get('/graphql?documentId=sha256%3A0000');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as GqlBody).errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+  });
+
   it('runs it by the Apollo persistedQuery extension too', async () => {
     const { body } = await post(app, { extensions: { persistedQuery: { version: 1, sha256Hash: documentId } }, variables: { first: 3 } });
     expect(body.data?.prices?.edges).toHaveLength(3);
