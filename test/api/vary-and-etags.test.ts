@@ -66,6 +66,14 @@ describe('caching headers', () => {
     }
   });
 
+  it('a CORS preflight is still answered 204 with the allow headers, and varies by Origin', async () => {
+    const res = await get('/graphql', { origin: 'https://dashboard.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-key' }, 'OPTIONS');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://dashboard.example');
+    expect(res.headers.get('access-control-allow-headers')).toBe('content-type, x-api-key');
+    expect(varyNames(res)).toContain('origin');
+  });
+
   it.each([
     ['format=xlsx', '&format=xlsx'],
     ['resolution=fortnightly', '&resolution=fortnightly'],
