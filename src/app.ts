@@ -22,14 +22,14 @@ import { healthPlugin } from './http/health.js';
 import { GRAPHQL_PATH, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
-import { corsPolicy, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
+import { corsPlugin, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
 import { ApiKeyAuthenticator } from './security/api-keys.js';
 import { graphqlRateLimit } from './security/graphql.js';
 import { createRateLimiter } from './security/limiter.js';
 import { accessPlugin } from './security/plugin.js';
 import { startLiveEvents } from './events/live.js';
 import { createDataVersion, type DataVersion } from './events/version.js';
-import { errorCacheControlPlugin } from './http/cache-control.js';
+import { errorCacheControlPlugin, graphqlCacheControlPlugin } from './http/cache-control.js';
 import { compressionPlugin } from './http/compression.js';
 import { graphqlResponseCachePlugins } from './graphql/response-cache.js';
 import { RestCache } from './rest/cache.js';
@@ -116,11 +116,12 @@ export async function createApp(opts: AppOptions): Promise<App> {
     graphiql: config.GRAPHIQL ? GRAPHIQL_OPTIONS : false,
     renderGraphiQL: memoGraphiQL(),
     landingPage: false,
-    cors: corsPolicy(parseOrigins(config.CORS_ORIGINS)),
+    cors: false,
     maskedErrors: { maskError: maskError(logger) },
     logging: false,
     maxRequestBodySize: false,
     plugins: [
+      corsPlugin(parseOrigins(config.CORS_ORIGINS)),
       requestLogPlugin(logger),
       metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), GRAPHQL_PATH] }),
       securityHeadersPlugin(),
@@ -139,6 +140,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
       unservedStreamsPlugin(),
       refusalBodiesPlugin(GRAPHQL_PATH),
+      graphqlCacheControlPlugin(config.API_KEY_REQUIRED),
       ...(config.RESPONSE_CACHE ? graphqlResponseCachePlugins(version, limiter) : []),
       errorCacheControlPlugin(),
       compressionPlugin(),

@@ -47,24 +47,13 @@ function cachedHitsCost(limiter: TokenBucketLimiter): Plugin {
 
 /**
  * RFC 9110 entity-tags for the plugin's ETags, which are its bare cache keys: responses carry the key
- * quoted (a strong tag), and an If-None-Match naming a cached key (quoted or not, `W/`, in a list,
- * with the coding suffix compression adds) is answered 304 with that tag. If-Modified-Since is
+ * quoted (a strong tag). A 200 whose tag an If-None-Match names (quoted or not, `W/`, in a list, with
+ * the coding suffix compression adds) becomes a 304 with that tag: decided on the answer to this very
+ * request, once its parameters were read and checked, never on the tag alone. If-Modified-Since is
  * ignored beside If-None-Match (RFC 9110 13.1.3).
  */
-function quotedEtags(cache: Cache): Plugin {
+function quotedEtags(): Plugin {
   return {
-    onRequest({ request, endResponse }) {
-      const tags = ifNoneMatchTags(request.headers.get('if-none-match')).filter((t) => t !== '*');
-      if (tags.length === 0) return;
-      const keys = tags.map((t) => t.replace(/^"(.*)"$/, '$1'));
-      return findCached(cache, keys).then((hit) => {
-        if (!hit) return;
-        const headers: Record<string, string> = { etag: quotedEtag(hit.key) };
-        const lastModified = hit.result.extensions?.http?.headers?.['Last-Modified'];
-        if (typeof lastModified === 'string') headers['last-modified'] = lastModified;
-        endResponse(new Response(null, { status: 304, headers }));
-      });
-    },
     onResultProcess({ result, setResult }) {
       if (typeof result !== 'object' || result === null || !('extensions' in result) || !result.extensions) return;
       const http = result.extensions.http as { headers?: Record<string, string> } | undefined;
@@ -72,34 +61,34 @@ function quotedEtags(cache: Cache): Plugin {
       if (etag === undefined || etag === quotedEtag(etag)) return;
       setResult({ ...result, extensions: { ...result.extensions, http: { ...http, headers: { ...http!.headers, ETag: quotedEtag(etag) } } } });
     },
-    onResponse({ response }) {
-      const etag = response.status === 304 ? response.headers.get('etag') : null;
-      if (etag) response.headers.set('etag', quotedEtag(etag));
+    onResponse({ request, response, setResponse }) {
+      const etag = response.status === 200 ? response.headers.get('etag') : null;
+      if (!etag || !ifNoneMatchTags(request.headers.get('if-none-match')).includes(etag)) return;
+      const keep = ['etag', 'last-modified', 'cache-control', 'vary'];
+      setResponse(new Response(null, { status: 304, headers: [...response.headers].filter(([k]) => keep.includes(k.toLowerCase())) }));
     },
   };
 }
 
-type CachedResult = NonNullable<Awaited<ReturnType<Cache['get']>>>;
-
-/** The first of `keys` the cache holds, with its result. */
-async function findCached(cache: Cache, keys: readonly string[]): Promise<{ key: string; result: CachedResult } | null> {
-  for (const key of keys) {
-    const result = await cache.get(key);
-    if (result) return { key, result };
-  }
-  return null;
+/**
+ * Yoga's response cache without its early 304, which answered an If-None-Match naming any cached
+ * key before the request's path, parameters or document were read.
+ */
+function responseCache(options: Parameters<typeof useResponseCache>[0]): Plugin {
+  const { onRequest: _earlyNotModified, ...plugin } = useResponseCache(options) as Plugin;
+  return plugin;
 }
 
 /** The response cache plugins, keyed on the data version; install them after the access plugin. */
 export function graphqlResponseCachePlugins(version: DataVersion, limiter: TokenBucketLimiter): Plugin[] {
   const cache = versionedCache(version);
   return [
-    quotedEtags(cache),
-    useResponseCache({
+    quotedEtags(),
+    responseCache({
       session: () => `v${version.current}`,
       cache,
       ttl: RESPONSE_CACHE.recentMaxAgeS * 1_000,
-    }) as Plugin,
+    }),
     cachedHitsCost(limiter),
   ];
 }

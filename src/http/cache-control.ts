@@ -1,11 +1,15 @@
 /**
  * Cache-Control of API responses: by the time range they cover (settled history may be kept an
- * hour, recent data a minute), `no-store` for errors, `private` when API keys are required.
+ * hour, recent data a minute), `no-store` for errors, `private` when API keys are required or the
+ * request sent one; every answer varies by the key header, so a shared cache keeps the anonymous
+ * answer apart from keyed requests.
  */
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { TimeRange } from '../domain/time.js';
 import { RESPONSE_CACHE } from '../limits.js';
+import { API_KEY_HEADER } from '../security/api-keys.js';
 import { baseEtag, listedEtags } from './compression.js';
+import { addVary } from './vary.js';
 
 /** What the Cache-Control of a successful response depends on. */
 export interface CachePolicyInput {
@@ -15,7 +19,7 @@ export interface CachePolicyInput {
   readonly nowMs: number;
   /** The request's range is relative to `now`. */
   readonly relative: boolean;
-  /** Responses depend on the caller's key (API_KEY_REQUIRED): shared caches must not keep them. */
+  /** The answer is for one caller (API_KEY_REQUIRED, or the request sent a key): shared caches must not keep it. */
   readonly privateOnly: boolean;
 }
 
@@ -31,8 +35,21 @@ export function maxAgeSeconds(input: Omit<CachePolicyInput, 'privateOnly'>): num
 
 /** The Cache-Control header of a successful response. */
 export function cacheControl(input: CachePolicyInput): string {
-  return `${input.privateOnly ? 'private' : 'public'}, max-age=${maxAgeSeconds(input)}`;
+  return cacheControlOf(maxAgeSeconds(input), input.privateOnly);
 }
+
+/** The Cache-Control of a successful response kept `maxAgeS` seconds, by the caller's cache only when `privateOnly`. */
+export function cacheControlOf(maxAgeS: number, privateOnly: boolean): string {
+  return `${privateOnly ? 'private' : 'public'}, max-age=${maxAgeS}`;
+}
+
+/** Whether an answer to `request` is for its caller only: keys are required, or it sent one. */
+export function isForCaller(request: Request, keysRequired: boolean): boolean {
+  return keysRequired || request.headers.has(API_KEY_HEADER);
+}
+
+/** The request header every cacheable answer varies by, beside those of its representation. */
+export const KEY_VARY = API_KEY_HEADER;
 
 /** Cache-Control of error responses. */
 export const ERROR_CACHE_CONTROL = 'no-store';
@@ -42,6 +59,32 @@ export function errorCacheControlPlugin(): Plugin {
   return {
     onResponse({ response }) {
       if (response.status >= 400) response.headers.set('cache-control', ERROR_CACHE_CONTROL);
+    },
+  };
+}
+
+/**
+ * Cache-Control and Vary of GraphQL answers, by REST's rules: a GET answered with data and no
+ * errors is `public` (`private` when keys are required or the request sent one) for the recent
+ * max-age (the answer does not report the ranges its fields read, so it is never taken as settled);
+ * an answer with errors, a batch, a stream, and every POST answer are `no-store`. Each varies by
+ * Accept (it picks the media type), Accept-Encoding (its 304 too: JSON is compressed) and the key
+ * header. Install it before the response cache's
+ * plugins, so that their 304 carries what the 200 would.
+ */
+export function graphqlCacheControlPlugin(keysRequired: boolean): Plugin {
+  const cacheable = new WeakMap<Request, boolean>();
+  return {
+    onResultProcess({ request, result }) {
+      const single = !isAsyncIterable(result) && !Array.isArray(result);
+      cacheable.set(request, single && !result.errors?.length && request.method === 'GET');
+    },
+    onResponse({ request, response }) {
+      const readable = cacheable.get(request);
+      if (readable === undefined) return;
+      addVary(response.headers, 'Accept', 'Accept-Encoding', KEY_VARY);
+      const keep = readable && response.status === 200;
+      response.headers.set('cache-control', keep ? cacheControlOf(RESPONSE_CACHE.recentMaxAgeS, isForCaller(request, keysRequired)) : ERROR_CACHE_CONTROL);
     },
   };
 }

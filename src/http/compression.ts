@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
 import { COMPRESSION } from '../limits.js';
+import { addVary } from './vary.js';
 
 /** A content coding this server writes. */
 export type Coding = 'br' | 'gzip';
@@ -187,12 +188,6 @@ function rejoined(head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8A
 /** A strong ETag of the compressed representation: `"x"` becomes `"x-gzip"`; weak or unquoted tags stay. */
 function codedEtag(etag: string | null, coding: Coding): string | null {
   return etag && /^"[^"]*"$/.test(etag) ? `${etag.slice(0, -1)}-${coding}"` : etag;
-}
-
-function addVary(headers: Headers, name: string): void {
-  const vary = headers.get('vary');
-  if (!vary) return headers.set('vary', name);
-  if (!vary.split(',').some((v) => v.trim().toLowerCase() === name.toLowerCase())) headers.set('vary', `${vary}, ${name}`);
 }
 
 /** The response compressed for `coding`, or the same bytes uncompressed when under the threshold. */

@@ -1,6 +1,8 @@
+import { getCORSHeadersByRequestAndOptions, useCORS } from '@whatwg-node/server';
 import type { CORSOptions, Plugin } from 'graphql-yoga';
 import { EXPOSED_RESPONSE_HEADERS } from '../rest/meta-headers.js';
 import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, routePath } from './paths.js';
+import { addVary } from './vary.js';
 
 /** CSP of every API response (JSON, the OpenAPI file, assets): nothing may load, nothing may frame. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -121,5 +123,27 @@ export function corsPolicy(origins: readonly string[]): (request: Request) => CO
   return (request) => {
     if (!request.headers.has('origin')) return graphql;
     return routePath(new URL(request.url).pathname) === GRAPHQL_PATH ? graphql : reads;
+  };
+}
+
+/**
+ * CORS by {@link corsPolicy} (install it first, with Yoga's own `cors` off): preflights answered as
+ * Yoga would, the CORS headers set on every response with the Vary they need merged into the
+ * response's own (Yoga's plugin overwrites it). Every response varies by Origin, with or without
+ * one: the allow headers are there only for a request that sent it.
+ */
+export function corsPlugin(origins: readonly string[]): Plugin {
+  const policy = corsPolicy(origins);
+  const preflight = useCORS(policy);
+  return {
+    onRequest: preflight.onRequest,
+    onResponse({ request, response }) {
+      const headers = getCORSHeadersByRequestAndOptions(request, policy(request)) ?? {};
+      for (const [name, value] of Object.entries(headers)) {
+        if (name.toLowerCase() === 'vary') addVary(response.headers, value);
+        else response.headers.set(name, value);
+      }
+      addVary(response.headers, 'Origin');
+    },
   };
 }

@@ -9,18 +9,22 @@ import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { TimeRange } from '../domain/time.js';
 import type { DataVersion } from '../events/version.js';
-import { cacheControl, ifNoneMatchTags, maxAgeSeconds } from '../http/cache-control.js';
+import { cacheControlOf, ifNoneMatchTags, isForCaller, KEY_VARY, maxAgeSeconds } from '../http/cache-control.js';
 import { type Coding, codedHeaders, compressWhole, wholeBodyCoding } from '../http/compression.js';
+import { addVary } from '../http/vary.js';
 import { RESPONSE_CACHE } from '../limits.js';
 import type { Format } from './negotiation.js';
 
 /**
  * A cached response: its body (uncompressed; hits send these bytes themselves: read only), the
- * headers it was sent with, and the body compressed per coding once a client asked for it.
+ * headers it was sent with but Cache-Control (public or private by the request), its max-age, and
+ * the body compressed per coding once a client asked for it.
  */
 interface Entry {
   readonly body: Uint8Array<ArrayBuffer>;
   readonly headers: readonly (readonly [string, string])[];
+  /** Seconds. */
+  readonly maxAge: number;
   readonly etag: string;
   readonly coded: Partial<Record<Coding, Promise<Uint8Array<ArrayBuffer>>>>;
 }
@@ -53,7 +57,7 @@ export interface RestCacheOptions {
   readonly version: DataVersion;
   /** The server clock, ms since epoch. */
   readonly now: () => number;
-  /** API keys are required: `Cache-Control: private`. */
+  /** API keys are required: `Cache-Control: private` (as for any request that sends a key). */
   readonly privateOnly: boolean;
   /** Keep bodies server-side (RESPONSE_CACHE); without it only ETags, 304s and Cache-Control. Default true. */
   readonly store?: boolean;
@@ -95,13 +99,14 @@ const notModified = (headers: Iterable<readonly [string, string]>): Response => 
  * and coding, off the main thread; the bytes as they are if that fails), else the bytes as they
  * are. New header lists each time: the server's Response adds to the headers it is given.
  */
-async function whole(req: CacheRequest, entry: Entry): Promise<Response> {
-  const identity = () => new req.responseClass(entry.body, { status: 200, headers: entry.headers.map(([k, v]) => [k, v] as [string, string]) });
-  const coding = wholeBodyCoding(req.request, entry.headers, entry.body.byteLength);
+async function whole(req: CacheRequest, entry: Entry, cacheControl: string): Promise<Response> {
+  const headers = [...entry.headers, ['cache-control', cacheControl] as const];
+  const identity = () => new req.responseClass(entry.body, { status: 200, headers: headers.map(([k, v]) => [k, v] as [string, string]) });
+  const coding = wholeBodyCoding(req.request, headers, entry.body.byteLength);
   if (!coding) return identity();
   const pending = (entry.coded[coding] ??= compressWhole(entry.body, coding));
   try {
-    return new req.responseClass(await pending, { status: 200, headers: codedHeaders(entry.headers, coding) });
+    return new req.responseClass(await pending, { status: 200, headers: codedHeaders(headers, coding) });
   } catch {
     if (entry.coded[coding] === pending) delete entry.coded[coding];
     return identity();
@@ -135,26 +140,31 @@ export class RestCache {
     const key = JSON.stringify(keyParts);
     const hit = this.opts.store === false ? undefined : this.entries.get(key);
     const ifNoneMatch = req.request.headers.get('if-none-match');
-    if (hit) return matchesIfNoneMatch(ifNoneMatch, hit.etag) ? notModified(hit.headers) : whole(req, hit);
+    const privateOnly = isForCaller(req.request, this.opts.privateOnly);
+    if (hit) {
+      const cacheControl = cacheControlOf(hit.maxAge, privateOnly);
+      return matchesIfNoneMatch(ifNoneMatch, hit.etag) ? notModified([...hit.headers, ['cache-control', cacheControl]]) : whole(req, hit, cacheControl);
+    }
     const { response, range, text } = await serve();
     if (response.status !== 200 || (text === undefined && !response.body)) return response;
     const etag = hash(relative && range ? [...keyParts, range.from.getTime(), range.to.getTime()] : keyParts);
-    const policy = { range, nowMs: this.opts.now(), relative, privateOnly: this.opts.privateOnly };
+    const maxAge = maxAgeSeconds({ range, nowMs: this.opts.now(), relative });
+    const cacheControl = cacheControlOf(maxAge, privateOnly);
     response.headers.set('etag', etag);
-    response.headers.set('cache-control', cacheControl(policy));
+    addVary(response.headers, KEY_VARY);
+    const headers = [...response.headers];
+    response.headers.set('cache-control', cacheControl);
     if (matchesIfNoneMatch(ifNoneMatch, etag)) {
       if (text === undefined) await response.body?.cancel();
       return notModified(response.headers);
     }
-    const ttl = maxAgeSeconds(policy) * 1_000;
-    const headers = [...response.headers];
     if (this.opts.store === false) return response;
     const store = (body: Uint8Array<ArrayBuffer>): Entry => {
-      const entry: Entry = { body, etag, headers, coded: {} };
-      if (this.opts.version.current === version && body.byteLength <= this.maxEntryBytes) this.entries.set(key, entry, relative ? { ttl } : {});
+      const entry: Entry = { body, etag, headers, maxAge, coded: {} };
+      if (this.opts.version.current === version && body.byteLength <= this.maxEntryBytes) this.entries.set(key, entry, relative ? { ttl: maxAge * 1_000 } : {});
       return entry;
     };
-    if (text !== undefined) return whole(req, store(utf8.encode(text)));
+    if (text !== undefined) return whole(req, store(utf8.encode(text)), cacheControl);
     return new Response(this.tee(response.body!, store), { status: 200, headers: response.headers });
   }
 

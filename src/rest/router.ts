@@ -11,6 +11,7 @@ import { metaHeaders } from './meta-headers.js';
 import { type Format, varyOf } from './negotiation.js';
 import { metaToWire } from './schemas.js';
 import { REST_PREFIX, routePath } from '../http/paths.js';
+import { addVary } from '../http/vary.js';
 
 /** Prefix of the REST API. */
 export const API_PREFIX = REST_PREFIX;
@@ -69,16 +70,24 @@ function streamedJson(meta: unknown, rows: JsonRows, ServerResponse: ResponseCla
   return { response: new Response(body, { headers: jsonHeaders() }) };
 }
 
-async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, chosen: Format, ServerResponse: ResponseClass): Promise<ServedResponse> {
+/**
+ * The query of a request parsed by the endpoint's schema and `format` (every parameter checked, so
+ * nothing invalid reaches the response cache). @throws InputError (422) for an invalid parameter.
+ */
+function parsedQuery(endpoint: Endpoint, url: URL): Record<string, unknown> {
   const schema = queryWithFormat(endpoint.query);
   const { format: _format, ...query } = parseQuery(schema, readQuery(schema, url.searchParams)) as { format?: Format };
-  const { meta, data } = await inQueryOrder(schema, () => endpoint.handle(deps, query));
+  return query;
+}
+
+async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, query: Record<string, unknown>, chosen: Format, ServerResponse: ResponseClass): Promise<ServedResponse> {
+  const { meta, data } = await inQueryOrder(queryWithFormat(endpoint.query), () => endpoint.handle(deps, query));
   const wireMeta = metaToWire(meta);
   const { response, text } = chosen === 'csv' ? { response: csvResponse(endpoint, wireMeta, data, url) }
     : chosen === 'arrow' ? { response: arrowResponse(endpoint, wireMeta, data, url) }
     : data instanceof JsonRows ? streamedJson(wireMeta, data, ServerResponse) : { response: json({ meta: wireMeta, data }) };
   if (chosen === 'json') withHeaders(response, metaHeaders(wireMeta, url));
-  response.headers.set('vary', varyOf(chosen));
+  addVary(response.headers, varyOf(chosen));
   return { response, range: meta.range, ...(text !== undefined ? { text } : {}) };
 }
 
@@ -112,10 +121,16 @@ export function restPlugin(opts: {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
+      if (!endpoint) return Promise.resolve(route!()).then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
+      let query: Record<string, unknown>;
+      try {
+        query = parsedQuery(endpoint, url);
+      } catch (err) {
+        return endResponse(errorResponse(err, opts.logger));
+      }
       const format = representation(request, url);
-      const run = (e: Endpoint) => () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(e, opts.deps, url, format, fetchAPI.Response), opts.timeoutMs);
-      const cached = (e: Endpoint) => opts.cache?.respond({ path, query: e.query, url, request, format, responseClass: fetchAPI.Response }, run(e)) ?? run(e)().then((r) => r.response);
-      const work = endpoint ? cached(endpoint) : Promise.resolve(route!());
+      const run = () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(endpoint, opts.deps, url, query, format, fetchAPI.Response), opts.timeoutMs);
+      const work = opts.cache?.respond({ path, query: endpoint.query, url, request, format, responseClass: fetchAPI.Response }, run) ?? run().then((r) => r.response);
       return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { cacheControl } from '../../src/http/cache-control.js';
+import { mergedVary } from '../../src/http/vary.js';
 import { canonicalQuery, isRelative, matchesIfNoneMatch } from '../../src/rest/cache.js';
 import { representation } from '../../src/rest/formats.js';
 
@@ -52,5 +53,13 @@ describe('REST cache keys', () => {
     expect(matchesIfNoneMatch('*', tag)).toBe(true);
     expect(matchesIfNoneMatch('"abcd"', tag)).toBe(false);
     expect(matchesIfNoneMatch(null, tag)).toBe(false);
+  });
+});
+
+describe('mergedVary', () => {
+  it('adds names once, case-insensitively, keeping the first spelling and order, and splits lists', () => {
+    expect(mergedVary('Origin', 'Accept, Accept-Encoding', 'accept', 'x-api-key')).toBe('Origin, Accept, Accept-Encoding, x-api-key');
+    expect(mergedVary(null, ' Accept ,, Origin')).toBe('Accept, Origin');
+    expect(mergedVary('Accept', 'ACCEPT')).toBe('Accept');
   });
 });
