@@ -31,6 +31,8 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   RATE_LIMITED: 429,
   SUBSCRIPTION_LIMIT: 429,
+  /** A subscription stream fell behind (its last event, never an HTTP status of its own). */
+  SLOW_CONSUMER: 503,
   DATABASE_UNAVAILABLE: 503,
   TIMEOUT: 504,
   INTERNAL_SERVER_ERROR: 500,

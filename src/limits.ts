@@ -56,3 +56,9 @@ export const RESPONSE_CACHE = {
   /** Longest a read memo result lives, ms (as the cache entries of recent ranges: recentMaxAgeS). */
   readMemoTtlMs: 60_000,
 } as const;
+
+/**
+ * Live data events (events/hub.ts): unread events a subscription stream holds, after coalescing
+ * (one per kind, item and zones or borders). A stream that would hold more is ended (SLOW_CONSUMER).
+ */
+export const SUBSCRIPTION_QUEUE = { maxPending: 512 } as const;

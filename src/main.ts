@@ -8,6 +8,7 @@ import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, READY_PATH, REST
 import { startupGate } from './http/starting.js';
 import { createLogger } from './logger.js';
 import { isFreshEmbeddedDirectory } from './db/fresh-dir.js';
+import { installLastResort } from './last-resort.js';
 
 /** Listens on HOST:PORT and resolves with the base URL to print. */
 function listen(server: Server, config: Config): Promise<string> {
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   let db: Database | undefined;
   let app: App | undefined;
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, ready: Boolean(app) }, 'shutting down');
@@ -53,14 +54,15 @@ async function main(): Promise<void> {
       // An unfinished start has nothing to drain: its demo load's transaction never commits, and the data directory's lock goes on exit.
       server.close();
       server.closeAllConnections();
-      process.exit(0);
+      process.exit(exitCode);
     }
     const running = app;
-    server.close(() => void running.close().then(() => db?.close()).then(() => process.exit(0)));
+    server.close(() => void running.close().then(() => db?.close()).then(() => process.exit(exitCode)));
     void running.endStreams().then(() => setTimeout(() => server.closeIdleConnections(), 100).unref());
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();
   };
+  installLastResort(process, { logger, ready: () => Boolean(app), stop: (reason) => stop(reason, 1) });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   const base = await listen(server, config);

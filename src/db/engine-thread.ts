@@ -94,6 +94,7 @@ export async function startEngineThread(dir: string, listen: readonly string[] =
     await worker.terminate();
     throw new Error(report.type === 'failed' ? report.message : 'the embedded engine stopped while starting');
   }
+  worker.on('error', (error) => process.emitWarning(`the embedded engine's thread failed: ${error.message}`));
   let stopping: Promise<void> | undefined;
   return {
     url: endpointUrl(report.endpoint),

@@ -12,7 +12,7 @@ import type { Database } from './client.js';
 import { acquireDirLock } from './dir-lock.js';
 import { startEngineThread } from './engine-thread.js';
 import { publishUrl } from './published-url.js';
-import { DATA_EVENTS_CHANNEL } from '../events/data-events.js';
+import { dataEventsChannel } from '../events/data-events.js';
 
 /** The server's database, and how to let other processes in. */
 export interface ServerDatabase {
@@ -36,7 +36,7 @@ export async function openServerDatabase(config: Config): Promise<ServerDatabase
   const lock = acquireDirLock(dir);
   let unpublish = () => undefined as void;
   try {
-    const starting = startEngineThread(dir, [DATA_EVENTS_CHANNEL]);
+    const starting = startEngineThread(dir, [dataEventsChannel('public')]);
     starting.catch(() => undefined);
     const { openPostgres } = await client();
     const engine = await starting;

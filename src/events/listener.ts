@@ -7,7 +7,7 @@
 import pg from 'pg';
 import type { Database } from '../db/client.js';
 import type { Logger } from '../logger.js';
-import { DATA_EVENTS_CHANNEL, type DataEvent, parseDataEvent } from './data-events.js';
+import { type DataEvent, dataEventsChannel, readDataEvent } from './data-events.js';
 
 /** A running listener. */
 export interface DataEventListener {
@@ -22,28 +22,54 @@ export interface ListenOptions {
   readonly reconnectMs?: number;
   /** Called when listening resumes after the connection was lost (events may have been missed). */
   readonly onReconnect?: () => void;
+  /** Least time between two warnings of dropped payloads, ms. Default 60,000. */
+  readonly warnEveryMs?: number;
+}
+
+/**
+ * Warns of payloads dropped as not data events of the schema: the first at once, then at most one
+ * line per `everyMs`, with the number dropped since the previous line (anyone may NOTIFY).
+ */
+function droppedWarning(logger: Logger | undefined, everyMs: number): (reason: string, payload: string | undefined) => void {
+  let last = -Infinity;
+  let dropped = 0;
+  return (reason, payload) => {
+    dropped++;
+    const now = performance.now();
+    if (now - last < everyMs) return;
+    last = now;
+    logger?.warn({ reason, bytes: Buffer.byteLength(payload ?? ''), dropped }, 'data events: dropped notifications that are not data events of this schema');
+    dropped = 0;
+  };
 }
 
 /** Starts delivering the schema's data events to `onEvent`; resolves once listening. */
 export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) => void, opts: ListenOptions = {}): Promise<DataEventListener> {
+  const channel = dataEventsChannel(db.schema);
+  const warnDropped = droppedWarning(opts.logger, opts.warnEveryMs ?? 60_000);
   const deliver = (payload: string | undefined) => {
-    const event = parseDataEvent(payload, db.schema);
-    if (event) onEvent(event);
+    const read = readDataEvent(payload, db.schema);
+    if ('dropped' in read) return warnDropped(read.dropped, payload);
+    try {
+      onEvent(read.event);
+    } catch (err) {
+      opts.logger?.error({ err }, 'data events: delivering an event failed');
+    }
   };
   if (db.pglite) {
     const engine = db.pglite;
-    const unlisten = await engine.listen(DATA_EVENTS_CHANNEL, deliver);
+    const unlisten = await engine.listen(channel, deliver);
     return { close: async () => (engine.closed ? undefined : unlisten()) };
   }
   if (db.notifications) {
-    const off = db.notifications.on(DATA_EVENTS_CHANNEL, deliver);
+    const off = db.notifications.on(channel, deliver);
     return { close: async () => off() };
   }
   if (!db.pool) throw new Error('database without its engine or pool');
-  return listenOnPostgres({ ...db.pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, deliver, opts);
+  return listenOnPostgres({ ...db.pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, channel, deliver, opts);
 }
 
-async function listenOnPostgres(options: pg.ClientConfig, deliver: (payload: string | undefined) => void, opts: ListenOptions): Promise<DataEventListener> {
+async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliver: (payload: string | undefined) => void, opts: ListenOptions): Promise<DataEventListener> {
   const first = opts.reconnectMs ?? 500;
   let closed = false;
   let client: pg.Client | null = null;
@@ -53,7 +79,7 @@ async function listenOnPostgres(options: pg.ClientConfig, deliver: (payload: str
 
   const connect = async (): Promise<void> => {
     const c = new pg.Client(options);
-    c.on('notification', (n) => n.channel === DATA_EVENTS_CHANNEL && deliver(n.payload));
+    c.on('notification', (n) => n.channel === channel && deliver(n.payload));
     c.on('error', () => undefined);
     c.on('end', () => {
       if (client !== c || closed) return;
@@ -63,7 +89,7 @@ async function listenOnPostgres(options: pg.ClientConfig, deliver: (payload: str
       schedule();
     });
     await c.connect();
-    await c.query(`LISTEN ${DATA_EVENTS_CHANNEL}`);
+    await c.query(`LISTEN ${c.escapeIdentifier(channel)}`);
     if (closed) return void (await c.end().catch(() => undefined));
     const resumed = lost;
     client = c;

@@ -215,6 +215,7 @@ async function encode(response: Response, coding: Coding): Promise<Response> {
 export function compressionPlugin(): Plugin {
   return {
     onResponse({ request, response, setResponse }) {
+      dropNoneCoding(response);
       if (response.status === 304) return keepCodedEtag(request, response);
       if (!isCompressible(request.method, response)) return;
       addVary(response.headers, 'Accept-Encoding');
@@ -223,6 +224,11 @@ export function compressionPlugin(): Plugin {
       return encode(response, coding).then(setResponse);
     },
   };
+}
+
+/** Removes `Content-Encoding: none` (Yoga's event streams send it; `none` is not a content coding). */
+function dropNoneCoding(response: Response): void {
+  if (response.headers.get('content-encoding')?.trim().toLowerCase() === 'none') response.headers.delete('content-encoding');
 }
 
 /**

@@ -8,7 +8,7 @@ import { type App, createApp } from '../../src/app.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { PricesQuery } from '../../src/dashboard/queries.js';
 import type { Database } from '../../src/db/client.js';
-import { DATA_EVENTS_CHANNEL } from '../../src/events/data-events.js';
+import { dataEventsChannel } from '../../src/events/data-events.js';
 import { BACKENDS } from '../support/app.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 
@@ -38,7 +38,7 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
   const dataEvent = async () => {
     const before = app.version.current;
     const payload = { schema: t.db.schema, kind: 'prices', item: 'prices', areas: ['DE_LU'], from: '2025-10-01T00:00:00Z', to: '2025-10-02T00:00:00Z' };
-    await t.db.rawQuery('select pg_notify($1, $2)', [DATA_EVENTS_CHANNEL, JSON.stringify(payload)]);
+    await t.db.rawQuery('select pg_notify($1, $2)', [dataEventsChannel(t.db.schema), JSON.stringify(payload)]);
     for (let i = 0; i < 100 && app.version.current === before; i++) await new Promise((r) => setTimeout(r, 20));
     expect(app.version.current).toBeGreaterThan(before);
   };

@@ -61,6 +61,31 @@ describe('an ingestion run while the server owns the embedded database', () => {
     }
   });
 
+  it('keeps serving through junk NOTIFY payloads from a psql session and 16,000 events past a subscriber that stopped reading', async () => {
+    const fetcher = (path: string, init: RequestInit) => fetch(`${server.url}${path}`, init);
+    const paused = await subscribe(fetcher, 'subscription { pricesPublished { zones } }');
+    const watching = await subscribe(fetcher, 'subscription { pricesPublished(zones: ["FR"]) { zones } }');
+    const db = await openPostgres(testConfig({}), server.output().match(/psql '([^']+)'/)?.[1] as string, { embedded: true });
+    const event = (area: string) => JSON.stringify({ schema: 'public', kind: 'prices', item: 'prices', areas: [area], from: '2025-10-01T00:00:00Z', to: '2025-10-02T00:00:00Z' });
+    try {
+      for (const payload of ['null', '[]', '42', 'x'.repeat(7_900), '{"schema":"public"}']) await db.rawQuery(`SELECT pg_notify('emk_data_public', $1)`, [payload]);
+      await db.rawQuery(`SELECT pg_notify('emk_data_public', $1)`, [event('DE_LU')]);
+      expect(await paused.next(2_000)).toMatchObject({ data: { pricesPublished: { zones: ['DE_LU'] } } });
+      await db.rawQuery(
+        `SELECT pg_notify('emk_data_public', json_build_object('schema', 'public', 'kind', 'prices', 'item', 'prices', 'areas', json_build_array('Z' || i),
+           'from', '2025-10-01T00:00:00Z', 'to', '2025-10-02T00:00:00Z')::text) FROM generate_series(1, 16000) AS i`,
+      );
+      await db.rawQuery(`SELECT pg_notify('emk_data_public', $1)`, [event('FR')]);
+      expect(await watching.next(20_000)).toMatchObject({ data: { pricesPublished: { zones: ['FR'] } } });
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      paused.close();
+      watching.close();
+      await db.close();
+    }
+  }, 60_000);
+
   it('closes a run whose CLI was killed (SIGKILL) while the server kept running as abandoned at the next run', async () => {
     const url = server.output().match(/psql '([^']+)'/)?.[1] as string;
     const db = await openPostgres(testConfig({}), url, { embedded: true });

@@ -21,3 +21,17 @@ describe('parseDataEvent', () => {
     }
   });
 });
+
+describe('parseDataEvent on whatever anyone with a connection sends on the channel', () => {
+  const junk = [
+    'null', 'true', '42', '"text"', '[]', '[1,2]', '{"schema":null}', 'x'.repeat(7_900), `{"a":"${'é'.repeat(3_900)}"}`,
+    payload({ schema: 42 }), payload({ kind: null }), payload({ item: 7 }), payload({ areas: null }), payload({ areas: [1] }),
+    payload({ from: 12 }), payload({ to: null }), payload({ from: '2025-10-02T00:00:00Z', to: '2025-10-01T00:00:00Z' }),
+    JSON.stringify({ id: 1, type: 'invalidate', table: 'users' }),
+  ];
+
+  it('returns null for every payload that is not a data event, never throwing', () => {
+    for (const bad of junk) expect(() => parseDataEvent(bad, 'public'), bad.slice(0, 40)).not.toThrow();
+    for (const bad of junk) expect(parseDataEvent(bad, 'public'), bad.slice(0, 40)).toBeNull();
+  });
+});

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DATA_CATALOGUE } from '../../domain/catalogue.js';
 import type { DataEvent } from '../../events/data-events.js';
+import type { HubItem } from '../../events/hub.js';
+import { AppError } from '../../errors.js';
 import { builder, type GraphQLContext } from '../builder.js';
 
 const PricesPublished = builder.objectRef<DataEvent>('PricesPublished').implement({
@@ -24,10 +26,20 @@ const FlowsUpdated = builder.objectRef<DataEvent>('FlowsUpdated').implement({
 
 const codes = z.array(z.string().min(1).max(40)).max(100);
 
-async function stream(ctx: GraphQLContext, keep: (e: DataEvent) => boolean): Promise<AsyncIterable<DataEvent>> {
+async function stream(ctx: GraphQLContext, keep: (e: DataEvent) => boolean): Promise<AsyncIterable<HubItem>> {
   if (!ctx.live) throw new Error('subscriptions: live events are not running');
   const release = await ctx.live.gate.admit(ctx);
   return ctx.live.hub.subscribe(keep, release);
+}
+
+/**
+ * The event of a stream item; the last item of a stream that fell behind is its SLOW_CONSUMER error.
+ * @throws AppError SLOW_CONSUMER
+ */
+function eventOf(item: HubItem): DataEvent {
+  if (!('fellBehind' in item)) return item;
+  const { limit } = item.fellBehind;
+  throw new AppError('SLOW_CONSUMER', `This stream fell behind: more than ${limit} events were waiting to be read, so it was closed. Subscribe again, and re-read the data you need.`, { limit });
 }
 
 builder.subscriptionType({
@@ -41,7 +53,7 @@ builder.subscriptionType({
         const zones = args.zones ? new Set(DATA_CATALOGUE.resolveZones(args.zones, 'zones')) : null;
         return stream(ctx, (e) => e.kind === 'prices' && (!zones || e.zones.some((z) => zones.has(z))));
       },
-      resolve: (event) => event,
+      resolve: eventOf,
     }),
     flowsUpdated: t.field({
       type: FlowsUpdated,
@@ -51,7 +63,7 @@ builder.subscriptionType({
         const borders = args.borders ? new Set(DATA_CATALOGUE.resolveBorders(args.borders, 'borders').map((b) => b.key)) : null;
         return stream(ctx, (e) => e.kind === 'flows' && (!borders || e.borders.some((b) => borders.has(b))));
       },
-      resolve: (event) => event,
+      resolve: eventOf,
     }),
   }),
 });

@@ -1,0 +1,86 @@
+/**
+ * Nothing a client or a database session does takes the server down: a subscriber that stops
+ * reading while thousands of events arrive, and any payload NOTIFYed on the data events channel
+ * (which any session of the database may write to).
+ */
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import { dataEventsChannel } from '../../src/events/data-events.js';
+import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
+import { type Fetcher, subscribe } from './sse.js';
+
+const PRICES = 'subscription ($zones: [String!]) { pricesPublished(zones: $zones) { zones from to } }';
+const fetcherOf = (app: App): Fetcher => async (url, init) => app.yoga.fetch(new URL(url, 'http://test'), init);
+
+describe.each(TEST_BACKENDS)('live events on %s, against hostile notifications and slow clients', (kind) => {
+  let t: TestDatabase;
+  let app: App;
+  const logged: { msg: string; reason?: string; dropped?: number }[] = [];
+  const event = (area: string, day = 1) =>
+    JSON.stringify({ schema: t.db.schema, kind: 'prices', item: 'prices', areas: [area], from: `2025-10-0${day}T00:00:00Z`, to: `2025-10-0${day + 1}T00:00:00Z` });
+  const notify = (payload: string | null) => t.db.rawQuery('SELECT pg_notify($1, $2)', [dataEventsChannel(t.db.schema), payload]);
+  const healthy = async () => (await app.yoga.fetch(new URL('/healthz', 'http://test'))).status;
+
+  beforeAll(async () => {
+    t = await createTestDatabase(kind, { seed: 'empty' });
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    app = await createApp({ config: testConfig(), db: t.db, logger });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
+
+  it('drops every payload that is not a data event of its schema with one warning line, and keeps serving and delivering', async () => {
+    const stream = await subscribe(fetcherOf(app), PRICES, { zones: ['ES'] });
+    const junk = [
+      'null', '', 'true', '42', '"ES"', '[]', '[null]', '{}', '{"schema":null}', 'x'.repeat(7_900), `{"schema":"${'é'.repeat(3_900)}"}`,
+      JSON.stringify({ schema: t.db.schema, kind: 'prices', item: 'prices', areas: 'ES', from: 1, to: null }),
+      JSON.stringify({ schema: t.db.schema, kind: ['prices'], item: {}, areas: [{}], from: '2025-10-01', to: '2025-10-02' }),
+      JSON.stringify({ table: 'users', action: 'INSERT', id: 7 }),
+      event('ES').replace(`"${t.db.schema}"`, '"another_schema"'),
+    ];
+    for (const payload of [...junk, null]) await notify(payload);
+    await notify(event('ES'));
+    expect(await stream.next(2_000)).toEqual({ data: { pricesPublished: { zones: ['ES'], from: '2025-10-01T00:00:00Z', to: '2025-10-02T00:00:00Z' } } });
+    expect(await healthy()).toBe(200);
+    const warnings = logged.filter((l) => l.msg.includes('dropped'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ reason: expect.any(String), dropped: 1 });
+    stream.close();
+  });
+
+  it('ends the stream of a subscriber that stopped reading under 16,000 events with SLOW_CONSUMER, other streams unaffected', async () => {
+    const paused = await subscribe(fetcherOf(app), PRICES);
+    const watching = await subscribe(fetcherOf(app), PRICES, { zones: ['FR'] });
+    await notify(event('DE_LU'));
+    expect(await paused.next(2_000)).toMatchObject({ data: { pricesPublished: { zones: ['DE_LU'] } } });
+    const version = app.version.current;
+    await t.db.rawQuery(
+      `SELECT pg_notify($1, json_build_object('schema', $2::text, 'kind', 'prices', 'item', 'prices', 'areas', json_build_array('Z' || i),
+         'from', '2025-10-01T00:00:00Z', 'to', '2025-10-02T00:00:00Z')::text) FROM generate_series(1, 16000) AS i`,
+      [dataEventsChannel(t.db.schema), t.db.schema],
+    );
+    await notify(event('FR'));
+    expect(await watching.next(5_000)).toMatchObject({ data: { pricesPublished: { zones: ['FR'] } } });
+    expect(app.version.current).toBeGreaterThanOrEqual(version + 16_001);
+    let last: Awaited<ReturnType<typeof paused.next>> = 'complete';
+    for (let i = 0; i <= 16_000; i++) {
+      last = await paused.next(2_000);
+      if (last === 'complete' || last.errors) break;
+    }
+    expect(last !== 'complete' && last.errors?.[0]?.extensions?.code).toBe('SLOW_CONSUMER');
+    expect(await paused.next(2_000)).toBe('complete');
+    expect(await healthy()).toBe(200);
+    watching.close();
+  });
+
+  it('sends event streams without a Content-Encoding header ("none" is not a coding)', async () => {
+    const stream = await subscribe(fetcherOf(app), PRICES, {}, { 'accept-encoding': 'gzip, br' });
+    expect(stream.response.headers.get('content-type')).toContain('text/event-stream');
+    expect(stream.response.headers.get('content-encoding')).toBeNull();
+    stream.close();
+  });
+});
