@@ -100,7 +100,7 @@ function parsePlan(values: Values, now: Date): Plan {
 }
 
 function summaryLine(s: IngestSummary, seconds: number): string {
-  const base = `ingest: ${s.completed}/${s.planned} window(s), ${s.rows} row(s), ${s.requests} request(s) in ${seconds.toFixed(1)} s`;
+  const base = `ingest: ${s.completed}/${s.planned} window(s), ${s.rows} row(s), ${s.requests} request(s) in ${seconds.toFixed(1)} s${s.unpublished.length ? `, ${s.unpublished.length} not published upstream yet (fetched again by the next run)` : ''}`;
   if (s.fatal) return `${base}; stopped: ${s.fatal.message}`;
   if (s.interrupted) return `${base}; interrupted (re-run to resume)`;
   if (s.failed.length) return `${base}; ${s.failed.length} failed:\n${s.failed.map((f) => `  ${f.window}: ${f.error}`).join('\n')}`;

@@ -34,6 +34,11 @@ export interface Database {
    * `on(channel, cb)` calls `cb` with each payload and returns the unsubscribe.
    */
   readonly notifications?: { on(channel: string, cb: (payload: string) => void): () => void };
+  /**
+   * Whether the embedded engine's thread still runs, however busy (see `startEngineThread`);
+   * absent where the engine's life cannot be seen apart from its answers (PostgreSQL, in-process PGlite).
+   */
+  readonly engineAlive?: () => boolean;
   /** Runs SQL text holding one or more statements without parameters (DDL, migrations). */
   execScript(sql: string): Promise<void>;
   /** Runs one parameterised statement outside Prisma and returns its rows (bulk loads, locks). */
@@ -191,8 +196,10 @@ export interface PostgresOptions {
  * Opens a PostgreSQL pool whose sessions use the configured schema and request timeout, plus one
  * connection for health checks. Waiting for a pooled connection is not a failure: inside a request
  * it lasts until the request's time limit (see {@link cancellablePool}), elsewhere (API key
- * lookups, ingestion) at most REQUEST_TIMEOUT_MS; only opening a connection is held to
- * {@link CONNECT_TIMEOUT_MS}.
+ * lookups, ingestion) at most REQUEST_TIMEOUT_MS; only opening a connection to PostgreSQL is held
+ * to {@link CONNECT_TIMEOUT_MS}. The embedded engine's thread opens a connection only between two
+ * statements, so there opening one is waiting for the busy engine, bounded like the wait for a
+ * pooled connection (its refusal, when the thread is gone, is immediate).
  */
 export async function openPostgres(config: Config, url: string, { embedded = false }: PostgresOptions = {}): Promise<Database> {
   const schema = embedded ? 'public' : config.DATABASE_SCHEMA;
@@ -200,7 +207,7 @@ export async function openPostgres(config: Config, url: string, { embedded = fal
     connectionString: url,
     max: embedded ? Math.min(config.DATABASE_POOL_SIZE, EMBEDDED_POOL_SIZE) : config.DATABASE_POOL_SIZE,
     ...(embedded ? {} : { options: sessionOptions(schema, config.REQUEST_TIMEOUT_MS) }),
-    Client: PromptClient,
+    Client: embedded ? pg.Client : PromptClient,
     connectionTimeoutMillis: Math.max(config.REQUEST_TIMEOUT_MS, CONNECT_TIMEOUT_MS),
   }, { cancel: !embedded });
   pool.on('error', () => undefined);
@@ -208,8 +215,8 @@ export async function openPostgres(config: Config, url: string, { embedded = fal
     connectionString: url,
     max: 1,
     ...(embedded ? {} : { options: sessionOptions(schema, PROBE_TIMEOUT_MS) }),
-    Client: PromptClient,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    Client: embedded ? pg.Client : PromptClient,
+    connectionTimeoutMillis: embedded ? 0 : CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 60_000,
   });
   probe.on('error', () => undefined);

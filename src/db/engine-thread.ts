@@ -26,6 +26,8 @@ export interface EngineThread {
   readonly url: string;
   /** Calls `cb` with the payload of each notification on `channel` (one the thread LISTENs on); returns the unsubscribe. */
   onNotification(channel: string, cb: (payload: string) => void): () => void;
+  /** Whether the thread still runs (however busy its engine is): false once it has exited. */
+  alive(): boolean;
   /** Closes the wire server and the engine (flushing the data directory), then ends the thread. */
   stop(): Promise<void>;
 }
@@ -96,8 +98,11 @@ export async function startEngineThread(dir: string, listen: readonly string[] =
   }
   worker.on('error', (error) => process.emitWarning(`the embedded engine's thread failed: ${error.message}`));
   let stopping: Promise<void> | undefined;
+  let exited = false;
+  worker.once('exit', () => void (exited = true));
   return {
     url: endpointUrl(report.endpoint),
+    alive: () => !exited,
     onNotification(channel, cb) {
       const onMessage = (m: WorkerReport | WorkerNotification) => m.type === 'notification' && m.channel === channel && cb(m.payload);
       worker.on('message', onMessage);

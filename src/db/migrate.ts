@@ -54,6 +54,7 @@ interface HistoryRow {
   checksum: string;
   finished_at: Date | null;
   rolled_back_at: Date | null;
+  logs: string | null;
 }
 
 /** What migrations run on: one connection (PostgreSQL) or the embedded engine (PGlite). */
@@ -78,9 +79,9 @@ export async function migrate(db: Database, opts: MigrateOptions = {}): Promise<
     if (db.kind === 'postgres') await session.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(db.schema)}`);
     if (!(await hasHistoryTable(session))) await session.query(CREATE_TABLE);
     const history = await session.query<HistoryRow>(
-      'SELECT id, migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at',
+      'SELECT id, migration_name, checksum, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY started_at',
     );
-    const pending = checkHistory(files, history, log);
+    const pending = checkHistory(files, await recoverInterrupted(session, history, log), log);
     for (const migration of pending) await applyOne(session, migration, log);
     return { applied: pending.map((m) => m.name) };
   });
@@ -152,19 +153,38 @@ function checkHistory(files: MigrationFile[], history: HistoryRow[], log: (msg: 
 }
 
 /**
- * Records the start, runs the script and records the end in one transaction. On failure the
- * script rolls back and the started row stays, with the error in `logs`, as Prisma leaves it.
+ * Marks rolled back the migrations an earlier run recorded as started without a finish or an error
+ * (earlier versions recorded the start before the migration's transaction: a process killed while
+ * applying one left that row, its effects rolled back with the transaction); returns the history
+ * without them.
+ */
+async function recoverInterrupted(session: Session, history: HistoryRow[], log: (msg: string) => void): Promise<HistoryRow[]> {
+  const interrupted = history.filter((row) => row.rolled_back_at === null && row.finished_at === null && row.logs === null);
+  for (const row of interrupted) {
+    await session.query(
+      `UPDATE _prisma_migrations SET rolled_back_at = now(), logs = 'interrupted before it committed; rolled back and applied again' WHERE id = $1`,
+      [row.id],
+    );
+    log(`migration ${row.migration_name} was interrupted before it committed (its transaction rolled back); applying it again`);
+  }
+  return history.filter((row) => !interrupted.includes(row));
+}
+
+/**
+ * Records the start, runs the script and records the end in one transaction, so a run killed
+ * meanwhile leaves neither effects nor record. On failure the script rolls back and a started row
+ * is recorded, with the error in `logs`, as Prisma leaves it.
  */
 async function applyOne(session: Session, migration: MigrationFile, log: (msg: string) => void): Promise<void> {
   const id = randomUUID();
   const started = Date.now();
-  await session.query(
-    'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name) VALUES ($1, $2, now(), $3)',
-    [id, migration.checksum, migration.name],
-  );
   try {
     await session.transaction(async (tx) => {
       await tx.exec('SET LOCAL statement_timeout = 0');
+      await tx.query(
+        'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name) VALUES ($1, $2, now(), $3)',
+        [id, migration.checksum, migration.name],
+      );
       await tx.exec(migration.sql);
       await tx.query(
         'UPDATE _prisma_migrations SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1',
@@ -173,7 +193,10 @@ async function applyOne(session: Session, migration: MigrationFile, log: (msg: s
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await session.query('UPDATE _prisma_migrations SET logs = $1 WHERE id = $2', [message, id]);
+    await session.query(
+      'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name, logs) VALUES ($1, $2, now(), $3, $4)',
+      [id, migration.checksum, migration.name, message],
+    ).catch(() => undefined);
     throw new MigrationError(`migration ${migration.name} failed: ${message}`, { cause: error });
   }
   log(`applied migration ${migration.name} (${Date.now() - started} ms)`);
@@ -189,8 +212,11 @@ async function withLockedSession<T>(db: Database, fn: (session: Session) => Prom
   if (db.pglite) return serialised(db.pglite, () => locked(pgliteSession(db.pglite!), fn));
   if (!db.pool) throw new MigrationError(`database of kind ${db.kind} has neither pglite nor pool`);
   const client = await db.pool.connect();
+  const dropped = () => undefined; // a dropped connection fails the running query; the event must not crash the process
+  client.on('error', dropped);
   try {
     const result = await locked(clientSession(client, db.kind), fn);
+    client.off('error', dropped);
     client.release();
     return result;
   } catch (error) {

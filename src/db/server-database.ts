@@ -52,6 +52,7 @@ export async function openServerDatabase(config: Config): Promise<ServerDatabase
     const db: Database = {
       ...wire,
       notifications: { on: (channel, cb) => engine.onNotification(channel, cb) },
+      engineAlive: () => engine.alive(),
       async close() {
         try {
           await wire.close();

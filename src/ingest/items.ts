@@ -31,6 +31,10 @@ export type LoadContext = Pick<ItemContext, 'catalogue' | 'thresholds'>;
 export interface PreparedWindow {
   readonly rows: number;
   load(sql: Sql): Promise<void>;
+  /** Why the window cannot be done yet (the upstream has not published its data): nothing is written, the next run fetches it again. */
+  readonly unpublished?: string;
+  /** What the upstream sent that was left out, for the log. */
+  readonly ignored?: string;
 }
 
 const SOURCE = 'entsoe' as const;
@@ -85,11 +89,30 @@ export async function loadPriceRows(sql: Sql, ctx: LoadContext, zone: ZoneRecord
   await reclassifyRange(sql, ctx, touched, borderIds, false);
 }
 
+/** The ignored series of parsed A44 pages with counts and hours, e.g. `ignored 2 series: 2 of sequence 2 (48 h)`; undefined when none. */
+export function ignoredSeriesText(pages: readonly (DayAheadPrices | null)[]): string | undefined {
+  const ignored = pages.flatMap((p) => p?.ignored ?? []);
+  if (!ignored.length) return undefined;
+  const groups = new Map<string, { count: number; ms: number }>();
+  for (const s of ignored) {
+    const name = s.reason === 'other-sequence' ? `of sequence ${s.sequence}` : `not day-ahead (contract ${s.contractType ?? 'none'})`;
+    const group = groups.get(name) ?? { count: 0, ms: 0 };
+    group.count++;
+    group.ms += s.start && s.end ? s.end.getTime() - s.start.getTime() : 0;
+    groups.set(name, group);
+  }
+  const parts = [...groups].map(([name, g]) => `${g.count} ${name} (${g.ms / HOUR_MS} h)`);
+  return `ignored ${ignored.length} series: ${parts.join(', ')}`;
+}
+
 async function preparePrices(ctx: ItemContext, w: PlannedWindow, signal?: AbortSignal): Promise<PreparedWindow> {
   const zone = zoneOf(ctx, w.areaKey);
   const req: EntsoeRequest = { documentType: 'A44', contractType: 'A01', inDomain: zone.eic, outDomain: zone.eic, periodStart: w.start, periodEnd: w.end };
-  const rows = zonePriceRows(await fetchPages(ctx.client, req, PRICE_PAGES, signal), zone);
-  return { rows: rows.length, load: (sql) => loadPriceRows(sql, ctx, zone, rows) };
+  const pages = await fetchPages(ctx.client, req, PRICE_PAGES, signal);
+  const rows = zonePriceRows(pages, zone);
+  const ignored = ignoredSeriesText(pages);
+  const unpublished = rows.length ? undefined : `no day-ahead prices for ${zone.code} upstream yet${ignored ? ` (${ignored})` : ''}`;
+  return { rows: rows.length, load: (sql) => loadPriceRows(sql, ctx, zone, rows), ...(unpublished ? { unpublished } : {}), ...(ignored ? { ignored } : {}) };
 }
 
 type HourlyParser = (body: Uint8Array, status: number) => EntsoeResult<readonly DirectedHourlySeries[]>;

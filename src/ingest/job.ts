@@ -44,6 +44,8 @@ export interface IngestSummary {
   readonly completed: number;
   readonly rows: number;
   readonly failed: readonly { readonly window: string; readonly error: string }[];
+  /** Windows whose data the upstream has not published yet (e.g. no day-ahead series): not done, fetched again by the next run. */
+  readonly unpublished: readonly { readonly window: string; readonly reason: string }[];
   /** Stopped by the abort signal before every window was handled. */
   readonly interrupted: boolean;
   /** The error that stopped the run (authentication, upstream unreachable, database). */
@@ -66,6 +68,7 @@ interface RunState {
   completed: number;
   rows: number;
   failed: { window: string; error: string }[];
+  unpublished: { window: string; reason: string }[];
   interrupted: boolean;
   fatal: Error | null;
 }
@@ -77,6 +80,13 @@ async function handleWindow(opts: IngestOptions, ctx: ItemContext, runId: number
   progress.begin(label);
   try {
     const prepared = await prepareWindow(ctx, w, opts.signal);
+    if (prepared.unpublished) {
+      state.unpublished.push({ window: label, reason: prepared.unpublished });
+      progress.note(`${label}: ${prepared.unpublished}; not done, fetched again by the next run`);
+      progress.end(label, { rows: 0 });
+      return true;
+    }
+    if (prepared.ignored) progress.note(`${label}: ${prepared.ignored}`);
     await inTransaction(opts.db, async (sql) => {
       await prepared.load(sql);
       await recordWindow(sql, runId, w, { status: 'done', rows: prepared.rows, error: null, at: now() });
@@ -141,7 +151,7 @@ export async function runIngest(opts: IngestOptions): Promise<IngestSummary> {
 async function runWindows(opts: IngestOptions, runId: number, windows: readonly PlannedWindow[], upToDate: number, catalogue: StoredCatalogue): Promise<RunState> {
   const progress = opts.progress ?? SILENT_PROGRESS;
   const ctx: ItemContext = { client: opts.client, catalogue, thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS };
-  const state: RunState = { completed: 0, rows: 0, failed: [], interrupted: false, fatal: null };
+  const state: RunState = { completed: 0, rows: 0, failed: [], unpublished: [], interrupted: false, fatal: null };
   progress.start(windows.length, upToDate);
   for (const w of windows) {
     if (opts.signal?.aborted) {

@@ -146,6 +146,34 @@ describe.runIf(TEST_DATABASE_URL)('a saturated connection pool on PostgreSQL', (
   }, 20_000);
 });
 
+describe.runIf(TEST_DATABASE_URL)('readiness while PostgreSQL is slow to answer the check', () => {
+  it('answers within 2 s, 200 with status busy, and ready again once the database answers', async () => {
+    const seeded = await createTestDatabase('postgres', { seed: 'empty' });
+    const locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await locker.connect();
+    const { app, db } = await openApp(seeded.db.schema, 8_000);
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${seeded.db.schema}"._prisma_migrations IN ACCESS EXCLUSIVE MODE`);
+      const asked = Date.now();
+      const busy = await send(app, '/readyz');
+      expect(Date.now() - asked).toBeLessThan(2_000);
+      expect({ status: busy.status, body: (JSON.parse(busy.text) as { status: string }).status }).toEqual({ status: 200, body: 'busy' });
+      await sleep(5_500);
+      expect((await send(app, '/readyz')).status).toBe(200);
+      await locker.query('ROLLBACK');
+      await sleep(100);
+      expect(await send(app, '/readyz')).toEqual({ status: 200, text: JSON.stringify({ status: 'ready', detail: 'ok' }) });
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+      await app.close();
+      await db.close();
+      await seeded.close();
+    }
+  }, 20_000);
+});
+
 describe('readiness while the embedded database is busy', () => {
   it('answers 200 once the running statement ends, not 503', async () => {
     const t = await createTestApp('pglite', 'empty');

@@ -100,4 +100,44 @@ describe('a heavy statement on the embedded engine', () => {
       await client.end();
     }
   }, 60_000);
+
+  it('keeps /readyz answering within 2 s, 200 with status busy, while the engine runs a long statement', async () => {
+    const server = running();
+    const client = new pg.Client({ connectionString: publishedUrl().url });
+    await client.connect();
+    try {
+      const heavy = client.query('SELECT pg_sleep(6)');
+      await new Promise((r) => setTimeout(r, 300));
+      const started = performance.now();
+      const res = await fetch(`${server.url}/readyz`);
+      const body = (await res.json()) as { status: string };
+      expect({ status: res.status, body: body.status }).toEqual({ status: 200, body: 'busy' });
+      expect(performance.now() - started).toBeLessThan(2_000);
+      await heavy;
+      const after = await fetch(`${server.url}/readyz`);
+      expect(await after.json()).toEqual({ status: 'ready', detail: 'ok' });
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
+});
+
+describe('requests waiting behind a long statement on the embedded engine', () => {
+  const running = serving({ REQUEST_TIMEOUT_MS: '7000' });
+
+  it('end in 504 at their deadline, never 503 DATABASE_UNAVAILABLE', async () => {
+    const server = running();
+    const client = new pg.Client({ connectionString: publishedUrl().url });
+    await client.connect();
+    try {
+      const heavy = client.query('SELECT pg_sleep(12)');
+      await new Promise((r) => setTimeout(r, 300));
+      const answers = await Promise.all(Array.from({ length: 6 }, () => timed(`${server.url}/api/v1/prices?zone=DE_LU`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(504));
+      for (const a of answers) expect(a.ms).toBeLessThan(8_500);
+      await heavy;
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
 });

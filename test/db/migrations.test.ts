@@ -177,6 +177,22 @@ describe.each(backends)('migrations on %s', (_kind, makeBackend) => {
     expect(await migrate(db, { dir })).toEqual({ applied: [broken] });
   });
 
+  it('recovers a migration recorded as started, without a finish or an error, by an earlier run killed while applying it', async () => {
+    await migrate(db, { dir });
+    const late = '20990404000000_late';
+    addMigration(dir, late, 'CREATE TABLE late_table (id int);\n');
+    await db.rawQuery(
+      'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name) VALUES ($1, $2, now(), $3)',
+      ['00000000-0000-4000-8000-000000000001', createHash('sha256').update(readFileSync(join(dir, late, 'migration.sql'))).digest('hex'), late],
+    );
+    const lines: string[] = [];
+    expect(await migrate(db, { dir, log: (l) => lines.push(l) })).toEqual({ applied: [late] });
+    expect(lines.join('\n')).toMatch(new RegExp(`migration ${late} was interrupted .*; applying it again`));
+    const rows = (await history(db)).filter((r) => r.migration_name === late);
+    expect(rows.map((r) => [r.finished_at === null, r.rolled_back_at === null])).toEqual([[true, false], [false, true]]);
+    expect(await pendingMigrations(db, dir)).toEqual([]);
+  });
+
   it('lists pending migrations, then none once applied', async () => {
     expect(await pendingMigrations(db, dir)).toEqual(ALL);
     await migrate(db, { dir });
@@ -197,4 +213,35 @@ describe.each(backends)('migrations on %s', (_kind, makeBackend) => {
     await migrate(db);
     expect(await pendingMigrations(db)).toEqual([]);
   });
+});
+
+describe.runIf(TEST_DATABASE_URL)('a migration whose connection dies before it commits (PostgreSQL)', () => {
+  it('leaves no record of it, and the next run applies it', async () => {
+    const backend = await postgresBackend(TEST_DATABASE_URL!);
+    const dir = scratchMigrations();
+    try {
+      const db = await backend.fresh();
+      const slow = '20990505000000_slow';
+      addMigration(dir, slow, "CREATE TABLE slow_table (id int);\nSELECT pg_sleep(30) FROM (SELECT 'migration-under-test') AS marker;\n");
+      const running = migrate(db, { dir });
+      running.catch(() => undefined);
+      const killer = await backend.another();
+      const deadline = Date.now() + 10_000;
+      let killed: unknown[] = [];
+      while (!killed.length && Date.now() < deadline) {
+        killed = await killer.rawQuery(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%migration-under-test%' AND pid <> pg_backend_pid()",
+        );
+        if (!killed.length) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(killed).toHaveLength(1);
+      await expect(running).rejects.toThrow();
+      expect((await history(killer)).filter((r) => r.migration_name === slow)).toEqual([]);
+      writeFileSync(join(dir, slow, 'migration.sql'), 'CREATE TABLE slow_table (id int);\n');
+      expect(await migrate(killer, { dir })).toEqual({ applied: [slow] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await backend.close();
+    }
+  }, 30_000);
 });

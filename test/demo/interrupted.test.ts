@@ -6,10 +6,15 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/demo/seed.js';
-import type { Database } from '../../src/db/client.js';
+import { testConfig } from '../../src/config.js';
+import { type Database, openPostgres } from '../../src/db/client.js';
+import { pendingMigrations } from '../../src/db/migrate.js';
 import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
+import { TEST_DATABASE_URL } from '../support/env.js';
+import { killStarted, run, start } from '../support/processes.js';
 
 const TABLES = ['price_point', 'price_daily', 'border_hour', 'border_outage', 'border_daily', 'border_weekly', 'zone_daily', 'demo_load'];
 const MIGRATIONS = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
@@ -76,4 +81,37 @@ describe.each(TEST_BACKENDS)('an interrupted demo load (%s)', (kind) => {
     await db.execScript(BACKFILL);
     expect((await counts(db))?.demo_load).toBe(0);
   });
+});
+
+/** Points of `db:seed` on a fresh schema to kill it at: while migrating (just after the first migration), then while loading. */
+const KILL_POINTS = [/applied migration \S+_init/, /applied migration|demo data: generated/, /demo data: generated/, /demo data: \d+ prices/];
+
+describe.runIf(TEST_DATABASE_URL)('db:seed killed (SIGKILL) while migrating and loading a fresh PostgreSQL schema', () => {
+  const schema = `test_killed_${randomBytes(6).toString('hex')}`;
+  const env = { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: schema };
+  afterAll(async () => {
+    killStarted();
+    const db = await openPostgres(testConfig({ DATABASE_SCHEMA: schema }), TEST_DATABASE_URL!);
+    await db.execScript(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await db.close();
+  });
+
+  it('is completed by the next run, with every migration recorded once and finished', async () => {
+    for (const point of KILL_POINTS) {
+      const killed = start('src/cli/seed.ts', [], env);
+      await killed.waitFor(point, 60_000);
+      killed.child.kill('SIGKILL');
+      await killed.exited;
+    }
+    const last = await run('src/cli/seed.ts', [], env);
+    expect(last.code, last.stdout + last.stderr).toBe(0);
+    const db = await openPostgres(testConfig({ DATABASE_SCHEMA: schema }), TEST_DATABASE_URL!);
+    try {
+      expect(await pendingMigrations(db)).toEqual([]);
+      expect(await db.rawQuery('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NULL AND rolled_back_at IS NULL')).toEqual([]);
+      expect(await db.rawQuery('SELECT count(*)::int AS loads FROM demo_load')).toEqual([{ loads: 1 }]);
+    } finally {
+      await db.close();
+    }
+  }, 300_000);
 });

@@ -100,18 +100,19 @@ describe('replies that are not data', () => {
     const s = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES', 'PT'] });
     expect(s.failed).toEqual([{ window: 'prices ES 2025-09-29..2025-10-03', error: expect.stringContaining('unreadable XML') }]);
     expect(s.fatal).toBeNull();
-    expect(s.completed).toBe(1); // PT: "No matching data"
+    expect(s.unpublished.map((u) => u.window)).toEqual(['prices PT 2025-09-29..2025-10-03']); // "No matching data"
     expect(await storedPrices('ES')).toBe(0);
-    expect(await windowsByStatus()).toEqual({ ES: 'failed', PT: 'done' });
+    expect(await windowsByStatus()).toEqual({ ES: 'failed' });
     const run = await rows<{ status: string; error: string }>(t.db, `SELECT status::text AS status, error FROM ingestion_run`);
     expect(run[0]).toMatchObject({ status: 'failed', error: expect.stringContaining('prices ES') });
   });
 
-  it('counts "No matching data" as an empty success', async () => {
+  it('counts "No matching data" as not published yet: no failure, but not done either', async () => {
     const { client } = fakeClient(fake);
     const s = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['PT'] });
-    expect(s).toMatchObject({ completed: 1, rows: 0, failed: [], fatal: null });
-    expect(await windowsByStatus()).toEqual({ PT: 'done' });
+    expect(s).toMatchObject({ completed: 0, rows: 0, failed: [], fatal: null });
+    expect(s.unpublished).toHaveLength(1);
+    expect(await windowsByStatus()).toEqual({});
   });
 
   it('reports another acknowledgement with its reason and goes on with the other windows', async () => {
@@ -119,7 +120,7 @@ describe('replies that are not data', () => {
     const { client } = fakeClient(fake);
     const s = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES', 'PT'] });
     expect(s.failed).toEqual([{ window: 'prices ES 2025-09-29..2025-10-03', error: 'ENTSO-E refused the request (reason 999): Bad request message from API' }]);
-    expect(s.completed).toBe(1);
+    expect(s.unpublished).toHaveLength(1);
   });
 
   it('stops at a rejected token with a message that does not contain it', async () => {
