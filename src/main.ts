@@ -8,6 +8,7 @@ import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, READY_PATH, REST
 import { startupGate } from './http/starting.js';
 import { createLogger } from './logger.js';
 import { isFreshEmbeddedDirectory } from './db/fresh-dir.js';
+import { warnIfUnsupportedNode } from './node-version.js';
 
 /** Listens on HOST:PORT and resolves with the base URL to print. */
 function listen(server: Server, config: Config): Promise<string> {
@@ -35,6 +36,7 @@ function urlBlock(base: string, db: Database, url: string | undefined, seed: boo
 
 async function main(): Promise<void> {
   const started = Date.now();
+  warnIfUnsupportedNode();
   const now = new Date();
   const config = loadConfig();
   const demoCertain = config.SEED_DEMO && isFreshEmbeddedDirectory(config);
