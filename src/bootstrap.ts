@@ -42,7 +42,8 @@ export async function prepareDatabase(
 }
 
 /** The first day of the demo data set a start with clock `now` loads (DEMO_HISTORY_DAYS back when set). */
-function demoFrom(config: Config, now: Date): Date | undefined {
+/** Where the demo data set starts: DEMO_HISTORY_DAYS before `now`, or the generator's default when unset. */
+export function demoFrom(config: Pick<Config, 'DEMO_HISTORY_DAYS'>, now: Date): Date | undefined {
   return config.DEMO_HISTORY_DAYS === undefined ? undefined : new Date(now.getTime() - config.DEMO_HISTORY_DAYS * 86_400_000);
 }
 

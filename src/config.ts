@@ -16,6 +16,8 @@ const schema = z.object({
   DEMO_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
   MIGRATE_ON_START: bool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Log lines: `json` (one object a line), `pretty` (pino-pretty); unset: pretty when stdout is a terminal, else json. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   GRAPHIQL: bool(true),
   GRAPHQL_INTROSPECTION: bool(true),

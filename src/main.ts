@@ -9,6 +9,7 @@ import { startupGate } from './http/starting.js';
 import { createLogger } from './logger.js';
 import { isFreshEmbeddedDirectory } from './db/fresh-dir.js';
 import { installLastResort } from './last-resort.js';
+import { warnIfUnsupportedNode } from './node-version.js';
 
 /** Listens on HOST:PORT and resolves with the base URL to print. */
 function listen(server: Server, config: Config): Promise<string> {
@@ -36,6 +37,7 @@ function urlBlock(base: string, db: Database, url: string | undefined, seed: boo
 
 async function main(): Promise<void> {
   const started = Date.now();
+  warnIfUnsupportedNode();
   const now = new Date();
   const config = loadConfig();
   const demoCertain = config.SEED_DEMO && isFreshEmbeddedDirectory(config);

@@ -6,6 +6,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../config.js';
+import { warnIfUnsupportedNode } from '../node-version.js';
 
 /** A command line that does not parse: exit code 2, one line on stderr. */
 export class UsageError extends Error {
@@ -52,7 +53,7 @@ export function oneLine(text: string): string {
 }
 
 /**
- * Parses `argv`, then runs `main` with the parsed values and positionals, applying the exit code
+ * Warns on an unsupported Node.js version, parses `argv`, then runs `main` with the parsed values and positionals, applying the exit code
  * contract above. @returns the exit code (`main`'s own, or 0 when it returns nothing)
  */
 export async function runCommandLine<O extends Options>(
@@ -63,6 +64,7 @@ export async function runCommandLine<O extends Options>(
 ): Promise<number> {
   const stdout = streams.stdout ?? process.stdout;
   const stderr = streams.stderr ?? process.stderr;
+  warnIfUnsupportedNode(stderr);
   try {
     const parsed = parseCommandLine(cli, argv);
     if ((parsed.values as { help?: boolean }).help) {

@@ -10,11 +10,13 @@
  * Exit codes (src/cli/command-line.ts): 0 done or --help, 1 failed, 2 usage or configuration error.
  */
 import { pathToFileURL } from 'node:url';
+import { demoFrom } from '../bootstrap.js';
 import { classificationThresholds, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import { LARGE_DEFAULT_YEARS, seedLargeDemo } from '../demo/large.js';
 import { seedDemo } from '../demo/seed.js';
+import { createProgress } from '../ingest/progress.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
 import { deleteDemoData } from '../repositories/demo-data.js';
 import { type CliStreams, runCommandLine, UsageError } from './command-line.js';
@@ -43,7 +45,7 @@ function plan(values: { force?: boolean; large?: boolean; years?: string }): See
   return { force: values.force === true, largeYears: values.large ? years : null };
 }
 
-async function seed({ force, largeYears }: SeedArgs, print: (line: string) => void): Promise<void> {
+async function seed({ force, largeYears }: SeedArgs, print: (line: string) => void, stderr: NodeJS.WritableStream): Promise<void> {
   const started = performance.now();
   const config = loadConfig();
   if (largeYears !== null && !config.DATABASE_URL) throw new UsageError('--large needs PostgreSQL: set DATABASE_URL');
@@ -56,9 +58,10 @@ async function seed({ force, largeYears }: SeedArgs, print: (line: string) => vo
       print(`deleted demo data: ${gone.prices} prices, ${gone.borderHours} border-hours, ${gone.outages} outages`);
     }
     const thresholds = classificationThresholds(config);
+    const now = new Date();
     const result = largeYears === null
-      ? await seedDemo(db, { now: new Date(), thresholds, log: print })
-      : await seedLargeDemo(db, { now: new Date(), years: largeYears, thresholds, log: print });
+      ? await seedDemo(db, { now, from: demoFrom(config, now), thresholds, log: print, progress: createProgress({ stream: stderr, startLine: (months) => `demo data: loading ${months} month(s)` }) })
+      : await seedLargeDemo(db, { now, years: largeYears, thresholds, log: print });
     if (result) {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       print(`demo data set ${result.from} .. ${result.to} loaded in ${seconds} s`);
@@ -73,7 +76,8 @@ async function seed({ force, largeYears }: SeedArgs, print: (line: string) => vo
 /** Runs `npm run db:seed` with `argv`; @returns the exit code. */
 export function main(argv: readonly string[], streams: CliStreams = {}): Promise<number> {
   const stdout = streams.stdout ?? process.stdout;
-  return runCommandLine(CLI, argv, ({ values }) => seed(plan(values), (line) => stdout.write(`${line}\n`)), streams);
+  const stderr = streams.stderr ?? process.stderr;
+  return runCommandLine(CLI, argv, ({ values }) => seed(plan(values), (line) => stdout.write(`${line}\n`), stderr), streams);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

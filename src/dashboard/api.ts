@@ -1,3 +1,4 @@
+import { keyHeaders } from './api-key.js';
 import type { TypedDocumentString } from './gql/graphql.js';
 
 /** A GraphQL answer with errors (or without data), carrying the messages and the HTTP status. */
@@ -8,11 +9,11 @@ export class ApiError extends Error {
   }
 }
 
-/** Sends one typed operation to the server's GraphQL endpoint (same origin) and returns its data. */
+/** Sends one typed operation to the server's GraphQL endpoint (same origin, with the stored API key) and returns its data. */
 export async function request<R, V>(doc: TypedDocumentString<R, V>, variables: V, endpoint = '/graphql'): Promise<R> {
   const res = await fetch(endpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...keyHeaders() },
     body: JSON.stringify({ query: doc.toString(), variables }),
   });
   const body = (await res.json().catch(() => ({}))) as { data?: R | null; errors?: { message: string }[] };

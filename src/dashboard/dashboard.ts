@@ -1,5 +1,6 @@
 import type { EChartsType } from 'echarts/core';
-import { allNodes, request } from './api.js';
+import { ApiError, allNodes, request } from './api.js';
+import { askForKey } from './api-key.js';
 import { mountChart } from './charts.js';
 import { type BorderOption, readSelection, renderBorderPicker, renderZonePicker, syncDateInputs } from './controls.js';
 import { chunkRange, DAY_MS, flowSeries, HOURLY_CHUNK_MS, hourOfDayMeans, isoDay, priceSeries, priceStats, type Range, resolveChoice, tomorrowOf } from './data.js';
@@ -59,7 +60,9 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   let failed: string | null = null;
   const seq = { prices: 0, flows: 0 };
 
+  let needsKey: string | null = null;
   const setState = () => {
+    if (pending === 0 && needsKey) return askForKey(doc, needsKey);
     doc.body.dataset.state = pending > 0 ? 'loading' : failed ? 'error' : 'ready';
     if (pending === 0 && !failed) status.textContent = `Server time ${iso(nowMs).slice(0, 16).replace('T', ' ')} UTC.`;
   };
@@ -72,6 +75,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     } catch (err) {
       failed = err instanceof Error ? err.message : String(err);
       status.textContent = `Could not load data: ${failed}`;
+      if (err instanceof ApiError && err.status === 401) needsKey = failed;
     } finally {
       pending--;
       setState();

@@ -1,8 +1,12 @@
 /**
  * Live updates: the dashboard subscribes to the server's data events (GraphQL subscriptions over
- * Server-Sent Events, one EventSource per event) and reloads its panels when data is published.
- * The indicator shows whether the streams are open and when the last event arrived (UTC).
+ * Server-Sent Events, one stream per event) and reloads its panels when data is published.
+ * The streams are read with fetch (fetch-event-source) rather than EventSource, which cannot send
+ * the API key header. The indicator shows whether the streams are open and when the last event
+ * arrived (UTC).
  */
+import { type EventSourceMessage, fetchEventSource } from '@microsoft/fetch-event-source';
+import { keyHeaders } from './api-key.js';
 import { FlowsUpdatedSubscription, PricesPublishedSubscription } from './queries.js';
 
 /** Wait after an event before reloading, ms: an ingestion commits windows in bursts. */
@@ -16,12 +20,15 @@ const SUBSCRIPTIONS = {
 /** What changed, as the dashboard's panels see it. */
 export type LiveKind = keyof typeof SUBSCRIPTIONS;
 
+/** A stream the server refused (4xx/5xx at open): not retried. */
+class Refused extends Error {}
+
 /** Running live updates. */
 export interface Live {
   stop(): void;
 }
 
-/** The URL of a subscription sent as a GET (what EventSource can send). */
+/** The URL of a subscription sent as a GET. */
 export function subscriptionUrl(query: string, endpoint = '/graphql'): string {
   return `${endpoint}?${new URLSearchParams({ query }).toString()}`;
 }
@@ -41,37 +48,57 @@ export function followLive(indicator: HTMLElement, onChange: (kinds: Set<LiveKin
     indicator.dataset.live = open.size === Object.keys(SUBSCRIPTIONS).length ? 'on' : 'connecting';
     if (events === 0) indicator.textContent = indicator.dataset.live === 'on' ? 'Live updates on' : 'Live updates: connecting…';
   };
-  const sources = (Object.keys(SUBSCRIPTIONS) as LiveKind[]).map((kind) => {
-    const source = new EventSource(subscriptionUrl(SUBSCRIPTIONS[kind]));
-    source.onopen = () => {
-      open.add(kind);
-      show();
-    };
-    source.onerror = () => {
+  const stopOff = (message: string) => {
+    indicator.dataset.live = 'off';
+    indicator.textContent = `Live updates off: ${message}`;
+  };
+  const onEvent = (kind: LiveKind, close: () => void) => (message: EventSourceMessage) => {
+    if (message.event !== 'next') return;
+    const payload = JSON.parse(message.data) as { errors?: { message: string }[] };
+    if (payload.errors?.length) {
+      close();
       open.delete(kind);
-      show();
-    };
-    source.addEventListener('next', (e) => {
-      const payload = JSON.parse((e as MessageEvent<string>).data) as { errors?: { message: string }[] };
-      if (payload.errors?.length) {
-        source.close();
+      stopOff(payload.errors[0]?.message ?? 'refused');
+      return;
+    }
+    events++;
+    indicator.dataset.events = String(events);
+    indicator.textContent = `Live: ${kind} updated at ${new Date().toISOString().slice(11, 19)} UTC`;
+    changed.add(kind);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const kinds = new Set(changed);
+      changed.clear();
+      onChange(kinds);
+    }, SETTLE_MS);
+  };
+  const sources = (Object.keys(SUBSCRIPTIONS) as LiveKind[]).map((kind) => {
+    const controller = new AbortController();
+    const close = () => controller.abort();
+    void fetchEventSource(subscriptionUrl(SUBSCRIPTIONS[kind]), {
+      headers: keyHeaders(),
+      signal: controller.signal,
+      openWhenHidden: true,
+      onopen: async (res) => {
+        if (!res.ok) throw new Refused(`HTTP ${res.status}`);
+        open.add(kind);
+        show();
+      },
+      onmessage: onEvent(kind, close),
+      onclose: () => {
         open.delete(kind);
-        indicator.dataset.live = 'off';
-        indicator.textContent = `Live updates off: ${payload.errors[0]?.message ?? 'refused'}`;
-        return;
-      }
-      events++;
-      indicator.dataset.events = String(events);
-      indicator.textContent = `Live: ${kind} updated at ${new Date().toISOString().slice(11, 19)} UTC`;
-      changed.add(kind);
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        const kinds = new Set(changed);
-        changed.clear();
-        onChange(kinds);
-      }, SETTLE_MS);
-    });
-    return source;
+        show();
+      },
+      onerror: (err: unknown) => {
+        open.delete(kind);
+        if (err instanceof Refused) {
+          stopOff(err.message);
+          throw err;
+        }
+        show();
+      },
+    }).catch(() => undefined);
+    return { close };
   });
   return {
     stop() {

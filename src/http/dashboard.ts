@@ -3,10 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'graphql-yoga';
-import { DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH } from './paths.js';
+import { PROJECT_ROOT } from '../project-root.js';
+import { DASHBOARD_ASSET_PREFIX, DOCS_PATH, FAVICON_PATH, GRAPHQL_PATH, OPENAPI_PATH } from './paths.js';
 
-/** Path prefix of the dashboard's assets. */
-export const DASHBOARD_ASSET_PREFIX = '/dashboard/';
+/** The icon's source, served at {@link FAVICON_PATH} when the bundle has none. */
+const FAVICON_SOURCE = join(PROJECT_ROOT, 'src/dashboard/favicon.svg');
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -60,29 +61,35 @@ async function readOrNull(path: string): Promise<Buffer | null> {
 
 /**
  * Serves the dashboard built by `npm run build:dashboard`: `/` (and `/index.html`) answer its page
- * (revalidated on every load), `/dashboard/<file>` its assets (content-hashed ones cached for a year).
+ * (revalidated on every load), `/dashboard/<file>` its assets (content-hashed ones cached for a year),
+ * `/favicon.ico` the dashboard's SVG icon (for pages linking none; the source's when the bundle is missing).
  * Without a build, `/` answers 503 with a page saying how to build it; unknown assets answer 404
  * through the later not-found plugin. Only GET and HEAD are served.
  */
 export function dashboardPlugin(dir: string = defaultDashboardDir()): Plugin {
   const assets = new Map<string, Buffer>();
+  const serve = (name: string, fallback: string | null, endResponse: (r: Response) => void): Promise<void> => {
+    const cached = assets.get(name);
+    const found = cached ? Promise.resolve(cached) : readOrNull(join(dir, name)).then((c) => c ?? (fallback ? readOrNull(fallback) : null));
+    return found.then((content) => {
+      if (!content) return;
+      assets.set(name, content);
+      const headers = { 'content-type': TYPES[extname(name)] ?? 'application/octet-stream', 'cache-control': cacheControl(name) };
+      endResponse(new Response(new Uint8Array(content), { headers }));
+    });
+  };
   return {
     onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
       if (url.pathname === '/' || url.pathname === '/index.html') {
         return readOrNull(join(dir, 'index.html')).then((page) => endResponse(page ? html(page.toString('utf8'), 200) : html(MISSING, 503)));
       }
+      if (url.pathname === FAVICON_PATH) return serve('favicon.svg', FAVICON_SOURCE, endResponse);
       if (!url.pathname.startsWith(DASHBOARD_ASSET_PREFIX)) return;
       const name = url.pathname.slice(DASHBOARD_ASSET_PREFIX.length);
       const type = TYPES[extname(name)];
       if (!ASSET_NAME.test(name) || !type || name === 'index.html') return;
-      const cached = assets.get(name);
-      const found = cached ? Promise.resolve(cached) : readOrNull(join(dir, name));
-      return found.then((content) => {
-        if (!content) return;
-        assets.set(name, content);
-        endResponse(new Response(new Uint8Array(content), { headers: { 'content-type': type, 'cache-control': cacheControl(name) } }));
-      });
+      return serve(name, null, endResponse);
     },
   };
 }

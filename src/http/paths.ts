@@ -31,3 +31,15 @@ export const OPENAPI_PATH = `${REST_PREFIX}/openapi.json`;
 export const DOCS_PATH = `${REST_PREFIX}/docs`;
 /** The dashboard page. */
 export const DASHBOARD_PATH = '/';
+/** Path prefix of the dashboard's assets. */
+export const DASHBOARD_ASSET_PREFIX = '/dashboard/';
+/** The server icon (the dashboard's SVG), for pages that link none: browsers ask for it by this name. */
+export const FAVICON_PATH = '/favicon.ico';
+
+/**
+ * The dashboard's page, its assets and the icon: public even when a key is required, since a page
+ * cannot send a header before it has run (the page then asks for the key and sends it).
+ */
+export function isDashboardPath(pathname: string): boolean {
+  return pathname === DASHBOARD_PATH || pathname === '/index.html' || pathname === FAVICON_PATH || pathname.startsWith(DASHBOARD_ASSET_PREFIX);
+}

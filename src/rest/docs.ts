@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { FAVICON_PATH } from '../http/paths.js';
 import type { StaticRoutes } from './router.js';
 
 const require = createRequire(import.meta.url);
@@ -16,6 +17,7 @@ const page = (prefix: string) => `<!doctype html>
 <head>
   <meta charset="utf-8" />
   <title>API reference: European electricity market analytics API v1</title>
+  <link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml" />
   <link rel="stylesheet" href="${prefix}/docs/swagger-ui.css" />
 </head>
 <body>

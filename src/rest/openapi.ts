@@ -38,7 +38,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[]): object {
       title: 'European electricity market analytics API',
       version: '1.0.0',
       description:
-        'Day-ahead prices, cross-border flows and their classification against the price gradient. All datetimes are UTC; prices in EUR/MWh, flows in MW.',
+        'Day-ahead prices, cross-border flows and their classification against the price gradient. Datetimes are UTC unless `tz` is given: then rows carry the local offset of the requested zone (meta.resolved_* stay UTC); prices in EUR/MWh, flows in MW.',
     },
     servers: [{ url: '/' }],
     tags: tagsOf(endpoints),

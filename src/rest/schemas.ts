@@ -46,7 +46,7 @@ export const zoneParam = z
 /** The response meta (spec 2.2). */
 export const MetaSchema = z
   .object({
-    provenance: z.enum(['measured', 'derived']).meta({ description: '`measured`: upstream observations; `derived`: computed from other signals.' }),
+    provenance: z.enum(['measured', 'derived']).meta({ description: '`measured`: upstream observations; `derived`: computed from other signals, or generated (the demo data set, upstream_sources `demo`).' }),
     upstream_sources: z.array(z.string()).nullable().meta({ description: 'Where the data came from, e.g. "ENTSO-E Transparency Platform", or "demo" for the generated demo data set.' }),
     resolved_datetime_from: z.string().nullable().meta({ description: 'Start of the range used, UTC, without offset.', example: '2026-10-23T12:00:00' }),
     resolved_datetime_to: z.string().nullable().meta({ description: 'End of the range used (exclusive), UTC, without offset.' }),

@@ -7,7 +7,7 @@ import { API_KEY_HEADER, type ApiKeyAuthenticator } from './api-keys.js';
 import { type AccessContext, accessOf, addressClient, attachAccess, clientAddress, type ClientIdentity, keyClient, type RequestAccess } from './client.js';
 import { rateLimitMessage } from './graphql.js';
 import { type LimitDecision, rateLimitHeaders, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
-import { GRAPHQL_PATH, HEALTH_PATH, METRICS_PATH, READY_PATH, REST_PREFIX, routePath } from '../http/paths.js';
+import { GRAPHQL_PATH, HEALTH_PATH, isDashboardPath, METRICS_PATH, READY_PATH, REST_PREFIX, routePath } from '../http/paths.js';
 import { REQUEST_COST_TOKENS } from '../limits.js';
 
 /** Counters the access layer reports to (see `src/http/metrics.ts`). */
@@ -19,7 +19,7 @@ export interface AccessMetrics {
 export interface AccessPluginOptions {
   readonly limiter: TokenBucketLimiter;
   readonly keys: Pick<ApiKeyAuthenticator, 'authenticate'>;
-  /** A request without `x-api-key` is answered 401 (documentation pages excepted). */
+  /** A request without `x-api-key` is answered 401 (documentation pages and the dashboard's page, assets and icon excepted). */
   readonly requireKey: boolean;
   /**
    * Proxies in front of the server whose X-Forwarded-For is trusted: false/0 uses the socket address
@@ -45,6 +45,7 @@ function classify(request: Request, url: URL, rest: string, graphql: string): Pa
   const path = routePath(url.pathname);
   if (path === `${rest}/openapi.json` || path === `${rest}/docs` || path.startsWith(`${rest}/docs/`)) return 'document';
   if (path === rest || path.startsWith(`${rest}/`)) return 'rest';
+  if (isDashboardPath(url.pathname)) return 'document';
   if (path !== graphql) return 'other';
   const wantsHtml = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
   return wantsHtml && !url.searchParams.has('query') ? 'document' : 'graphql';
@@ -64,7 +65,7 @@ function errorBody(kind: PathKind, message: string, code: string, extensions: Re
 /**
  * Identifies the client of every request except probes and /metrics, answers 401 for a bad or
  * (with `requireKey`) missing key, takes one token per REST request (documents excepted: the OpenAPI
- * file, the reference page and its assets, the GraphiQL page), answers 429 when the bucket is empty,
+ * file, the reference page and its assets, the GraphiQL page, the dashboard page, its assets and icon), answers 429 when the bucket is empty,
  * and puts `client` into the GraphQL context for the `@rateLimit` directive. Every response carries
  * RateLimit-Limit / -Remaining / -Reset (and Retry-After on a 429): of the request's decision, else a
  * read of its bucket (its address's bucket for probes, preflights and requests refused before the

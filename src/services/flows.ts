@@ -2,7 +2,7 @@ import { PAGE_LIMITS } from '../limits.js';
 import { type FlowBasis, findFlowOffsetPage, type FlowQuery, findFlowRows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
-import { type Meta, sourceLabels } from './meta.js';
+import { type Meta, provenanceOf, sourceLabels } from './meta.js';
 import type { RowsWithZone } from './time-zone.js';
 
 /** Default and largest /flows page (spec 4.6). */
@@ -16,7 +16,7 @@ export interface FlowsInput extends FlowSelection {
 
 /**
  * meta of a flow response: `derived` when any row's flow was derived from scheduled exchanges
- * (physical flow missing), else `measured`.
+ * (physical flow missing) or any source is the demo data set, else `measured`.
  */
 export async function flowMeta(deps: ServiceDeps, sel: ResolvedFlowSelection, derived: boolean): Promise<Omit<Meta, 'pagination'>> {
   return metaOf(sel, derived, await findFlowSources(deps.db, sel.filter, deps.memo));
@@ -24,7 +24,7 @@ export async function flowMeta(deps: ServiceDeps, sel: ResolvedFlowSelection, de
 
 function metaOf(sel: ResolvedFlowSelection, derived: boolean, sources: readonly string[]): Omit<Meta, 'pagination'> {
   return {
-    provenance: derived ? 'derived' : 'measured', upstreamSources: sourceLabels(sources), range: sel.range, resolution: sel.resolution,
+    provenance: provenanceOf(derived ? 'derived' : 'measured', sources), upstreamSources: sourceLabels(sources), range: sel.range, resolution: sel.resolution,
     timeZone: sel.timeZone.label,
   };
 }

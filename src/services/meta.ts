@@ -32,3 +32,11 @@ const SOURCE_LABELS: Record<string, string> = {
 export function sourceLabels(sources: readonly string[]): string[] {
   return sources.map((s) => SOURCE_LABELS[s] ?? s);
 }
+
+/**
+ * The provenance of values read from `sources` (stored source names): `derived` when any of them is
+ * the generated demo data set, which is never presented as measurement (DESIGN.md), else `otherwise`.
+ */
+export function provenanceOf(otherwise: Provenance, sources: readonly string[]): Provenance {
+  return sources.includes('demo') ? 'derived' : otherwise;
+}

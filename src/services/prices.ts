@@ -3,7 +3,7 @@ import { resolveRange, type TimeRange } from '../domain/time.js';
 import { IssueCollector } from '../errors.js';
 import { countPrices, findPriceSources, findPrices, type PriceQuery, type PriceRecord } from '../repositories/prices.js';
 import type { ServiceDeps } from './context.js';
-import { type Meta, sourceLabels } from './meta.js';
+import { type Meta, provenanceOf, sourceLabels } from './meta.js';
 import { type AppliedTimeZone, applyTimeZone, rowZoneOf, type RowsWithZone } from './time-zone.js';
 
 /** Price request as both surfaces receive it (REST parameter semantics). */
@@ -45,10 +45,10 @@ function toQuery(q: ResolvedPriceQuery): PriceQuery {
   return tz && q.resolution !== 'native' ? { ...query, timeZones: tz } : query;
 }
 
-/** meta of a price response: measured upstream values, sources from the stored data. */
+/** meta of a price response: measured upstream values (demo data: derived), sources from the stored data. */
 export async function priceMeta(deps: ServiceDeps, q: ResolvedPriceQuery): Promise<Meta> {
   const sources = await findPriceSources(deps.db, toQuery(q), deps.memo);
-  return { provenance: 'measured', upstreamSources: sourceLabels(sources), range: q.range, resolution: q.resolution, pagination: null, timeZone: q.timeZone.label };
+  return { provenance: provenanceOf('measured', sources), upstreamSources: sourceLabels(sources), range: q.range, resolution: q.resolution, pagination: null, timeZone: q.timeZone.label };
 }
 
 /** Day-ahead prices (EUR/MWh) for the request, every row of the range (REST /prices). */

@@ -209,7 +209,7 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
     const res = await t.get('/api/v1/prices?zone=FR&format=csv', { method: 'HEAD' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(res.headers.get('x-provenance')).toBe('measured');
+    expect(res.headers.get('x-provenance')).toBe('derived');
     await res.body?.cancel();
   });
 });

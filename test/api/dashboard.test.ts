@@ -48,6 +48,14 @@ describe('the dashboard route with a built bundle', () => {
     expect(icon.headers.get('cache-control')).toBe('public, max-age=3600');
   });
 
+  it('answers /favicon.ico with the icon, public and cacheable, for pages that do not link one', async () => {
+    const res = await t.get('/favicon.ico');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(await res.text()).toContain('<svg');
+  });
+
   it('answers 404 for names outside the bundle, other methods and path tricks', async () => {
     for (const path of ['/dashboard/nope.js', '/dashboard/.hidden.js', '/dashboard/..%2Fpackage.json', '/dashboard/../package.json', '/dashboard/sub/main.js', '/dashboard/index.html', '/dashboard/']) {
       const res = await t.get(path);
@@ -57,6 +65,32 @@ describe('the dashboard route with a built bundle', () => {
     expect((await t.get('/', { method: 'POST', body: '{}' })).status).toBe(404);
     const head = await t.get('/', { method: 'HEAD' });
     expect(head.status).toBe(200);
+  });
+});
+
+describe('the dashboard with API_KEY_REQUIRED=true', () => {
+  let bundle: BuiltDashboard;
+  let t: TestApp;
+  beforeAll(async () => {
+    bundle = await buildTestDashboard();
+    t = await createTestApp('pglite', 'empty', { API_KEY_REQUIRED: true }, { dashboardDir: bundle.dir });
+  });
+  afterAll(async () => {
+    await t?.close();
+    bundle?.remove();
+  });
+
+  it('serves the page, its assets and the icon without a key, and still answers the API 401 without one', async () => {
+    const page = await t.get('/');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="(\/dashboard\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBe(3);
+    for (const path of [...assets, '/index.html', '/favicon.ico']) expect((await t.get(path)).status, path).toBe(200);
+    expect((await t.get('/api/v1/prices')).status).toBe(401);
+    const gql = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    expect(gql.status).toBe(401);
+    expect((await t.get('/dashboard/nope.js')).status).toBe(404);
   });
 });
 

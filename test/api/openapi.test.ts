@@ -45,12 +45,23 @@ describe('the OpenAPI document and the reference page', () => {
     expect(graphiql).not.toMatch(/<(script|link)[^>]+(src|href)="https?:\/\//);
   });
 
+  it('links the reference page to the server icon, so the browser asks for no other favicon', async () => {
+    const page = await (await t.get('/api/v1/docs')).text();
+    expect(page).toContain('<link rel="icon" href="/favicon.ico" type="image/svg+xml" />');
+  });
+
+  it('does not claim every datetime is UTC: rows under tz carry the local offset', async () => {
+    const doc = (await (await t.get('/api/v1/openapi.json')).json()) as any;
+    expect(doc.info.description).not.toContain('All datetimes are UTC');
+    expect(doc.info.description).toMatch(/UTC unless `tz`/);
+  });
+
   it.each(['/api/v1/docs', '/api/v1/docs/'])('resolves every asset of the reference page requested as %s', async (pagePath) => {
     const res = await t.get(pagePath);
     expect(res.status).toBe(200);
     const page = await res.text();
     const refs = [...page.matchAll(/(?:href|src)="([^"]+)"|url: '([^']+)'/g)].map((m) => m[1] ?? m[2] ?? '');
-    expect(refs).toHaveLength(3);
+    expect(refs).toHaveLength(4);
     for (const ref of refs) {
       const url = new URL(ref, `http://test${pagePath}`);
       const asset = await t.get(url.pathname);

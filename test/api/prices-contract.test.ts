@@ -13,12 +13,12 @@ describe.each(BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
     return { status: res.status, type: res.headers.get('content-type'), json: (await res.json()) as any };
   };
 
-  it('answers the default query with the envelope, 1D rows of every zone over the last 30 days', async () => {
+  it('answers the default query with the envelope, 1D rows of every zone over the last 30 days; demo data is derived, never measured', async () => {
     const { status, json } = await body('/api/v1/prices');
     expect(status).toBe(200);
     expect(Object.keys(json).sort()).toEqual(['data', 'meta']);
     expect(json.meta).toEqual({
-      provenance: 'measured',
+      provenance: 'derived',
       upstream_sources: ['demo'],
       resolved_datetime_from: '2025-10-06T12:00:00',
       resolved_datetime_to: '2025-11-05T12:00:00',

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/security/api-keys.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type BuiltDashboard, buildTestDashboard } from '../support/dashboard.js';
 import { CI } from '../support/env.js';
@@ -20,6 +21,20 @@ const MISSING = `chromium not found at ${CHROMIUM} (apt-get install chromium): b
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCREENSHOTS = { docs: join(ROOT, 'docs/dashboard.png'), output: join(ROOT, 'test-output') };
 const CHARTS = ['prices-chart', 'heatmap-chart', 'tomorrow-chart', 'flows-chart', 'shares-chart'];
+
+/** launch() starts chromium with a new, empty profile in a temporary directory of its own. */
+const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+
+/** Serves the app on a loopback port; returns its origin. */
+async function listen(t: TestApp): Promise<{ server: Server; origin: string }> {
+  const server = createServer(t.app.yoga);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
 
 interface Visit {
   readonly page: Page;
@@ -43,14 +58,8 @@ describe('the dashboard in chromium', () => {
     }
     bundle = await buildTestDashboard();
     t = await createTestApp('pglite', 'demo', {}, { dashboardDir: bundle.dir });
-    server = createServer(t.app.yoga);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    // launch() starts chromium with a new, empty profile in a temporary directory of its own.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ({ server, origin } = await listen(t));
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
   });
 
@@ -163,5 +172,58 @@ describe('the dashboard in chromium', () => {
     for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).screenshot({ path: join(SCREENSHOTS.output, `dashboard-phone-${i + 1}.png`) });
     expect(errors).toEqual([]);
     await page.close();
+  });
+});
+
+describe('the dashboard in chromium with API_KEY_REQUIRED=true', () => {
+  const available = existsSync(CHROMIUM);
+  let bundle: BuiltDashboard;
+  let t: TestApp;
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+  let key: string;
+
+  beforeAll(async () => {
+    if (!available) return;
+    bundle = await buildTestDashboard();
+    t = await createTestApp('pglite', 'demo', { API_KEY_REQUIRED: true }, { dashboardDir: bundle.dir });
+    key = (await createApiKey(t.db, 'dashboard')).key;
+    ({ server, origin } = await listen(t));
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((done) => (server ? server.close(done) : done(undefined)));
+    await t?.close();
+    bundle?.remove();
+  });
+
+  it('asks for a key, keeps it in the browser, sends it as x-api-key and then shows the data, live updates included', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+    const page = await context.newPage();
+    await page.goto(origin);
+    await page.waitForSelector('body[data-state=key]');
+    expect(await page.isVisible('#api-key')).toBe(true);
+    const errors: string[] = [];
+    const sentKeys = new Set<string | undefined>();
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
+    page.on('request', (r) => new URL(r.url()).pathname === '/graphql' && sentKeys.add(r.headers()['x-api-key']));
+    await page.fill('#api-key', key);
+    await page.press('#api-key', 'Enter');
+    await page.waitForSelector('body[data-state=ready]');
+    expect(await page.evaluate(() => localStorage.getItem('eumarket.apiKey'))).toBe(key);
+    expect(await page.isVisible('#api-key')).toBe(false);
+    expect(Number(await page.getAttribute('#prices-chart', 'data-points'))).toBe(5 * 7 * 24);
+    await page.waitForSelector('#live[data-live=on]');
+    await page.reload();
+    await page.waitForSelector('body[data-state=ready]');
+    expect([...sentKeys]).toEqual([key]);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -15,10 +15,15 @@ describe('an embedded data directory has one owning process', () => {
   let root: string;
   let dir: string;
   let env: Record<string, string>;
-  beforeAll(() => {
+  // The directory's creation (initdb, the slowest step of the embedded engine) and a first key are
+  // set up once here, so each test spends its time on the processes that contend for the directory.
+  beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'dir-owner-'));
     dir = join(root, 'pglite');
     env = { PGLITE_DIR: dir, SEED_DEMO: 'false' };
+    expect((await run('src/cli/migrate.ts', [], env)).code).toBe(0);
+    const first = await run('src/cli/keys.ts', ['create', 'k1'], env);
+    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/Created key 1/) });
   });
   afterAll(() => {
     killStarted();
@@ -26,10 +31,6 @@ describe('an embedded data directory has one owning process', () => {
   });
 
   it('refuses a second server while the server runs, lets the keys CLI in through it, and loses nothing', async () => {
-    expect((await run('src/cli/migrate.ts', [], env)).code).toBe(0);
-    const first = await run('src/cli/keys.ts', ['create', 'k1'], env);
-    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/Created key 1/) });
-
     const server = await startServer(env);
     try {
       const owner = `is in use by \`src/main.ts\` (pid ${server.pid}, since `;

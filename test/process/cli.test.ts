@@ -52,3 +52,14 @@ describe('npm run keys on a database never migrated', () => {
     expect(await tsx('src/cli/keys.ts', ['list'], env)).toEqual({ code: 1, stdout: '', stderr: NO_SCHEMA });
   });
 });
+
+describe('npm run db:seed', () => {
+  it('shows the progress of its load on stderr, one line per month off a terminal, and honours DEMO_HISTORY_DAYS', async () => {
+    const result = await tsx('src/cli/seed.ts', [], { PGLITE_DIR: 'memory://', DEMO_HISTORY_DAYS: '3' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^demo data: loading ([12]) month\(s\)\n/);
+    const months = Number(/loading (\d) month/.exec(result.stderr)?.[1]);
+    expect(result.stderr.match(/^\[\d\/\d\] demo data \d{4}-\d\d: .*\d+ row\(s\)/gm)).toHaveLength(months);
+    expect(result.stdout).toMatch(/demo data set .* loaded in/);
+  }, 120_000);
+});

@@ -4,9 +4,11 @@
  * the whole process tree must exit within a few seconds and the port must be closed. The build
  * serves what the sources serve, and each CLI script runs its compiled command line.
  */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange } from '../support/raw-http.js';
-import { type Child, groupAlive, killGroup, listening, run, start, within } from './children.js';
+import { type Child, groupAlive, killGroup, listening, ROOT, run, start, within } from './children.js';
 
 const ENV = { PORT: '0', PGLITE_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
 
@@ -18,9 +20,22 @@ async function untilUp(child: Child, ms: number): Promise<number> {
 }
 
 beforeAll(async () => {
-  const build = await run('npm', ['run', 'build', '--silent']);
-  if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
-}, 180_000);
+  for (const script of ['build', 'build:bench']) {
+    const build = await run('npm', ['run', script, '--silent']);
+    if (build.code !== 0) throw new Error(`npm run ${script} failed:\n${build.stdout}${build.stderr}`);
+  }
+}, 300_000);
+
+describe('the build before every npm script', () => {
+  const builtAt = (file: string) => statSync(join(ROOT, file)).mtimeMs;
+
+  it.each([['keys', 'dist/web/index.html'], ['bench', 'dist/.bench.stamp']])('is skipped by npm run %s when dist/ is newer than every input', async (script, output) => {
+    const before = builtAt(output);
+    const help = await run('npm', ['run', script, '--silent', '--', '--help']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(builtAt(output)).toBe(before);
+  });
+});
 
 describe('npm start', () => {
   let child: Child | undefined;

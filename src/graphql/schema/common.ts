@@ -42,7 +42,7 @@ export const ProvenanceEnum = builder.enumType('Provenance', {
 export const MetaRef = builder.objectRef<Meta>('Meta').implement({
   description: 'Provenance, resolved UTC range and applied resolution of a result.',
   fields: (t) => ({
-    provenance: t.field({ type: ProvenanceEnum, description: 'measured or derived.', resolve: (m) => m.provenance }),
+    provenance: t.field({ type: ProvenanceEnum, description: 'measured or derived (derived also for the generated demo data set: upstreamSources demo).', resolve: (m) => m.provenance }),
     upstreamSources: t.stringList({ nullable: true, description: 'Where the data came from ("ENTSO-E Transparency Platform", or "demo").', resolve: (m) => m.upstreamSources }),
     resolvedFrom: t.field({ type: 'DateTime', nullable: true, description: 'Start of the range used, UTC.', resolve: (m) => m.range?.from ?? null }),
     resolvedTo: t.field({ type: 'DateTime', nullable: true, description: 'End of the range used (exclusive), UTC.', resolve: (m) => m.range?.to ?? null }),

@@ -1,0 +1,45 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isStale } from '../../scripts/build.mjs';
+
+describe('the build skip of the npm scripts (scripts/build.mjs)', () => {
+  let root: string;
+  const now = Date.now();
+  const write = (file: string, at: number) => {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), '');
+    utimesSync(join(root, file), at / 1000, at / 1000);
+  };
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'eumarket-build-'));
+    for (const input of ['src/main.ts', 'src/dashboard/main.ts', 'package.json', 'schema.graphql']) write(input, now - 100_000);
+    for (const output of ['dist/src/main.js', 'dist/web/index.html']) write(output, now + 10_000);
+    write('dist/.app.stamp', now + 10_000);
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('skips when the last build started after every input changed', () => {
+    expect(isStale('app', root)).toBe(false);
+  });
+
+  it('builds when a source, a config file or the schema is newer than the last build', () => {
+    for (const input of ['src/deep/new.ts', 'package.json', 'schema.graphql']) {
+      write(input, now + 20_000);
+      expect(isStale('app', root), input).toBe(true);
+      write(input, now - 100_000);
+    }
+  });
+
+  it('ignores the dashboard types codegen writes during the build itself', () => {
+    write('src/dashboard/gql/graphql.ts', now + 20_000);
+    expect(isStale('app', root)).toBe(false);
+  });
+
+  it('builds when there is no stamp or an output is missing', () => {
+    rmSync(join(root, 'dist/web/index.html'));
+    expect(isStale('app', root)).toBe(true);
+    expect(isStale('bench', root)).toBe(true);
+  });
+});
