@@ -41,6 +41,7 @@ const schema = z.object({
   INGEST_FOLLOW: bool(false),
   INGEST_FOLLOW_INTERVAL_MINUTES: z.coerce.number().min(1).default(15),
   INGEST_FOLLOW_LEADER_RETRY_SECONDS: z.coerce.number().positive().max(60).default(15),
+  INGEST_FOLLOW_LEADER_LEASE_SECONDS: z.coerce.number().min(1).max(300).default(10),
   CLASSIFY_EPS_EUR_MWH: z.coerce.number().min(0).default(0.01),
   CLASSIFY_CONGESTION_SHARE: z.coerce.number().gt(0).max(1).default(0.97),
   CLASSIFY_MIN_FLOW_MW: z.coerce.number().min(0).default(1),

@@ -43,6 +43,11 @@ export const RESPONSE_CACHE = {
   maxBytes: 64 * 1_024 * 1_024,
   /** A body larger than this is streamed but not cached, bytes. */
   maxEntryBytes: 1_024 * 1_024,
+  /**
+   * A body up to this size is read whole before it is sent and gets an ETag (a hash of it); a larger
+   * one is streamed without one, bytes. Covers a full page of every endpoint in every format.
+   */
+  maxTaggedBytes: 32 * 1_024 * 1_024,
   /** Ranges ending more than this before now count as settled, ms (48 h). */
   settledAfterMs: 48 * 3_600_000,
   /** max-age of responses over settled ranges, s. */

@@ -4,11 +4,12 @@
  * runs no SQL. Subscriptions are never cached. A cached answer still costs the caller the tokens of
  * a request, since the `@rateLimit` resolvers do not run.
  */
+import { hash as digest } from 'node:crypto';
 import { createInMemoryCache, type Cache, useResponseCache } from '@graphql-yoga/plugin-response-cache';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { DataVersion } from '../events/version.js';
-import { ifNoneMatchTags, quotedEtag } from '../http/cache-control.js';
+import { ifNoneMatchTags } from '../http/cache-control.js';
 import { RESPONSE_CACHE, REQUEST_COST_TOKENS } from '../limits.js';
 import { accessOf, recordDecision } from '../security/client.js';
 import { rateLimitMessage } from '../security/graphql.js';
@@ -45,26 +46,34 @@ function cachedHitsCost(limiter: TokenBucketLimiter): Plugin {
   };
 }
 
+/** A strong entity-tag of a result: a hash of its data and errors, alike on every instance and after restarts. */
+export function resultTag(result: { data?: unknown; errors?: unknown }): string {
+  return `"${digest('sha256', JSON.stringify([result.data ?? null, result.errors ?? null]), 'base64url').slice(0, 27)}"`;
+}
+
 /**
- * RFC 9110 entity-tags for the plugin's ETags, which are its bare cache keys: responses carry the key
- * quoted (a strong tag). A 200 whose tag an If-None-Match names (quoted or not, `W/`, in a list, with
- * the coding suffix compression adds) becomes a 304 with that tag: decided on the answer to this very
- * request, once its parameters were read and checked, never on the tag alone. If-Modified-Since is
- * ignored beside If-None-Match (RFC 9110 13.1.3).
+ * RFC 9110 entity-tags of cacheable results in place of the plugin's, which were its cache keys
+ * (salted with this process's data version): a hash of the result, set on the miss and on the cached
+ * answer, and no Last-Modified (the plugin's was the time it cached the result, not the data's). A
+ * 200 whose tag an If-None-Match names (quoted or not, `W/`, in a list, with the coding suffix
+ * compression adds) becomes a 304 with that tag: decided on the answer to this very request, once
+ * its parameters were read and checked, never on the tag alone. If-Modified-Since is ignored beside
+ * If-None-Match (RFC 9110 13.1.3).
  */
-function quotedEtags(): Plugin {
+function resultEtags(): Plugin {
   return {
     onResultProcess({ result, setResult }) {
       if (typeof result !== 'object' || result === null || !('extensions' in result) || !result.extensions) return;
       const http = result.extensions.http as { headers?: Record<string, string> } | undefined;
-      const etag = http?.headers?.['ETag'];
-      if (etag === undefined || etag === quotedEtag(etag)) return;
-      setResult({ ...result, extensions: { ...result.extensions, http: { ...http, headers: { ...http!.headers, ETag: quotedEtag(etag) } } } });
+      if (http?.headers?.['ETag'] === undefined) return;
+      const { ETag: _key, 'Last-Modified': _cachedAt, ...headers } = http.headers;
+      const etag = resultTag(result as { data?: unknown; errors?: unknown });
+      setResult({ ...result, extensions: { ...result.extensions, http: { ...http, headers: { ...headers, ETag: etag } } } });
     },
     onResponse({ request, response, setResponse }) {
       const etag = response.status === 200 ? response.headers.get('etag') : null;
       if (!etag || !ifNoneMatchTags(request.headers.get('if-none-match')).includes(etag)) return;
-      const keep = ['etag', 'last-modified', 'cache-control', 'vary'];
+      const keep = ['etag', 'cache-control', 'vary'];
       setResponse(new Response(null, { status: 304, headers: [...response.headers].filter(([k]) => keep.includes(k.toLowerCase())) }));
     },
   };
@@ -83,7 +92,7 @@ function responseCache(options: Parameters<typeof useResponseCache>[0]): Plugin 
 export function graphqlResponseCachePlugins(version: DataVersion, limiter: TokenBucketLimiter): Plugin[] {
   const cache = versionedCache(version);
   return [
-    quotedEtags(),
+    resultEtags(),
     responseCache({
       session: () => `v${version.current}`,
       cache,

@@ -1,9 +1,13 @@
 /**
  * Leader election for the in-server follower: of the server instances sharing one PostgreSQL
  * schema, only the one holding a session-level advisory lock follows. The lock lives on a dedicated
- * connection (not from the pool); an instance that dies, or whose connection breaks, loses it with
- * its session, and another instance takes it at its next attempt (every `retryMs`). On the embedded
- * database the single process that owns it is always the leader.
+ * connection (not from the pool) and is a lease: the session is ended by the server once idle for
+ * `leaseMs` (`idle_session_timeout`, PostgreSQL 14+), so the leader heartbeats on it every third of
+ * the lease. An instance that dies, is frozen (SIGSTOP, a stalled VM) or whose connection breaks
+ * loses the lock with its session within `leaseMs`, and another instance takes it at its next
+ * attempt (every `retryMs`): takeover within `leaseMs + retryMs`. The leader passes a fence (a round
+ * trip on the lock's session) before each cycle, so a resumed former leader stops instead of
+ * ingesting. On the embedded database the single process that owns it is always the leader.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
@@ -23,10 +27,15 @@ export interface Election {
 
 /** Options of {@link elect}. */
 export interface ElectionOptions {
-  /** The leader's work: runs until `signal` aborts (leadership lost or election closed). */
-  readonly lead: (signal: AbortSignal) => Promise<void>;
+  /**
+   * The leader's work: runs until `signal` aborts (leadership lost or election closed), and awaits
+   * `fence` before each cycle: it rejects once this instance no longer holds the lock.
+   */
+  readonly lead: (signal: AbortSignal, fence: () => Promise<void>) => Promise<void>;
   /** Pause between attempts of a non-leader, ms. */
   readonly retryMs: number;
+  /** The lease: how long the lock outlives a leader that stopped heartbeating, ms. */
+  readonly leaseMs: number;
   readonly logger?: Logger;
 }
 
@@ -34,18 +43,18 @@ export interface ElectionOptions {
 export function elect(db: Database, opts: ElectionOptions): Election {
   const stop = new AbortController();
   let leader = false;
-  const leadUntil = async (signal: AbortSignal) => {
+  const leadUntil = async (signal: AbortSignal, fence: () => Promise<void>) => {
     leader = true;
     opts.logger?.info('ingest follower: leading');
     try {
-      await opts.lead(signal);
+      await opts.lead(signal, fence);
     } catch (err) {
       opts.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'ingest follower stopped');
     } finally {
       leader = false;
     }
   };
-  const running = db.kind === 'pglite' ? leadUntil(stop.signal) : compete(db, opts, stop.signal, leadUntil);
+  const running = db.kind === 'pglite' ? leadUntil(stop.signal, async () => stop.signal.throwIfAborted()) : compete(db, opts, stop.signal, leadUntil);
   return {
     isLeader: () => leader,
     async close() {
@@ -55,7 +64,23 @@ export function elect(db: Database, opts: ElectionOptions): Election {
   };
 }
 
-async function compete(db: Database, opts: ElectionOptions, stop: AbortSignal, leadUntil: (signal: AbortSignal) => Promise<void>): Promise<void> {
+/** Heartbeats on the lock's session every third of the lease until `lost` aborts; a failed one aborts it. */
+function heartbeat(client: pg.Client, leaseMs: number, lost: AbortController): () => Promise<void> {
+  const beat = async () => {
+    lost.signal.throwIfAborted();
+    try {
+      await client.query('SELECT 1');
+    } catch (err) {
+      lost.abort(err);
+      throw err;
+    }
+  };
+  const timer = setInterval(() => void beat().catch(() => undefined), Math.max(1, Math.floor(leaseMs / 3)));
+  lost.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  return beat;
+}
+
+async function compete(db: Database, opts: ElectionOptions, stop: AbortSignal, leadUntil: (signal: AbortSignal, fence: () => Promise<void>) => Promise<void>): Promise<void> {
   if (!db.pool) throw new Error('PostgreSQL database without its pool');
   while (!stop.aborted) {
     const client = new pg.Client({ ...db.pool.options, keepAlive: true });
@@ -70,14 +95,16 @@ async function compete(db: Database, opts: ElectionOptions, stop: AbortSignal, l
     });
     try {
       await client.connect();
+      await client.query(`SELECT set_config('idle_session_timeout', $1, false)`, [String(Math.ceil(opts.leaseMs))]);
       const rows = (await client.query<{ won: boolean }>(`SELECT pg_try_advisory_lock(${LEADER_LOCK}) AS won`)).rows;
       if (rows[0]?.won) {
-        await leadUntil(lost.signal);
+        await leadUntil(lost.signal, heartbeat(client, opts.leaseMs, lost));
         if (!stop.aborted) opts.logger?.warn('ingest follower: leadership lost; competing again');
       }
     } catch (err) {
       opts.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'ingest follower: leader election failed; retrying');
     } finally {
+      lost.abort();
       stop.removeEventListener('abort', onStop);
       if (!ended) await client.end().catch(() => undefined);
     }

@@ -1,7 +1,7 @@
 /**
  * The follower inside the server (INGEST_FOLLOW): the CLI's `--follow` loop over every zone,
  * border and item, paced and retried by the same client settings, run by the elected leader only
- * (see leader.ts). A rejected token stops following (logged) until restart; any other failure of
+ * (see leader.ts), which passes the lease's fence before each cycle. A rejected token stops following (logged) until restart; any other failure of
  * a cycle is retried at the next one.
  */
 import { setTimeout as delay } from 'node:timers/promises';
@@ -60,10 +60,10 @@ export function startServerFollower(opts: ServerFollowerOptions): ServerFollower
   const client = opts.client ?? clientFor(config, logger);
   const selection = opts.selection ?? { what: [...ITEMS] };
   const intervalMs = config.INGEST_FOLLOW_INTERVAL_MINUTES * 60_000;
-  const lead = async (signal: AbortSignal) => {
+  const lead = async (signal: AbortSignal, fence: () => Promise<void>) => {
     const catalogue = await ensureCatalogue(db);
-    const runOnce = (range: { from: Date; to: Date }) =>
-      runIngest({ db, client, catalogue, signal, thresholds: classificationThresholds(config), ...range, ...selection, args: { ...range, follow: 'server' } });
+    const runOnce = async (range: { from: Date; to: Date }) =>
+      fence().then(() => runIngest({ db, client, catalogue, signal, thresholds: classificationThresholds(config), ...range, ...selection, args: { ...range, follow: 'server' } }));
     while (!signal.aborted) {
       try {
         await follow({ runOnce, intervalMs, signal, log: (line) => logger?.info(line) });
@@ -78,6 +78,11 @@ export function startServerFollower(opts: ServerFollowerOptions): ServerFollower
       }
     }
   };
-  const election = elect(db, { lead, retryMs: config.INGEST_FOLLOW_LEADER_RETRY_SECONDS * 1000, ...(logger ? { logger } : {}) });
+  const election = elect(db, {
+    lead,
+    retryMs: config.INGEST_FOLLOW_LEADER_RETRY_SECONDS * 1000,
+    leaseMs: config.INGEST_FOLLOW_LEADER_LEASE_SECONDS * 1000,
+    ...(logger ? { logger } : {}),
+  });
   return { isLeader: election.isLeader, freshness: () => readIngestFreshness(db), close: election.close };
 }

@@ -1,10 +1,13 @@
 /**
- * HTTP caching of REST responses: strong ETags derived from the data version, 304 for a matching
- * If-None-Match, Cache-Control by range, and a server-side cache of response bodies bounded by bytes,
- * keyed on (data version, path, canonical query, representation). A streamed body is teed: it goes
- * to the client as it is produced and is kept only if it ends under the entry cap.
+ * HTTP caching of REST responses: strong ETags that hash the representation (its headers and body
+ * bytes), so every instance and every restart tags the same answer alike and changed data gets a new
+ * tag; 304 for a matching If-None-Match, Cache-Control by range, and a server-side cache of response
+ * bodies bounded by bytes, keyed on (data version, path, canonical query, representation). A streamed
+ * body is read to its end before its headers go, to be tagged (then sent in the pieces it was made
+ * of); one that outgrows RESPONSE_CACHE.maxTaggedBytes goes on streaming without an ETag. Bodies
+ * under the entry cap are kept.
  */
-import { hash as digest } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { TimeRange } from '../domain/time.js';
@@ -63,6 +66,8 @@ export interface RestCacheOptions {
   readonly store?: boolean;
   readonly maxBytes?: number;
   readonly maxEntryBytes?: number;
+  /** Bodies up to this size get an ETag (RESPONSE_CACHE.maxTaggedBytes), bytes. */
+  readonly maxTaggedBytes?: number;
 }
 
 /** The declared parameters of a query string, sorted by name, values in their order: equal for equivalent URLs. */
@@ -87,7 +92,57 @@ export function matchesIfNoneMatch(header: string | null, etag: string): boolean
 
 const utf8 = new TextEncoder();
 
-const hash = (parts: unknown[]): string => `"${digest('sha256', JSON.stringify(parts), 'base64url').slice(0, 27)}"`;
+/** A strong entity-tag of a representation: a hash of its headers (in order) and body bytes. */
+export function representationTag(headers: readonly (readonly [string, string])[], body: Iterable<Uint8Array>): string {
+  const hash = createHash('sha256').update(`${JSON.stringify(headers)}\n`);
+  for (const chunk of body) hash.update(chunk);
+  return `"${hash.digest('base64url').slice(0, 27)}"`;
+}
+
+/** The first chunks of a body: all of them when `done`, else those read until they outgrew the cap. */
+interface BodyStart {
+  readonly chunks: readonly Uint8Array[];
+  readonly size: number;
+  readonly done: boolean;
+  readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+}
+
+/** Reads `body` to its end unless it outgrows `cap` bytes. */
+export async function readUpTo(body: ReadableStream<Uint8Array>, cap: number): Promise<BodyStart> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const next = await reader.read();
+    if (next.done) return { chunks, size, done: true, reader };
+    chunks.push(next.value);
+    size += next.value.byteLength;
+    if (size > cap) return { chunks, size, done: false, reader };
+  }
+}
+
+/** The body again, chunk by chunk as it was read (so compression and clients still get pieces), then the unread rest. */
+function replay(start: BodyStart): ReadableStream<Uint8Array> {
+  const chunks = [...start.chunks];
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = chunks.shift() ?? (start.done ? undefined : (await start.reader.read()).value);
+      if (chunk) controller.enqueue(chunk);
+      else controller.close();
+    },
+    cancel: (reason) => start.reader.cancel(reason),
+  });
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
 
 const notModified = (headers: Iterable<readonly [string, string]>): Response => {
   const keep = ['etag', 'cache-control', 'vary'];
@@ -147,52 +202,25 @@ export class RestCache {
     }
     const { response, range, text } = await serve();
     if (response.status !== 200 || (text === undefined && !response.body)) return response;
-    const etag = hash(relative && range ? [...keyParts, range.from.getTime(), range.to.getTime()] : keyParts);
+    const wholeText = text !== undefined ? utf8.encode(text) : null;
+    const start = wholeText ? null : await readUpTo(response.body!, this.opts.maxTaggedBytes ?? RESPONSE_CACHE.maxTaggedBytes);
     const maxAge = maxAgeSeconds({ range, nowMs: this.opts.now(), relative });
     const cacheControl = cacheControlOf(maxAge, privateOnly);
-    response.headers.set('etag', etag);
     addVary(response.headers, KEY_VARY);
+    if (start && !start.done) {
+      response.headers.set('cache-control', cacheControl);
+      return new Response(replay(start), { status: 200, headers: response.headers });
+    }
+    const etag = representationTag([...response.headers], wholeText ? [wholeText] : start!.chunks);
+    response.headers.set('etag', etag);
     const headers = [...response.headers];
     response.headers.set('cache-control', cacheControl);
-    if (matchesIfNoneMatch(ifNoneMatch, etag)) {
-      if (text === undefined) await response.body?.cancel();
-      return notModified(response.headers);
-    }
-    if (this.opts.store === false) return response;
-    const store = (body: Uint8Array<ArrayBuffer>): Entry => {
-      const entry: Entry = { body, etag, headers, maxAge, coded: {} };
-      if (this.opts.version.current === version && body.byteLength <= this.maxEntryBytes) this.entries.set(key, entry, relative ? { ttl: maxAge * 1_000 } : {});
-      return entry;
-    };
-    if (text !== undefined) return whole(req, store(utf8.encode(text)), cacheControl);
-    return new Response(this.tee(response.body!, store), { status: 200, headers: response.headers });
-  }
-
-  /** `body` passed through unchanged; its bytes go to `store` at the end unless they exceed the entry cap. */
-  private tee(body: ReadableStream<Uint8Array>, store: (body: Uint8Array<ArrayBuffer>) => void): ReadableStream<Uint8Array> {
-    let chunks: Uint8Array[] | null = [];
-    let size = 0;
-    const cap = this.maxEntryBytes;
-    return body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          controller.enqueue(chunk);
-          if (!chunks) return;
-          size += chunk.byteLength;
-          if (size > cap) chunks = null;
-          else chunks.push(chunk);
-        },
-        flush() {
-          if (!chunks) return;
-          const out = new Uint8Array(size);
-          let at = 0;
-          for (const c of chunks) {
-            out.set(c, at);
-            at += c.byteLength;
-          }
-          store(out);
-        },
-      }),
-    );
+    if (matchesIfNoneMatch(ifNoneMatch, etag)) return notModified(response.headers);
+    const size = wholeText?.byteLength ?? start!.size;
+    const keep = this.opts.store !== false && this.opts.version.current === version && size <= this.maxEntryBytes;
+    const entryOf = (body: Uint8Array<ArrayBuffer>): Entry => ({ body, etag, headers, maxAge, coded: {} });
+    const entry = wholeText ? entryOf(wholeText) : keep ? entryOf(concat(start!.chunks, size)) : null;
+    if (keep && entry) this.entries.set(key, entry, relative ? { ttl: maxAge * 1_000 } : {});
+    return start ? new Response(replay(start), { status: 200, headers: response.headers }) : whole(req, entry!, cacheControl);
   }
 }

@@ -10,6 +10,7 @@ import { type Database, openPostgres } from '../../src/db/client.js';
 import { type Election, elect } from '../../src/ingest/leader.js';
 import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
+import { killStarted, start } from '../support/processes.js';
 import { type FakeUpstream, startFakeUpstream, TOKEN } from '../ingest-job/fake-upstream.js';
 import { a44Days, EIC, fakeClient, key } from '../ingest-job/helpers.js';
 
@@ -92,7 +93,7 @@ describe.runIf(TEST_DATABASE_URL)('leader election on one PostgreSQL', () => {
     );
 
   it('elects exactly one leader, and the other takes over within the retry interval when the leader stops', async () => {
-    elections = dbs.map((db) => elect(db, { lead: leadUntilAborted, retryMs: 200 }));
+    elections = dbs.map((db) => elect(db, { lead: leadUntilAborted, retryMs: 200, leaseMs: 10_000 }));
     const first = await until(3_000, async () => elections.find((e) => e.isLeader()));
     await new Promise((r) => setTimeout(r, 500));
     expect(elections.filter((e) => e.isLeader())).toHaveLength(1);
@@ -102,7 +103,7 @@ describe.runIf(TEST_DATABASE_URL)('leader election on one PostgreSQL', () => {
   });
 
   it('stops leading when its lock session dies, and a leader is elected again within the retry interval', async () => {
-    elections = dbs.map((db) => elect(db, { lead: leadUntilAborted, retryMs: 200 }));
+    elections = dbs.map((db) => elect(db, { lead: leadUntilAborted, retryMs: 200, leaseMs: 10_000 }));
     const first = await until(3_000, async () => elections.find((e) => e.isLeader()));
     let sawNoLeader = false;
     const watch = setInterval(() => (sawNoLeader ||= !elections.some((e) => e.isLeader())), 5);
@@ -114,4 +115,29 @@ describe.runIf(TEST_DATABASE_URL)('leader election on one PostgreSQL', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(elections.filter((e) => e.isLeader())).toHaveLength(1);
   });
+
+  it('a frozen leader (SIGSTOP) loses its lease: another leads within lease + retry, and the resumed one is fenced off', async () => {
+    const LEASE_MS = 2_000;
+    const RETRY_MS = 200;
+    const child = start('test/support/leader-child.ts', [TEST_DATABASE_URL!, t.db.schema, String(LEASE_MS), String(RETRY_MS)], {});
+    try {
+      await child.waitFor(/^leading$/m, 60_000);
+      elections = [elect(dbs[0]!, { lead: leadUntilAborted, retryMs: RETRY_MS, leaseMs: LEASE_MS })];
+      await new Promise((r) => setTimeout(r, 3 * LEASE_MS));
+      expect(elections[0]!.isLeader()).toBe(false);
+      process.kill(child.pid, 'SIGSTOP');
+      const frozenAt = performance.now();
+      await until(LEASE_MS + RETRY_MS + 5_000, async () => (elections[0]!.isLeader() ? true : undefined));
+      expect(performance.now() - frozenAt).toBeLessThan(LEASE_MS + RETRY_MS + 1_500);
+      const resumedAt = child.output().length;
+      process.kill(child.pid, 'SIGCONT');
+      await child.waitFor(/^lost$/m, 10_000);
+      await new Promise((r) => setTimeout(r, 3 * LEASE_MS));
+      expect(child.output().slice(resumedAt)).not.toMatch(/^(cycle|leading)$/m);
+      expect(elections[0]!.isLeader()).toBe(true);
+    } finally {
+      process.kill(child.pid, 'SIGCONT');
+      killStarted();
+    }
+  }, 120_000);
 });
