@@ -45,9 +45,10 @@ export const RESPONSE_CACHE = {
   maxEntryBytes: 1_024 * 1_024,
   /**
    * A body up to this size is read whole before it is sent and gets an ETag (a hash of it); a larger
-   * one is streamed without one, bytes. Covers a full page of every endpoint in every format.
+   * one is streamed without one, bytes. Covers a full page of every endpoint in every format (a
+   * 20,000-row /flows page is about 1.8 MB of JSON) while bounding what each answer holds in memory.
    */
-  maxTaggedBytes: 32 * 1_024 * 1_024,
+  maxTaggedBytes: 8 * 1_024 * 1_024,
   /** Ranges ending more than this before now count as settled, ms (48 h). */
   settledAfterMs: 48 * 3_600_000,
   /** max-age of responses over settled ranges, s. */
