@@ -1,5 +1,8 @@
 /**
- * The server's database. With DATABASE_URL, PostgreSQL. Otherwise the server owns the embedded
+ * The server's database. With DATABASE_URL, PostgreSQL: when DATABASE_DIRECT_URL (another URL) is
+ * set too, DATABASE_URL is taken for a transaction pooler and DATABASE_DIRECT_URL opened beside it
+ * (see `Database.direct`); otherwise a start whose session options do not arrive (a pooler refusing
+ * or dropping them) fails, naming DATABASE_DIRECT_URL. Otherwise the server owns the embedded
  * data directory (its lock), runs the engine on a thread of its own ({@link startEngineThread})
  * and reaches it as it reaches PostgreSQL, through a pg pool over the wire protocol: a heavy
  * statement then blocks neither the event loop (`/healthz`, deadlines) nor the HTTP server. Once
@@ -9,6 +12,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Config } from '../config.js';
 import type { Database } from './client.js';
+import type * as ClientModule from './client.js';
 import { acquireDirLock } from './dir-lock.js';
 import { startEngineThread } from './engine-thread.js';
 import { publishUrl } from './published-url.js';
@@ -29,7 +33,7 @@ export interface ServerDatabase {
  */
 export async function openServerDatabase(config: Config): Promise<ServerDatabase> {
   const client = () => import('./client.js');
-  if (config.DATABASE_URL) return { db: await (await client()).openPostgres(config, config.DATABASE_URL), publish: () => undefined };
+  if (config.DATABASE_URL) return { db: await openServerPostgres(await client(), config, config.DATABASE_URL), publish: () => undefined };
   const dir = config.PGLITE_DIR;
   if (dir.startsWith('memory://')) return { db: await (await client()).openPglite(dir), publish: () => undefined };
   mkdirSync(dir, { recursive: true });
@@ -64,5 +68,49 @@ export async function openServerDatabase(config: Config): Promise<ServerDatabase
   } catch (error) {
     lock.release();
     throw error;
+  }
+}
+
+/** Connections the direct database opens at most beside a pooler (migrations, one ingestion at a time). */
+const DIRECT_POOL_SIZE = 4;
+
+/** The server's PostgreSQL database at `url`, with its direct connection when DATABASE_DIRECT_URL differs (see the module comment). */
+async function openServerPostgres(client: typeof ClientModule, config: Config, url: string): Promise<Database> {
+  const directUrl = config.DATABASE_DIRECT_URL;
+  if (!directUrl || directUrl === url) return checked(await client.openPostgres(config, url), config, 'DATABASE_URL');
+  const direct = await checked(await client.openPostgres({ ...config, DATABASE_POOL_SIZE: Math.min(config.DATABASE_POOL_SIZE, DIRECT_POOL_SIZE) }, directUrl), config, 'DATABASE_DIRECT_URL');
+  const pooled = await client.openPostgres(config, url, { pooled: true }).catch(async (error: unknown) => {
+    await direct.close();
+    throw error;
+  });
+  return {
+    ...pooled,
+    direct,
+    async close() {
+      await Promise.all([pooled.close(), direct.close()]);
+    },
+  };
+}
+
+/** Why a connection's session options did not arrive: a pooler in the way. */
+function poolerMessage(setting: 'DATABASE_URL' | 'DATABASE_DIRECT_URL', how: string): string {
+  return setting === 'DATABASE_URL'
+    ? `DATABASE_URL leads to a connection pooler (the server ${how} the session options search_path and statement_timeout): ` +
+        'set DATABASE_DIRECT_URL to a direct connection to the server (LISTEN, the ingest leader, migrations and ingestion need one) and keep DATABASE_URL on the pooler'
+    : `DATABASE_DIRECT_URL leads to a connection pooler (the server ${how} the session options search_path and statement_timeout): it must name the server itself`;
+}
+
+/** `db`, once its sessions are found to carry their options (see the module comment); closed when they do not. */
+async function checked(db: Database, config: Config, setting: 'DATABASE_URL' | 'DATABASE_DIRECT_URL'): Promise<Database> {
+  try {
+    const [row] = await db.rawQuery<{ path: string; timeout: string }>(
+      `SELECT current_setting('search_path') AS path, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout`,
+    );
+    if (row?.path !== config.DATABASE_SCHEMA || row.timeout !== String(config.REQUEST_TIMEOUT_MS)) throw new Error(poolerMessage(setting, 'ignored'));
+    return db;
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    const message = error instanceof Error ? error.message : String(error);
+    throw /unsupported startup parameter/i.test(message) ? new Error(poolerMessage(setting, 'refused'), { cause: error }) : error;
   }
 }

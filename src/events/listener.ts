@@ -1,11 +1,12 @@
 /**
  * Receives the data events of the service's schema: on PostgreSQL through `LISTEN` on a dedicated
- * connection (not from the pool, `application_name` `emk_events:<schema>`), reconnecting after an
+ * connection (not from the pool; to the server itself past a pooler: see `Database.direct`;
+ * `application_name` `emk_events:<schema>`), reconnecting after an
  * error with a growing pause; on the embedded database in this process through PGlite's own
  * `listen`, and served over the wire by this process through the engine thread's notifications.
  */
 import pg from 'pg';
-import type { Database } from '../db/client.js';
+import { type Database, directOf } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { DATA_EVENTS_CHANNEL, type DataEvent, parseDataEvent } from './data-events.js';
 
@@ -39,8 +40,9 @@ export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) 
     const off = db.notifications.on(DATA_EVENTS_CHANNEL, deliver);
     return { close: async () => off() };
   }
-  if (!db.pool) throw new Error('database without its engine or pool');
-  return listenOnPostgres({ ...db.pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, deliver, opts);
+  const pool = directOf(db).pool;
+  if (!pool) throw new Error('database without its engine or pool');
+  return listenOnPostgres({ ...pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, deliver, opts);
 }
 
 async function listenOnPostgres(options: pg.ClientConfig, deliver: (payload: string | undefined) => void, opts: ListenOptions): Promise<DataEventListener> {

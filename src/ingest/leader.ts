@@ -1,13 +1,13 @@
 /**
  * Leader election for the in-server follower: of the server instances sharing one PostgreSQL
  * schema, only the one holding a session-level advisory lock follows. The lock lives on a dedicated
- * connection (not from the pool); an instance that dies, or whose connection breaks, loses it with
+ * connection (not from the pool; to the server itself past a pooler: see `Database.direct`); an instance that dies, or whose connection breaks, loses it with
  * its session, and another instance takes it at its next attempt (every `retryMs`). On the embedded
  * database the single process that owns it is always the leader.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import type { Database } from '../db/client.js';
+import { type Database, directOf } from '../db/client.js';
 import type { Logger } from '../logger.js';
 
 /** The lock key: a hash of the schema, so schemas sharing a database elect their own leaders. */
@@ -56,9 +56,10 @@ export function elect(db: Database, opts: ElectionOptions): Election {
 }
 
 async function compete(db: Database, opts: ElectionOptions, stop: AbortSignal, leadUntil: (signal: AbortSignal) => Promise<void>): Promise<void> {
-  if (!db.pool) throw new Error('PostgreSQL database without its pool');
+  const pool = directOf(db).pool;
+  if (!pool) throw new Error('PostgreSQL database without its pool');
   while (!stop.aborted) {
-    const client = new pg.Client({ ...db.pool.options, keepAlive: true });
+    const client = new pg.Client({ ...pool.options, keepAlive: true });
     const lost = new AbortController();
     const onStop = () => lost.abort();
     stop.addEventListener('abort', onStop, { once: true });
