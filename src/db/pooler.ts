@@ -27,7 +27,7 @@ function queryText(config: unknown): string {
 }
 
 /** Whether a connection is inside a transaction block ('T', or 'E' failed); null before its first statement completes. */
-const inTransaction = (status: pg.TransactionStatus) => status === 'T' || status === 'E';
+const inTransaction = (status: ReturnType<pg.Client['getTransactionStatus']>) => status === 'T' || status === 'E';
 
 /** The first rejection's reason in order, else the value of `results[index]`. */
 function outcome(results: PromiseSettledResult<unknown>[], index: number): unknown {

@@ -145,6 +145,15 @@ describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode'
     }
   });
 
+  it.runIf(available || CI)('starts on DATABASE_URL alone when it leads to the server itself', async () => {
+    const opened = await openServerDatabase(testConfig({ DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: seeded.db.schema }));
+    try {
+      expect(opened.db.direct).toBeUndefined();
+    } finally {
+      await opened.db.close();
+    }
+  });
+
   it.runIf(available || CI)("reads the schema's data on both surfaces, as a direct connection does", async () => {
     for (const read of READS) {
       const [pooled, straight] = await Promise.all([fetchOn(app, read), fetchOn(direct, read)]);
