@@ -59,11 +59,22 @@ export interface Database {
    * the leader's, migrations', ingestion runs') and for ingestion. Closed with this database.
    */
   readonly direct?: Database;
+  /**
+   * The primary when this database reads from replicas (DATABASE_READ_URL): for writes, API keys and
+   * transactions; its `direct` serves sessions. Closed with this database.
+   */
+  readonly primary?: Database;
   close(): Promise<void>;
 }
 
-/** The database for sessions, migrations and ingestion: the direct connection when `db` goes through a pooler, else `db`. */
-export const directOf = (db: Database): Database => db.direct ?? db;
+/** The database for writes, API keys and transactions: the primary when `db` reads from replicas, else `db`. */
+export const primaryOf = (db: Database): Database => db.primary ?? db;
+
+/**
+ * The database for sessions, migrations and ingestion: the direct connection to the primary when
+ * `db` goes through a pooler, else the primary when `db` reads from replicas, else `db`.
+ */
+export const directOf = (db: Database): Database => db.direct ?? (db.primary ? directOf(db.primary) : db);
 
 /**
  * Opens the database the configuration names, for a command-line tool: PostgreSQL with

@@ -2,7 +2,9 @@
  * The server's database. With DATABASE_URL, PostgreSQL: when DATABASE_DIRECT_URL (another URL) is
  * set too, DATABASE_URL is taken for a transaction pooler and DATABASE_DIRECT_URL opened beside it
  * (see `Database.direct`); otherwise a start whose session options do not arrive (a pooler refusing
- * or dropping them) fails, naming DATABASE_DIRECT_URL. Otherwise the server owns the embedded
+ * or dropping them) fails, naming DATABASE_DIRECT_URL. With DATABASE_READ_URL, reads go to the
+ * replicas it lists, opened as DATABASE_URL is (through a pooler when DATABASE_DIRECT_URL is set);
+ * see `readingFrom`. Otherwise the server owns the embedded
  * data directory (its lock), runs the engine on a thread of its own ({@link startEngineThread})
  * and reaches it as it reaches PostgreSQL, through a pg pool over the wire protocol: a heavy
  * statement then blocks neither the event loop (`/healthz`, deadlines) nor the HTTP server. Once
@@ -16,6 +18,7 @@ import type * as ClientModule from './client.js';
 import { acquireDirLock } from './dir-lock.js';
 import { startEngineThread } from './engine-thread.js';
 import { publishUrl } from './published-url.js';
+import { readingFrom } from './replicas.js';
 import { DATA_EVENTS_CHANNEL } from '../events/data-events.js';
 
 /** The server's database, and how to let other processes in. */
@@ -33,7 +36,7 @@ export interface ServerDatabase {
  */
 export async function openServerDatabase(config: Config): Promise<ServerDatabase> {
   const client = () => import('./client.js');
-  if (config.DATABASE_URL) return { db: await openServerPostgres(await client(), config, config.DATABASE_URL), publish: () => undefined };
+  if (config.DATABASE_URL) return { db: await openServerPrimaryAndReplicas(await client(), config, config.DATABASE_URL), publish: () => undefined };
   const dir = config.PGLITE_DIR;
   if (dir.startsWith('memory://')) return { db: await (await client()).openPglite(dir), publish: () => undefined };
   mkdirSync(dir, { recursive: true });
@@ -71,6 +74,24 @@ export async function openServerDatabase(config: Config): Promise<ServerDatabase
   }
 }
 
+/** The server's PostgreSQL database: the primary at `url`, reading from DATABASE_READ_URL's replicas when set. */
+async function openServerPrimaryAndReplicas(client: typeof ClientModule, config: Config, url: string): Promise<Database> {
+  const primary = await openServerPostgres(client, config, url);
+  if (!config.DATABASE_READ_URL) return primary;
+  const pooled = Boolean(config.DATABASE_DIRECT_URL && config.DATABASE_DIRECT_URL !== url);
+  const replicas: Database[] = [];
+  try {
+    for (const replicaUrl of config.DATABASE_READ_URL) {
+      const replica = await client.openPostgres(config, replicaUrl, { pooled });
+      replicas.push(pooled ? replica : await checked(replica, config, 'DATABASE_READ_URL'));
+    }
+  } catch (error) {
+    await Promise.all([primary.close(), ...replicas.map((r) => r.close())]);
+    throw error;
+  }
+  return readingFrom(primary, replicas);
+}
+
 /** Connections the direct database opens at most beside a pooler (migrations, one ingestion at a time). */
 const DIRECT_POOL_SIZE = 4;
 
@@ -93,15 +114,17 @@ async function openServerPostgres(client: typeof ClientModule, config: Config, u
 }
 
 /** Why a connection's session options did not arrive: a pooler in the way. */
-function poolerMessage(setting: 'DATABASE_URL' | 'DATABASE_DIRECT_URL', how: string): string {
-  return setting === 'DATABASE_URL'
-    ? `DATABASE_URL leads to a connection pooler (the server ${how} the session options search_path and statement_timeout): ` +
-        'set DATABASE_DIRECT_URL to a direct connection to the server (LISTEN, the ingest leader, migrations and ingestion need one) and keep DATABASE_URL on the pooler'
+type UrlSetting = 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_READ_URL';
+
+function poolerMessage(setting: UrlSetting, how: string): string {
+  return setting !== 'DATABASE_DIRECT_URL'
+    ? `${setting} leads to a connection pooler (the server ${how} the session options search_path and statement_timeout): ` +
+        `set DATABASE_DIRECT_URL to a direct connection to the primary server (LISTEN, the ingest leader, migrations and ingestion need one) and keep ${setting} on the pooler`
     : `DATABASE_DIRECT_URL leads to a connection pooler (the server ${how} the session options search_path and statement_timeout): it must name the server itself`;
 }
 
 /** `db`, once its sessions are found to carry their options (see the module comment); closed when they do not. */
-async function checked(db: Database, config: Config, setting: 'DATABASE_URL' | 'DATABASE_DIRECT_URL'): Promise<Database> {
+async function checked(db: Database, config: Config, setting: UrlSetting): Promise<Database> {
   try {
     const [row] = await db.rawQuery<{ path: string; timeout: string }>(
       `SELECT current_setting('search_path') AS path, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout`,

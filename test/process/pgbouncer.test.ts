@@ -29,7 +29,9 @@ import { CI, TEST_DATABASE_URL } from '../support/env.js';
 
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 const MISSING = `pgbouncer not found at ${PGBOUNCER} (apt-get install pgbouncer): PgBouncer tests skipped`;
-const LIMIT_MS = 1_000;
+const LIMIT_MS = 4_000;
+/** Requests in flight at once. */
+const CONCURRENCY = 24;
 const WINDOW = { item: 'prices', areaKey: 'FR', start: new Date('2025-10-01T00:00Z'), end: new Date('2025-10-02T00:00Z') };
 
 const READS: readonly (string | { query: string })[] = [
@@ -163,8 +165,14 @@ describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode'
     }
   });
 
-  it.runIf(available || CI)('answers 300 mixed concurrent requests without an error', async () => {
-    const statuses = await Promise.all(Array.from({ length: 300 }, (_, i) => fetchOn(app, READS[i % READS.length]!)));
+  it.runIf(available || CI)(`answers 300 mixed requests, ${CONCURRENCY} at a time, without an error`, async () => {
+    const statuses: { status: number; body: string }[] = [];
+    let sent = 0;
+    const worker = async () => {
+      while (sent < 300) statuses.push(await fetchOn(app, READS[sent++ % READS.length]!));
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    expect(statuses).toHaveLength(300);
     const failed = statuses.filter((r) => r.status !== 200 || r.body.includes('"errors"'));
     expect(failed.slice(0, 3)).toEqual([]);
     expect(failed).toHaveLength(0);
@@ -172,14 +180,15 @@ describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode'
 
   it.runIf(available || CI)('ends a statement at REQUEST_TIMEOUT_MS, and a request blocked in the server with a 504', async () => {
     const started = Date.now();
-    await expect(db.rawQuery('SELECT pg_sleep(5)')).rejects.toThrow(/statement timeout/);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    await expect(db.rawQuery('SELECT pg_sleep(30)')).rejects.toThrow(/statement timeout/);
+    expect(Date.now() - started).toBeLessThan(20_000);
     const locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await locker.connect();
     try {
       await locker.query('BEGIN');
       await locker.query(`LOCK TABLE "${seeded.db.schema}".price_point IN ACCESS EXCLUSIVE MODE`);
       expect((await fetchOn(app, READS[0]!)).status).toBe(504);
+      expect(Date.now() - started).toBeLessThan(20_000);
     } finally {
       await locker.query('ROLLBACK');
       await locker.end();
