@@ -64,6 +64,11 @@ export interface Database {
    * transactions; its `direct` serves sessions. Closed with this database.
    */
   readonly primary?: Database;
+  /**
+   * Resolves once every replica has replayed what the primary had written when called (at most
+   * `REPLICA_WAIT_MAX_MS`, see `readingFrom`); present only when reading from replicas.
+   */
+  caughtUp?(): Promise<void>;
   close(): Promise<void>;
 }
 

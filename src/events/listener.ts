@@ -2,7 +2,8 @@
  * Receives the data events of the service's schema: on PostgreSQL through `LISTEN` on a dedicated
  * connection (not from the pool; to the server itself past a pooler: see `Database.direct`;
  * `application_name` `emk_events:<schema>`), reconnecting after an
- * error with a growing pause; on the embedded database in this process through PGlite's own
+ * error with a growing pause (reading from replicas, an event is delivered once they have replayed
+ * its commit: see `Database.caughtUp`); on the embedded database in this process through PGlite's own
  * `listen`, and served over the wire by this process through the engine thread's notifications.
  */
 import pg from 'pg';
@@ -27,9 +28,16 @@ export interface ListenOptions {
 
 /** Starts delivering the schema's data events to `onEvent`; resolves once listening. */
 export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) => void, opts: ListenOptions = {}): Promise<DataEventListener> {
+  let caughtUp = Promise.resolve();
   const deliver = (payload: string | undefined) => {
     const event = parseDataEvent(payload, db.schema);
-    if (event) onEvent(event);
+    if (!event) return;
+    if (!db.caughtUp) return onEvent(event);
+    const wait = () => db.caughtUp!().catch(() => undefined);
+    caughtUp = caughtUp
+      .then(wait)
+      .then(() => onEvent(event))
+      .catch((err: unknown) => opts.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'data event not delivered'));
   };
   if (db.pglite) {
     const engine = db.pglite;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
+import { readingFrom } from '../../src/db/replicas.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import type { DataEvent } from '../../src/events/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
@@ -99,6 +100,24 @@ describe.runIf(TEST_DATABASE_URL)('reads from DATABASE_READ_URL', () => {
     expect((await get(PRICES, { headers: { 'x-api-key': 'emk_invented' } })).status).toBe(401);
   });
 
+  it('delivers a data event once the replicas have replayed its commit', async () => {
+    let replayedYet = false;
+    const behind = stub(() => [{ ok: replayedYet }]);
+    const reading = readingFrom(primary.db, [behind]);
+    const events: DataEvent[] = [];
+    const listener = await listenForDataEvents(reading, (e) => events.push(e));
+    try {
+      await notifyWindowCommitted(primary.db, WINDOW);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(events).toEqual([]);
+      replayedYet = true;
+      for (let i = 0; i < 100 && events.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(events).toEqual([expect.objectContaining({ kind: 'prices', zones: ['FR'] })]);
+    } finally {
+      await listener.close();
+    }
+  });
+
   it('writes and listens on the primary', async () => {
     const events: DataEvent[] = [];
     const listener = await listenForDataEvents(db, (e) => events.push(e));
@@ -112,5 +131,32 @@ describe.runIf(TEST_DATABASE_URL)('reads from DATABASE_READ_URL', () => {
     const [primaryName] = await primary.db.rawQuery<{ d: string }>('SELECT current_database() AS d');
     const { primary: writer } = db as Database & { primary?: Database };
     expect(writer && (await writer.rawQuery<{ d: string }>('SELECT current_database() AS d'))[0]).toEqual(primaryName);
+  });
+});
+
+/** A stand-in database answering `rawQuery` with `answer(sql)`; anything else is unused here. */
+function stub(answer: (sql: string) => unknown[]): Database {
+  return { kind: 'postgres', schema: 's', rawQuery: async (sql: string) => answer(sql) } as unknown as Database;
+}
+
+describe('waiting for the replicas to replay a data event', () => {
+  const primary = stub(() => [{ lsn: '0/3000060' }]);
+
+  it('resolves once every replica has replayed the WAL position the primary had, looking again until then', async () => {
+    const looks = [0, 0];
+    const replicas = looks.map((_, i) => stub(() => [{ ok: ++looks[i]! >= (i === 0 ? 1 : 4) }]));
+    await readingFrom(primary, replicas).caughtUp!();
+    expect(looks).toEqual([1, 4]);
+  });
+
+  it('counts a server not in recovery (no replay position) as caught up', async () => {
+    await expect(readingFrom(primary, [stub(() => [{ ok: null }])]).caughtUp!()).resolves.toBeUndefined();
+  });
+
+  it('gives up after the maximum wait when a replica stays behind', async () => {
+    const started = Date.now();
+    await readingFrom(primary, [stub(() => [{ ok: false }])], { maxWaitMs: 150 }).caughtUp!();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
