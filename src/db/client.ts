@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import { currentRequestSignal } from '../deadline.js';
 import { cancellablePool } from './cancellable-pool.js';
 import { acquireDirLock, DirectoryInUseError, type DirLock, type LockOwner } from './dir-lock.js';
-import { poolerClient, transactionSettings } from './pooler.js';
+import { checkSessionOptions, poolerClient, transactionSettings } from './pooler.js';
 import { publishedUrl } from './published-url.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
@@ -83,14 +83,15 @@ export const directOf = (db: Database): Database => db.direct ?? (db.primary ? d
 
 /**
  * Opens the database the configuration names, for a command-line tool: PostgreSQL with
- * DATABASE_DIRECT_URL, else DATABASE_URL, else PGlite in PGLITE_DIR, in this process, or through the server that owns the
- * directory when one runs and publishes its connection URL there (see `openServerDatabase` for
- * the server itself).
+ * DATABASE_DIRECT_URL, else DATABASE_URL (its sessions checked: see `checkSessionOptions`), else
+ * PGlite in PGLITE_DIR, in this process, or through the server that owns the directory when one
+ * runs and publishes its connection URL there (see `openServerDatabase` for the server itself).
  * @throws DirectoryInUseError when another process owns the directory and publishes no URL.
+ * @throws Error naming DATABASE_DIRECT_URL when the PostgreSQL URL leads to a pooler.
  */
 export async function openDatabase(config: Config): Promise<Database> {
   const url = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
-  if (url) return openPostgres(config, url);
+  if (url) return checkSessionOptions(await openPostgres(config, url), config, config.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL');
   try {
     return await openPglite(config.PGLITE_DIR);
   } catch (error) {

@@ -11,6 +11,8 @@
  */
 import { connect } from 'node:net';
 import type pg from 'pg';
+import type { Config } from '../config.js';
+import type { Database } from './client.js';
 
 type AnyQuery = (...args: unknown[]) => unknown;
 type Callback = (err: unknown, result?: unknown) => void;
@@ -88,4 +90,35 @@ export function cancelRequest(client: pg.ClientBase): Promise<void> {
     socket.on('error', () => undefined);
     socket.once('close', () => resolve());
   });
+}
+
+/** The setting naming a PostgreSQL connection. */
+export type UrlSetting = 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_READ_URL';
+
+/** Why a connection's session options did not arrive (`how`: refused or ignored): a pooler in the way. */
+function poolerMessage(setting: UrlSetting, how: string): string {
+  return setting !== 'DATABASE_DIRECT_URL'
+    ? `${setting} leads to a connection pooler (the server ${how} the session options search_path and statement_timeout): ` +
+        `set DATABASE_DIRECT_URL to a direct connection to the primary server (LISTEN, the ingest leader, migrations and ingestion need one) and keep ${setting} on the pooler`
+    : `DATABASE_DIRECT_URL leads to a connection pooler (the server ${how} the session options search_path and statement_timeout): it must name the server itself`;
+}
+
+/**
+ * `db` (opened without `pooled`), once its sessions are found to carry their options (schema and
+ * statement time limit): closed when they do not, and an error naming DATABASE_DIRECT_URL thrown,
+ * for a pooler that refuses the `options` startup parameter or drops it
+ * (`ignore_startup_parameters = options`).
+ */
+export async function checkSessionOptions(db: Database, config: Config, setting: UrlSetting): Promise<Database> {
+  try {
+    const [row] = await db.rawQuery<{ path: string; timeout: string }>(
+      `SELECT current_setting('search_path') AS path, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout`,
+    );
+    if (row?.path !== config.DATABASE_SCHEMA || row.timeout !== String(config.REQUEST_TIMEOUT_MS)) throw new Error(poolerMessage(setting, 'ignored'));
+    return db;
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    const message = error instanceof Error ? error.message : String(error);
+    throw /unsupported startup parameter/i.test(message) ? new Error(poolerMessage(setting, 'refused'), { cause: error }) : error;
+  }
 }

@@ -18,6 +18,7 @@ import type * as ClientModule from './client.js';
 import { acquireDirLock } from './dir-lock.js';
 import { startEngineThread } from './engine-thread.js';
 import { publishUrl } from './published-url.js';
+import { checkSessionOptions } from './pooler.js';
 import { readingFrom } from './replicas.js';
 import { DATA_EVENTS_CHANNEL } from '../events/data-events.js';
 
@@ -83,7 +84,7 @@ async function openServerPrimaryAndReplicas(client: typeof ClientModule, config:
   try {
     for (const replicaUrl of config.DATABASE_READ_URL) {
       const replica = await client.openPostgres(config, replicaUrl, { pooled });
-      replicas.push(pooled ? replica : await checked(replica, config, 'DATABASE_READ_URL'));
+      replicas.push(pooled ? replica : await checkSessionOptions(replica, config, 'DATABASE_READ_URL'));
     }
   } catch (error) {
     await Promise.all([primary.close(), ...replicas.map((r) => r.close())]);
@@ -98,8 +99,8 @@ const DIRECT_POOL_SIZE = 4;
 /** The server's PostgreSQL database at `url`, with its direct connection when DATABASE_DIRECT_URL differs (see the module comment). */
 async function openServerPostgres(client: typeof ClientModule, config: Config, url: string): Promise<Database> {
   const directUrl = config.DATABASE_DIRECT_URL;
-  if (!directUrl || directUrl === url) return checked(await client.openPostgres(config, url), config, 'DATABASE_URL');
-  const direct = await checked(await client.openPostgres({ ...config, DATABASE_POOL_SIZE: Math.min(config.DATABASE_POOL_SIZE, DIRECT_POOL_SIZE) }, directUrl), config, 'DATABASE_DIRECT_URL');
+  if (!directUrl || directUrl === url) return checkSessionOptions(await client.openPostgres(config, url), config, 'DATABASE_URL');
+  const direct = await checkSessionOptions(await client.openPostgres({ ...config, DATABASE_POOL_SIZE: Math.min(config.DATABASE_POOL_SIZE, DIRECT_POOL_SIZE) }, directUrl), config, 'DATABASE_DIRECT_URL');
   const pooled = await client.openPostgres(config, url, { pooled: true }).catch(async (error: unknown) => {
     await direct.close();
     throw error;
@@ -111,29 +112,4 @@ async function openServerPostgres(client: typeof ClientModule, config: Config, u
       await Promise.all([pooled.close(), direct.close()]);
     },
   };
-}
-
-/** Why a connection's session options did not arrive: a pooler in the way. */
-type UrlSetting = 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_READ_URL';
-
-function poolerMessage(setting: UrlSetting, how: string): string {
-  return setting !== 'DATABASE_DIRECT_URL'
-    ? `${setting} leads to a connection pooler (the server ${how} the session options search_path and statement_timeout): ` +
-        `set DATABASE_DIRECT_URL to a direct connection to the primary server (LISTEN, the ingest leader, migrations and ingestion need one) and keep ${setting} on the pooler`
-    : `DATABASE_DIRECT_URL leads to a connection pooler (the server ${how} the session options search_path and statement_timeout): it must name the server itself`;
-}
-
-/** `db`, once its sessions are found to carry their options (see the module comment); closed when they do not. */
-async function checked(db: Database, config: Config, setting: UrlSetting): Promise<Database> {
-  try {
-    const [row] = await db.rawQuery<{ path: string; timeout: string }>(
-      `SELECT current_setting('search_path') AS path, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout`,
-    );
-    if (row?.path !== config.DATABASE_SCHEMA || row.timeout !== String(config.REQUEST_TIMEOUT_MS)) throw new Error(poolerMessage(setting, 'ignored'));
-    return db;
-  } catch (error) {
-    await db.close().catch(() => undefined);
-    const message = error instanceof Error ? error.message : String(error);
-    throw /unsupported startup parameter/i.test(message) ? new Error(poolerMessage(setting, 'refused'), { cause: error }) : error;
-  }
 }

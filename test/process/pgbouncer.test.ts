@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { prepareDatabase } from '../../src/bootstrap.js';
 import { type Config, testConfig } from '../../src/config.js';
-import type { Database } from '../../src/db/client.js';
+import { type Database, openDatabase } from '../../src/db/client.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import type { DataEvent } from '../../src/events/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
@@ -145,6 +145,12 @@ describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode'
       const alone = testConfig({ DATABASE_URL: pooler.url, DATABASE_SCHEMA: seeded.db.schema });
       await expect(openServerDatabase(alone).then(({ db: opened }) => opened.close())).rejects.toThrow(/DATABASE_DIRECT_URL/);
     }
+  });
+
+  it.runIf(available || CI)('opens the command-line tools on DATABASE_DIRECT_URL, and refuses them a pooler alone', async () => {
+    const tool = await openDatabase(testConfig({ DATABASE_URL: ignoring.url, DATABASE_DIRECT_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: seeded.db.schema }));
+    await tool.close();
+    await expect(openDatabase(testConfig({ DATABASE_URL: ignoring.url, DATABASE_SCHEMA: seeded.db.schema }))).rejects.toThrow(/set DATABASE_DIRECT_URL/);
   });
 
   it.runIf(available || CI)('starts on DATABASE_URL alone when it leads to the server itself', async () => {
