@@ -21,6 +21,7 @@ import { type Database, openDatabase } from '../../src/db/client.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import type { DataEvent } from '../../src/events/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
+import { elect } from '../../src/ingest/leader.js';
 import { createLogger } from '../../src/logger.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest-events.js';
 import { inTransaction } from '../../src/repositories/sql.js';
@@ -200,6 +201,18 @@ describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode'
       await locker.end();
     }
     expect((await fetchOn(app, READS[0]!)).status).toBe(200);
+  });
+
+  it.runIf(available || CI)('elects one ingest leader among instances on the pooler (the lock on the direct connection)', async () => {
+    const lead = (signal: AbortSignal) => new Promise<void>((done) => signal.addEventListener('abort', () => done(), { once: true }));
+    const elections = [elect(db, { lead, retryMs: 50 }), elect(db, { lead, retryMs: 50 }), elect(db, { lead, retryMs: 50 })];
+    try {
+      for (let i = 0; i < 100 && !elections.some((e) => e.isLeader()); i++) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(elections.filter((e) => e.isLeader())).toHaveLength(1);
+    } finally {
+      await Promise.all(elections.map((e) => e.close()));
+    }
   });
 
   it.runIf(available || CI)('delivers the data events committed through the pooler (LISTEN on the direct connection)', async () => {
