@@ -1,5 +1,5 @@
 import { classificationThresholds, type Config } from './config.js';
-import type { Database } from './db/client.js';
+import { type Database, directOf } from './db/client.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
 import { type GeneratedDemo, seedDemo } from './demo/seed.js';
 import { demoSteps } from './demo/generate.js';
@@ -15,17 +15,19 @@ import { ensureCatalogue } from './repositories/catalogue.js';
  * CLASSIFY_* thresholds of `config`. The demo load is all or nothing: an interrupted one is
  * replaced at the next start. Its progress goes to stderr (a bar on a terminal) unless logging is
  * quieter than `info`. `status` is told what is being done, the demo load month by month
- * (`loading demo data: 2025-11 (3/15 months)`).
+ * (`loading demo data: 2025-11 (3/15 months)`). Past a pooler all of it runs on the direct
+ * connection (see `Database.direct`).
  * @throws Error when PostgreSQL has pending migrations and may not migrate them.
  */
 export async function prepareDatabase(
-  db: Database,
+  served: Database,
   config: Config,
   logger: Logger,
   now: Date,
   status: (detail: string) => void = () => {},
   generated?: GeneratedDemo,
 ): Promise<void> {
+  const db = directOf(served);
   status('applying database migrations');
   if (db.kind === 'pglite' || config.MIGRATE_ON_START) {
     const { applied } = await migrate(db, { log: (msg) => logger.info(msg) });

@@ -1,11 +1,19 @@
 import { z } from 'zod';
 
 const bool = (fallback: boolean) => z.stringbool().default(fallback);
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/ });
+/** One URL or a comma-separated list of them. */
+const postgresUrls = z
+  .string()
+  .transform((list) => list.split(',').map((url) => url.trim()).filter(Boolean))
+  .pipe(z.array(postgresUrl).min(1, 'needs at least one URL'));
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_URL: postgresUrl.optional(),
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
+  DATABASE_READ_URL: postgresUrls.optional(),
   DATABASE_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
@@ -45,6 +53,12 @@ const schema = z.object({
   CLASSIFY_EPS_EUR_MWH: z.coerce.number().min(0).default(0.01),
   CLASSIFY_CONGESTION_SHARE: z.coerce.number().gt(0).max(1).default(0.97),
   CLASSIFY_MIN_FLOW_MW: z.coerce.number().min(0).default(1),
+}).refine((c) => !c.DATABASE_DIRECT_URL || c.DATABASE_URL, {
+  path: ['DATABASE_DIRECT_URL'],
+  message: 'needs DATABASE_URL (the direct connection goes beside the pooled one)',
+}).refine((c) => !c.DATABASE_READ_URL || c.DATABASE_URL, {
+  path: ['DATABASE_READ_URL'],
+  message: 'needs DATABASE_URL (the primary, for writes, keys, LISTEN and ingestion)',
 }).refine((c) => !c.INGEST_FOLLOW || c.ENTSOE_SECURITY_TOKEN, {
   path: ['INGEST_FOLLOW'],
   message: 'needs ENTSOE_SECURITY_TOKEN (the Transparency Platform token)',

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { currentRequestSignal } from '../deadline.js';
+import { cancelRequest } from './pooler.js';
 
 type AnyQuery = (...args: unknown[]) => unknown;
 
@@ -44,11 +45,15 @@ function acquire(pool: pg.Pool, signal: AbortSignal): Promise<pg.PoolClient> {
   });
 }
 
-async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSignal, args: unknown[], canCancel: boolean): Promise<unknown> {
+/** How a running statement is cancelled: `pg_cancel_backend` from another connection, a protocol cancel request, or not at all. */
+export type Cancellation = 'backend' | 'protocol' | 'none';
+
+async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSignal, args: unknown[], how: Cancellation): Promise<unknown> {
   const client = await acquire(pool, signal);
   let cancelling: Promise<void> | undefined;
   const cancel = () => {
-    if (canCancel) cancelling = cancelBackend(config, backendPid(client));
+    if (how === 'backend') cancelling = cancelBackend(config, backendPid(client));
+    else if (how === 'protocol') cancelling = cancelRequest(client);
   };
   let broken: Error | undefined;
   const onError = (err: Error) => {
@@ -73,10 +78,11 @@ async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSig
  * once the signal has aborted, and the statement running when it aborts is cancelled in the
  * server (`pg_cancel_backend` from a separate connection), its connection then discarded rather
  * than returned to the pool. Outside a request, and for callback or submittable (COPY) calls, it
- * is a plain pool. With `cancel: false` (a server without cancellation) the running statement is
- * left to finish, its connection then returned to the pool.
+ * is a plain pool. With `cancel: 'protocol'` the statement is cancelled by a protocol cancel request
+ * instead (through a pooler, whose backend pids are not the server's); with `cancel: 'none'` (a
+ * server without cancellation) it is left to finish, its connection then returned to the pool.
  */
-export function cancellablePool(config: pg.PoolConfig, { cancel = true }: { cancel?: boolean } = {}): pg.Pool {
+export function cancellablePool(config: pg.PoolConfig, { cancel = 'backend' }: { cancel?: Cancellation } = {}): pg.Pool {
   const pool = new pg.Pool(config);
   const plain = pool.query.bind(pool) as AnyQuery;
   const query: AnyQuery = (...args) => {

@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import { currentRequestSignal } from '../deadline.js';
 import { cancellablePool } from './cancellable-pool.js';
 import { acquireDirLock, DirectoryInUseError, type DirLock, type LockOwner } from './dir-lock.js';
+import { checkSessionOptions, poolerClient, transactionSettings } from './pooler.js';
 import { publishedUrl } from './published-url.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
@@ -57,18 +58,45 @@ export interface Database {
    * from a fixed set (every value a parameter): each distinct text stays prepared per connection.
    */
   preparedQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * The direct connection to the server (DATABASE_DIRECT_URL) when this database is reached
+   * through a transaction pooler: for what needs a session of its own (LISTEN, advisory locks:
+   * the leader's, migrations', ingestion runs') and for ingestion. Closed with this database.
+   */
+  readonly direct?: Database;
+  /**
+   * The primary when this database reads from replicas (DATABASE_READ_URL): for writes, API keys and
+   * transactions; its `direct` serves sessions. Closed with this database.
+   */
+  readonly primary?: Database;
+  /**
+   * Resolves once every replica has replayed what the primary had written when called (at most
+   * `REPLICA_WAIT_MAX_MS`, see `readingFrom`); present only when reading from replicas.
+   */
+  caughtUp?(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** The database for writes, API keys and transactions: the primary when `db` reads from replicas, else `db`. */
+export const primaryOf = (db: Database): Database => db.primary ?? db;
+
+/**
+ * The database for sessions, migrations and ingestion: the direct connection to the primary when
+ * `db` goes through a pooler, else the primary when `db` reads from replicas, else `db`.
+ */
+export const directOf = (db: Database): Database => db.direct ?? (db.primary ? directOf(db.primary) : db);
+
 /**
  * Opens the database the configuration names, for a command-line tool: PostgreSQL with
- * DATABASE_URL, else PGlite in PGLITE_DIR, in this process, or through the server that owns the
- * directory when one runs and publishes its connection URL there (see `openServerDatabase` for
- * the server itself).
+ * DATABASE_DIRECT_URL, else DATABASE_URL (its sessions checked: see `checkSessionOptions`), else
+ * PGlite in PGLITE_DIR, in this process, or through the server that owns the directory when one
+ * runs and publishes its connection URL there (see `openServerDatabase` for the server itself).
  * @throws DirectoryInUseError when another process owns the directory and publishes no URL.
+ * @throws Error naming DATABASE_DIRECT_URL when the PostgreSQL URL leads to a pooler.
  */
 export async function openDatabase(config: Config): Promise<Database> {
-  if (config.DATABASE_URL) return openPostgres(config, config.DATABASE_URL);
+  const url = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
+  if (url) return checkSessionOptions(await openPostgres(config, url), config, config.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL');
   try {
     return await openPglite(config.PGLITE_DIR);
   } catch (error) {
@@ -190,6 +218,11 @@ export interface PostgresOptions {
    * deadline (the engine has no cancellation, and `statement_timeout` has no effect).
    */
   readonly embedded?: boolean;
+  /**
+   * The URL leads to a transaction pooler (PgBouncer `pool_mode = transaction`): no session state
+   * (see `poolerClient`), unnamed statements, cancellation by protocol cancel requests.
+   */
+  readonly pooled?: boolean;
 }
 
 /**
@@ -201,21 +234,24 @@ export interface PostgresOptions {
  * statements, so there opening one is waiting for the busy engine, bounded like the wait for a
  * pooled connection (its refusal, when the thread is gone, is immediate).
  */
-export async function openPostgres(config: Config, url: string, { embedded = false }: PostgresOptions = {}): Promise<Database> {
+export async function openPostgres(config: Config, url: string, { embedded = false, pooled = false }: PostgresOptions = {}): Promise<Database> {
   const schema = embedded ? 'public' : config.DATABASE_SCHEMA;
+  const session = (timeoutMs: number): pg.PoolConfig => {
+    if (embedded) return { Client: pg.Client };
+    if (pooled) return { Client: poolerClient(PromptClient, transactionSettings(schema, timeoutMs)) };
+    return { Client: PromptClient, options: sessionOptions(schema, timeoutMs) };
+  };
   const pool = cancellablePool({
     connectionString: url,
     max: embedded ? Math.min(config.DATABASE_POOL_SIZE, EMBEDDED_POOL_SIZE) : config.DATABASE_POOL_SIZE,
-    ...(embedded ? {} : { options: sessionOptions(schema, config.REQUEST_TIMEOUT_MS) }),
-    Client: embedded ? pg.Client : PromptClient,
+    ...session(config.REQUEST_TIMEOUT_MS),
     connectionTimeoutMillis: Math.max(config.REQUEST_TIMEOUT_MS, CONNECT_TIMEOUT_MS),
-  }, { cancel: !embedded });
+  }, { cancel: embedded ? 'none' : pooled ? 'protocol' : 'backend' });
   pool.on('error', () => undefined);
   const probe = new pg.Pool({
     connectionString: url,
     max: 1,
-    ...(embedded ? {} : { options: sessionOptions(schema, PROBE_TIMEOUT_MS) }),
-    Client: embedded ? pg.Client : PromptClient,
+    ...session(PROBE_TIMEOUT_MS),
     connectionTimeoutMillis: embedded ? 0 : CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 60_000,
   });
@@ -234,8 +270,9 @@ export async function openPostgres(config: Config, url: string, { embedded = fal
     async probeQuery<T>(sql: string, params: unknown[] = []) {
       return (await probe.query(sql, params)).rows as T[];
     },
-    preparedQuery: async <T>(sql: string, params: unknown[] = []) =>
-      takeRows<T>(await pool.query({ name: statementName(sql), text: sql, values: params })),
+    preparedQuery: pooled
+      ? rawQuery
+      : async <T>(sql: string, params: unknown[] = []) => takeRows<T>(await pool.query({ name: statementName(sql), text: sql, values: params })),
     async close() {
       await prisma.$disconnect();
       await Promise.all([pool.end(), probe.end()]);

@@ -5,7 +5,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { PROJECT_ROOT } from '../project-root.js';
 import { type Sql, transactionOn } from '../repositories/sql.js';
-import type { Database } from './client.js';
+import { type Database, directOf } from './client.js';
 
 /**
  * Applies prisma/migrations without Prisma's native schema engine, keeping Prisma's own bookkeeping
@@ -207,8 +207,9 @@ async function hasHistoryTable(session: Session): Promise<boolean> {
   return Boolean(row?.t);
 }
 
-/** Runs `fn` on one session holding Prisma's advisory lock, then unlocks and releases it. */
-async function withLockedSession<T>(db: Database, fn: (session: Session) => Promise<T>): Promise<T> {
+/** Runs `fn` on one session (of the direct connection, past a pooler) holding Prisma's advisory lock, then unlocks and releases it. */
+async function withLockedSession<T>(pooledOrDirect: Database, fn: (session: Session) => Promise<T>): Promise<T> {
+  const db = directOf(pooledOrDirect);
   if (db.pglite) return serialised(db.pglite, () => locked(pgliteSession(db.pglite!), fn));
   if (!db.pool) throw new MigrationError(`database of kind ${db.kind} has neither pglite nor pool`);
   const client = await db.pool.connect();

@@ -1,11 +1,13 @@
 /**
  * Receives the data events of the service's schema: on PostgreSQL through `LISTEN` on a dedicated
- * connection (not from the pool, `application_name` `emk_events:<schema>`), reconnecting after an
- * error with a growing pause; on the embedded database in this process through PGlite's own
+ * connection (not from the pool; to the server itself past a pooler: see `Database.direct`;
+ * `application_name` `emk_events:<schema>`), reconnecting after an
+ * error with a growing pause (reading from replicas, an event is delivered once they have replayed
+ * its commit: see `Database.caughtUp`); on the embedded database in this process through PGlite's own
  * `listen`, and served over the wire by this process through the engine thread's notifications.
  */
 import pg from 'pg';
-import type { Database } from '../db/client.js';
+import { type Database, directOf } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { type DataEvent, dataEventsChannel, readDataEvent } from './data-events.js';
 
@@ -47,14 +49,20 @@ function droppedWarning(logger: Logger | undefined, everyMs: number): (reason: s
 export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) => void, opts: ListenOptions = {}): Promise<DataEventListener> {
   const channel = dataEventsChannel(db.schema);
   const warnDropped = droppedWarning(opts.logger, opts.warnEveryMs ?? 60_000);
-  const deliver = (payload: string | undefined) => {
-    const read = readDataEvent(payload, db.schema);
-    if ('dropped' in read) return warnDropped(read.dropped, payload);
+  const hand = (event: DataEvent) => {
     try {
-      onEvent(read.event);
+      onEvent(event);
     } catch (err) {
       opts.logger?.error({ err }, 'data events: delivering an event failed');
     }
+  };
+  let caughtUp = Promise.resolve();
+  const deliver = (payload: string | undefined) => {
+    const read = readDataEvent(payload, db.schema);
+    if ('dropped' in read) return warnDropped(read.dropped, payload);
+    if (!db.caughtUp) return hand(read.event);
+    const wait = () => db.caughtUp!().catch(() => undefined);
+    caughtUp = caughtUp.then(wait).then(() => hand(read.event));
   };
   if (db.pglite) {
     const engine = db.pglite;
@@ -65,8 +73,9 @@ export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) 
     const off = db.notifications.on(channel, deliver);
     return { close: async () => off() };
   }
-  if (!db.pool) throw new Error('database without its engine or pool');
-  return listenOnPostgres({ ...db.pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, channel, deliver, opts);
+  const pool = directOf(db).pool;
+  if (!pool) throw new Error('database without its engine or pool');
+  return listenOnPostgres({ ...pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, channel, deliver, opts);
 }
 
 async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliver: (payload: string | undefined) => void, opts: ListenOptions): Promise<DataEventListener> {

@@ -1,7 +1,7 @@
 /**
  * Leader election for the in-server follower: of the server instances sharing one PostgreSQL
  * schema, only the one holding a session-level advisory lock follows. The lock lives on a dedicated
- * connection (not from the pool) and is a lease: the session is ended by the server once idle for
+ * connection (not from the pool; to the server itself past a pooler: see `Database.direct`) and is a lease: the session is ended by the server once idle for
  * `leaseMs` (`idle_session_timeout`, PostgreSQL 14+), so the leader heartbeats on it every third of
  * the lease. An instance that dies, is frozen (SIGSTOP, a stalled VM) or whose connection breaks
  * loses the lock with its session within `leaseMs`, and another instance takes it at its next
@@ -11,7 +11,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import type { Database } from '../db/client.js';
+import { type Database, directOf } from '../db/client.js';
 import type { Logger } from '../logger.js';
 
 /** The lock key: a hash of the schema, so schemas sharing a database elect their own leaders. */
@@ -81,9 +81,10 @@ function heartbeat(client: pg.Client, leaseMs: number, lost: AbortController): (
 }
 
 async function compete(db: Database, opts: ElectionOptions, stop: AbortSignal, leadUntil: (signal: AbortSignal, fence: () => Promise<void>) => Promise<void>): Promise<void> {
-  if (!db.pool) throw new Error('PostgreSQL database without its pool');
+  const pool = directOf(db).pool;
+  if (!pool) throw new Error('PostgreSQL database without its pool');
   while (!stop.aborted) {
-    const client = new pg.Client({ ...db.pool.options, keepAlive: true });
+    const client = new pg.Client({ ...pool.options, keepAlive: true });
     const lost = new AbortController();
     const onStop = () => lost.abort();
     stop.addEventListener('abort', onStop, { once: true });

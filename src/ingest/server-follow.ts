@@ -1,12 +1,12 @@
 /**
  * The follower inside the server (INGEST_FOLLOW): the CLI's `--follow` loop over every zone,
  * border and item, paced and retried by the same client settings, run by the elected leader only
- * (see leader.ts), which passes the lease's fence before each cycle. A rejected token stops following (logged) until restart; any other failure of
+ * (see leader.ts) on the direct connection past a pooler (see `Database.direct`), which passes the lease's fence before each cycle. A rejected token stops following (logged) until restart; any other failure of
  * a cycle is retried at the next one.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { classificationThresholds, type Config } from '../config.js';
-import type { Database } from '../db/client.js';
+import { type Database, directOf } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
 import { type ItemFreshness, readIngestFreshness } from '../repositories/ingest-status.js';
@@ -61,9 +61,9 @@ export function startServerFollower(opts: ServerFollowerOptions): ServerFollower
   const selection = opts.selection ?? { what: [...ITEMS] };
   const intervalMs = config.INGEST_FOLLOW_INTERVAL_MINUTES * 60_000;
   const lead = async (signal: AbortSignal, fence: () => Promise<void>) => {
-    const catalogue = await ensureCatalogue(db);
+    const catalogue = await ensureCatalogue(directOf(db));
     const runOnce = async (range: { from: Date; to: Date }) =>
-      fence().then(() => runIngest({ db, client, catalogue, signal, thresholds: classificationThresholds(config), ...range, ...selection, args: { ...range, follow: 'server' } }));
+      fence().then(() => runIngest({ db: directOf(db), client, catalogue, signal, thresholds: classificationThresholds(config), ...range, ...selection, args: { ...range, follow: 'server' } }));
     while (!signal.aborted) {
       try {
         await follow({ runOnce, intervalMs, signal, log: (line) => logger?.info(line) });

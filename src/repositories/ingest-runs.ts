@@ -7,14 +7,14 @@
  * involved, and a live run, however slow, is never taken for a dead one.
  *
  * On PostgreSQL the lock lives on a dedicated connection (not taken from the pool, so the pool
- * keeps its size); on PGlite, whose single session ends with the process, on the engine itself
+ * keeps its size; to the server itself past a pooler: see `Database.direct`); on PGlite, whose single session ends with the process, on the engine itself
  * (in this process, or over the wire where all connections share that session: so the lock is
  * released explicitly, not by closing the connection). Since the engine's session outlives a run's
  * process killed while the server runs, on PGlite a run is also abandoned when the process id it
  * recorded is gone (the engine's clients all run on its host: its socket is local).
  */
 import pg from 'pg';
-import type { Database } from '../db/client.js';
+import { type Database, directOf } from '../db/client.js';
 import { query } from './sql.js';
 
 /** The lock's first key: a non-negative hash of the schema, so schemas sharing a database do not collide. */
@@ -66,8 +66,9 @@ function lease(id: number, unlock: () => Promise<void>): RunLease {
 }
 
 async function startOnPostgres(db: Database, args: unknown, now: Date): Promise<RunLease> {
-  if (!db.pool) throw new Error('PostgreSQL database without its pool');
-  const client = new pg.Client(db.pool.options);
+  const pool = directOf(db).pool;
+  if (!pool) throw new Error('PostgreSQL database without its pool');
+  const client = new pg.Client(pool.options);
   client.on('error', () => undefined);
   await client.connect();
   try {

@@ -4,7 +4,7 @@
  * or the embedded engine's wire server: the copy-in protocol).
  */
 import type pg from 'pg';
-import { type Database, takeRows } from '../db/client.js';
+import { type Database, primaryOf, takeRows } from '../db/client.js';
 import { copyIn } from './pg-copy.js';
 
 /** One connection (a transaction when obtained from {@link inTransaction}). */
@@ -58,11 +58,13 @@ function clientSql(client: pg.PoolClient, kind: Database['kind']): Sql {
 }
 
 /**
- * Runs `fn` in one transaction on one connection and commits, or rolls back when it throws.
- * Given an {@link Sql} already in a transaction, runs `fn` on it directly (no nesting).
+ * Runs `fn` in one transaction on one connection (of the primary, past read replicas) and commits,
+ * or rolls back when it throws. Given an {@link Sql} already in a transaction, runs `fn` on it
+ * directly (no nesting).
  */
-export async function inTransaction<T>(db: Executor, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  if (isSql(db)) return fn(db);
+export async function inTransaction<T>(executor: Executor, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  if (isSql(executor)) return fn(executor);
+  const db = primaryOf(executor);
   if (db.pglite) return transactionOn(db.pglite, fn);
   if (!db.pool) throw new Error('database without its engine or pool');
   const client = await db.pool.connect();

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from '../db/client.js';
+import { type Database, primaryOf } from '../db/client.js';
 import { databaseAppError } from '../db/errors.js';
 import { detachedFromRequest } from '../deadline.js';
 import { AppError } from '../errors.js';
@@ -51,7 +51,8 @@ export interface AuthenticatorOptions {
  * `cacheTtlMs`, so a revoked key keeps working for at most that long on each instance, and invented
  * keys do not each cost a database query; concurrent requests with one key share one lookup, run
  * outside any one of them, so the timeout or departure of the first does not fail the others (a
- * failed lookup is not cached). The cache never holds a key in clear.
+ * failed lookup is not cached). The cache never holds a key in clear. Lookups go to the primary
+ * (a replica may not have a new key or a revocation yet).
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, { keyId: Promise<number | null>; expires: number }>();
@@ -89,7 +90,7 @@ export class ApiKeyAuthenticator {
     const now = this.clock();
     const hit = this.cache.get(keyHash);
     if (hit && hit.expires > now) return hit.keyId;
-    const keyId = detachedFromRequest(() => findActiveKeyIdByHash(this.db, keyHash)).catch((err: unknown) => {
+    const keyId = detachedFromRequest(() => findActiveKeyIdByHash(primaryOf(this.db), keyHash)).catch((err: unknown) => {
       this.cache.delete(keyHash);
       this.opts.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'API key lookup failed');
       const mapped = databaseAppError(err);
