@@ -18,6 +18,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log lines: `json` (one object a line), `pretty` (pino-pretty); unset: pretty when stdout is a terminal, else json. */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  /** Seconds a SIGTERM'd server answers `/readyz` 503 while still serving, before it closes (load balancers take it out of rotation first). */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   GRAPHIQL: bool(true),
   GRAPHQL_INTROSPECTION: bool(true),
