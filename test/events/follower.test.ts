@@ -50,7 +50,7 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
       const b = (await (await app.yoga.fetch('http://test/readyz')).json()) as any;
       return b.ingest?.items?.prices ? b : undefined;
     });
-    expect(body).toMatchObject({ status: 'ready', ingest: { following: true, leader: true } });
+    expect(body).toMatchObject({ status: 'ready', ingest: { following: true, leader: true, cycles: { last_ok: true, consecutive_failures: 0, failing: false } } });
     expect(Date.now() - Date.parse(body.ingest.items.prices.last_success)).toBeLessThan(60_000);
     expect(body.ingest.items.prices.lag_seconds).toBeLessThan(60);
     const stored = await t.db.rawQuery<{ n: number }>(`SELECT count(*)::int AS n FROM price_point`);
@@ -62,6 +62,33 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
     expect(text).toMatch(/^ingest_follower_leader 1$/m);
     expect(text).toMatch(/^ingest_last_success_timestamp_seconds\{item="prices"\} \d+/m);
     expect(text).toMatch(/^ingest_lag_seconds\{item="prices"\} \d+$/m);
+  });
+});
+
+describe('the in-server follower with its upstream down', () => {
+  let t: TestDatabase;
+  let app: App;
+
+  beforeAll(async () => {
+    t = await createTestDatabase('pglite', { seed: 'empty' });
+    const gone = await startFakeUpstream();
+    await gone.close();
+    const config = testConfig({ INGEST_FOLLOW: true, ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: gone.url });
+    app = await createApp({ config, db: t.db, follower: { client: fakeClient(gone).client, selection: { what: ['prices'], zones: ['ES'] } } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
+
+  it('stays ready, /readyz reporting the failed cycle, and /metrics counting it', async () => {
+    const res = await until(10_000, async () => {
+      const r = await app.yoga.fetch('http://test/readyz');
+      const b = (await r.json()) as any;
+      return b.ingest?.cycles?.last_at ? { status: r.status, body: b } : undefined;
+    });
+    expect(res).toMatchObject({ status: 200, body: { status: 'ready', ingest: { leader: true, cycles: { last_ok: false, consecutive_failures: 1, failing: false } } } });
+    expect(await (await app.yoga.fetch('http://test/metrics')).text()).toMatch(/^ingest_follower_failed_cycles 1$/m);
   });
 });
 
