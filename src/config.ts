@@ -32,6 +32,8 @@ const schema = z.object({
   API_KEY_REQUIRED: bool(false),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   RESPONSE_CACHE: bool(true),
+  /** Where the committing process sends `PURGE` with the changed data's tags in `Surrogate-Key` (a shared cache in front, see deploy/varnish.vcl). */
+  CACHE_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   CORS_ORIGINS: z.string().default('*'),
   ENTSOE_SECURITY_TOKEN: z.string().min(1).optional(),

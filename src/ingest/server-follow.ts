@@ -10,6 +10,7 @@ import type { Database } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
 import { type ItemFreshness, readIngestFreshness } from '../repositories/ingest-status.js';
+import { cachePurger } from '../events/cache-purge.js';
 import { EntsoeClient } from './client.js';
 import { EntsoeAuthError } from './entsoe/index.js';
 import { follow } from './follow.js';
@@ -85,12 +86,13 @@ export function startServerFollower(opts: ServerFollowerOptions): ServerFollower
   const client = opts.client ?? clientFor(config, logger);
   const selection = opts.selection ?? { what: [...ITEMS] };
   const intervalMs = config.INGEST_FOLLOW_INTERVAL_MINUTES * 60_000;
+  const purge = cachePurger(config.CACHE_PURGE_URL, (line) => logger?.warn(line));
   const cycles = cycleRecorder();
   const onCycle = (summary: IngestSummary) => (summary.fatal || summary.failed.length ? cycles.failed() : cycles.ok());
   const lead = async (signal: AbortSignal, fence: () => Promise<void>) => {
     const catalogue = await ensureCatalogue(db);
     const runOnce = async (range: { from: Date; to: Date }) =>
-      fence().then(() => runIngest({ db, client, catalogue, signal, thresholds: classificationThresholds(config), ...range, ...selection, args: { ...range, follow: 'server' } }));
+      fence().then(() => runIngest({ db, client, catalogue, signal, thresholds: classificationThresholds(config), ...range, ...selection, args: { ...range, follow: 'server' }, ...(purge ? { onCommitted: purge } : {}) }));
     while (!signal.aborted) {
       try {
         await follow({ runOnce, intervalMs, signal, onCycle, log: (line) => logger?.info(line) });
