@@ -3,6 +3,8 @@
  * windows reach subscribers, /readyz and /metrics report the last success and lag per item; with
  * several instances on one PostgreSQL exactly one follows, and another takes over when it dies.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
@@ -30,19 +32,33 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
   let t: TestDatabase;
   let fake: FakeUpstream;
   let app: App;
+  let purges: Server;
+  const purged: { method: string; tags: string }[] = [];
 
   beforeAll(async () => {
     t = await createTestDatabase(kind, { seed: 'empty' });
     fake = await startFakeUpstream();
     const yesterday = new Date(Math.floor(Date.now() / DAY) * DAY - DAY).toISOString().replace(':00.000Z', 'Z');
     fake.serve(key('A44', EIC.ES, EIC.ES), { body: a44Days(EIC.ES, yesterday, 2) });
-    const config = testConfig({ INGEST_FOLLOW: true, ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: fake.url });
+    purges = createServer((req, res) => {
+      purged.push({ method: req.method ?? '', tags: String(req.headers['surrogate-key']) });
+      res.end();
+    });
+    await new Promise<void>((done) => purges.listen(0, '127.0.0.1', done));
+    const CACHE_PURGE_URL = `http://127.0.0.1:${(purges.address() as AddressInfo).port}/`;
+    const config = testConfig({ INGEST_FOLLOW: true, ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: fake.url, CACHE_PURGE_URL });
     app = await createApp({ config, db: t.db, follower: { client: fakeClient(fake).client, selection: { what: ['prices'], zones: ['ES'] } } });
   });
   afterAll(async () => {
     await app?.close();
     await fake?.close();
     await t?.close();
+    await new Promise((done) => purges?.close(done));
+  });
+
+  it('purges the shared cache of the tags of each window it commits (CACHE_PURGE_URL)', async () => {
+    await until(10_000, async () => (purged.length ? true : undefined));
+    expect(purged[0]).toEqual({ method: 'PURGE', tags: expect.stringMatching(/^prices:ES flows:ES prices:all .*flows:all$/) });
   });
 
   it('ingests, and /readyz reports it leads with the last success and lag of prices', async () => {
