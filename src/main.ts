@@ -55,12 +55,22 @@ async function main(): Promise<void> {
   const close = (running: App, exitCode: number) => {
     closing = true;
     server.close(() => void running.close().then(() => db?.close()).then(() => process.exit(exitCode)));
-    void running.endStreams().then(() => setTimeout(() => server.closeIdleConnections(), 100).unref());
+    void running.endStreams();
     server.closeIdleConnections();
+    // A keep-alive connection whose response was in flight at close becomes idle when it ends.
+    setInterval(() => server.closeIdleConnections(), 100).unref();
     setTimeout(() => process.exit(1), 10_000).unref();
   };
+  let drain: NodeJS.Timeout | undefined;
   const stop = (signal: string, exitCode = 0) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal during the drain closes at once.
+      if (drain && !closing) {
+        clearTimeout(drain);
+        close(app as App, exitCode);
+      }
+      return;
+    }
     stopping = true;
     const drainMs = signal === 'SIGTERM' && app ? config.SHUTDOWN_DRAIN_SECONDS * 1000 : 0;
     logger.info({ signal, ready: Boolean(app), drainSeconds: drainMs / 1000 }, 'shutting down');
@@ -72,7 +82,7 @@ async function main(): Promise<void> {
     }
     const running = app;
     running.startDraining();
-    if (drainMs) setTimeout(() => close(running, exitCode), drainMs);
+    if (drainMs) drain = setTimeout(() => close(running, exitCode), drainMs);
     else close(running, exitCode);
   };
   installLastResort(process, { logger, ready: () => Boolean(app), stop: (reason) => stop(reason, 1) });
