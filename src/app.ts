@@ -67,6 +67,8 @@ export interface App {
   readonly metrics: ServiceMetrics;
   /** The served data's version: bumped by every committed ingestion window; caches and ETags follow it. */
   readonly version: DataVersion;
+  /** Begins the drain: `/readyz` answers 503 `draining` from now on; every request is still served. */
+  startDraining(): void;
   /** Ends every open subscription stream (their SSE responses complete) and stops the follower, so the HTTP server can close. */
   endStreams(): Promise<void>;
   /** Releases what the app holds besides the database (streams, the events listener, the Redis connection of the limiter). */
@@ -107,6 +109,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const restCache = new RestCache({ version, now: deps.now, privateOnly: config.API_KEY_REQUIRED, store: config.RESPONSE_CACHE });
   const follower = config.INGEST_FOLLOW ? startServerFollower({ config, db: opts.db, logger, ...opts.follower }) : null;
   if (follower) registerIngestMetrics(metrics, follower);
+  let draining = false;
   const keys = new ApiKeyAuthenticator(opts.db, { cacheTtlMs: config.API_KEY_CACHE_TTL_MS, logger });
   const yoga = createYoga<Record<string, never>, GraphQLContext>({
     schema: graphqlRateLimit(limiter).rateLimitDirectiveTransformer(schema),
@@ -125,7 +128,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       requestLogPlugin(logger),
       metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), GRAPHQL_PATH] }),
       securityHeadersPlugin(),
-      healthPlugin(opts.db, logger, follower ?? undefined),
+      healthPlugin(opts.db, logger, { ...(follower ? { follower } : {}), events: live.listenerState, draining: () => draining }),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS, cache: restCache }),
       dashboardPlugin(opts.dashboardDir),
@@ -149,5 +152,6 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const endStreams = async () => {
     await Promise.all([live.close(), follower?.close()]);
   };
-  return { yoga, deps, logger, metrics, version, endStreams, close: () => endStreams().then(() => limiter.close()) };
+  const startDraining = () => void (draining = true);
+  return { yoga, deps, logger, metrics, version, startDraining, endStreams, close: () => endStreams().then(() => limiter.close()) };
 }

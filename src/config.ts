@@ -26,6 +26,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log lines: `json` (one object a line), `pretty` (pino-pretty); unset: pretty when stdout is a terminal, else json. */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  /** Seconds a SIGTERM'd server answers `/readyz` 503 while still serving, before it closes (load balancers take it out of rotation first). */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   GRAPHIQL: bool(true),
   GRAPHQL_INTROSPECTION: bool(true),
@@ -38,6 +40,8 @@ const schema = z.object({
   API_KEY_REQUIRED: bool(false),
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   RESPONSE_CACHE: bool(true),
+  /** Where the committing process sends `PURGE` with the changed data's tags in `Surrogate-Key` (a shared cache in front, see deploy/varnish.vcl). */
+  CACHE_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   CORS_ORIGINS: z.string().default('*'),
   ENTSOE_SECURITY_TOKEN: z.string().min(1).optional(),

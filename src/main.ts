@@ -43,15 +43,37 @@ async function main(): Promise<void> {
   const demoCertain = config.SEED_DEMO && isFreshEmbeddedDirectory(config);
   const logger = createLogger(config);
   const gate = startupGate('opening the database');
-  const server = createServer(gate.handler);
+  let closing = false;
+  const server = createServer((req, res) => {
+    if (closing) res.setHeader('connection', 'close');
+    return gate.handler(req, res);
+  });
   answerClientErrors(server);
   let db: Database | undefined;
   let app: App | undefined;
   let stopping = false;
+  const close = (running: App, exitCode: number) => {
+    closing = true;
+    server.close(() => void running.close().then(() => db?.close()).then(() => process.exit(exitCode)));
+    void running.endStreams();
+    server.closeIdleConnections();
+    // A keep-alive connection whose response was in flight at close becomes idle when it ends.
+    setInterval(() => server.closeIdleConnections(), 100).unref();
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  let drain: NodeJS.Timeout | undefined;
   const stop = (signal: string, exitCode = 0) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal during the drain closes at once.
+      if (drain && !closing) {
+        clearTimeout(drain);
+        close(app as App, exitCode);
+      }
+      return;
+    }
     stopping = true;
-    logger.info({ signal, ready: Boolean(app) }, 'shutting down');
+    const drainMs = signal === 'SIGTERM' && app ? config.SHUTDOWN_DRAIN_SECONDS * 1000 : 0;
+    logger.info({ signal, ready: Boolean(app), drainSeconds: drainMs / 1000 }, 'shutting down');
     if (!app) {
       // An unfinished start has nothing to drain: its demo load's transaction never commits, and the data directory's lock goes on exit.
       server.close();
@@ -59,10 +81,9 @@ async function main(): Promise<void> {
       process.exit(exitCode);
     }
     const running = app;
-    server.close(() => void running.close().then(() => db?.close()).then(() => process.exit(exitCode)));
-    void running.endStreams().then(() => setTimeout(() => server.closeIdleConnections(), 100).unref());
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(1), 10_000).unref();
+    running.startDraining();
+    if (drainMs) drain = setTimeout(() => close(running, exitCode), drainMs);
+    else close(running, exitCode);
   };
   installLastResort(process, { logger, ready: () => Boolean(app), stop: (reason) => stop(reason, 1) });
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -18,6 +18,7 @@ import { ensureCatalogue } from '../repositories/catalogue.js';
 import { EntsoeClient } from '../ingest/client.js';
 import { follow } from '../ingest/follow.js';
 import { type IngestSummary, runIngest } from '../ingest/job.js';
+import { cachePurger } from '../events/cache-purge.js';
 import { createProgress } from '../ingest/progress.js';
 import { ITEMS, type Item } from '../ingest/windows.js';
 import { oneLine, parseCommandLine, runCommandLine, UsageError } from './command-line.js';
@@ -139,6 +140,7 @@ async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: stri
     onRetry: (e) => progress.note(`retry ${e.attempt}: ${e.request}: ${e.reason}; waiting ${(e.delayMs / 1000).toFixed(1)} s`),
   });
   const signal = deps.signal ?? interruptSignal(stderr);
+  const purge = cachePurger(config.CACHE_PURGE_URL, (line) => progress.note(line));
   const db = await openDatabase(config);
   try {
     await migrate(db);
@@ -147,7 +149,7 @@ async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: stri
     const once = async (range: { from: Date; to: Date }) => {
       const started = Date.now();
       const args = { from: range.from.toISOString(), to: range.to.toISOString(), zones: p.zones, borders: p.borders, what: p.what, follow: p.follow };
-      const summary = await runIngest({ db, client, catalogue, signal, progress, thresholds: classificationThresholds(config), ...range, zones: p.zones, borders: p.borders, what: p.what, args });
+      const summary = await runIngest({ db, client, catalogue, signal, progress, thresholds: classificationThresholds(config), ...range, zones: p.zones, borders: p.borders, what: p.what, args, ...(purge ? { onCommitted: purge } : {}) });
       stdout.write(`${summaryLine(summary, (Date.now() - started) / 1000)}\n`);
       return summary;
     };

@@ -11,8 +11,16 @@ import { type Database, directOf } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { type DataEvent, dataEventsChannel, readDataEvent } from './data-events.js';
 
+/** Whether the listener receives events (`listening`) or is reconnecting, and since when (ms since epoch). */
+export interface ListenerState {
+  readonly state: 'listening' | 'reconnecting';
+  readonly since: number;
+}
+
 /** A running listener. */
 export interface DataEventListener {
+  /** Listening, or reconnecting (events are being missed) since when. */
+  state(): ListenerState;
   /** Stops listening and closes the connection. */
   close(): Promise<void>;
 }
@@ -67,15 +75,21 @@ export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) 
   if (db.pglite) {
     const engine = db.pglite;
     const unlisten = await engine.listen(channel, deliver);
-    return { close: async () => (engine.closed ? undefined : unlisten()) };
+    const state = listeningSince(Date.now());
+    return { state: () => state, close: async () => (engine.closed ? undefined : unlisten()) };
   }
   if (db.notifications) {
     const off = db.notifications.on(channel, deliver);
-    return { close: async () => off() };
+    const state = listeningSince(Date.now());
+    return { state: () => state, close: async () => off() };
   }
   const pool = directOf(db).pool;
   if (!pool) throw new Error('database without its engine or pool');
   return listenOnPostgres({ ...pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, channel, deliver, opts);
+}
+
+function listeningSince(since: number): ListenerState {
+  return { state: 'listening', since };
 }
 
 async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliver: (payload: string | undefined) => void, opts: ListenOptions): Promise<DataEventListener> {
@@ -85,6 +99,7 @@ async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliv
   let pause = first;
   let timer: NodeJS.Timeout | undefined;
   let lost = false;
+  let state: ListenerState = { state: 'reconnecting', since: Date.now() };
 
   const connect = async (): Promise<void> => {
     const c = new pg.Client(options);
@@ -94,6 +109,7 @@ async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliv
       if (client !== c || closed) return;
       client = null;
       lost = true;
+      state = { state: 'reconnecting', since: Date.now() };
       opts.logger?.warn('data events connection lost; reconnecting');
       schedule();
     });
@@ -102,6 +118,7 @@ async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliv
     if (closed) return void (await c.end().catch(() => undefined));
     const resumed = lost;
     client = c;
+    state = listeningSince(Date.now());
     pause = first;
     lost = false;
     if (resumed) opts.onReconnect?.();
@@ -122,6 +139,7 @@ async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliv
     schedule();
   });
   return {
+    state: () => state,
     async close() {
       closed = true;
       clearTimeout(timer);

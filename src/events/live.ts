@@ -8,7 +8,7 @@ import type { TokenBucketLimiter } from '../security/token-bucket.js';
 import { createSubscriptionGate, type SubscriptionGate } from './gate.js';
 import { createEventHub, type EventHub } from './hub.js';
 import type { DataEvent } from './data-events.js';
-import { listenForDataEvents } from './listener.js';
+import { listenForDataEvents, type ListenerState } from './listener.js';
 import type { DataVersion } from './version.js';
 
 /** What the subscription resolvers read from the GraphQL context. */
@@ -19,6 +19,8 @@ export interface LiveEvents {
 
 /** Running live events: close ends every stream and stops listening. */
 export interface LiveEventsService extends LiveEvents {
+  /** The data events listener's state (`/readyz`). */
+  listenerState(): ListenerState;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startLiveEvents(opts: LiveEventsOptions): Promise<LiveEven
   return {
     hub,
     gate: createSubscriptionGate(opts.limiter, opts.perClient),
+    listenerState: () => listener.state(),
     close() {
       hub.close();
       return (closing ??= listener.close());

@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Database } from '../db/client.js';
 import { databaseAppError } from '../db/errors.js';
+import type { ListenerState } from '../events/listener.js';
 import type { FollowerStatus } from '../ingest/server-follow.js';
 import { pendingMigrations } from '../db/migrate.js';
 import type { Logger } from '../logger.js';
@@ -72,23 +73,54 @@ export function readinessMonitor(db: Database): () => Promise<Readiness> {
   };
 }
 
+/** Longest the data events listener may be down (reconnecting) before `/readyz` answers 503, ms: past it, caches and ETags may be stale. */
+export const EVENTS_DOWN_UNREADY_MS = 10_000;
+
+/** What `/readyz` reports besides the database. */
+export interface ReadySources {
+  /** The in-server follower (INGEST_FOLLOW): reported only, never a readiness condition. */
+  readonly follower?: FollowerStatus;
+  /** The data events listener's state: down longer than {@link EVENTS_DOWN_UNREADY_MS} makes the instance unready. */
+  readonly events?: () => ListenerState;
+  /** True once a SIGTERM began the drain: `/readyz` answers 503 `draining` while requests are still served. */
+  readonly draining?: () => boolean;
+  /** Clock, ms since epoch. */
+  readonly now?: () => number;
+}
+
+const DRAINING = { status: 'draining', detail: 'shutting down: serving the requests in flight, not taking new ones from the balancer' };
+
+/** The `/readyz` `events` section, and whether the listener has been down too long. */
+function eventsReport(state: ListenerState, now: number): { events: { state: ListenerState['state']; since: string }; stale: boolean } {
+  const stale = state.state === 'reconnecting' && now - state.since > EVENTS_DOWN_UNREADY_MS;
+  return { events: { state: state.state, since: new Date(state.since).toISOString() }, stale };
+}
+
 /**
- * `/healthz` (process up, always 200) and `/readyz` (200 when ready or busy, else 503; see
- * {@link readinessMonitor}); with the in-server follower, a ready /readyz adds its `ingest`
- * section (last success and lag per item; not a readiness condition), when it comes in time.
+ * `/healthz` (process up, always 200) and `/readyz`: 200 when ready or busy, else 503 — the
+ * database unreachable or not migrated ({@link readinessMonitor}), the data events listener down
+ * longer than {@link EVENTS_DOWN_UNREADY_MS} (this instance's caches would serve stale data), or
+ * the drain after SIGTERM. With the in-server follower, a ready /readyz adds its `ingest` section
+ * (last success and lag per item, the last cycles' outcome; never a readiness condition: an
+ * upstream outage must not take every instance out of the balancer), when it comes in time.
  */
-export function healthPlugin(db: Database, logger: Logger, follower?: FollowerStatus): Plugin {
+export function healthPlugin(db: Database, logger: Logger, sources: ReadySources = {}): Plugin {
   const ready = readinessMonitor(db);
+  const { follower } = sources;
+  const now = sources.now ?? Date.now;
   return {
     onRequest({ url, endResponse }) {
       const path = routePath(url.pathname);
       if (path === HEALTH_PATH) return endResponse(json({ status: 'ok' }));
       if (path !== READY_PATH) return;
-      return ready().then(async (r) => {
+      if (sources.draining?.()) return endResponse(json(DRAINING, 503, { 'cache-control': 'no-store' }));
+      return ready().then(async (db) => {
+        const events = sources.events ? eventsReport(sources.events(), now()) : undefined;
+        const r: Readiness = db.status === 'ready' && events?.stale ? { status: 'unavailable', detail: `data events listener down since ${events.events.since}: cached answers may be stale` } : db;
         if (r.status !== 'ready') logger.warn({ status: r.status, detail: r.detail }, 'not ready');
-        const report = follower && r.status === 'ready' ? await within(ingestReport(follower, Date.now()).catch(() => undefined), READY_WAIT_MS) : undefined;
+        const report = follower && r.status === 'ready' ? await within(ingestReport(follower, now()).catch(() => undefined), READY_WAIT_MS) : undefined;
         const ingest = follower && r.status === 'ready' ? { ingest: report } : {};
-        endResponse(json({ ...r, ...ingest }, r.status === 'unavailable' ? 503 : 200));
+        endResponse(json({ ...r, ...(events ? { events: events.events } : {}), ...ingest }, r.status === 'unavailable' ? 503 : 200));
       });
     },
   };

@@ -3,7 +3,7 @@
  * of /metrics. Lag is the time since an item's last successful window.
  */
 import { Gauge } from 'prom-client';
-import type { FollowerStatus } from '../ingest/server-follow.js';
+import { FOLLOWER_FAILING_CYCLES, type FollowerCycles, type FollowerStatus } from '../ingest/server-follow.js';
 import type { ServiceMetrics } from './metrics.js';
 
 /** One item's state: its last success (UTC, RFC 3339) and the seconds since. */
@@ -14,11 +14,30 @@ export interface ItemReport {
   readonly covered_until: string;
 }
 
+/** This instance's follow cycles: the last one's end and outcome, and failures in a row. */
+export interface CyclesReport {
+  readonly last_at: string | null;
+  readonly last_ok: boolean | null;
+  readonly consecutive_failures: number;
+  /** At least {@link FOLLOWER_FAILING_CYCLES} failed in a row (the upstream or the database is down): reported only, the instance stays ready. */
+  readonly failing: boolean;
+}
+
 /** The /readyz `ingest` section. */
 export interface IngestReport {
   readonly following: true;
   readonly leader: boolean;
+  readonly cycles: CyclesReport;
   readonly items: Record<string, ItemReport>;
+}
+
+function cyclesReport(c: FollowerCycles): CyclesReport {
+  return {
+    last_at: c.lastAt === undefined ? null : new Date(c.lastAt).toISOString(),
+    last_ok: c.lastOk ?? null,
+    consecutive_failures: c.consecutiveFailures,
+    failing: c.consecutiveFailures >= FOLLOWER_FAILING_CYCLES,
+  };
 }
 
 /** Reads the report; `now` in ms since epoch. */
@@ -31,7 +50,7 @@ export async function ingestReport(status: FollowerStatus, now: number): Promise
       covered_until: f.coveredUntil.toISOString(),
     };
   }
-  return { following: true, leader: status.isLeader(), items };
+  return { following: true, leader: status.isLeader(), cycles: cyclesReport(status.cycles()), items };
 }
 
 /**
@@ -42,6 +61,7 @@ export function registerIngestMetrics(metrics: ServiceMetrics, status: FollowerS
   const registers = [metrics.registry];
   let pending: Promise<IngestReport> | null = null;
   const read = () => (pending ??= ingestReport(status, now()).finally(() => (pending = null)));
+  new Gauge({ name: 'ingest_follower_failed_cycles', help: 'Follow cycles in a row that failed on this instance (0 after a success).', registers, collect() { this.set(status.cycles().consecutiveFailures); } });
   new Gauge({ name: 'ingest_follower_leader', help: '1 when this instance runs the ENTSO-E follower (INGEST_FOLLOW leader), else 0.', registers, collect() { this.set(status.isLeader() ? 1 : 0); } });
   new Gauge({
     name: 'ingest_last_success_timestamp_seconds',

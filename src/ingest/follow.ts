@@ -24,6 +24,8 @@ export interface FollowOptions {
   readonly now?: () => Date;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly log?: (line: string) => void;
+  /** Told each cycle's summary as it ends. */
+  readonly onCycle?: (summary: IngestSummary) => void;
 }
 
 /** The range of one follow cycle: [today - lookback, today + 2 days) in UTC days. */
@@ -48,6 +50,7 @@ export async function follow(opts: FollowOptions): Promise<number> {
     const range = followRange(now(), opts.lookbackDays ?? DEFAULT_LOOKBACK_DAYS);
     const summary = await opts.runOnce(range);
     cycles++;
+    opts.onCycle?.(summary);
     if (summary.fatal instanceof EntsoeAuthError) throw summary.fatal;
     const problems = summary.fatal ? `; stopped: ${summary.fatal.message}` : summary.failed.length ? `; ${summary.failed.length} window(s) failed` : '';
     const waiting = summary.unpublished.length ? `, ${summary.unpublished.length} not published yet` : '';

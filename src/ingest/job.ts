@@ -9,7 +9,8 @@ import type { Database } from '../db/client.js';
 import { type ClassificationThresholds, DEFAULT_THRESHOLDS } from '../domain/classification.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
 import { ensureCatalogue } from '../repositories/catalogue.js';
-import { notifyWindowCommitted } from '../repositories/ingest-events.js';
+import { notifyWindowCommitted, windowEvent } from '../repositories/ingest-events.js';
+import type { DataEvent } from '../events/data-events.js';
 import { finishRun, readFinishedWindows, recordWindow } from '../repositories/ingest-load.js';
 import { closeAbandonedRuns, startRun } from '../repositories/ingest-runs.js';
 import { inTransaction } from '../repositories/sql.js';
@@ -34,6 +35,8 @@ export interface IngestOptions extends TargetSelection {
   readonly catalogue?: StoredCatalogue;
   /** Recorded in `ingestion_run.args` (never put the token here). */
   readonly args?: unknown;
+  /** Told each window's data event once its transaction committed (the cache purge); awaited before the next window. */
+  readonly onCommitted?: (event: DataEvent) => Promise<void>;
 }
 
 /** Outcome of one run. */
@@ -92,6 +95,7 @@ async function handleWindow(opts: IngestOptions, ctx: ItemContext, runId: number
       await recordWindow(sql, runId, w, { status: 'done', rows: prepared.rows, error: null, at: now() });
       if (prepared.rows > 0) await notifyWindowCommitted(sql, w);
     });
+    if (prepared.rows > 0) await opts.onCommitted?.(windowEvent(w));
     state.completed++;
     state.rows += prepared.rows;
     progress.end(label, { rows: prepared.rows });

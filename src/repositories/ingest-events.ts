@@ -3,7 +3,7 @@
  * that writes a window, so PostgreSQL delivers it to every listening session exactly when (and
  * only if) the data commits.
  */
-import { DATA_EVENTS_CHANNEL_PREFIX, type DataEventKind } from '../events/data-events.js';
+import { DATA_EVENTS_CHANNEL_PREFIX, type DataEvent, type DataEventKind } from '../events/data-events.js';
 import { type Executor, query } from './sql.js';
 
 /** The event kind of an upstream item: prices for day-ahead prices, flows for the border items. */
@@ -23,4 +23,10 @@ export async function notifyWindowCommitted(db: Executor, w: { item: string; are
        'areas', json_build_array($4::text), 'from', $5::text, 'to', $6::text)::text)`,
     [DATA_EVENTS_CHANNEL_PREFIX, eventKindOf(w.item), w.item, w.areaKey, w.start.toISOString(), w.end.toISOString()],
   );
+}
+
+/** The data event {@link notifyWindowCommitted} announces for a window, as listeners read it. */
+export function windowEvent(w: { item: string; areaKey: string; start: Date; end: Date }): DataEvent {
+  const kind = eventKindOf(w.item);
+  return { kind, item: w.item, zones: kind === 'prices' ? [w.areaKey] : [], borders: kind === 'flows' ? [w.areaKey] : [], from: w.start, to: w.end };
 }

@@ -53,6 +53,8 @@ const RETRY_AFTER = 'Retry-After';
 const CACHING_HEADERS = {
   ETag: 'Strong validator of this response (data version, path, query and representation; `-gzip`/`-br` appended when compressed). Send it back in If-None-Match to get a 304 while the data is unchanged.',
   'Cache-Control': '`public, max-age=3600` for ranges ending more than 48 h ago, `public, max-age=60` for recent ranges, ranges relative to `now` and the catalogue (`private` when API keys are required).',
+  'Surrogate-Key': 'Cache tags, space-separated, for a shared cache to purge by: the dataset (`prices`, `flows`, `catalogue`) and the zones or borders filtered on (`prices:DE_LU`, `flows:DE_LU->FR`; `prices:all`, `flows:all` over every zone).',
+  'Cache-Tag': 'The Surrogate-Key tags, comma-separated.',
 } as const;
 
 const text = (description: string, extra: { enum?: string[] } = {}) => ({ description, schema: { type: 'string' as const, ...extra } });

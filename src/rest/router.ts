@@ -12,6 +12,7 @@ import { type Format, varyOf } from './negotiation.js';
 import { metaToWire } from './schemas.js';
 import { REST_PREFIX, routePath } from '../http/paths.js';
 import { addVary } from '../http/vary.js';
+import { responseTags, setCacheTags } from '../http/cache-tags.js';
 
 /** Prefix of the REST API. */
 export const API_PREFIX = REST_PREFIX;
@@ -96,6 +97,12 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return response;
 }
 
+/** A successful answer with its cache tags (see cache-tags.ts). */
+function tagged(response: Response, path: string, query: Record<string, unknown>, deps: ServiceDeps): Response {
+  if (response.status < 300 || response.status === 304) setCacheTags(response.headers, responseTags(path, query, deps.catalogue));
+  return response;
+}
+
 /**
  * Mounts the REST endpoints on the Yoga server: GET and HEAD only (405 with Allow otherwise),
  * JSON 404 for unknown paths under the prefix, coded errors mapped to HTTP status.
@@ -131,7 +138,7 @@ export function restPlugin(opts: {
       const format = representation(request, url);
       const run = () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(endpoint, opts.deps, url, query, format, fetchAPI.Response), opts.timeoutMs);
       const work = opts.cache?.respond({ path, query: endpoint.query, url, request, format, responseClass: fetchAPI.Response }, run) ?? run().then((r) => r.response);
-      return work.then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
+      return work.then((response) => endResponse(tagged(response, path, query, opts.deps)), (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },
   };
 }

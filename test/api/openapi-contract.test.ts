@@ -58,14 +58,14 @@ describe('the OpenAPI document as a contract', () => {
   it('describes the error responses with shared bodies, Retry-After on 429, caching and RateLimit headers on 200, and 304', () => {
     for (const [, op] of operations) {
       expect(Object.keys(op.responses).sort()).toEqual(['200', '304', '401', '422', '429', '503', '504']);
-      expect(Object.keys(op.responses['304'].headers)).toEqual(['ETag', 'Cache-Control']);
+      expect(Object.keys(op.responses['304'].headers)).toEqual(['ETag', 'Cache-Control', 'Surrogate-Key', 'Cache-Tag']);
       for (const status of ['401', '429', '503', '504']) {
         expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
       }
       expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After');
       const meta = ['X-Provenance', 'X-Upstream-Sources', 'X-Resolved-Datetime-From', 'X-Resolved-Datetime-To', 'X-Resolution', 'X-Time-Zone'];
       const paging = op.operationId === 'getFlows' ? ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-Next-Offset', 'Link'] : [];
-      expect(Object.keys(op.responses['200'].headers)).toEqual(['ETag', 'Cache-Control', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...meta, ...paging]);
+      expect(Object.keys(op.responses['200'].headers)).toEqual(['ETag', 'Cache-Control', 'Surrogate-Key', 'Cache-Tag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...meta, ...paging]);
     }
     expect(doc.components.schemas.HTTPValidationError.properties.detail.items.required).toEqual(['loc', 'msg', 'type']);
   });

@@ -3,6 +3,8 @@
  * windows reach subscribers, /readyz and /metrics report the last success and lag per item; with
  * several instances on one PostgreSQL exactly one follows, and another takes over when it dies.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
@@ -30,19 +32,33 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
   let t: TestDatabase;
   let fake: FakeUpstream;
   let app: App;
+  let purges: Server;
+  const purged: { method: string; tags: string }[] = [];
 
   beforeAll(async () => {
     t = await createTestDatabase(kind, { seed: 'empty' });
     fake = await startFakeUpstream();
     const yesterday = new Date(Math.floor(Date.now() / DAY) * DAY - DAY).toISOString().replace(':00.000Z', 'Z');
     fake.serve(key('A44', EIC.ES, EIC.ES), { body: a44Days(EIC.ES, yesterday, 2) });
-    const config = testConfig({ INGEST_FOLLOW: true, ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: fake.url });
+    purges = createServer((req, res) => {
+      purged.push({ method: req.method ?? '', tags: String(req.headers['surrogate-key']) });
+      res.end();
+    });
+    await new Promise<void>((done) => purges.listen(0, '127.0.0.1', done));
+    const CACHE_PURGE_URL = `http://127.0.0.1:${(purges.address() as AddressInfo).port}/`;
+    const config = testConfig({ INGEST_FOLLOW: true, ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: fake.url, CACHE_PURGE_URL });
     app = await createApp({ config, db: t.db, follower: { client: fakeClient(fake).client, selection: { what: ['prices'], zones: ['ES'] } } });
   });
   afterAll(async () => {
     await app?.close();
     await fake?.close();
     await t?.close();
+    await new Promise((done) => purges?.close(done));
+  });
+
+  it('purges the shared cache of the tags of each window it commits (CACHE_PURGE_URL)', async () => {
+    await until(10_000, async () => (purged.length ? true : undefined));
+    expect(purged[0]).toEqual({ method: 'PURGE', tags: expect.stringMatching(/^prices:ES flows:ES prices:all .*flows:all$/) });
   });
 
   it('ingests, and /readyz reports it leads with the last success and lag of prices', async () => {
@@ -50,7 +66,7 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
       const b = (await (await app.yoga.fetch('http://test/readyz')).json()) as any;
       return b.ingest?.items?.prices ? b : undefined;
     });
-    expect(body).toMatchObject({ status: 'ready', ingest: { following: true, leader: true } });
+    expect(body).toMatchObject({ status: 'ready', ingest: { following: true, leader: true, cycles: { last_ok: true, consecutive_failures: 0, failing: false } } });
     expect(Date.now() - Date.parse(body.ingest.items.prices.last_success)).toBeLessThan(60_000);
     expect(body.ingest.items.prices.lag_seconds).toBeLessThan(60);
     const stored = await t.db.rawQuery<{ n: number }>(`SELECT count(*)::int AS n FROM price_point`);
@@ -62,6 +78,33 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
     expect(text).toMatch(/^ingest_follower_leader 1$/m);
     expect(text).toMatch(/^ingest_last_success_timestamp_seconds\{item="prices"\} \d+/m);
     expect(text).toMatch(/^ingest_lag_seconds\{item="prices"\} \d+$/m);
+  });
+});
+
+describe('the in-server follower with its upstream down', () => {
+  let t: TestDatabase;
+  let app: App;
+
+  beforeAll(async () => {
+    t = await createTestDatabase('pglite', { seed: 'empty' });
+    const gone = await startFakeUpstream();
+    await gone.close();
+    const config = testConfig({ INGEST_FOLLOW: true, ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: gone.url });
+    app = await createApp({ config, db: t.db, follower: { client: fakeClient(gone).client, selection: { what: ['prices'], zones: ['ES'] } } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
+
+  it('stays ready, /readyz reporting the failed cycle, and /metrics counting it', async () => {
+    const res = await until(10_000, async () => {
+      const r = await app.yoga.fetch('http://test/readyz');
+      const b = (await r.json()) as any;
+      return b.ingest?.cycles?.last_at ? { status: r.status, body: b } : undefined;
+    });
+    expect(res).toMatchObject({ status: 200, body: { status: 'ready', ingest: { leader: true, cycles: { last_ok: false, consecutive_failures: 1, failing: false } } } });
+    expect(await (await app.yoga.fetch('http://test/metrics')).text()).toMatch(/^ingest_follower_failed_cycles 1$/m);
   });
 });
 

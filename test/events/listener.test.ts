@@ -1,5 +1,6 @@
 /** The PostgreSQL listener survives the loss of its connection: it reconnects and delivers again. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client.js';
 import type { DataEvent } from '../../src/events/data-events.js';
 import { type DataEventListener, listenForDataEvents } from '../../src/events/listener.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest-events.js';
@@ -32,6 +33,7 @@ describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () =
     await notifyWindowCommitted(t.db, WINDOW);
     expect(await waitFor(1)).toBe(1);
     expect(reconnections).toBe(0);
+    expect(listener.state().state).toBe('listening');
     const killed = await t.db.rawQuery<{ ok: boolean }>(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1`, [`emk_events:${t.db.schema}`]);
     expect(killed).toEqual([{ ok: true }]);
     let delivered = 1;
@@ -43,5 +45,25 @@ describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () =
     expect(delivered).toBeGreaterThanOrEqual(2);
     expect(events[1]).toMatchObject({ kind: 'prices', zones: ['ES'] });
     expect(reconnections).toBe(1);
+    expect(listener.state().state).toBe('listening');
+  });
+});
+
+describe('the data events listener without its database', () => {
+  it('tells it is reconnecting, and since when, while it cannot listen', async () => {
+    const { createServer } = await import('node:net');
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const { port } = closed.address() as { port: number };
+    await new Promise((done) => closed.close(done));
+    const before = Date.now();
+    const unreachable = { schema: 'public', pool: { options: { host: '127.0.0.1', port, user: 'nobody', database: 'none' } } } as unknown as Database;
+    const listener = await listenForDataEvents(unreachable, () => undefined, { reconnectMs: 60_000 });
+    try {
+      expect(listener.state()).toEqual({ state: 'reconnecting', since: expect.any(Number) });
+      expect(listener.state().since).toBeGreaterThanOrEqual(before);
+    } finally {
+      await listener.close();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange } from '../support/raw-http.js';
 import { type Child, groupAlive, killGroup, listening, ROOT, run, start, within } from './children.js';
 
-const ENV = { PORT: '0', PGLITE_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'warn' };
+const ENV = { PORT: '0', PGLITE_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_SECONDS: '0' };
 
 async function untilUp(child: Child, ms: number): Promise<number> {
   const up = await within(ms, () => /^Ready: /m.test(child.stdout()) || child.process.exitCode !== null);

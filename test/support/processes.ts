@@ -29,9 +29,9 @@ export function killStarted(): void {
   running.clear();
 }
 
-/** Starts `node --import tsx <script> ...args` with only PATH and `env` in its environment. */
+/** Starts `node --import tsx <script> ...args` with only PATH, no shutdown drain (`SHUTDOWN_DRAIN_SECONDS=0`) and `env` in its environment. */
 export function start(script: string, args: readonly string[], env: Record<string, string>): Running {
-  const child = spawn(process.execPath, [...NODE_ARGS, script, ...args], { cwd: ROOT, env: { PATH: CHILD_PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, script, ...args], { cwd: ROOT, env: { PATH: CHILD_PATH, SHUTDOWN_DRAIN_SECONDS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let text = '';
   const listeners = new Set<() => void>();

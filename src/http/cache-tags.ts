@@ -1,0 +1,78 @@
+/**
+ * Cache tags for shared caches and CDNs: every REST answer names what it was computed from in
+ * `Surrogate-Key` (space-separated: Varnish, Fastly) and `Cache-Tag` (comma-separated: Cloudflare,
+ * Akamai), and each committed data event names the tags it makes stale, for a purge of exactly
+ * those (see cache-purge.ts).
+ *
+ * Tags: the dataset (`prices`, `flows`, `catalogue`) on every answer, for purging a whole dataset;
+ * then its scope: `prices:<ZONE>` per zone filtered on, `flows:<ZONE>` per zone and
+ * `flows:<A->B>` per border (stored orientation) filtered on, `prices:all` / `flows:all` for an
+ * answer over every zone. A prices change of a zone also reclassifies its borders' flows, so it
+ * makes that zone's flow tags stale too.
+ */
+import type { DataEvent } from '../events/data-events.js';
+import { type Catalogue, DATA_CATALOGUE } from '../domain/catalogue.js';
+
+/** The header a Varnish VCL bans on, space-separated tags. */
+export const SURROGATE_KEY_HEADER = 'surrogate-key';
+/** The same tags, comma-separated. */
+export const CACHE_TAG_HEADER = 'cache-tag';
+
+type Dataset = 'prices' | 'flows';
+
+/** The datasets each REST data path is computed from (flow classifications are computed from prices too, which their purge accounts for). */
+const DATASETS: Readonly<Record<string, readonly Dataset[]>> = {
+  '/api/v1/prices': ['prices'],
+  '/api/v1/price-kpis': ['prices'],
+  '/api/v1/flows': ['flows'],
+  '/api/v1/flow-type-summary': ['flows'],
+  '/api/v1/ci-share': ['flows'],
+  '/api/v1/flow-price-scatter': ['prices', 'flows'],
+  '/api/v1/flow-duration': ['flows'],
+  '/api/v1/zone-import-export': ['flows'],
+};
+
+/** The filters of a parsed REST query that scope its tags. */
+interface ScopedQuery {
+  readonly zone?: readonly string[];
+  readonly border?: readonly string[];
+}
+
+function scopeTags(dataset: Dataset, q: ScopedQuery, catalogue: Catalogue): string[] {
+  const zones = q.zone?.length ? catalogue.resolveZones(q.zone) : [];
+  const borders = q.border?.length ? catalogue.resolveBorders(q.border).map((b) => b.key) : [];
+  if (dataset === 'prices') {
+    const priced = [...zones, ...borders.flatMap((k) => k.split('->'))];
+    return priced.length ? [...new Set(priced)].map((z) => `prices:${z}`) : ['prices:all'];
+  }
+  const scoped = [...zones, ...borders];
+  return scoped.length ? scoped.map((s) => `flows:${s}`) : ['flows:all'];
+}
+
+/**
+ * The tags of the answer to a REST `path` with its parsed `query`: `catalogue` for the catalogue
+ * paths, none for paths that serve no data (documents).
+ */
+export function responseTags(path: string, query: ScopedQuery, catalogue: Catalogue): string[] {
+  if (path === '/api/v1/zones' || path === '/api/v1/borders') return ['catalogue'];
+  const datasets = DATASETS[path];
+  if (!datasets) return [];
+  const scopes = datasets.flatMap((d) => scopeTags(d, query, catalogue));
+  return [...new Set([...datasets, ...scopes])];
+}
+
+/** Adds the tags to a response's headers (nothing for an empty list). */
+export function setCacheTags(headers: Headers, tags: readonly string[]): void {
+  if (!tags.length) return;
+  headers.set(SURROGATE_KEY_HEADER, tags.join(' '));
+  headers.set(CACHE_TAG_HEADER, tags.join(','));
+}
+
+/** The tags a committed data event makes stale: its zones' or borders' tags and the `:all` ones. */
+export function eventTags(event: DataEvent, catalogue: Catalogue = DATA_CATALOGUE): string[] {
+  if (event.kind === 'prices') {
+    const borders = event.zones.flatMap((z) => catalogue.bordersOf(z).map((b) => `flows:${b.key}`));
+    return [...new Set([...event.zones.flatMap((z) => [`prices:${z}`, `flows:${z}`]), 'prices:all', ...borders, 'flows:all'])];
+  }
+  return [...new Set([...event.borders.flatMap((k) => [`flows:${k}`, ...k.split('->').map((z) => `flows:${z}`)]), 'flows:all'])];
+}

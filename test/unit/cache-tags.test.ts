@@ -1,0 +1,35 @@
+/** Cache tags: what each answer names, and what each data event purges (see src/http/cache-tags.ts). */
+import { describe, expect, it } from 'vitest';
+import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
+import { cachePurger } from '../../src/events/cache-purge.js';
+import { eventTags, responseTags } from '../../src/http/cache-tags.js';
+
+const event = { item: 'prices', from: new Date('2025-10-01T00:00Z'), to: new Date('2025-10-02T00:00Z') };
+
+describe('cache tags', () => {
+  it('names the dataset and the zones or borders an answer filters on, in canonical form', () => {
+    expect(responseTags('/api/v1/prices', { zone: ['de-lu', '10YFR-RTE------C'] }, DATA_CATALOGUE)).toEqual(['prices', 'prices:DE_LU', 'prices:FR']);
+    expect(responseTags('/api/v1/prices', {}, DATA_CATALOGUE)).toEqual(['prices', 'prices:all']);
+    expect(responseTags('/api/v1/flows', { border: ['FR->DE_LU'], zone: ['ES'] }, DATA_CATALOGUE)).toEqual(['flows', 'flows:ES', 'flows:DE_LU->FR']);
+    expect(responseTags('/api/v1/flow-price-scatter', { border: ['DE_LU->FR'] }, DATA_CATALOGUE)).toEqual(['prices', 'flows', 'prices:DE_LU', 'prices:FR', 'flows:DE_LU->FR']);
+    expect(responseTags('/api/v1/zones', {}, DATA_CATALOGUE)).toEqual(['catalogue']);
+    expect(responseTags('/api/v1/openapi.json', {}, DATA_CATALOGUE)).toEqual([]);
+  });
+
+  it("purges a zone's prices and, as they reclassify its borders, their flows; never another zone's prices", () => {
+    const tags = eventTags({ ...event, kind: 'prices', zones: ['ES'], borders: [] });
+    expect(tags).toEqual(expect.arrayContaining(['prices:ES', 'prices:all', 'flows:ES', 'flows:ES->FR', 'flows:ES->PT', 'flows:all']));
+    expect(tags.filter((t) => t.startsWith('prices:'))).toEqual(['prices:ES', 'prices:all']);
+    expect(tags).not.toContain('prices');
+  });
+
+  it("purges a border's flows, its zones' flow answers and every-zone answers, and no prices", () => {
+    expect(eventTags({ ...event, item: 'flows', kind: 'flows', zones: [], borders: ['DE_LU->FR'] })).toEqual(['flows:DE_LU->FR', 'flows:DE_LU', 'flows:FR', 'flows:all']);
+  });
+
+  it('a purge that fails is reported, not thrown', async () => {
+    const lines: string[] = [];
+    await cachePurger('http://127.0.0.1:9/', (l) => lines.push(l))!({ ...event, kind: 'prices', zones: ['ES'], borders: [] });
+    expect(lines).toEqual([expect.stringMatching(/^cache purge of prices:ES .* failed: /)]);
+  });
+});
