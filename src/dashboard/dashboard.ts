@@ -4,7 +4,8 @@ import { askForKey } from './api-key.js';
 import { mountChart } from './charts.js';
 import { applyState, type BorderOption, readSelection, renderBorderPicker, renderZonePicker, syncDateInputs } from './controls.js';
 import { DAY_MS, flowSeries, HOUR_MS, hourOfDayMeans, isoDay, priceSeries, type Range, resolveChoice, tomorrowOf } from './data.js';
-import { browserZone, fetchBorderAnalytics, fetchFlows, fetchMapHour, fetchPrices, fetchZoneAnalytics, type Scope } from './fetch.js';
+import { bounds, browserZone, fetchBorderAnalytics, fetchFlows, fetchMapHour, fetchPrices, fetchZoneAnalytics, type Scope } from './fetch.js';
+import { addExports } from './export.js';
 import { drawMap, type EuropeMap } from './map.js';
 import { renderBorderAnalytics, renderCi, renderKpis, renderTrade } from './panels.js';
 import { CatalogueQuery, ClockQuery } from './queries.js';
@@ -155,6 +156,30 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     for (const g of byId('map').querySelectorAll<SVGGElement>('.zone')) g.classList.toggle('selected', sel.zones.includes(g.dataset.zone ?? ''));
     for (const g of byId('map').querySelectorAll<SVGGElement>('.border')) g.classList.toggle('selected', g.dataset.border === sel.border);
   };
+
+  const REST_RES = { NATIVE: 'native', HOURLY: '1H', DAILY: '1D' } as const;
+  const rest = (path: string, extra: Record<string, string | string[]>, range?: Range) => {
+    const scope = currentScope();
+    if (!scope) return null;
+    const b = bounds(range ?? scope.range, range ? 'UTC' : scope.tz);
+    const p = new URLSearchParams({ datetime_from: b.from, datetime_to: b.to, format: 'csv' });
+    if (b.timeZone) p.set('tz', b.timeZone);
+    for (const [k, v] of Object.entries(extra)) for (const x of [v].flat()) p.append(k, x);
+    return `/api/v1/${path}?${p.toString()}`;
+  };
+  const sel = () => readSelection(form);
+  const exports: Record<ChartId, [string, () => string | null]> = {
+    prices: ['the price chart', () => rest('prices', { zone: sel().zones, resolution: REST_RES[sel().resolution] })],
+    heatmap: ['the hour-of-day heatmap', () => rest('prices', { zone: sel().zones, resolution: '1H' })],
+    tomorrow: ["tomorrow's prices", () => rest('prices', { zone: sel().zones, resolution: 'native' }, tomorrowOf(nowMs))],
+    flows: ['the border flows', () => rest('flows', { border: sel().border, resolution: '1H' })],
+    shares: ['the daily flow-type shares', () => rest('flow-type-summary', { border: sel().border, resolution: '1D' })],
+    duration: ['the flow duration curve', () => rest('flow-duration', { border: sel().border, points: '101' })],
+    scatter: ['the flow/price scatter', () => rest('flow-price-scatter', { border: sel().border, flow_bin_mw: '100', price_bin: '2' })],
+    ci: ['the counter-intuitive share', () => rest('ci-share', { zone: sel().zones, resolution: '1D' })],
+    trade: ['the imports and exports', () => rest('zone-import-export', { zone: sel().zones })],
+  };
+  for (const id of CHART_IDS) addExports(charts[id], exports[id][0], exports[id][1]);
 
   const loaders: Record<Panel, () => Promise<void>> = { prices: loadPrices, zones: loadZones, flows: loadFlows, map: loadMap };
   const due = new Set<Panel>();
