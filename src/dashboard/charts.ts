@@ -4,6 +4,7 @@ import { type ComposeOption, type EChartsType, init, use } from 'echarts/core';
 import type { BarSeriesOption, HeatmapSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption, VisualMapComponentOption } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
+import { zoneColour } from './colours.js';
 import { FLOW_TYPES, type FlowTypeName } from './data.js';
 
 use([LineChart, HeatmapChart, BarChart, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent, CanvasRenderer]);
@@ -36,8 +37,8 @@ const percent = (v: unknown): string => (typeof v === 'number' ? `${v.toFixed(1)
  * Shared settings: canvas rendering, UTC axes, tooltips drawn on the canvas (no HTML, so no inline
  * styles under the page's CSP), no animation.
  */
-const base = (): Option => ({
-  useUTC: true,
+const base = (utc = true): Option => ({
+  useUTC: utc,
   animation: false,
   textStyle: { fontFamily: 'system-ui, sans-serif' },
   tooltip: { trigger: 'axis', renderMode: 'richText', confine: true },
@@ -52,19 +53,19 @@ export function mountChart(el: HTMLElement): EChartsType {
   return chart;
 }
 
-/** Price lines, one per zone, EUR/MWh over UTC time. */
-export function priceLinesOption(series: Map<string, [number, number][]>): Option {
+/** Price lines, one per zone in its own colour, EUR/MWh over UTC (or, `utc` false, the browser's local) time. */
+export function priceLinesOption(series: Map<string, [number, number][]>, utc = true): Option {
   return {
-    ...base(),
+    ...base(utc),
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: eur },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: 'EUR/MWh', nameTextStyle: { align: 'left' }, scale: true },
-    series: [...series].map(([zone, points]) => ({ type: 'line', name: zone, data: points, showSymbol: false, sampling: 'lttb', lineStyle: { width: 1.5 } })),
+    series: [...series].map(([zone, points]) => ({ type: 'line', name: zone, data: points, showSymbol: false, sampling: 'lttb', color: zoneColour(zone), lineStyle: { width: 1.5 } })),
   };
 }
 
 /** Heatmap of mean price per zone (rows) and UTC hour of day (columns). */
-export function heatmapOption(cells: [number, number, number][], zones: readonly string[]): Option {
+export function heatmapOption(cells: [number, number, number][], zones: readonly string[], tzName = 'UTC'): Option {
   const values = cells.map((c) => c[2]);
   const min = values.length ? Math.floor(Math.min(...values)) : 0;
   const max = values.length ? Math.ceil(Math.max(...values)) : 1;
@@ -72,8 +73,8 @@ export function heatmapOption(cells: [number, number, number][], zones: readonly
     ...base(),
     legend: { show: false },
     grid: { left: 8, right: 16, top: 8, bottom: 64, containLabel: true },
-    tooltip: { trigger: 'item', renderMode: 'richText', confine: true, formatter: (p) => heatmapLabel(p, zones) },
-    xAxis: { type: 'category', name: 'hour (UTC)', nameLocation: 'middle', nameGap: 24, data: Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0')), splitArea: { show: true } },
+    tooltip: { trigger: 'item', renderMode: 'richText', confine: true, formatter: (p) => heatmapLabel(p, zones, tzName) },
+    xAxis: { type: 'category', name: `hour (${tzName})`, nameLocation: 'middle', nameGap: 24, data: Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0')), splitArea: { show: true } },
     yAxis: { type: 'category', data: [...zones], inverse: true, splitArea: { show: true } },
     visualMap: {
       min,
@@ -90,17 +91,17 @@ export function heatmapOption(cells: [number, number, number][], zones: readonly
   };
 }
 
-function heatmapLabel(params: unknown, zones: readonly string[]): string {
+function heatmapLabel(params: unknown, zones: readonly string[], tzName: string): string {
   const value = (params as { value?: [number, number, number] }).value;
   if (!value) return '';
-  return `${zones[value[1]] ?? ''} ${String(value[0]).padStart(2, '0')}:00 UTC: ${eur(value[2])}`;
+  return `${zones[value[1]] ?? ''} ${String(value[0]).padStart(2, '0')}:00 ${tzName}: ${eur(value[2])}`;
 }
 
 /** Tomorrow's prices per zone at their published resolution, as steps. */
 export function tomorrowOption(series: Map<string, [number, number][]>): Option {
   const option = priceLinesOption(series);
   option.xAxis = { type: 'time', axisLabel: { formatter: '{HH}:{mm}' } };
-  option.series = [...series].map(([zone, points]) => ({ type: 'line', name: zone, data: points, showSymbol: false, step: 'start', lineStyle: { width: 1.5 } }));
+  option.series = [...series].map(([zone, points]) => ({ type: 'line', name: zone, data: points, showSymbol: false, step: 'start', color: zoneColour(zone), lineStyle: { width: 1.5 } }));
   return option;
 }
 
@@ -111,9 +112,9 @@ const flowLegend = (width: number): Option => ({
 });
 
 /** Hourly signed flows of a border, MW (positive from zone A to zone B), coloured by flow type; `width` of the chart, px. */
-export function flowsOption(flows: Record<FlowTypeName, [number, number][]>, zoneA: string, zoneB: string, width: number): Option {
+export function flowsOption(flows: Record<FlowTypeName, [number, number][]>, zoneA: string, zoneB: string, width: number, utc = true): Option {
   return {
-    ...base(),
+    ...base(utc),
     ...flowLegend(width),
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: mw },
     xAxis: { type: 'time' },

@@ -1,4 +1,5 @@
 import type { RangeChoice } from './data.js';
+import type { DashboardResolution, ViewState, ViewTz } from './state.js';
 
 /** A bidding zone as the picker lists it. */
 export interface ZoneOption {
@@ -18,6 +19,8 @@ export interface Selection {
   readonly zones: string[];
   readonly range: RangeChoice;
   readonly border: string;
+  readonly resolution: DashboardResolution;
+  readonly tz: ViewTz;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown>, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
@@ -50,7 +53,22 @@ export function readSelection(form: HTMLFormElement): Selection {
     range === 'custom'
       ? { kind: 'custom', from: (form.elements.namedItem('from') as HTMLInputElement).value, to: (form.elements.namedItem('to') as HTMLInputElement).value }
       : { kind: 'days', days: Number(range) };
-  return { zones, range: choice, border: String(data.get('border') ?? '') };
+  return { zones, range: choice, border: String(data.get('border') ?? ''), resolution: String(data.get('res') ?? 'HOURLY') as DashboardResolution, tz: data.get('tz') === 'local' ? 'local' : 'UTC' };
+}
+
+/** Puts a state's range, resolution and time zone into the form (zones and border: the pickers). */
+export function applyState(form: HTMLFormElement, state: ViewState): void {
+  const radio = (name: string, value: string) => {
+    const input = form.querySelector<HTMLInputElement>(`input[name=${name}][value="${value}"]`);
+    if (input) input.checked = true;
+  };
+  radio('range', state.range.kind === 'days' ? String(state.range.days) : 'custom');
+  if (state.range.kind === 'custom') {
+    (form.elements.namedItem('from') as HTMLInputElement).value = state.range.from;
+    (form.elements.namedItem('to') as HTMLInputElement).value = state.range.to;
+  }
+  radio('res', state.resolution);
+  radio('tz', state.tz);
 }
 
 /** Enables the date inputs for a custom range; fills empty ones with `fallback` (YYYY-MM-DD, UTC). */

@@ -1,40 +1,27 @@
 import type { EChartsType } from 'echarts/core';
-import { ApiError, allNodes, request } from './api.js';
+import { ApiError, request } from './api.js';
 import { askForKey } from './api-key.js';
 import { mountChart } from './charts.js';
-import { type BorderOption, readSelection, renderBorderPicker, renderZonePicker, syncDateInputs } from './controls.js';
-import { chunkRange, DAY_MS, flowSeries, HOURLY_CHUNK_MS, hourOfDayMeans, isoDay, priceSeries, priceStats, type Range, resolveChoice, tomorrowOf } from './data.js';
-import { CatalogueQuery, ClockQuery, FlowSharesQuery, FlowsQuery, PricesQuery } from './queries.js';
+import { applyState, type BorderOption, readSelection, renderBorderPicker, renderZonePicker, syncDateInputs } from './controls.js';
+import { DAY_MS, flowSeries, HOUR_MS, hourOfDayMeans, isoDay, priceSeries, type Range, resolveChoice, tomorrowOf } from './data.js';
+import { bounds, browserZone, fetchBorderAnalytics, fetchFlows, fetchMapHour, fetchPrices, fetchZoneAnalytics, type Scope } from './fetch.js';
+import { addExports } from './export.js';
+import { drawMap, type EuropeMap } from './map.js';
+import { renderBorderAnalytics, renderCi, renderKpis, renderTrade } from './panels.js';
+import { CatalogueQuery, ClockQuery } from './queries.js';
 import { renderFlows, renderPrices, renderTomorrow } from './render.js';
+import { readState, writeState } from './state.js';
 
-/** Zones and border picked when the page opens (those the catalogue knows). */
-const DEFAULT_ZONES = ['DE_LU', 'FR', 'NL', 'ES', 'PL'];
-const DEFAULT_BORDER = 'DE_LU->FR';
 const DEBOUNCE_MS = 250;
+const PLAY_STEP_MS = 800;
+const CHART_IDS = ['prices', 'heatmap', 'tomorrow', 'flows', 'shares', 'duration', 'scatter', 'ci', 'trade'] as const;
+type ChartId = (typeof CHART_IDS)[number];
+type Panel = 'prices' | 'zones' | 'flows' | 'map';
 
 /** The running dashboard. */
 export interface Dashboard {
   /** Re-reads the server clock and reloads every panel (the hook for live updates). */
   refresh(): Promise<void>;
-}
-
-const iso = (ms: number): string => new Date(ms).toISOString();
-
-async function fetchPrices(zones: string[], range: Range, resolution: 'HOURLY' | 'NATIVE') {
-  const chunks = resolution === 'HOURLY' ? chunkRange(range, HOURLY_CHUNK_MS) : [range];
-  const pages = await Promise.all(
-    chunks.map((c) => allNodes(async (after) => (await request(PricesQuery, { zones, from: iso(c.from), to: iso(c.to), resolution, first: 10_000, after })).prices)),
-  );
-  return pages.flat();
-}
-
-async function fetchFlows(border: string, range: Range) {
-  const chunks = chunkRange(range, HOURLY_CHUNK_MS);
-  const [pages, shares] = await Promise.all([
-    Promise.all(chunks.map((c) => allNodes(async (after) => (await request(FlowsQuery, { border, from: iso(c.from), to: iso(c.to), first: 5_000, after })).flows))),
-    request(FlowSharesQuery, { border, from: iso(range.from), to: iso(range.to) }),
-  ]);
-  return { rows: pages.flat(), shares: shares.flowTypeSummary.rows };
 }
 
 const byId = <T extends HTMLElement>(id: string): T => {
@@ -43,28 +30,30 @@ const byId = <T extends HTMLElement>(id: string): T => {
   return node as T;
 };
 
-/** Builds the pickers from the catalogue, loads every panel, and reloads panels when the selection changes. */
+const RESOLUTION_WORD = { NATIVE: 'native', HOURLY: 'hourly', DAILY: 'daily' } as const;
+
+/** Builds the pickers and the map from the catalogue and the URL, loads every panel, and reloads panels (and the URL) when the selection changes. */
 export async function startDashboard(doc: Document): Promise<Dashboard> {
   const form = byId<HTMLFormElement>('controls');
   const status = byId('status');
-  const charts: Record<'prices' | 'heatmap' | 'tomorrow' | 'flows' | 'shares', EChartsType> = {
-    prices: mountChart(byId('prices-chart')),
-    heatmap: mountChart(byId('heatmap-chart')),
-    tomorrow: mountChart(byId('tomorrow-chart')),
-    flows: mountChart(byId('flows-chart')),
-    shares: mountChart(byId('shares-chart')),
-  };
+  const slider = byId<HTMLInputElement>('map-hour');
+  const play = byId<HTMLButtonElement>('map-play');
+  const charts = Object.fromEntries(CHART_IDS.map((id) => [id, mountChart(byId(`${id}-chart`))])) as Record<ChartId, EChartsType>;
   let nowMs = Date.now();
   let borders: readonly BorderOption[] = [];
+  let map: EuropeMap | null = null;
+  let hourMs: number | null = null;
   let pending = 0;
   let failed: string | null = null;
-  const seq = { prices: 0, flows: 0 };
-
   let needsKey: string | null = null;
+  const seq: Record<Panel, number> = { prices: 0, zones: 0, flows: 0, map: 0 };
+  const localZone = browserZone();
+  byId('tz-local').textContent = `Local (${localZone})`;
+
   const setState = () => {
     if (pending === 0 && needsKey) return askForKey(doc, needsKey);
     doc.body.dataset.state = pending > 0 ? 'loading' : failed ? 'error' : 'ready';
-    if (pending === 0 && !failed) status.textContent = `Server time ${iso(nowMs).slice(0, 16).replace('T', ' ')} UTC.`;
+    if (pending === 0 && !failed) status.textContent = `Server time ${new Date(nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
   };
   const track = async (work: () => Promise<void>): Promise<void> => {
     pending++;
@@ -82,61 +71,127 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     }
   };
 
-  const currentRange = (): Range | null => {
+  const currentScope = (): Scope | null => {
     const sel = readSelection(form);
     syncDateInputs(form, { from: isoDay(nowMs - 6 * DAY_MS), to: isoDay(nowMs), max: isoDay(tomorrowOf(nowMs).from) });
     const range = resolveChoice(sel.range, nowMs);
     byId('range-error').textContent = typeof range === 'string' ? range : '';
-    return typeof range === 'string' ? null : range;
+    return typeof range === 'string' ? null : { range, tz: sel.tz };
+  };
+  const tzName = (scope: Scope) => (scope.tz === 'UTC' ? 'UTC' : localZone);
+  const hourFormat = () => new Intl.DateTimeFormat('en-GB', { timeZone: readSelection(form).tz === 'UTC' ? 'UTC' : localZone, dateStyle: 'medium', timeStyle: 'short' });
+  const syncUrl = () => {
+    const sel = readSelection(form);
+    history.replaceState(null, '', writeState({ ...sel, hour: hourMs === null ? null : new Date(hourMs).toISOString().replace('.000Z', 'Z') }));
   };
 
   const loadPrices = () =>
     track(async () => {
       const id = ++seq.prices;
-      const range = currentRange();
-      if (!range) return;
-      const { zones } = readSelection(form);
+      const scope = currentScope();
+      if (!scope) return;
+      const { zones, resolution } = readSelection(form);
       const tomorrow = tomorrowOf(nowMs);
-      const [rows, next] = zones.length
-        ? await Promise.all([fetchPrices(zones, range, 'HOURLY'), fetchPrices(zones, tomorrow, 'NATIVE')])
-        : [[], []];
+      const [rows, next] = await Promise.all([fetchPrices(zones, scope, resolution), fetchPrices(zones, { range: tomorrow, tz: 'UTC' }, 'NATIVE')]);
       if (id !== seq.prices) return;
       const series = priceSeries(rows, zones);
-      renderPrices(charts.prices, charts.heatmap, { zones, range, series, stats: priceStats(series), cells: hourOfDayMeans(series, zones) });
+      const name = tzName(scope);
+      const hourOf = (ms: number) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: name, hour: '2-digit', hourCycle: 'h23' }).format(ms));
+      renderPrices(charts.prices, charts.heatmap, { zones, range: scope.range, series, cells: hourOfDayMeans(series, zones, hourOf), kind: RESOLUTION_WORD[resolution], tzName: name });
       renderTomorrow(charts.tomorrow, { zones, day: tomorrow, series: priceSeries(next, zones) });
+    });
+
+  const loadZones = () =>
+    track(async () => {
+      const id = ++seq.zones;
+      const scope = currentScope();
+      if (!scope) return;
+      const { zones } = readSelection(form);
+      const data = await fetchZoneAnalytics(zones, scope);
+      if (id !== seq.zones) return;
+      renderKpis(byId('kpi-table').querySelector('tbody') ?? byId('kpi-table'), zones, data.kpis);
+      renderCi(charts.ci, byId('ci-summary'), zones, data.ci);
+      renderTrade(charts.trade, data.importExport);
     });
 
   const loadFlows = () =>
     track(async () => {
       const id = ++seq.flows;
-      const range = currentRange();
+      const scope = currentScope();
       const border = borders.find((b) => b.key === readSelection(form).border);
-      if (!range || !border) return;
-      const { rows, shares } = await fetchFlows(border.key, range);
+      if (!scope || !border) return;
+      const [{ rows, shares }, analytics] = await Promise.all([fetchFlows(border.key, scope), fetchBorderAnalytics(border.key, scope)]);
       if (id !== seq.flows) return;
-      renderFlows(charts.flows, charts.shares, { border, range, flows: flowSeries(rows, border.zoneA.code), hours: rows.length, shares });
+      renderFlows(charts.flows, charts.shares, { border, range: scope.range, flows: flowSeries(rows, border.zoneA.code), hours: rows.length, shares, tzName: tzName(scope) });
+      renderBorderAnalytics(charts.duration, charts.scatter, border.zoneA.code, border.zoneB.code, analytics);
     });
 
-  const readClock = async () => {
-    const { clock } = await request(ClockQuery, {});
-    if (clock.meta.resolvedTo) nowMs = Date.parse(clock.meta.resolvedTo);
-    const sources = clock.meta.upstreamSources ?? [];
-    if (sources.length) byId('sources').textContent = `Data source: ${sources.join(', ')}. Times are UTC.`;
+  /** The hours the slider offers: those of the range up to the server's current hour. */
+  const mapHours = (range: Range): Range => ({ from: range.from, to: Math.max(range.from + HOUR_MS, Math.min(range.to, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS)) });
+  const loadMap = () =>
+    track(async () => {
+      const id = ++seq.map;
+      const scope = currentScope();
+      if (!scope || !map) return;
+      const hours = mapHours(scope.range);
+      const count = (hours.to - hours.from) / HOUR_MS;
+      if (hourMs === null || hourMs < hours.from || hourMs >= hours.to) hourMs = hours.to - HOUR_MS;
+      slider.max = String(count - 1);
+      slider.value = String((hourMs - hours.from) / HOUR_MS);
+      const label = `${hourFormat().format(hourMs)} ${tzName(scope)}`;
+      byId('map-label').textContent = label;
+      slider.setAttribute('aria-valuetext', label);
+      const hour = await fetchMapHour(hourMs, label);
+      if (id !== seq.map) return;
+      map.show(hour);
+      markSelection();
+      const values = [...hour.prices.values()];
+      byId('map-scale').textContent = values.length ? `${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)} EUR/MWh` : 'no prices';
+      const against = [...hour.flows.values()].filter((f) => f.type === 'COUNTER_INTUITIVE');
+      byId('map-summary').textContent = `${label}: prices for ${hour.prices.size} zones, flows at ${hour.flows.size} borders; ${against.length} against the price signal${against.length ? ` (${against.map((f) => `${f.from} → ${f.to}`).join(', ')})` : ''}.`;
+      byId('map').dataset.hour = new Date(hourMs).toISOString();
+    });
+  const markSelection = () => {
+    const sel = readSelection(form);
+    for (const g of byId('map').querySelectorAll<SVGGElement>('.zone')) g.classList.toggle('selected', sel.zones.includes(g.dataset.zone ?? ''));
+    for (const g of byId('map').querySelectorAll<SVGGElement>('.border')) g.classList.toggle('selected', g.dataset.border === sel.border);
   };
 
-  const refresh = () => track(async () => {
-    await readClock();
-    await Promise.all([loadPrices(), loadFlows()]);
-  });
+  const REST_RES = { NATIVE: 'native', HOURLY: '1H', DAILY: '1D' } as const;
+  const rest = (path: string, extra: Record<string, string | string[]>, range?: Range) => {
+    const scope = currentScope();
+    if (!scope) return null;
+    const b = bounds(range ?? scope.range, range ? 'UTC' : scope.tz);
+    const p = new URLSearchParams({ datetime_from: b.from, datetime_to: b.to, format: 'csv' });
+    if (b.timeZone) p.set('tz', b.timeZone);
+    for (const [k, v] of Object.entries(extra)) for (const x of [v].flat()) p.append(k, x);
+    return `/api/v1/${path}?${p.toString()}`;
+  };
+  const sel = () => readSelection(form);
+  const exports: Record<ChartId, [string, () => string | null]> = {
+    prices: ['the price chart', () => rest('prices', { zone: sel().zones, resolution: REST_RES[sel().resolution] })],
+    heatmap: ['the hour-of-day heatmap', () => rest('prices', { zone: sel().zones, resolution: '1H' })],
+    tomorrow: ["tomorrow's prices", () => rest('prices', { zone: sel().zones, resolution: 'native' }, tomorrowOf(nowMs))],
+    flows: ['the border flows', () => rest('flows', { border: sel().border, resolution: '1H' })],
+    shares: ['the daily flow-type shares', () => rest('flow-type-summary', { border: sel().border, resolution: '1D' })],
+    duration: ['the flow duration curve', () => rest('flow-duration', { border: sel().border, points: '101' })],
+    scatter: ['the flow/price scatter', () => rest('flow-price-scatter', { border: sel().border, flow_bin_mw: '100', price_bin: '2' })],
+    ci: ['the counter-intuitive share', () => rest('ci-share', { zone: sel().zones, resolution: '1D' })],
+    trade: ['the imports and exports', () => rest('zone-import-export', { zone: sel().zones })],
+  };
+  for (const id of CHART_IDS) addExports(charts[id], exports[id][0], exports[id][1]);
 
-  const due = new Set<'prices' | 'flows'>();
+  const loaders: Record<Panel, () => Promise<void>> = { prices: loadPrices, zones: loadZones, flows: loadFlows, map: loadMap };
+  const due = new Set<Panel>();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const later = (...panels: ('prices' | 'flows')[]) => {
+  const later = (...panels: Panel[]) => {
     doc.body.dataset.state = 'loading';
     for (const p of panels) due.add(p);
+    syncUrl();
+    markSelection();
     clearTimeout(timer);
     timer = setTimeout(() => {
-      const loads = [...due].map((p) => (p === 'prices' ? loadPrices() : loadFlows()));
+      const loads = [...due].map((p) => loaders[p]());
       due.clear();
       void Promise.all(loads);
     }, DEBOUNCE_MS);
@@ -144,19 +199,72 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   form.addEventListener('submit', (e) => e.preventDefault());
   form.addEventListener('change', (e) => {
     const name = (e.target as HTMLInputElement).name;
-    if (name === 'zone') later('prices');
+    if (name === 'zone') later('prices', 'zones');
     else if (name === 'border') later('flows');
-    else later('prices', 'flows');
+    else if (name === 'res') later('prices');
+    else later('prices', 'zones', 'flows', 'map');
+  });
+  const showHour = (index: number) => {
+    const scope = currentScope();
+    if (!scope) return;
+    hourMs = scope.range.from + index * HOUR_MS;
+    later('map');
+  };
+  slider.addEventListener('input', () => showHour(Number(slider.value)));
+  let playing: ReturnType<typeof setInterval> | undefined;
+  const stop = () => {
+    clearInterval(playing);
+    playing = undefined;
+    play.textContent = 'Play';
+    play.setAttribute('aria-pressed', 'false');
+  };
+  play.addEventListener('click', () => {
+    if (playing) return stop();
+    play.textContent = 'Pause';
+    play.setAttribute('aria-pressed', 'true');
+    playing = setInterval(() => {
+      const next = Number(slider.value) + 1;
+      if (next > Number(slider.max)) return stop();
+      slider.value = String(next);
+      showHour(next);
+    }, PLAY_STEP_MS);
+  });
+
+  const readClock = async () => {
+    const { clock } = await request(ClockQuery, {});
+    if (clock.meta.resolvedTo) nowMs = Date.parse(clock.meta.resolvedTo);
+    const sources = clock.meta.upstreamSources ?? [];
+    if (sources.length) byId('sources').textContent = `Data source: ${sources.join(', ')}.`;
+  };
+  const loadAll = () => Promise.all([loadPrices(), loadZones(), loadFlows(), loadMap()]).then(() => undefined);
+  const refresh = () => track(async () => {
+    await readClock();
+    await loadAll();
   });
 
   await track(async () => {
     const [catalogue] = await Promise.all([request(CatalogueQuery, {}), readClock()]);
     borders = catalogue.borders;
-    const known = new Set(catalogue.zones.map((z) => z.code));
-    const picked = DEFAULT_ZONES.filter((z) => known.has(z));
-    renderZonePicker(byId('zone-list'), catalogue.zones, new Set(picked.length ? picked : catalogue.zones.slice(0, 3).map((z) => z.code)));
-    renderBorderPicker(byId<HTMLSelectElement>('border-select'), borders, borders.some((b) => b.key === DEFAULT_BORDER) ? DEFAULT_BORDER : (borders[0]?.key ?? ''));
-    await Promise.all([loadPrices(), loadFlows()]);
+    const state = readState(doc.defaultView?.location.search ?? '', { zones: new Set(catalogue.zones.map((z) => z.code)), borders: new Set(borders.map((b) => b.key)) });
+    hourMs = state.hour ? Date.parse(state.hour) : null;
+    applyState(form, state);
+    renderZonePicker(byId('zone-list'), catalogue.zones, new Set(state.zones));
+    renderBorderPicker(byId<HTMLSelectElement>('border-select'), borders, state.border);
+    map = drawMap(byId('map'), catalogue.zones, borders.map((b) => b.key), {
+      zone: (code) => {
+        const box = form.querySelector<HTMLInputElement>(`input[name=zone][value="${code}"]`);
+        if (!box) return;
+        box.checked = !box.checked;
+        box.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      border: (key) => {
+        const select = byId<HTMLSelectElement>('border-select');
+        select.value = key;
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+    });
+    await loadAll();
+    syncUrl();
   });
   return { refresh };
 }

@@ -99,13 +99,13 @@ export function priceStats(series: Map<string, [number, number][]>): PriceStats[
  * Mean price per zone and UTC hour of day, as heatmap cells [hour 0-23, zone index, EUR/MWh rounded to
  * 0.01]; hours without prices are left out.
  */
-export function hourOfDayMeans(series: Map<string, [number, number][]>, zones: readonly string[]): [number, number, number][] {
+export function hourOfDayMeans(series: Map<string, [number, number][]>, zones: readonly string[], hourOf: (ms: number) => number = (ms) => new Date(ms).getUTCHours()): [number, number, number][] {
   const cells: [number, number, number][] = [];
   zones.forEach((zone, index) => {
     const sums = new Array<number>(24).fill(0);
     const counts = new Array<number>(24).fill(0);
     for (const [ms, price] of series.get(zone) ?? []) {
-      const hour = new Date(ms).getUTCHours();
+      const hour = hourOf(ms);
       sums[hour] = (sums[hour] ?? 0) + price;
       counts[hour] = (counts[hour] ?? 0) + 1;
     }

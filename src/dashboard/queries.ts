@@ -17,8 +17,8 @@ export const ClockQuery = graphql(`
 
 /** One page of prices of some zones over a range, at a given resolution. */
 export const PricesQuery = graphql(`
-  query DashboardPrices($zones: [String!]!, $from: String!, $to: String!, $resolution: Resolution!, $first: Int!, $after: String) {
-    prices(zones: $zones, from: $from, to: $to, resolution: $resolution, first: $first, after: $after) {
+  query DashboardPrices($zones: [String!]!, $from: String!, $to: String!, $resolution: Resolution!, $timeZone: String, $first: Int!, $after: String) {
+    prices(zones: $zones, from: $from, to: $to, resolution: $resolution, timeZone: $timeZone, first: $first, after: $after) {
       edges { node { biddingZone datetime priceEurMwh } }
       pageInfo { hasNextPage endCursor }
     }
@@ -27,8 +27,8 @@ export const PricesQuery = graphql(`
 
 /** One page of hourly classified flows of one border. */
 export const FlowsQuery = graphql(`
-  query DashboardFlows($border: String!, $from: String!, $to: String!, $first: Int!, $after: String) {
-    flows(borders: [$border], from: $from, to: $to, resolution: HOURLY, first: $first, after: $after) {
+  query DashboardFlows($border: String!, $from: String!, $to: String!, $timeZone: String, $first: Int!, $after: String) {
+    flows(borders: [$border], from: $from, to: $to, resolution: HOURLY, timeZone: $timeZone, first: $first, after: $after) {
       edges { node { datetime biddingZoneFrom biddingZoneTo flowType netFlowMw } }
       pageInfo { hasNextPage endCursor }
     }
@@ -37,9 +37,52 @@ export const FlowsQuery = graphql(`
 
 /** Daily flow-type shares (percent of assessed hours) of one border. */
 export const FlowSharesQuery = graphql(`
-  query DashboardFlowShares($border: String!, $from: String!, $to: String!) {
-    flowTypeSummary(borders: [$border], from: $from, to: $to, resolution: DAILY) {
+  query DashboardFlowShares($border: String!, $from: String!, $to: String!, $timeZone: String) {
+    flowTypeSummary(borders: [$border], from: $from, to: $to, resolution: DAILY, timeZone: $timeZone) {
       rows { day convergence congestion counterIntuitive outage hours }
+    }
+  }
+`);
+
+/** Every zone's price and every border's classified flow in one UTC hour, for the map. */
+export const MapHourQuery = graphql(`
+  query DashboardMapHour($from: String!, $to: String!) {
+    prices(from: $from, to: $to, resolution: HOURLY, first: 500) { edges { node { biddingZone priceEurMwh } } }
+    flows(from: $from, to: $to, resolution: HOURLY, first: 1000) { edges { node { biddingZoneFrom biddingZoneTo flowType netFlowMw } } }
+  }
+`);
+
+/** Price statistics per zone over the range. */
+export const PriceKpisQuery = graphql(`
+  query DashboardPriceKpis($zones: [String!]!, $from: String!, $to: String!, $timeZone: String) {
+    priceKpis(zones: $zones, from: $from, to: $to, timeZone: $timeZone) {
+      rows { biddingZone hours meanPrice medianPrice minPrice maxPrice p05Price p95Price stdPrice negativeHours peakMeanPrice offpeakMeanPrice }
+    }
+  }
+`);
+
+/** Daily counter-intuitive share and imports/exports of the zones over the range. */
+export const ZoneAnalyticsQuery = graphql(`
+  query DashboardZoneAnalytics($zones: [String!]!, $from: String!, $to: String!, $timeZone: String) {
+    ciShare(zones: $zones, from: $from, to: $to, resolution: DAILY, timeZone: $timeZone) { rows { biddingZone day ciPercentage ciHours totalHours } }
+    zoneImportExport(zones: $zones, from: $from, to: $to, timeZone: $timeZone) {
+      rows { biddingZone importMwh exportMwh netExportMwh peakImportMw peakExportMw netExporterHours netImporterHours }
+    }
+  }
+`);
+
+/** The flow duration curve of one border over the range. */
+export const FlowDurationQuery = graphql(`
+  query DashboardFlowDuration($border: String!, $from: String!, $to: String!, $timeZone: String) {
+    flowDuration(borders: [$border], from: $from, to: $to, points: 101, timeZone: $timeZone) { rows { percentage flowMw } }
+  }
+`);
+
+/** Hourly flow against price difference of one border, binned, over (at most 14 days of) the range. */
+export const ScatterQuery = graphql(`
+  query DashboardScatter($border: String!, $from: String!, $to: String!, $timeZone: String) {
+    flowPriceScatter(borders: [$border], from: $from, to: $to, resolution: HOURLY, flowBinMw: 100, priceBin: 2, timeZone: $timeZone) {
+      rows { netFlowMw priceDeltaEurMwh count }
     }
   }
 `);

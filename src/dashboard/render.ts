@@ -1,7 +1,7 @@
 import type { EChartsType } from 'echarts/core';
 import { flowsOption, FLOW_LABELS, heatmapOption, priceLinesOption, type ShareRow, sharesOption, tomorrowOption } from './charts.js';
 import type { BorderOption } from './controls.js';
-import { DAY_MS, FLOW_TYPES, type FlowTypeName, isoDay, type PriceStats, type Range } from './data.js';
+import { DAY_MS, FLOW_TYPES, type FlowTypeName, isoDay, type Range } from './data.js';
 
 const fmt = (v: number): string => v.toFixed(2);
 const span = (r: Range): string => `${isoDay(r.from)} to ${isoDay(r.to - DAY_MS)}`;
@@ -23,33 +23,29 @@ export interface PricesView {
   readonly zones: readonly string[];
   readonly range: Range;
   readonly series: Map<string, [number, number][]>;
-  readonly stats: readonly PriceStats[];
   readonly cells: [number, number, number][];
+  /** What the points are: `hourly`, `daily` or `native` prices. */
+  readonly kind: string;
+  /** The view's time zone name (UTC or the browser's IANA zone). */
+  readonly tzName: string;
 }
 
 /** Price lines, the statistics table and the hour-of-day heatmap. */
 export function renderPrices(lines: EChartsType, heatmap: EChartsType, view: PricesView): void {
   const points = pointCount(view.series.values());
   const zones = view.zones.join(', ') || 'no zone';
+  const empty = [...view.series].filter(([, p]) => p.length === 0).map(([z]) => z);
+  const note = empty.length ? ` No prices stored for ${empty.join(', ')} in this range.` : '';
   const summary = view.zones.length
-    ? `${zones}: ${points} hourly prices, ${span(view.range)} (UTC).`
+    ? `${zones}: ${points} ${view.kind} prices, ${span(view.range)} (${view.tzName}).${note}`
     : 'Pick at least one bidding zone.';
   text('price-summary', summary);
-  lines.setOption(priceLinesOption(view.series), { notMerge: true });
-  describe(lines, `Line chart of hourly day-ahead prices, EUR/MWh. ${summary}`, { points, zones: view.zones.join(',') });
+  lines.setOption(priceLinesOption(view.series, view.tzName === 'UTC'), { notMerge: true });
+  describe(lines, `Line chart of ${view.kind} day-ahead prices, EUR/MWh. ${summary}`, { points, zones: view.zones.join(',') });
   heatmap.getDom().style.height = `${Math.max(160, 90 + 26 * view.zones.length)}px`;
   heatmap.resize();
-  heatmap.setOption(heatmapOption(view.cells, view.zones), { notMerge: true });
-  describe(heatmap, `Heatmap of the mean price per zone and UTC hour of day over ${span(view.range)}: ${view.cells.length} cells.`, { cells: view.cells.length });
-  const body = document.querySelector('#price-table tbody');
-  body?.replaceChildren(
-    ...view.stats.map((s) => {
-      const row = document.createElement('tr');
-      const head = Object.assign(document.createElement('th'), { scope: 'row', textContent: s.zone });
-      row.append(head, ...[fmt(s.mean), fmt(s.min), fmt(s.max), String(s.count)].map((v) => Object.assign(document.createElement('td'), { textContent: v })));
-      return row;
-    }),
-  );
+  heatmap.setOption(heatmapOption(view.cells, view.zones, view.tzName), { notMerge: true });
+  describe(heatmap, `Heatmap of the mean price per zone and ${view.tzName} hour of day over ${span(view.range)}: ${view.cells.length} cells.`, { cells: view.cells.length });
 }
 
 /** What the tomorrow panel shows. */
@@ -82,6 +78,7 @@ export interface FlowsView {
   readonly flows: Record<FlowTypeName, [number, number][]>;
   readonly hours: number;
   readonly shares: readonly ShareRow[];
+  readonly tzName: string;
 }
 
 /** Hourly flows by flow type and the stacked daily flow-type shares of one border. */
@@ -92,11 +89,11 @@ export function renderFlows(flows: EChartsType, shares: EChartsType, view: Flows
     .filter(([, n]) => n > 0)
     .map(([t, n]) => `${FLOW_LABELS[t].toLowerCase()} ${Math.round((100 * n) / Math.max(1, view.hours))} %`);
   const summary = view.hours
-    ? `${a} – ${b}: ${view.hours} hours, ${span(view.range)} (UTC); ${parts.join(', ')}. Positive flows go from ${a} to ${b}.`
+    ? `${a} – ${b}: ${view.hours} hours, ${span(view.range)} (${view.tzName}); ${parts.join(', ')}. Positive flows go from ${a} to ${b}.`
     : `${a} – ${b}: no flows in ${span(view.range)}.`;
   text('flows-title', `Border flows ${a} – ${b}`);
   text('flow-summary', summary);
-  flows.setOption(flowsOption(view.flows, a, b, flows.getWidth()), { notMerge: true });
+  flows.setOption(flowsOption(view.flows, a, b, flows.getWidth(), view.tzName === 'UTC'), { notMerge: true });
   describe(flows, `Bar chart of hourly flows coloured by flow type, MW. ${summary}`, { points: view.hours, border: view.border.key });
   shares.setOption(sharesOption(view.shares, shares.getWidth()), { notMerge: true });
   describe(shares, `Stacked bar chart of the daily flow-type shares of ${a} – ${b}: ${view.shares.length} days.`, { days: view.shares.length });
