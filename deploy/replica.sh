@@ -8,7 +8,8 @@
 # (several replicas: comma-separated). The replica follows the primary's WAL continuously; /readyz
 # shows how far it lags (the `replicas` field, see the README).
 #
-# start runs `pg_basebackup -R -X stream` (a consistent copy plus the WAL written meanwhile; -R writes
+# start runs `pg_basebackup -R -X stream -c fast` (a consistent copy plus the WAL written meanwhile, after
+# an immediate checkpoint; -R writes
 # standby.signal and primary_conninfo, so the copy starts as a standby streaming from the primary),
 # then `pg_ctl start` with the socket in <dir>. <dir> must be absent or empty; it is made owned by
 # the server's user with mode 0700. Run as root, the PostgreSQL commands run as `postgres`.
@@ -91,7 +92,7 @@ start() {
   mkdir -p "$dir"
   if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir"; fi
   chmod 0700 "$dir"
-  if ! as_server "$bin/pg_basebackup" -h "$PRIMARY_HOST" -p "$PRIMARY_PORT" -U "$PRIMARY_USER" -D "$dir" -R -X stream; then
+  if ! as_server "$bin/pg_basebackup" -h "$PRIMARY_HOST" -p "$PRIMARY_PORT" -U "$PRIMARY_USER" -D "$dir" -R -X stream -c fast; then
     echo "pg_basebackup failed: does the primary's pg_hba.conf have a 'host replication ...' line for this host (then reload)?" >&2
     exit 1
   fi

@@ -1,5 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Database } from '../db/client.js';
+import type { ReplicaLag } from '../db/replicas.js';
 import { databaseAppError } from '../db/errors.js';
 import type { FollowerStatus } from '../ingest/server-follow.js';
 import { pendingMigrations } from '../db/migrate.js';
@@ -73,9 +74,21 @@ export function readinessMonitor(db: Database): () => Promise<Readiness> {
 }
 
 /**
+ * `/readyz`'s `replicas` section when reading from replicas (DATABASE_READ_URL): each replica's
+ * {@link ReplicaLag}, checked beside the readiness check and as long (so no later answer); omitted
+ * when late or when the primary does not answer. Not a readiness condition: a lagging replica
+ * serves older data, it does not fail requests.
+ */
+function replicaSection(db: Database): Promise<{ replicas?: ReplicaLag[] }> {
+  if (!db.replicaLag) return Promise.resolve({});
+  return within(db.replicaLag().catch(() => undefined), READY_WAIT_MS).then((replicas) => (replicas ? { replicas } : {}));
+}
+
+/**
  * `/healthz` (process up, always 200) and `/readyz` (200 when ready or busy, else 503; see
  * {@link readinessMonitor}); with the in-server follower, a ready /readyz adds its `ingest`
- * section (last success and lag per item; not a readiness condition), when it comes in time.
+ * section (last success and lag per item; not a readiness condition), when it comes in time;
+ * reading from replicas, its `replicas` section (see {@link replicaSection}).
  */
 export function healthPlugin(db: Database, logger: Logger, follower?: FollowerStatus): Plugin {
   const ready = readinessMonitor(db);
@@ -84,11 +97,12 @@ export function healthPlugin(db: Database, logger: Logger, follower?: FollowerSt
       const path = routePath(url.pathname);
       if (path === HEALTH_PATH) return endResponse(json({ status: 'ok' }));
       if (path !== READY_PATH) return;
+      const lag = replicaSection(db);
       return ready().then(async (r) => {
         if (r.status !== 'ready') logger.warn({ status: r.status, detail: r.detail }, 'not ready');
         const report = follower && r.status === 'ready' ? await within(ingestReport(follower, Date.now()).catch(() => undefined), READY_WAIT_MS) : undefined;
         const ingest = follower && r.status === 'ready' ? { ingest: report } : {};
-        endResponse(json({ ...r, ...ingest }, r.status === 'unavailable' ? 503 : 200));
+        endResponse(json({ ...r, ...(await lag), ...ingest }, r.status === 'unavailable' ? 503 : 200));
       });
     },
   };
