@@ -8,10 +8,9 @@
 # (several replicas: comma-separated). The replica follows the primary's WAL continuously; /readyz
 # shows how far it lags (the `replicas` field, see the README).
 #
-# start runs `pg_basebackup -R -X stream -c fast` (a consistent copy plus the WAL written meanwhile, after
-# an immediate checkpoint; -R writes
-# standby.signal and primary_conninfo, so the copy starts as a standby streaming from the primary),
-# then `pg_ctl start` with the socket in <dir>. <dir> must be absent or empty; it is made owned by
+# start runs `pg_basebackup -R -X stream -c fast` (a consistent copy plus the WAL written meanwhile,
+# after an immediate checkpoint; -R writes standby.signal and primary_conninfo, so the copy starts as
+# a standby streaming from the primary), then `pg_ctl start` with the socket in <dir>. <dir> must be absent or empty; it is made owned by
 # the server's user with mode 0700. Run as root, the PostgreSQL commands run as `postgres`.
 #
 # The primary must accept replication connections from this machine: a pg_hba.conf line such as
@@ -60,7 +59,7 @@ pg_bin() {
 }
 
 # The settings a hot standby needs at least as high as the primary's, and a pg_hba.conf: a
-# Debian primary keeps both configuration files outside its data directory, so the copy has none.
+# Debian primary keeps its configuration files outside its data directory, so the copy has none.
 write_config() {
   local settings
   settings=$(primary_sql "SELECT name || ' = ' || setting FROM pg_settings WHERE name IN
@@ -74,6 +73,7 @@ hot_standby_feedback = on
 $settings
 EOF
   fi
+  if [ ! -e "$dir/pg_ident.conf" ]; then as_server touch "$dir/pg_ident.conf"; fi
   if [ ! -e "$dir/pg_hba.conf" ]; then
     as_server tee "$dir/pg_hba.conf" >/dev/null <<EOF
 local all all trust

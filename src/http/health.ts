@@ -75,13 +75,19 @@ export function readinessMonitor(db: Database): () => Promise<Readiness> {
 
 /**
  * `/readyz`'s `replicas` section when reading from replicas (DATABASE_READ_URL): each replica's
- * {@link ReplicaLag}, checked beside the readiness check and as long (so no later answer); omitted
- * when late or when the primary does not answer. Not a readiness condition: a lagging replica
- * serves older data, it does not fail requests.
+ * {@link ReplicaLag}, checked beside the readiness check and as long (so no later answer), one check
+ * at a time (later callers share it); omitted when late or when the primary does not answer. Not a
+ * readiness condition: a lagging replica serves older data, it does not fail requests.
  */
-function replicaSection(db: Database): Promise<{ replicas?: ReplicaLag[] }> {
-  if (!db.replicaLag) return Promise.resolve({});
-  return within(db.replicaLag().catch(() => undefined), READY_WAIT_MS).then((replicas) => (replicas ? { replicas } : {}));
+function replicaSection(db: Database): () => Promise<{ replicas?: ReplicaLag[] }> {
+  const lagOf = db.replicaLag;
+  if (!lagOf) return () => Promise.resolve({});
+  let running: Promise<ReplicaLag[] | undefined> | undefined;
+  const check = () =>
+    (running ??= lagOf().catch(() => undefined).finally(() => {
+      running = undefined;
+    }));
+  return () => within(check(), READY_WAIT_MS).then((replicas) => (replicas ? { replicas } : {}));
 }
 
 /**
@@ -92,12 +98,13 @@ function replicaSection(db: Database): Promise<{ replicas?: ReplicaLag[] }> {
  */
 export function healthPlugin(db: Database, logger: Logger, follower?: FollowerStatus): Plugin {
   const ready = readinessMonitor(db);
+  const replicas = replicaSection(db);
   return {
     onRequest({ url, endResponse }) {
       const path = routePath(url.pathname);
       if (path === HEALTH_PATH) return endResponse(json({ status: 'ok' }));
       if (path !== READY_PATH) return;
-      const lag = replicaSection(db);
+      const lag = replicas();
       return ready().then(async (r) => {
         if (r.status !== 'ready') logger.warn({ status: r.status, detail: r.detail }, 'not ready');
         const report = follower && r.status === 'ready' ? await within(ingestReport(follower, Date.now()).catch(() => undefined), READY_WAIT_MS) : undefined;

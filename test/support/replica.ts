@@ -4,7 +4,7 @@
  * loopback port; `stop` stops it and removes the directory.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +15,14 @@ import { ROOT } from './processes.js';
 const SCRIPT = join(ROOT, 'deploy', 'replica.sh');
 /** Longest a start (a whole copy of the test server) or a stop may take, ms. */
 const SCRIPT_TIMEOUT_MS = 180_000;
+/** Lines of the replica's log shown by `log()`. */
+const LOG_LINES = 30;
 
 /** A running replica: `url` is the primary's URL with the replica's port. */
 export interface Replica {
   readonly url: string;
+  /** The last lines of the replica's server log. */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -60,5 +64,12 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
   }
   const url = new URL(primaryUrl);
   url.host = `127.0.0.1:${port}`;
-  return { url: url.toString(), stop };
+  const log = () => {
+    try {
+      return readFileSync(join(dir, 'log'), 'utf8').split('\n').slice(-LOG_LINES).join('\n');
+    } catch {
+      return '(no log)';
+    }
+  };
+  return { url: url.toString(), log, stop };
 }
