@@ -10,8 +10,10 @@
 #
 # start runs `pg_basebackup -R -X stream -c fast` (a consistent copy plus the WAL written meanwhile,
 # after an immediate checkpoint; -R writes standby.signal and primary_conninfo, so the copy starts as
-# a standby streaming from the primary), then `pg_ctl start` with the socket in <dir>. <dir> must be absent or empty; it is made owned by
-# the server's user with mode 0700. Run as root, the PostgreSQL commands run as `postgres`.
+# a standby streaming from the primary), then `pg_ctl start` with the socket in <dir>. <dir> must be
+# absent or empty; it is made owned by the server's user with mode 0700. Run as root, the PostgreSQL
+# commands run as `postgres`. The replica runs with hot_standby_feedback on: the primary's vacuum
+# does not cancel long reads on it, at the cost of dead rows kept on the primary while they run.
 #
 # The primary must accept replication connections from this machine: a pg_hba.conf line such as
 #   host replication all 127.0.0.1/32 trust    (or scram-sha-256 with a password in ~/.pgpass)

@@ -153,11 +153,11 @@ describe.runIf(TEST_DATABASE_URL)('the app reading from a real streaming replica
       expect(app.version.current).toBe(version);
       expect((await fetchOn(app, PRICES)).body).toBe(before.body);
     } finally {
-      await onReplica('SELECT pg_wal_replay_resume()');
       resumed = performance.now();
+      await onReplica('SELECT pg_wal_replay_resume()');
     }
     while (app.version.current === version && performance.now() - resumed < 10_000) await new Promise((r) => setTimeout(r, 1));
-    console.log(`streaming replica: caches dropped ${(performance.now() - resumed).toFixed(1)} ms after replay resumed`);
+    console.log(`streaming replica: caches dropped ${(performance.now() - resumed).toFixed(1)} ms after replay was asked to resume`);
     expect(app.version.current).toBeGreaterThan(version);
     expect((await fetchOn(app, PRICES)).body).toContain('5432.5');
   }, REPLAY_MAX_MS + 30_000);
