@@ -11,6 +11,7 @@ import { cancellablePool } from './cancellable-pool.js';
 import { acquireDirLock, DirectoryInUseError, type DirLock, type LockOwner } from './dir-lock.js';
 import { checkSessionOptions, poolerClient, transactionSettings } from './pooler.js';
 import { publishedUrl } from './published-url.js';
+import type { ReplicaLag } from './replicas.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 /** Which engine backs the service: an embedded PGlite or a PostgreSQL server. */
@@ -74,6 +75,8 @@ export interface Database {
    * `REPLICA_WAIT_MAX_MS`, see `readingFrom`); present only when reading from replicas.
    */
   caughtUp?(): Promise<void>;
+  /** How far each replica lags behind the primary, in DATABASE_READ_URL's order; present only when reading from replicas. */
+  replicaLag?(): Promise<ReplicaLag[]>;
   close(): Promise<void>;
 }
 

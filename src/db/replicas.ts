@@ -13,6 +13,20 @@ import type { Database } from './client.js';
 export const REPLICA_WAIT_MAX_MS = 5_000;
 /** Pause between two looks at a replica's replay position, ms. */
 const REPLICA_POLL_MS = 20;
+/** Lag past which a replica counts as `behind` (see {@link ReplicaLag}), s. */
+export const REPLICA_MAX_LAG_S = 5;
+
+/**
+ * How far one replica lags behind the primary: `ok`, `behind` (more than {@link REPLICA_MAX_LAG_S}
+ * behind) or `unreachable` (its health-check query failed; no figures then).
+ */
+export interface ReplicaLag {
+  readonly status: 'ok' | 'behind' | 'unreachable';
+  /** WAL the primary had written that the replica had not replayed yet, bytes (0 on a server not in recovery). */
+  readonly lagBytes?: number;
+  /** 0 when `lagBytes` is 0, else the age of the last transaction the replica replayed, s. */
+  readonly lagSeconds?: number;
+}
 
 /** Options of {@link readingFrom}. */
 export interface ReadingOptions {
@@ -39,6 +53,25 @@ async function waitForReplicas(primary: Database, replicas: readonly Database[],
   }
 }
 
+/** How far `replica` lags behind the primary's WAL position `lsn` (read before, so a lag is real). */
+async function lagOf(replica: Database, lsn: string): Promise<ReplicaLag> {
+  const [row] = await replica.probeQuery<{ bytes: number | null; age: number | null }>(
+    `SELECT greatest(pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn()), 0)::float8 AS bytes,
+       greatest(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0)::float8 AS age`,
+    [lsn],
+  );
+  const lagBytes = row?.bytes ?? 0;
+  const lagSeconds = lagBytes > 0 ? (row?.age ?? 0) : 0;
+  return { status: lagSeconds > REPLICA_MAX_LAG_S ? 'behind' : 'ok', lagBytes, lagSeconds };
+}
+
+/** The lag of each replica, in order, on the health-check connections (see {@link ReplicaLag}). */
+async function replicaLags(primary: Database, replicas: readonly Database[]): Promise<ReplicaLag[]> {
+  const [row] = await primary.probeQuery<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+  if (!row) return [];
+  return Promise.all(replicas.map((r) => lagOf(r, row.lsn).catch((): ReplicaLag => ({ status: 'unreachable' }))));
+}
+
 /** A database reading from `replicas` in turn, with `primary` for the rest (see the module comment). */
 export function readingFrom(primary: Database, replicas: readonly Database[], { maxWaitMs = REPLICA_WAIT_MAX_MS }: ReadingOptions = {}): Database {
   let turn = 0;
@@ -57,6 +90,7 @@ export function readingFrom(primary: Database, replicas: readonly Database[], { 
     preparedQuery: <T>(sql: string, params?: unknown[]) => next().preparedQuery<T>(sql, params),
     primary,
     caughtUp: () => waitForReplicas(primary, replicas, maxWaitMs),
+    replicaLag: () => replicaLags(primary, replicas),
     async close() {
       await Promise.all([primary.close(), ...replicas.map((r) => r.close())]);
     },

@@ -1,5 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Database } from '../db/client.js';
+import type { ReplicaLag } from '../db/replicas.js';
 import { databaseAppError } from '../db/errors.js';
 import type { ListenerState } from '../events/listener.js';
 import type { FollowerStatus } from '../ingest/server-follow.js';
@@ -97,30 +98,50 @@ function eventsReport(state: ListenerState, now: number): { events: { state: Lis
 }
 
 /**
+ * `/readyz`'s `replicas` section when reading from replicas (DATABASE_READ_URL): each replica's
+ * {@link ReplicaLag}, checked beside the readiness check and as long (so no later answer), one check
+ * at a time (later callers share it); omitted when late or when the primary does not answer. Not a
+ * readiness condition: a lagging replica serves older data, it does not fail requests.
+ */
+function replicaSection(db: Database): () => Promise<{ replicas?: ReplicaLag[] }> {
+  const lagOf = db.replicaLag;
+  if (!lagOf) return () => Promise.resolve({});
+  let running: Promise<ReplicaLag[] | undefined> | undefined;
+  const check = () =>
+    (running ??= lagOf().catch(() => undefined).finally(() => {
+      running = undefined;
+    }));
+  return () => within(check(), READY_WAIT_MS).then((replicas) => (replicas ? { replicas } : {}));
+}
+
+/**
  * `/healthz` (process up, always 200) and `/readyz`: 200 when ready or busy, else 503 — the
  * database unreachable or not migrated ({@link readinessMonitor}), the data events listener down
  * longer than {@link EVENTS_DOWN_UNREADY_MS} (this instance's caches would serve stale data), or
  * the drain after SIGTERM. With the in-server follower, a ready /readyz adds its `ingest` section
  * (last success and lag per item, the last cycles' outcome; never a readiness condition: an
- * upstream outage must not take every instance out of the balancer), when it comes in time.
+ * upstream outage must not take every instance out of the balancer), when it comes in time;
+ * reading from replicas, its `replicas` section (see {@link replicaSection}).
  */
 export function healthPlugin(db: Database, logger: Logger, sources: ReadySources = {}): Plugin {
   const ready = readinessMonitor(db);
   const { follower } = sources;
   const now = sources.now ?? Date.now;
+  const replicas = replicaSection(db);
   return {
     onRequest({ url, endResponse }) {
       const path = routePath(url.pathname);
       if (path === HEALTH_PATH) return endResponse(json({ status: 'ok' }));
       if (path !== READY_PATH) return;
       if (sources.draining?.()) return endResponse(json(DRAINING, 503, { 'cache-control': 'no-store' }));
+      const lag = replicas();
       return ready().then(async (db) => {
         const events = sources.events ? eventsReport(sources.events(), now()) : undefined;
         const r: Readiness = db.status === 'ready' && events?.stale ? { status: 'unavailable', detail: `data events listener down since ${events.events.since}: cached answers may be stale` } : db;
         if (r.status !== 'ready') logger.warn({ status: r.status, detail: r.detail }, 'not ready');
         const report = follower && r.status === 'ready' ? await within(ingestReport(follower, now()).catch(() => undefined), READY_WAIT_MS) : undefined;
         const ingest = follower && r.status === 'ready' ? { ingest: report } : {};
-        endResponse(json({ ...r, ...(events ? { events: events.events } : {}), ...ingest }, r.status === 'unavailable' ? 503 : 200));
+        endResponse(json({ ...r, ...(events ? { events: events.events } : {}), ...(await lag), ...ingest }, r.status === 'unavailable' ? 503 : 200));
       });
     },
   };

@@ -44,6 +44,7 @@ export function elect(db: Database, opts: ElectionOptions): Election {
   const stop = new AbortController();
   let leader = false;
   const leadUntil = async (signal: AbortSignal, fence: () => Promise<void>) => {
+    if (signal.aborted) return;
     leader = true;
     opts.logger?.info('ingest follower: leading');
     try {

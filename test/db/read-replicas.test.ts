@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
-import { readingFrom } from '../../src/db/replicas.js';
+import { readingFrom, REPLICA_MAX_LAG_S, type ReplicaLag } from '../../src/db/replicas.js';
+import { READY_WAIT_MS } from '../../src/http/health.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import type { DataEvent } from '../../src/events/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
@@ -134,9 +135,10 @@ describe.runIf(TEST_DATABASE_URL)('reads from DATABASE_READ_URL', () => {
   });
 });
 
-/** A stand-in database answering `rawQuery` with `answer(sql)`; anything else is unused here. */
+/** A stand-in database answering `rawQuery` and `probeQuery` with `answer(sql)`; anything else is unused here. */
 function stub(answer: (sql: string) => unknown[]): Database {
-  return { kind: 'postgres', schema: 's', rawQuery: async (sql: string) => answer(sql) } as unknown as Database;
+  const query = async (sql: string) => answer(sql);
+  return { kind: 'postgres', schema: 's', rawQuery: query, probeQuery: query } as unknown as Database;
 }
 
 describe('waiting for the replicas to replay a data event', () => {
@@ -158,5 +160,53 @@ describe('waiting for the replicas to replay a data event', () => {
     await readingFrom(primary, [stub(() => [{ ok: false }])], { maxWaitMs: 150 }).caughtUp!();
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe("reporting the replicas' lag", () => {
+  const primary = stub(() => [{ lsn: '0/3000060' }]);
+
+  it(`counts a replica behind once the last transaction it replayed is more than ${REPLICA_MAX_LAG_S} s old while WAL awaits replay, and unreachable when it does not answer`, async () => {
+    const replicas = [
+      stub(() => [{ bytes: 0, age: 600 }]),
+      stub(() => [{ bytes: 2048, age: 1.5 }]),
+      stub(() => [{ bytes: 2048, age: REPLICA_MAX_LAG_S + 2 }]),
+      stub(() => {
+        throw new Error('connection refused');
+      }),
+    ];
+    expect(await readingFrom(primary, replicas).replicaLag!()).toEqual([
+      { status: 'ok', lagBytes: 0, lagSeconds: 0 },
+      { status: 'ok', lagBytes: 2048, lagSeconds: 1.5 },
+      { status: 'behind', lagBytes: 2048, lagSeconds: REPLICA_MAX_LAG_S + 2 },
+      { status: 'unreachable' },
+    ]);
+  });
+});
+
+describe("/readyz's replicas section", () => {
+  const readyz = async (replicaLag: () => Promise<ReplicaLag[]>) => {
+    const t = await createTestDatabase('pglite', { seed: 'empty' });
+    const app = await createApp({ config: testConfig({}), db: { ...t.db, replicaLag }, now: () => DEMO_TEST_NOW.getTime() });
+    try {
+      const started = Date.now();
+      const res = await app.yoga.fetch(new URL('/readyz', 'http://test'));
+      return { status: res.status, body: (await res.json()) as unknown, ms: Date.now() - started };
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  };
+
+  it("gives each replica's lag beside a ready status, a replica behind leaving the instance ready", async () => {
+    const lags: ReplicaLag[] = [{ status: 'ok', lagBytes: 0, lagSeconds: 0 }, { status: 'behind', lagBytes: 4096, lagSeconds: 9 }];
+    expect(await readyz(async () => lags)).toMatchObject({ status: 200, body: { status: 'ready', detail: 'ok', replicas: lags } });
+  });
+
+  it('answers without the section, in time, when the lag check does not answer', async () => {
+    const answer = await readyz(() => new Promise<never>(() => undefined));
+    expect(answer).toMatchObject({ status: 200, body: { status: 'ready', detail: 'ok' } });
+    expect(answer.body).not.toHaveProperty('replicas');
+    expect(answer.ms).toBeLessThan(READY_WAIT_MS + 1_000);
   });
 });
