@@ -161,7 +161,8 @@ async function peek(body: ReadableStream<Uint8Array>, threshold: number): Promis
   return { head, size, done: false, reader };
 }
 
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
+/** The chunks, in order, in one array of `size` bytes (their total). */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) {
@@ -199,7 +200,7 @@ async function encode(response: Response, coding: Coding): Promise<Response> {
   const init = { status: response.status, statusText: response.statusText, headers };
   if (done && size < COMPRESSION.thresholdBytes) {
     headers.set('content-length', String(size));
-    return new Response(concat(head, size), init);
+    return new Response(concatBytes(head, size), init);
   }
   headers.set('content-encoding', coding);
   headers.delete('content-length');

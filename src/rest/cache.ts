@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { TimeRange } from '../domain/time.js';
 import type { DataVersion } from '../events/version.js';
 import { cacheControlOf, ifNoneMatchTags, isForCaller, KEY_VARY, maxAgeSeconds } from '../http/cache-control.js';
-import { type Coding, codedHeaders, compressWhole, wholeBodyCoding } from '../http/compression.js';
+import { type Coding, codedHeaders, compressWhole, concatBytes, wholeBodyCoding } from '../http/compression.js';
 import { addVary } from '../http/vary.js';
 import { RESPONSE_CACHE } from '../limits.js';
 import type { Format } from './negotiation.js';
@@ -134,16 +134,6 @@ function replay(start: BodyStart): ReadableStream<Uint8Array> {
   });
 }
 
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
 const notModified = (headers: Iterable<readonly [string, string]>): Response => {
   const keep = ['etag', 'cache-control', 'vary'];
   return new Response(null, { status: 304, headers: [...headers].filter(([k]) => keep.includes(k)) as [string, string][] });
@@ -219,7 +209,7 @@ export class RestCache {
     const size = wholeText?.byteLength ?? start!.size;
     const keep = this.opts.store !== false && this.opts.version.current === version && size <= this.maxEntryBytes;
     const entryOf = (body: Uint8Array<ArrayBuffer>): Entry => ({ body, etag, headers, maxAge, coded: {} });
-    const entry = wholeText ? entryOf(wholeText) : keep ? entryOf(concat(start!.chunks, size)) : null;
+    const entry = wholeText ? entryOf(wholeText) : keep ? entryOf(concatBytes(start!.chunks, size)) : null;
     if (keep && entry) this.entries.set(key, entry, relative ? { ttl: maxAge * 1_000 } : {});
     return start ? new Response(replay(start), { status: 200, headers: response.headers }) : whole(req, entry!, cacheControl);
   }

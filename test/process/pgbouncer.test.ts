@@ -9,7 +9,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -27,6 +26,8 @@ import { notifyWindowCommitted } from '../../src/repositories/ingest-events.js';
 import { inTransaction } from '../../src/repositories/sql.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 import { CI, TEST_DATABASE_URL } from '../support/env.js';
+import { freePort } from '../support/ports.js';
+import { fetchOn } from '../support/app.js';
 
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 const MISSING = `pgbouncer not found at ${PGBOUNCER} (apt-get install pgbouncer): PgBouncer tests skipped`;
@@ -44,14 +45,6 @@ const READS: readonly (string | { query: string })[] = [
   { query: '{ prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-02T00:00", resolution: HOURLY) { totalCount } }' },
   { query: '{ flows(first: 50) { edges { node { datetime from { code } to { code } } } } }' },
 ];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 interface Bouncer {
   readonly url: string;
@@ -107,14 +100,6 @@ describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode'
   let db: Database;
   let app: App;
   let direct: App;
-
-  const fetchOn = async (target: App, read: string | { query: string }) => {
-    const res = await target.yoga.fetch(
-      new URL(typeof read === 'string' ? read : '/graphql', 'http://test'),
-      typeof read === 'string' ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(read) },
-    );
-    return { status: res.status, body: await res.text() };
-  };
 
   beforeAll(async () => {
     if (!available) {

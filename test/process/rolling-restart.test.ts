@@ -8,25 +8,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CI } from '../support/env.js';
 import { killStarted, ROOT, type Running, startServer } from '../support/processes.js';
+import { freePort } from '../support/ports.js';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const MISSING = `haproxy not found at ${HAPROXY} (apt-get install haproxy): rolling restart test skipped`;
 const PATH = '/api/v1/prices?zone=DE_LU';
 const REQUESTS_PER_SECOND = 40;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 /** HAProxy's view of each server of backend `instances`: `UP`, `DOWN`, `UP 1/2`… */
 async function serverStates(stats: string): Promise<Record<string, string>> {

@@ -19,6 +19,7 @@ import { inTransaction } from '../../src/repositories/sql.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 import { CI, TEST_DATABASE_URL } from '../support/env.js';
 import { type Replica, replicaToolsAvailable, startReplica } from '../support/replica.js';
+import { fetchOn } from '../support/app.js';
 
 const MISSING = 'pg_basebackup not found (apt-get install postgresql-client): streaming replica tests skipped';
 const PRICES = '/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=native';
@@ -45,13 +46,6 @@ describe.runIf(TEST_DATABASE_URL)('the app reading from a real streaming replica
   let app: App;
   let direct: App;
 
-  const fetchOn = async (target: App, read: string | { query: string }) => {
-    const res = await target.yoga.fetch(
-      new URL(typeof read === 'string' ? read : '/graphql', 'http://test'),
-      typeof read === 'string' ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(read) },
-    );
-    return { status: res.status, body: await res.text() };
-  };
   const readyz = async () => {
     const started = Date.now();
     const res = await fetchOn(app, '/readyz');

@@ -46,3 +46,15 @@ export async function createTestApp(
     },
   };
 }
+
+/** A read sent to an app in process: a REST path (GET) or a GraphQL document (POST). */
+export type AppRead = string | { query: string };
+
+/** Sends `read` to `target` in process; its status and body text. */
+export async function fetchOn(target: App, read: AppRead): Promise<{ status: number; body: string }> {
+  const res = await target.yoga.fetch(
+    new URL(typeof read === 'string' ? read : '/graphql', 'http://test'),
+    typeof read === 'string' ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(read) },
+  );
+  return { status: res.status, body: await res.text() };
+}

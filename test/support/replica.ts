@@ -5,12 +5,12 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CHILD_PATH } from './env.js';
 import { ROOT } from './processes.js';
+import { freePort } from './ports.js';
 
 const SCRIPT = join(ROOT, 'deploy', 'replica.sh');
 /** Longest a start (a whole copy of the test server) or a stop may take, ms. */
@@ -29,14 +29,6 @@ export interface Replica {
 /** Whether pg_basebackup runs on this machine. */
 export function replicaToolsAvailable(): boolean {
   return spawnSync('pg_basebackup', ['--version'], { env: { PATH: CHILD_PATH }, stdio: 'ignore' }).status === 0;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 async function replicaScript(action: 'start' | 'stop', port: number, dir: string, primary: URL): Promise<void> {
