@@ -181,7 +181,7 @@ describe('readiness while the embedded database is busy', () => {
       const busy = t.db.pglite!.transaction(() => sleep(1_000));
       const ready = await t.get('/readyz');
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', detail: 'ok' });
+      expect(await ready.json()).toEqual({ status: 'ready', detail: 'ok', events: { state: 'listening', since: expect.any(String) } });
       await busy;
     } finally {
       await t.close();

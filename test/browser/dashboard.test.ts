@@ -48,6 +48,34 @@ interface Visit {
   readonly hosts: Set<string>;
 }
 
+/** What {@link recordSaves} keeps in the page: each file the page saved through a download link. */
+interface SavesWindow {
+  __saves: { name: string; blob: Blob }[];
+}
+
+/**
+ * Runs in the page before its scripts: records each file saved through an `<a download>` click
+ * (its name and the Blob behind its object URL) instead of handing it to the browser's download
+ * manager, whose events headless chromium does not always deliver under load.
+ */
+function recordSaves(): void {
+  const w = window as unknown as SavesWindow;
+  const blobs = new Map<string, Blob>();
+  w.__saves = [];
+  const createObjectURL = URL.createObjectURL.bind(URL);
+  URL.createObjectURL = (obj: Blob | MediaSource) => {
+    const url = createObjectURL(obj);
+    if (obj instanceof Blob) blobs.set(url, obj);
+    return url;
+  };
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+    const blob = this.download ? blobs.get(this.href) : undefined;
+    if (blob) w.__saves.push({ name: this.download, blob });
+    else click.call(this);
+  };
+}
+
 describe('the dashboard in chromium', () => {
   const available = existsSync(CHROMIUM);
   let bundle: BuiltDashboard;
@@ -102,23 +130,29 @@ describe('the dashboard in chromium', () => {
 
   const attr = (page: Page, id: string, name: string) => page.getAttribute(`#${id}`, `data-${name}`);
 
-  it('downloads each chart\'s data as the API\'s CSV for the selection and a chart as PNG', async (ctx) => {
+  it('saves each chart\'s data as the API\'s CSV for the selection and a chart as PNG', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
-    const downloads = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC', acceptDownloads: true });
-    ctx.onTestFinished(() => downloads.close());
-    const { page, errors } = await visit('/', downloads);
+    const saving = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+    ctx.onTestFinished(() => saving.close());
+    await saving.addInitScript(recordSaves);
+    const { page, errors } = await visit('/', saving);
     const range = 'datetime_from=2025-10-30T00:00:00Z&datetime_to=2025-11-06T00:00:00Z';
-    const csvOf = async (id: string) => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`.exports:has(+ #${id}) button[data-export=csv]`)]);
-      return { name: download.suggestedFilename(), text: readFileSync((await download.path()) ?? '', 'utf8') };
+    const save = async (id: string, kind: 'csv' | 'png') => {
+      const before = await page.evaluate(() => (window as unknown as SavesWindow).__saves.length);
+      await page.click(`.exports:has(+ #${id}) button[data-export=${kind}]`);
+      await page.waitForFunction((n) => (window as unknown as SavesWindow).__saves.length > n, before);
+      return page.evaluate(async (n) => {
+        const saved = (window as unknown as SavesWindow).__saves[n]!;
+        return { name: saved.name, type: saved.blob.type, text: await saved.blob.text(), head: [...new Uint8Array(await saved.blob.arrayBuffer()).subarray(1, 4)] };
+      }, before);
     };
-    const tradeCsv = await csvOf('trade-chart');
+    const tradeCsv = await save('trade-chart', 'csv');
     expect(tradeCsv.name).toBe('trade.csv');
     expect(tradeCsv.text).toBe(await (await t.get(`/api/v1/zone-import-export?${range}&zone=DE_LU&zone=ES&zone=FR&zone=NL&zone=PL&format=csv`)).text());
-    const [png] = await Promise.all([page.waitForEvent('download'), page.click('.exports:has(+ #duration-chart) button[data-export=png]')]);
-    expect(png.suggestedFilename()).toBe('duration.png');
-    expect(readFileSync((await png.path()) ?? '').subarray(1, 4).toString()).toBe('PNG');
-    for (const id of CHARTS) expect((await csvOf(id)).text.split('\n').length, id).toBeGreaterThan(1);
+    const png = await save('duration-chart', 'png');
+    expect(png.name).toBe('duration.png');
+    expect(String.fromCharCode(...png.head)).toBe('PNG');
+    for (const id of CHARTS) expect((await save(id, 'csv')).text.split('\n').length, id).toBeGreaterThan(1);
     expect(errors).toEqual([]);
   });
 

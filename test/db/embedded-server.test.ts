@@ -115,7 +115,7 @@ describe('a heavy statement on the embedded engine', () => {
       expect(performance.now() - started).toBeLessThan(2_000);
       await heavy;
       const after = await fetch(`${server.url}/readyz`);
-      expect(await after.json()).toEqual({ status: 'ready', detail: 'ok' });
+      expect(await after.json()).toEqual({ status: 'ready', detail: 'ok', events: { state: 'listening', since: expect.any(String) } });
     } finally {
       await client.end();
     }
