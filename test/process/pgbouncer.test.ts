@@ -1,6 +1,6 @@
 /**
  * The app behind a real PgBouncer in transaction mode (Debian's 1.18 running deploy/pgbouncer.ini,
- * started by test/support/pgbouncer.ts on a free loopback port):
+ * started by bench/pgbouncer.ts on a free loopback port):
  * DATABASE_URL points at the pooler, DATABASE_DIRECT_URL at the server, in a schema other than
  * `public`. The pooler shares two server connections between all of the app's connections, so any
  * session state the app relied on (search_path, statement_timeout, named prepared statements,
@@ -13,6 +13,7 @@ import { type App, createApp } from '../../src/app.js';
 import { prepareDatabase } from '../../src/bootstrap.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
+import { cancelRequest } from '../../src/db/pooler.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import type { DataEvent } from '../../src/events/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
@@ -22,7 +23,7 @@ import { notifyWindowCommitted } from '../../src/repositories/ingest-events.js';
 import { inTransaction } from '../../src/repositories/sql.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 import { CI, TEST_DATABASE_URL } from '../support/env.js';
-import { type Bouncer, PGBOUNCER, pgbouncerAvailable, startPgbouncer } from '../support/pgbouncer.js';
+import { type Bouncer, PGBOUNCER, pgbouncerAvailable, startPgbouncer } from '../../bench/pgbouncer.js';
 import { fetchOn } from '../support/app.js';
 
 const MISSING = `pgbouncer not found at ${PGBOUNCER} (apt-get install pgbouncer): PgBouncer tests skipped`;
@@ -138,6 +139,22 @@ describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode'
       await locker.end();
     }
     expect((await fetchOn(app, READS[0]!)).status).toBe(200);
+  });
+
+  it.runIf(available || CI)('cancels statements through the pooler without bringing it down (PgBouncer 1.18 dies when a cancelling client hangs up first)', async () => {
+    for (let i = 0; i < 5; i++) {
+      const client = await db.pool!.connect();
+      try {
+        const sleeping = client.query('SELECT pg_sleep(2)').then(() => 'finished', (error: Error) => error.message);
+        await new Promise((r) => setTimeout(r, 100));
+        await cancelRequest(client);
+        expect(await sleeping).toMatch(/cancel/);
+      } finally {
+        client.release();
+      }
+    }
+    expect(bouncer.log()).not.toMatch(/FATAL/);
+    expect(await db.rawQuery('SELECT 1 AS one')).toEqual([{ one: 1 }]);
   });
 
   it.runIf(available || CI)('elects one ingest leader among instances on the pooler (the lock on the direct connection)', async () => {

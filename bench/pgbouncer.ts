@@ -2,17 +2,17 @@
  * A real PgBouncer (Debian's, at /usr/sbin/pgbouncer) in transaction mode, started as a child on a
  * free loopback port: its configuration (in a temporary directory) is deploy/pgbouncer.ini with the
  * address, the server, trust auth and the pool size replaced. As root it runs as `postgres`.
- * For test/process/pgbouncer.test.ts and the bench's pooled leg.
+ * For test/process/pgbouncer.test.ts and the bench's pooled leg (bench/pooler.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from './ports.js';
+import { PROJECT_ROOT } from '../src/project-root.js';
+import { freePort } from './startup.js';
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
-const DEPLOYED = fileURLToPath(new URL('../../deploy/pgbouncer.ini', import.meta.url));
+const DEPLOYED = join(PROJECT_ROOT, 'deploy/pgbouncer.ini');
 
 /** Whether PgBouncer is installed. */
 export const pgbouncerAvailable = (): boolean => existsSync(PGBOUNCER);
@@ -38,6 +38,8 @@ function deployedWith(server: string, settings: Record<string, string>): string 
 /** A running PgBouncer: `url` is the server's URL with the pooler's host and port. */
 export interface Bouncer {
   readonly url: string;
+  /** What PgBouncer logged so far (its stderr). */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -80,5 +82,5 @@ export async function startPgbouncer(server: string, { extra = '', poolSize = 2 
   }
   const url = new URL(server);
   url.host = `127.0.0.1:${port}`;
-  return { url: url.toString(), stop };
+  return { url: url.toString(), log: () => log, stop };
 }
