@@ -12,6 +12,7 @@ import { createLogger } from '../src/logger.js';
 import { runAccess } from './access.js';
 import { runBackendComparison } from './backends.js';
 import { runFloorComparison } from './floor.js';
+import { runPoolerComparison } from './pooler.js';
 import { runLarge } from './large.js';
 import { type Loopback, listenOnLoopback } from './loopback.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, table } from './load.js';
@@ -31,7 +32,8 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
   --skip-startup | --skip-pg | --skip-pglite | --skip-ingest   leave a part out
   --large [--years <n>]                 only the large data set cases on PostgreSQL (default 5 years)
   --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)
-  --backends           only the embedded app against the PostgreSQL one, interleaved (writes backends.md)`,
+  --backends           only the embedded app against the PostgreSQL one, interleaved (writes backends.md)
+  --pgbouncer          also the PostgreSQL app directly against one behind PgBouncer (/usr/sbin/pgbouncer, deploy/pgbouncer.ini), interleaved`,
   options: {
     /** Seconds per case; default 10, 30 with `--access`. */
     seconds: { type: 'string' },
@@ -50,6 +52,8 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
     /** Only the interleaved embedded-against-PostgreSQL leg (bench/backends.ts). */
     backends: { type: 'boolean', default: false },
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
+    /** The direct-against-pooled leg (bench/pooler.ts) in the PostgreSQL part. */
+    pgbouncer: { type: 'boolean', default: false },
   },
 } as const;
 
@@ -145,6 +149,10 @@ async function main(args: Args): Promise<void> {
       if (full) {
         report.push(await runFloorComparison(db, { pgUrl: args['pg-url']!, seconds: Number(seconds), connections: connectionCounts(args.connections), serve }));
         report.push(await runTransport('PostgreSQL 15', db, Number(seconds), connectionCounts(args.connections)[0]!));
+      }
+      if (args.pgbouncer) {
+        const opts = { pgUrl: args['pg-url']!, config: { DATABASE_SCHEMA: 'bench' }, cases: PAIRS[0]!, seconds: Number(seconds), connections: connectionCounts(args.connections), serve };
+        report.push(await runPoolerComparison(db, opts));
       }
       if (pglite) {
         const opts = { cases: PAIRS.flat(), seconds: Number(seconds), connections: connectionCounts(args.connections), serve };

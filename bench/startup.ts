@@ -8,7 +8,7 @@ export interface StartupTimes {
 }
 
 /** A TCP port free on 127.0.0.1 now. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

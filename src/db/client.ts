@@ -11,6 +11,7 @@ import { cancellablePool } from './cancellable-pool.js';
 import { acquireDirLock, DirectoryInUseError, type DirLock, type LockOwner } from './dir-lock.js';
 import { checkSessionOptions, poolerClient, transactionSettings } from './pooler.js';
 import { publishedUrl } from './published-url.js';
+import { refuseReadOnly } from './writable.js';
 import type { ReplicaLag } from './replicas.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
@@ -96,10 +97,14 @@ export const directOf = (db: Database): Database => db.direct ?? (db.primary ? d
  * runs and publishes its connection URL there (see `openServerDatabase` for the server itself).
  * @throws DirectoryInUseError when another process owns the directory and publishes no URL.
  * @throws Error naming DATABASE_DIRECT_URL when the PostgreSQL URL leads to a pooler.
+ * @throws ReadOnlyDatabaseError when the PostgreSQL database is read-only (a replica).
  */
 export async function openDatabase(config: Config): Promise<Database> {
   const url = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
-  if (url) return checkSessionOptions(await openPostgres(config, url), config, config.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL');
+  if (url) {
+    const setting = config.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
+    return refuseReadOnly(await checkSessionOptions(await openPostgres(config, url), config, setting), setting);
+  }
   try {
     return await openPglite(config.PGLITE_DIR);
   } catch (error) {

@@ -74,7 +74,9 @@ const CANCEL_REQUEST_CODE = 80877102;
 
 /**
  * Sends the protocol's cancel request for the statement `client` runs, on a connection of its own
- * to the client's host and port; resolves once delivered, or given up after 5 s.
+ * to the client's host and port, and waits for the server to close it (as libpq does): resolves
+ * once handled, or given up after 5 s. Hanging up first loses the cancel at PgBouncer, and makes
+ * 1.18 exit (`bad client state: 0`, pgbouncer/pgbouncer#801).
  */
 export function cancelRequest(client: pg.ClientBase): Promise<void> {
   const { processID, secretKey, host, port } = client as unknown as { processID: number | null; secretKey: number | null; host: string; port: number };
@@ -85,7 +87,7 @@ export function cancelRequest(client: pg.ClientBase): Promise<void> {
   message.writeInt32BE(processID, 8);
   message.writeInt32BE(secretKey, 12);
   return new Promise((resolve) => {
-    const socket = connect(port, host, () => socket.end(message));
+    const socket = connect(port, host, () => socket.write(message));
     socket.setTimeout(CANCEL_TIMEOUT_MS, () => socket.destroy());
     socket.on('error', () => undefined);
     socket.once('close', () => resolve());

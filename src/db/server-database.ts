@@ -2,7 +2,8 @@
  * The server's database. With DATABASE_URL, PostgreSQL: when DATABASE_DIRECT_URL (another URL) is
  * set too, DATABASE_URL is taken for a transaction pooler and DATABASE_DIRECT_URL opened beside it
  * (see `Database.direct`); otherwise a start whose session options do not arrive (a pooler refusing
- * or dropping them) fails, naming DATABASE_DIRECT_URL. With DATABASE_READ_URL, reads go to the
+ * or dropping them) fails, naming DATABASE_DIRECT_URL. A start on a read-only DATABASE_URL or
+ * DATABASE_DIRECT_URL (a replica) fails, naming the setting (see `refuseReadOnly`). With DATABASE_READ_URL, reads go to the
  * replicas it lists, opened as DATABASE_URL is (through a pooler when DATABASE_DIRECT_URL is set);
  * see `readingFrom`. Otherwise the server owns the embedded
  * data directory (its lock), runs the engine on a thread of its own ({@link startEngineThread})
@@ -20,6 +21,7 @@ import { startEngineThread } from './engine-thread.js';
 import { publishUrl } from './published-url.js';
 import { checkSessionOptions } from './pooler.js';
 import { readingFrom } from './replicas.js';
+import { refuseReadOnly } from './writable.js';
 import { dataEventsChannel } from '../events/data-events.js';
 
 /** The server's database, and how to let other processes in. */
@@ -100,9 +102,10 @@ const DIRECT_POOL_SIZE = 4;
 /** The server's PostgreSQL database at `url`, with its direct connection when DATABASE_DIRECT_URL differs (see the module comment). */
 async function openServerPostgres(client: typeof ClientModule, config: Config, url: string): Promise<Database> {
   const directUrl = config.DATABASE_DIRECT_URL;
-  if (!directUrl || directUrl === url) return checkSessionOptions(await client.openPostgres(config, url), config, 'DATABASE_URL');
-  const direct = await checkSessionOptions(await client.openPostgres({ ...config, DATABASE_POOL_SIZE: Math.min(config.DATABASE_POOL_SIZE, DIRECT_POOL_SIZE) }, directUrl), config, 'DATABASE_DIRECT_URL');
-  const pooled = await client.openPostgres(config, url, { pooled: true }).catch(async (error: unknown) => {
+  if (!directUrl || directUrl === url) return refuseReadOnly(await checkSessionOptions(await client.openPostgres(config, url), config, 'DATABASE_URL'), 'DATABASE_URL');
+  const directConfig = { ...config, DATABASE_POOL_SIZE: Math.min(config.DATABASE_POOL_SIZE, DIRECT_POOL_SIZE) };
+  const direct = await refuseReadOnly(await checkSessionOptions(await client.openPostgres(directConfig, directUrl), config, 'DATABASE_DIRECT_URL'), 'DATABASE_DIRECT_URL');
+  const pooled = await client.openPostgres(config, url, { pooled: true }).then((db) => refuseReadOnly(db, 'DATABASE_URL')).catch(async (error: unknown) => {
     await direct.close();
     throw error;
   });

@@ -1,22 +1,19 @@
 /**
- * The app behind a real PgBouncer in transaction mode (Debian's 1.18, started here as a child on a
- * free loopback port, its configuration in a temporary directory; as root it runs as `postgres`):
+ * The app behind a real PgBouncer in transaction mode (Debian's 1.18 running deploy/pgbouncer.ini,
+ * started by bench/pgbouncer.ts on a free loopback port):
  * DATABASE_URL points at the pooler, DATABASE_DIRECT_URL at the server, in a schema other than
  * `public`. The pooler shares two server connections between all of the app's connections, so any
  * session state the app relied on (search_path, statement_timeout, named prepared statements,
  * LISTEN) would surface. PostgreSQL leg only; without pgbouncer the tests skip, except under CI=true
  * where they fail.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { prepareDatabase } from '../../src/bootstrap.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
+import { cancelRequest } from '../../src/db/pooler.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import type { DataEvent } from '../../src/events/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
@@ -26,10 +23,9 @@ import { notifyWindowCommitted } from '../../src/repositories/ingest-events.js';
 import { inTransaction } from '../../src/repositories/sql.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 import { CI, TEST_DATABASE_URL } from '../support/env.js';
-import { freePort } from '../support/ports.js';
+import { type Bouncer, PGBOUNCER, pgbouncerAvailable, startPgbouncer } from '../../bench/pgbouncer.js';
 import { fetchOn } from '../support/app.js';
 
-const PGBOUNCER = '/usr/sbin/pgbouncer';
 const MISSING = `pgbouncer not found at ${PGBOUNCER} (apt-get install pgbouncer): PgBouncer tests skipped`;
 const LIMIT_MS = 4_000;
 /** Requests in flight at once. */
@@ -46,53 +42,10 @@ const READS: readonly (string | { query: string })[] = [
   { query: '{ flows(first: 50) { edges { node { datetime from { code } to { code } } } } }' },
 ];
 
-interface Bouncer {
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
-/** Starts PgBouncer in transaction mode in front of `server`, two server connections per pool; `extra` lines go to its [pgbouncer] section. */
-async function startPgbouncer(server: string, extra = ''): Promise<Bouncer> {
-  const target = new URL(server);
-  const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const users = join(dir, 'users.txt');
-  const ini = join(dir, 'pgbouncer.ini');
-  writeFileSync(users, `"${decodeURIComponent(target.username) || 'postgres'}" ""\n`, { mode: 0o644 });
-  writeFileSync(
-    ini,
-    `[databases]\n* = host=${target.hostname} port=${target.port || 5432}\n\n[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = ${port}\n` +
-      `unix_socket_dir =\nauth_type = trust\nauth_file = ${users}\npool_mode = transaction\ndefault_pool_size = 2\nmax_client_conn = 200\n${extra}\n`,
-    { mode: 0o644 },
-  );
-  const child: ChildProcess = spawn(PGBOUNCER, process.getuid?.() === 0 ? ['-u', 'postgres', ini] : [ini], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  for (let i = 0; !/listening on 127\.0\.0\.1/.test(log); i++) {
-    if (child.exitCode !== null || i > 100) {
-      await stop();
-      throw new Error(`pgbouncer did not start: ${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const url = new URL(server);
-  url.host = `127.0.0.1:${port}`;
-  return { url: url.toString(), stop };
-}
-
 const silent = createLogger({ LOG_LEVEL: 'silent' });
 
 describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode', () => {
-  const available = existsSync(PGBOUNCER);
+  const available = pgbouncerAvailable();
   let seeded: TestDatabase;
   let bouncer: Bouncer;
   let ignoring: Bouncer;
@@ -108,7 +61,7 @@ describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode'
     }
     seeded = await createTestDatabase('postgres', { seed: 'demo' });
     bouncer = await startPgbouncer(TEST_DATABASE_URL!);
-    ignoring = await startPgbouncer(TEST_DATABASE_URL!, 'ignore_startup_parameters = extra_float_digits, options');
+    ignoring = await startPgbouncer(TEST_DATABASE_URL!, { extra: 'ignore_startup_parameters = extra_float_digits, options' });
     const common = { DATABASE_SCHEMA: seeded.db.schema, RESPONSE_CACHE: false, REQUEST_TIMEOUT_MS: LIMIT_MS, RATE_LIMIT_CAPACITY: 10_000 };
     config = testConfig({ ...common, DATABASE_URL: bouncer.url, DATABASE_DIRECT_URL: TEST_DATABASE_URL!, DATABASE_POOL_SIZE: 8, MIGRATE_ON_START: true });
     db = (await openServerDatabase(config)).db;
@@ -186,6 +139,22 @@ describe.runIf(TEST_DATABASE_URL)('the app behind PgBouncer in transaction mode'
       await locker.end();
     }
     expect((await fetchOn(app, READS[0]!)).status).toBe(200);
+  });
+
+  it.runIf(available || CI)('cancels statements through the pooler without bringing it down (PgBouncer 1.18 dies when a cancelling client hangs up first)', async () => {
+    for (let i = 0; i < 5; i++) {
+      const client = await db.pool!.connect();
+      try {
+        const sleeping = client.query('SELECT pg_sleep(2)').then(() => 'finished', (error: Error) => error.message);
+        await new Promise((r) => setTimeout(r, 100));
+        await cancelRequest(client);
+        expect(await sleeping).toMatch(/cancel/);
+      } finally {
+        client.release();
+      }
+    }
+    expect(bouncer.log()).not.toMatch(/FATAL/);
+    expect(await db.rawQuery('SELECT 1 AS one')).toEqual([{ one: 1 }]);
   });
 
   it.runIf(available || CI)('elects one ingest leader among instances on the pooler (the lock on the direct connection)', async () => {
