@@ -6,8 +6,11 @@
  */
 import { type Executor, query } from './sql.js';
 
+/** A border data kind of the coverage rollup stored hour by hour. */
+export type HourKind = 'physical' | 'scheduled' | 'ntc';
+
 /** A data kind of the coverage rollup stored period by period (outages are intervals). */
-export type PeriodKind = 'prices' | 'physical' | 'scheduled' | 'ntc';
+export type PeriodKind = 'prices' | HourKind;
 
 /** A data kind of the coverage rollup. */
 export type CoverageKind = PeriodKind | 'outages';
@@ -43,10 +46,23 @@ const OUTAGES_SQL = (where: string) => `SELECT border_id AS subject_id, 'outages
     min(starts_at) AS first_start, max(starts_at) AS last_start, max(ends_at) AS last_end
   FROM border_outage WHERE ${where} GROUP BY 1, 3`;
 
+/** Advisory lock classes of the subjects whose rollup rows a transaction rewrites (zones, borders). */
+const LOCK_CLASS = { zones: 4_711_101, borders: 4_711_102 } as const;
+
+/**
+ * Serialises refreshes of the same subjects until the transaction ends, so concurrent loaders of
+ * one zone or border each read the rows the other committed (taken in id order: no deadlock
+ * between two refreshes).
+ */
+async function lockSubjects(db: Executor, subjects: keyof typeof LOCK_CLASS, ids: readonly number[]): Promise<void> {
+  await query(db, `SELECT pg_advisory_xact_lock($1::int, id) FROM unnest($2::int[]) AS id ORDER BY id`, [LOCK_CLASS[subjects], [...ids]]);
+}
+
 /** Recomputes the outage coverage of the given borders from border_outage (a few rows per border). */
 export async function refreshOutageCoverage(db: Executor, borderIds: readonly number[]): Promise<void> {
   if (borderIds.length === 0) return;
   const ids = [...new Set(borderIds.map(Number))];
+  await lockSubjects(db, 'borders', ids);
   await query(db, `DELETE FROM coverage WHERE kind = 'outages' AND subject_id = ANY($1::int2[])`, [ids]);
   await query(db, `INSERT INTO coverage (subject_id, kind, source, first_start, last_start, last_end) ${OUTAGES_SQL('border_id = ANY($1::int2[])')}`, [ids]);
 }
@@ -72,9 +88,9 @@ interface SpanRow {
   readonly last_start: Date;
 }
 
-/** The subjects and window [from, to) of period starts a load rewrote, and the kinds it wrote. */
+/** The subjects (zones for prices, else borders) and window [from, to) of period starts a load rewrote, and the kinds it wrote. */
 export interface CoverageWindow {
-  readonly kinds: readonly PeriodKind[];
+  readonly kinds: readonly ['prices'] | readonly HourKind[];
   readonly subjectIds: readonly number[];
   readonly from: Date;
   readonly to: Date;
@@ -126,6 +142,7 @@ const keyOf = (r: { kind: string; subject_id: number; source: string }) => `${r.
 export async function refreshCoverage(db: Executor, w: CoverageWindow): Promise<void> {
   if (w.kinds.length === 0 || w.subjectIds.length === 0) return;
   const ids = [...new Set(w.subjectIds.map(Number))];
+  await lockSubjects(db, w.kinds[0] === 'prices' ? 'zones' : 'borders', ids);
   const old = await query<SpanRow>(
     db,
     `SELECT subject_id, kind::text AS kind, source, first_start, last_start FROM coverage WHERE kind::text = ANY($1::text[]) AND subject_id = ANY($2::int2[])`,

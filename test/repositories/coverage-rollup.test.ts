@@ -4,6 +4,7 @@ import { readCatalogue } from '../../src/repositories/catalogue.js';
 import { findBorderSpans, findPriceSpans, readBorderSpans, readPriceSpans } from '../../src/repositories/coverage.js';
 import { deleteOutagesByMrid } from '../../src/repositories/ingest-load.js';
 import { type BorderHourRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../../src/repositories/load.js';
+import { inTransaction } from '../../src/repositories/sql.js';
 import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 const hoursFrom = (start: Date, n: number) => Array.from({ length: n }, (_, i) => new Date(start.getTime() + i * HOUR_MS));
@@ -77,5 +78,24 @@ describe.each(TEST_BACKENDS)('coverage rollup (%s)', (backend) => {
     const { rollup, facts } = await both();
     expect(rollup).toEqual(facts);
     expect(rollup.borders.find((s) => s.outages?.sources.includes('entsoe'))).toBeDefined();
+  });
+
+  it.runIf(backend === 'postgres')('stays equal to the facts when two loads of one border commit concurrently', async () => {
+    const [, , , , e] = borderIds as [number, number, number, number, number];
+    const physical = (start: Date, source: 'entsoe' | 'demo'): BorderHourRow[] =>
+      hoursFrom(start, 24).map((ts) => ({ borderId: e, ts, physicalAbMw: 10, physicalBaMw: 0, physicalSource: source }));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = inTransaction(t.db, async (sql) => {
+      await loadBorderHours(sql, physical(range.first, 'entsoe'), ['physical']);
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = loadBorderHours(t.db, physical(new Date(range.last.getTime() - 23 * HOUR_MS), 'entsoe'), ['physical']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await Promise.all([first, second]);
+    const { rollup, facts } = await both();
+    expect(rollup).toEqual(facts);
   });
 });
