@@ -170,7 +170,8 @@ export async function refreshCoverage(db: Executor, w: CoverageWindow): Promise<
     db,
     `INSERT INTO coverage (subject_id, kind, source, first_start, last_start, last_end)
      SELECT c.subject_id, c.kind, c.source, c.first_start, c.last_start, ${LAST_END}
-     FROM unnest($1::int2[], $2::"CoverageKind"[], $3::text[], $4::timestamptz[], $5::timestamptz[]) AS c(subject_id, kind, source, first_start, last_start)`,
+     FROM (SELECT u.subject_id, u.kind::"CoverageKind" AS kind, u.source, u.first_start, u.last_start
+           FROM unnest($1::int2[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[]) AS u(subject_id, kind, source, first_start, last_start)) c`,
     [next.map((n) => n.subject), next.map((n) => n.kind), next.map((n) => n.source), next.map((n) => n.first.toISOString()), next.map((n) => n.last.toISOString())],
   );
 }
