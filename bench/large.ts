@@ -75,6 +75,8 @@ async function largeCases(db: Database, years: number, base: string): Promise<La
     { name: `REST /ci-share 1W, ${years} years, all zones`, path: `/api/v1/ci-share?${long}&resolution=1W`, targetMs: 150, rows: restRows },
     { name: `REST /flow-type-summary 1W, ${years} years, all borders`, path: `/api/v1/flow-type-summary?${long}&resolution=1W`, targetMs: 150, rows: restRows },
     { name: `REST /flow-duration DE_LU->FR, ${years} years`, path: `/api/v1/flow-duration?${long}&border=DE_LU-%3EFR`, targetMs: 200, rows: restRows },
+    { name: 'REST /zones (coverage from the rollup)', path: '/api/v1/zones', targetMs: 50, rows: restRows },
+    { name: 'REST /borders (coverage from the rollup)', path: '/api/v1/borders', targetMs: 50, rows: restRows },
     { ...graphqlCase('GraphQL flows 1H 14 d, first: 1000 (first page)', gql('')), targetMs: 'reference', rows: gqlRows },
     { ...graphqlCase('GraphQL flows 1H 14 d, first: 1000 after row 1,000 (cursor)', gql(`, after: "${cursor}"`)), targetMs: '<= 1.5 x first page', rows: gqlRows },
     { ...graphqlCase(`GraphQL flows 1H 14 d, first: 1000 after row ${((deep + 1) * 1000).toLocaleString('en')} (deepest full page)`, gql(`, after: "${deepest}"`)), targetMs: '<= 1.5 x first page', rows: gqlRows },

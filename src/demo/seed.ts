@@ -18,6 +18,7 @@ import { loadDemoMonths } from './load-months.js';
 import { HOUR_MS } from './calendar.js';
 import { monthSlices } from './large.js';
 import { dropIndexes, restoreIndexes } from '../repositories/deferred-indexes.js';
+import { rebuildCoverage } from '../repositories/coverage-rollup.js';
 import { refreshFlowRollups } from '../repositories/flow-rollup.js';
 import { appendDemoPriceDays, refreshPriceDaily } from '../repositories/price-rollup.js';
 import { demoPriceDays } from './price-daily.js';
@@ -156,7 +157,10 @@ async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue,
   const [totals, monthsMs] = await timed(() => loadDemoMonths(sql, data, catalogue, empty, options.progress));
   const [, indexes] = await timed(() => restoreIndexes(sql, deferred));
   const [, priceRollups] = await timed(() => buildPriceDaily(sql, data, catalogue, emptied));
-  const [, flowRollups] = await timed(() => refreshFlowRollups(sql, window));
+  const [, flowRollups] = await timed(async () => {
+    await refreshFlowRollups(sql, window);
+    await rebuildCoverage(sql);
+  });
   log(`demo data: ${totals.prices} prices, ${totals.borderHours} border-hours and ${outages} outages loaded in ${monthsMs + outagesMs} ms, indexes built in ${indexes} ms, rollups in ${priceRollups + flowRollups} ms`);
   await timed(() => recordDemoLoad(sql, window));
   const ms = (x: number) => Math.round(x);

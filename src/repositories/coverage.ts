@@ -1,7 +1,8 @@
 /**
- * What the database holds per zone and border: first and last instants and sources per data kind,
- * each read in ONE statement (index probes on the primary keys for prices, one grouped pass without
- * sorts for border kinds).
+ * What the database holds per zone and border: first and last instants and sources per data kind.
+ * The catalogue reads them from the `coverage` rollup (`readPriceSpans`, `readBorderSpans`: a few
+ * rows per subject); `findPriceSpans` and `findBorderSpans` compute them from the facts (a pass over
+ * every stored border-hour), the independent path the rollup is checked against.
  */
 import { Prisma } from '../generated/prisma/client.js';
 import { DataSource } from '../generated/prisma/enums.js';
@@ -106,5 +107,59 @@ export async function findBorderSpans(db: Database, borderIds: readonly number[]
     scheduled: spanOf(r, 'scheduled', 60),
     ntc: spanOf(r, 'ntc', 60),
     outages: spanOf(r, 'outages', null),
+  }));
+}
+
+interface RollupRow {
+  readonly subject: string;
+  readonly kind: string;
+  readonly from: Date;
+  readonly to: Date;
+  readonly periodMinutes: number;
+  readonly sources: string[];
+}
+
+/**
+ * Per subject (key `subject`) and kind of the `coverage` rollup: [first start, end of the last
+ * period), the length in minutes of the latest period, and the named sources in byte order.
+ */
+function rollupSql(kinds: readonly string[], ids: readonly number[], subject: Prisma.Sql, join: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ${subject} AS subject, c.kind::text AS kind, min(c.first_start) AS "from", max(c.last_end) AS "to",
+           (extract(epoch FROM (array_agg(c.last_end - c.last_start ORDER BY c.last_start DESC))[1]) / 60)::int AS "periodMinutes",
+           coalesce(array_agg(c.source ORDER BY c.source COLLATE "C") FILTER (WHERE c.source <> ''), '{}') AS sources
+    FROM coverage c ${join}
+    WHERE c.kind::text = ANY(${[...kinds]}::text[]) AND c.subject_id = ANY(${ids.map(Number)}::smallint[])
+    GROUP BY 1, 2`;
+}
+
+/** As {@link findPriceSpans}, from the `coverage` rollup: a few rows per zone whatever the stored history. */
+export async function readPriceSpans(db: Database, zoneIds: readonly number[]): Promise<ZonePriceSpan[]> {
+  const rows = await read<RollupRow>(db, rollupSql(['prices'], zoneIds, Prisma.sql`z.code`, Prisma.sql`JOIN zone z ON z.id = c.subject_id`));
+  return rows.map((r) => ({ zone: r.subject, from: r.from, to: r.to, periodMinutes: r.periodMinutes, sources: r.sources }));
+}
+
+const BORDER_KEY = Prisma.sql`a.code || '->' || z.code`;
+const BORDER_JOIN = Prisma.sql`JOIN border b ON b.id = c.subject_id JOIN zone a ON a.id = b.zone_a_id JOIN zone z ON z.id = b.zone_b_id`;
+
+/** As {@link findBorderSpans}, from the `coverage` rollup: a few rows per border whatever the stored history. */
+export async function readBorderSpans(db: Database, borderIds: readonly number[]): Promise<BorderSpans[]> {
+  const ids = borderIds.map(Number);
+  const [rows, keys] = await Promise.all([
+    read<RollupRow>(db, rollupSql(['physical', 'scheduled', 'ntc', 'outages'], ids, BORDER_KEY, BORDER_JOIN)),
+    read<{ border: string }>(db, Prisma.sql`SELECT ${BORDER_KEY} AS border FROM border b JOIN zone a ON a.id = b.zone_a_id
+      JOIN zone z ON z.id = b.zone_b_id WHERE b.id = ANY(${ids}::smallint[])`),
+  ]);
+  const spans = new Map(rows.map((r) => [`${r.subject}|${r.kind}`, r]));
+  const spanOfKind = (border: string, kind: string, periodMinutes: number | null): StoredSpan | null => {
+    const r = spans.get(`${border}|${kind}`);
+    return r ? { from: r.from, to: r.to, sources: r.sources, periodMinutes } : null;
+  };
+  return keys.map(({ border }) => ({
+    border,
+    physical: spanOfKind(border, 'physical', 60),
+    scheduled: spanOfKind(border, 'scheduled', 60),
+    ntc: spanOfKind(border, 'ntc', 60),
+    outages: spanOfKind(border, 'outages', null),
   }));
 }

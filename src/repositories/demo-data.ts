@@ -5,6 +5,7 @@
  * upstream column groups.
  */
 import { HOUR_MS } from '../domain/calendar.js';
+import { rebuildCoverage } from './coverage-rollup.js';
 import { refreshFlowRollups } from './flow-rollup.js';
 import type { LoadWindow } from './load.js';
 import { refreshPriceDaily } from './price-rollup.js';
@@ -64,8 +65,8 @@ const CLEAR_GROUPS = [
 /**
  * Deletes every demo price, demo outage and demo border-hour and the completion record in one
  * transaction (the caller's when given an {@link Sql}), refreshing the price and flow rollups of
- * the affected days. Mixed border-hours lose their demo groups only; run `reclassify` over the data
- * afterwards if any upstream border-hours remain.
+ * the affected days and rebuilding `coverage`. Mixed border-hours lose their demo groups only; run
+ * `reclassify` over the data afterwards if any upstream border-hours remain.
  */
 export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
   return inTransaction(db, async (sql) => {
@@ -89,6 +90,7 @@ export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
     const [outages] = await sql.query<{ n: number }>(
       `WITH gone AS (DELETE FROM border_outage WHERE source = 'demo' RETURNING 1) SELECT count(*)::int AS n FROM gone`,
     );
+    await rebuildCoverage(sql);
     return { prices: span?.n ?? 0, borderHours: hours?.n ?? 0, outages: outages?.n ?? 0 };
   });
 }

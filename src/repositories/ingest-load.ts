@@ -3,6 +3,7 @@
  * bookkeeping of runs and request windows (`ingestion_run`, `ingestion_window`, which make the job
  * resumable) and the replacement of outages by mRID. Set-based statements only.
  */
+import { refreshOutageCoverage } from './coverage-rollup.js';
 import { type Executor, query } from './sql.js';
 
 /** Status of a run or window (`IngestionStatus`). */
@@ -77,7 +78,7 @@ export async function recordWindow(
 
 /**
  * Deletes the stored outages of a border that carry one of `mrids` (earlier revisions of outages
- * about to be reloaded, or cancelled ones), in one statement.
+ * about to be reloaded, or cancelled ones), in one statement, and refreshes its outage `coverage`.
  * @returns the intervals removed, whose border-hours need reclassifying.
  */
 export async function deleteOutagesByMrid(db: Executor, borderId: number, mrids: readonly string[]): Promise<{ startsAt: Date; endsAt: Date }[]> {
@@ -87,6 +88,7 @@ export async function deleteOutagesByMrid(db: Executor, borderId: number, mrids:
     `DELETE FROM border_outage WHERE border_id = $1 AND mrid = ANY($2::text[]) RETURNING starts_at, ends_at`,
     [borderId, [...mrids]],
   );
+  if (rows.length > 0) await refreshOutageCoverage(db, [borderId]);
   return rows.map((r) => ({ startsAt: new Date(r.starts_at), endsAt: new Date(r.ends_at) }));
 }
 

@@ -9,6 +9,7 @@ import type { Database } from '../db/client.js';
 import type { BorderHourClassColumns } from './border-class.js';
 import { allowLongStatements, appendCopyPayloads, type BulkSpec, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
 import type { CopyType, CopyValue } from './copy-binary.js';
+import { refreshCoverage, refreshOutageCoverage } from './coverage-rollup.js';
 import { refreshPriceDaily } from './price-rollup.js';
 import { type Executor, type Sql, inTransaction } from './sql.js';
 
@@ -91,7 +92,7 @@ function priceSpec(zoneIds: readonly number[], targetEmpty: boolean): BulkSpec<P
 
 /**
  * Stores prices (EUR/MWh): each zone's rows replace what is stored inside the span they cover, and
- * refreshes the `price_daily` rollup of the touched UTC days, in one
+ * refreshes the `price_daily` rollup of the touched UTC days and the zones' `coverage`, in one
  * transaction (the caller's when given an {@link Sql}). Keys (zone, ts) must be unique within the
  * batch; a duplicate, an unknown zone or a non-finite price fails the whole batch.
  * @returns the window touched, or null for an empty batch.
@@ -107,6 +108,7 @@ export async function loadPrices(db: Executor, rows: readonly PricePointRow[]): 
     if (!targetEmpty) await clearPriceSpans(sql, rows);
     await bulkUpsert(sql, priceSpec(zoneIds, targetEmpty), rows);
     await refreshPriceDaily(sql, { ...window, zoneIds });
+    await refreshCoverage(sql, { kinds: ['prices'], subjectIds: zoneIds, ...window });
   });
   return window;
 }
@@ -212,7 +214,8 @@ export async function appendBorderHourPayloads(sql: Sql, payloads: readonly Uint
 /**
  * Upserts hourly border facts (MW). `groups` selects the column groups written (default all four);
  * e.g. loading physical flows alone leaves schedules and NTC untouched. Run `reclassify` over the
- * window afterwards unless the rows carry their classification.
+ * window afterwards unless the rows carry their classification. Refreshes the borders' `coverage`
+ * of the groups written.
  * @returns the window touched, or null for an empty batch.
  */
 export async function loadBorderHours(
@@ -223,15 +226,18 @@ export async function loadBorderHours(
   const bounds = timeBounds(rows, (r) => r.ts);
   if (!bounds) return null;
   const ids = distinctIds(rows, (r) => r.borderId);
+  const window = { from: new Date(bounds.min), to: new Date(bounds.max + HOUR_MS) };
+  const kinds = groups.filter((g): g is Exclude<BorderHourGroup, 'classification'> => g !== 'classification');
   await inTransaction(db, async (sql) => {
     await allowLongStatements(sql);
     const targetEmpty = !(await windowHasRows(sql, 'border_hour', 'border_id', ids, bounds.min, bounds.max + 1));
     await bulkUpsert(sql, borderHourSpec(ids, groups, targetEmpty), rows);
+    await refreshCoverage(sql, { kinds, subjectIds: ids, ...window });
   });
-  return { from: new Date(bounds.min), to: new Date(bounds.max + HOUR_MS) };
+  return window;
 }
 
-/** Upserts outages, keyed by (border, start, end). @returns the number of rows written. */
+/** Upserts outages, keyed by (border, start, end), and refreshes the borders' outage `coverage`. @returns the number of rows written. */
 export async function loadOutages(db: Executor, rows: readonly BorderOutageRow[]): Promise<number> {
   const chunk = 10_000;
   await inTransaction(db, async (sql) => {
@@ -255,6 +261,7 @@ export async function loadOutages(db: Executor, rows: readonly BorderOutageRow[]
         ],
       );
     }
+    await refreshOutageCoverage(sql, distinctIds(rows, (r) => r.borderId));
   });
   return rows.length;
 }

@@ -1,4 +1,4 @@
-import { findBorderSpans, findPriceSpans, type StoredSpan } from '../repositories/coverage.js';
+import { readBorderSpans, readPriceSpans, type StoredSpan } from '../repositories/coverage.js';
 import type { ServiceDeps } from './context.js';
 import { type Meta, sourceLabels } from './meta.js';
 
@@ -56,14 +56,14 @@ function coverageOf(span: StoredSpan | null): Coverage | null {
 /** Price coverage of zones by short code, in the order given (one query). */
 export async function getZoneCoverage(deps: ServiceDeps, codes: readonly string[]): Promise<ZoneCoverage[]> {
   const ids = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
-  const spans = new Map((await findPriceSpans(deps.db, ids)).map((s) => [s.zone, s]));
+  const spans = new Map((await readPriceSpans(deps.db, ids)).map((s) => [s.zone, s]));
   return codes.map((c) => ({ prices: coverageOf(spans.get(c) ?? null) }));
 }
 
 /** Coverage of borders by key (stored orientation), in the order given (one query). */
 export async function getBorderCoverage(deps: ServiceDeps, keys: readonly string[]): Promise<BorderCoverage[]> {
   const ids = keys.flatMap((k) => deps.catalogue.border(k)?.id ?? []);
-  const spans = new Map((await findBorderSpans(deps.db, ids)).map((s) => [s.border, s]));
+  const spans = new Map((await readBorderSpans(deps.db, ids)).map((s) => [s.border, s]));
   return keys.map((k) => {
     const s = spans.get(k);
     return {

@@ -6,6 +6,8 @@
  */
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCatalogue } from '../../src/repositories/catalogue.js';
+import { findBorderSpans, findPriceSpans, readBorderSpans, readPriceSpans } from '../../src/repositories/coverage.js';
 import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
 import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
 import { a11, a44, EIC, fakeClient, ingest, iso, key, rows } from './helpers.js';
@@ -147,5 +149,15 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
     await ingest(t.db, client, '2024-02-10', '2024-02-11', { ...opts, what: ['outages'], now: () => new Date('2024-02-05T00:00Z') });
     expect((await read()).map((o) => [o.mrid, iso(o.ends_at)])).toEqual([['HANDMADE-unplanned-0001', '2024-02-10T15:00:00.000Z']]);
     expect(await outageHours()).toEqual(['08:00', '09:00', '10:00', '11:00', '12:00', '13:00', '14:00']);
+  });
+
+  it('leaves the coverage rollup equal to the coverage computed from the stored facts after the loads and reloads above', async () => {
+    const catalogue = await readCatalogue(t.db);
+    const [zones, borders] = [catalogue.zones.map((z) => z.id), catalogue.borders.map((b) => b.id)];
+    const byBorder = <T extends { border: string }>(spans: T[]) => [...spans].sort((x, y) => x.border.localeCompare(y.border));
+    const facts = byBorder(await findBorderSpans(t.db, borders));
+    expect(facts.some((s) => s.physical) && facts.some((s) => s.scheduled) && facts.some((s) => s.ntc) && facts.some((s) => s.outages)).toBe(true);
+    expect(byBorder(await readBorderSpans(t.db, borders))).toEqual(facts);
+    expect(await readPriceSpans(t.db, zones)).toEqual(await findPriceSpans(t.db, zones));
   });
 });
