@@ -77,9 +77,3 @@ export function readDataEvent(payload: string | undefined, schema: string): Read
   const to = new Date(p.to);
   return { event: { kind: p.kind, item: p.item, zones: p.kind === 'prices' ? p.areas : [], borders: p.kind === 'flows' ? p.areas : [], from, to } };
 }
-
-/** Reads a NOTIFY payload; null when it is not a data event of `schema`. Never throws. */
-export function parseDataEvent(payload: string | undefined, schema: string): DataEvent | null {
-  const read = readDataEvent(payload, schema);
-  return 'event' in read ? read.event : null;
-}

@@ -48,9 +48,6 @@ export function isForCaller(request: Request, keysRequired: boolean): boolean {
   return keysRequired || request.headers.has(API_KEY_HEADER);
 }
 
-/** The request header every cacheable answer varies by, beside those of its representation. */
-export const KEY_VARY = API_KEY_HEADER;
-
 /** Cache-Control of error responses. */
 export const ERROR_CACHE_CONTROL = 'no-store';
 
@@ -82,7 +79,7 @@ export function graphqlCacheControlPlugin(keysRequired: boolean): Plugin {
     onResponse({ request, response }) {
       const readable = cacheable.get(request);
       if (readable === undefined) return;
-      addVary(response.headers, 'Accept', 'Accept-Encoding', KEY_VARY);
+      addVary(response.headers, 'Accept', 'Accept-Encoding', API_KEY_HEADER);
       const keep = readable && response.status === 200;
       response.headers.set('cache-control', keep ? cacheControlOf(RESPONSE_CACHE.recentMaxAgeS, isForCaller(request, keysRequired)) : ERROR_CACHE_CONTROL);
     },
@@ -96,9 +93,4 @@ export function graphqlCacheControlPlugin(keysRequired: boolean): Plugin {
  */
 export function ifNoneMatchTags(header: string | null): string[] {
   return listedEtags(header).map((t) => (t === '*' ? t : baseEtag(t)));
-}
-
-/** An opaque tag as a strong entity-tag: quoted (`"x"`); a tag already quoted or weak is left as is. */
-export function quotedEtag(tag: string): string {
-  return /^(W\/)?"[^"]*"$/.test(tag) ? tag : `"${tag.replace(/"/g, '')}"`;
 }

@@ -12,10 +12,11 @@ import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
 import type { TimeRange } from '../domain/time.js';
 import type { DataVersion } from '../events/version.js';
-import { cacheControlOf, ifNoneMatchTags, isForCaller, KEY_VARY, maxAgeSeconds } from '../http/cache-control.js';
+import { cacheControlOf, ifNoneMatchTags, isForCaller, maxAgeSeconds } from '../http/cache-control.js';
 import { type Coding, codedHeaders, compressWhole, concatBytes, wholeBodyCoding } from '../http/compression.js';
 import { addVary } from '../http/vary.js';
 import { RESPONSE_CACHE } from '../limits.js';
+import { API_KEY_HEADER } from '../security/api-keys.js';
 import type { Format } from './negotiation.js';
 
 /**
@@ -196,7 +197,7 @@ export class RestCache {
     const start = wholeText ? null : await readUpTo(response.body!, this.opts.maxTaggedBytes ?? RESPONSE_CACHE.maxTaggedBytes);
     const maxAge = maxAgeSeconds({ range, nowMs: this.opts.now(), relative });
     const cacheControl = cacheControlOf(maxAge, privateOnly);
-    addVary(response.headers, KEY_VARY);
+    addVary(response.headers, API_KEY_HEADER);
     if (start && !start.done) {
       response.headers.set('cache-control', cacheControl);
       return new Response(replay(start), { status: 200, headers: response.headers });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseDataEvent } from '../../src/events/data-events.js';
+import { type DataEvent, readDataEvent } from '../../src/events/data-events.js';
+
+/** The event a payload reads as for the listener of `schema`, or null when it is dropped. */
+function parseDataEvent(payload: string | undefined, schema: string): DataEvent | null {
+  const read = readDataEvent(payload, schema);
+  return 'event' in read ? read.event : null;
+}
 
 const payload = (o: Record<string, unknown>) => JSON.stringify({ schema: 'public', kind: 'prices', item: 'prices', areas: ['ES'], from: '2025-10-01T00:00:00Z', to: '2025-10-02T00:00:00Z', ...o });
 
