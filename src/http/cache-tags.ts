@@ -20,17 +20,8 @@ export const CACHE_TAG_HEADER = 'cache-tag';
 
 type Dataset = 'prices' | 'flows';
 
-/** The datasets each REST data path is computed from (flow classifications are computed from prices too, which their purge accounts for). */
-const DATASETS: Readonly<Record<string, readonly Dataset[]>> = {
-  '/api/v1/prices': ['prices'],
-  '/api/v1/price-kpis': ['prices'],
-  '/api/v1/flows': ['flows'],
-  '/api/v1/flow-type-summary': ['flows'],
-  '/api/v1/ci-share': ['flows'],
-  '/api/v1/flow-price-scatter': ['prices', 'flows'],
-  '/api/v1/flow-duration': ['flows'],
-  '/api/v1/zone-import-export': ['flows'],
-};
+/** The stored data an answer is computed from: a dataset, or the catalogue (coverage of both). */
+export type ReadData = Dataset | 'catalogue';
 
 /** The filters of a parsed REST query that scope its tags. */
 interface ScopedQuery {
@@ -50,13 +41,12 @@ function scopeTags(dataset: Dataset, q: ScopedQuery, catalogue: Catalogue): stri
 }
 
 /**
- * The tags of the answer to a REST `path` with its parsed `query`: `catalogue` for the catalogue
- * paths, none for paths that serve no data (documents).
+ * The tags of an answer computed from `reads` (the endpoint's declaration) for its parsed `query`:
+ * `catalogue` alone for a catalogue answer, none for an answer that reads no data.
  */
-export function responseTags(path: string, query: ScopedQuery, catalogue: Catalogue): string[] {
-  if (path === '/api/v1/zones' || path === '/api/v1/borders') return ['catalogue'];
-  const datasets = DATASETS[path];
-  if (!datasets) return [];
+export function responseTags(reads: readonly ReadData[], query: ScopedQuery, catalogue: Catalogue): string[] {
+  if (reads.includes('catalogue')) return ['catalogue'];
+  const datasets = reads.filter((r): r is Dataset => r !== 'catalogue');
   const scopes = datasets.flatMap((d) => scopeTags(d, query, catalogue));
   return [...new Set([...datasets, ...scopes])];
 }

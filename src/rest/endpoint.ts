@@ -4,6 +4,7 @@ import { jsonChunks, type RowTimeZone } from '../contract/json.js';
 import { rowSchema } from '../contract/zod.js';
 import type { ServiceDeps } from '../services/context.js';
 import type { Meta } from '../services/meta.js';
+import type { ReadData } from '../http/cache-tags.js';
 
 /**
  * Rows a handler serialised itself, for large pages: `chunks()` yields the JSON texts of
@@ -47,6 +48,8 @@ export interface EndpointDocs {
 /** A REST endpoint: its query and row schemas feed both the handler and the OpenAPI document. */
 export interface Endpoint<Q extends z.ZodObject = z.ZodObject, R extends z.ZodObject = z.ZodObject> extends EndpointDocs {
   readonly path: string;
+  /** The stored data its answers are computed from: their cache tags (see http/cache-tags.ts). */
+  readonly reads: readonly ReadData[];
   readonly summary: string;
   readonly description: string;
   readonly query: Q;
@@ -62,6 +65,8 @@ export function defineEndpoint<Q extends z.ZodObject, R extends z.ZodObject>(e: 
 /** An endpoint as declared: its rows are domain rows, written by their contract. */
 export interface RowsEndpointSpec<Q extends z.ZodObject, R> extends EndpointDocs {
   readonly path: string;
+  /** The stored data its answers are computed from: their cache tags (see http/cache-tags.ts). */
+  readonly reads: readonly ReadData[];
   readonly summary: string;
   readonly description: string;
   readonly query: Q;

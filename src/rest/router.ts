@@ -98,8 +98,8 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 }
 
 /** A successful answer with its cache tags (see cache-tags.ts). */
-function tagged(response: Response, path: string, query: Record<string, unknown>, deps: ServiceDeps): Response {
-  if (response.status < 300 || response.status === 304) setCacheTags(response.headers, responseTags(path, query, deps.catalogue));
+function tagged(response: Response, endpoint: Endpoint, query: Record<string, unknown>, deps: ServiceDeps): Response {
+  if (response.status < 300 || response.status === 304) setCacheTags(response.headers, responseTags(endpoint.reads, query, deps.catalogue));
   return response;
 }
 
@@ -138,7 +138,7 @@ export function restPlugin(opts: {
       const format = representation(request, url);
       const run = () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(endpoint, opts.deps, url, query, format, fetchAPI.Response), opts.timeoutMs);
       const work = opts.cache?.respond({ path, query: endpoint.query, url, request, format, responseClass: fetchAPI.Response }, run) ?? run().then((r) => r.response);
-      return work.then((response) => endResponse(tagged(response, path, query, opts.deps)), (err: unknown) => endResponse(errorResponse(err, opts.logger)));
+      return work.then((response) => endResponse(tagged(response, endpoint, query, opts.deps)), (err: unknown) => endResponse(errorResponse(err, opts.logger)));
     },
   };
 }

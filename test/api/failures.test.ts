@@ -34,6 +34,7 @@ describe.each(BACKENDS)('failures answered as JSON, the server keeps serving, on
 describe('request time limit', () => {
   const slow = defineEndpoint({
     path: '/api/v1/slow',
+    reads: [],
     summary: 'test',
     description: 'test',
     query: z.object({ ms: z.coerce.number() }),

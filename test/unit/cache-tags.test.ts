@@ -8,12 +8,12 @@ const event = { item: 'prices', from: new Date('2025-10-01T00:00Z'), to: new Dat
 
 describe('cache tags', () => {
   it('names the dataset and the zones or borders an answer filters on, in canonical form', () => {
-    expect(responseTags('/api/v1/prices', { zone: ['de-lu', '10YFR-RTE------C'] }, DATA_CATALOGUE)).toEqual(['prices', 'prices:DE_LU', 'prices:FR']);
-    expect(responseTags('/api/v1/prices', {}, DATA_CATALOGUE)).toEqual(['prices', 'prices:all']);
-    expect(responseTags('/api/v1/flows', { border: ['FR->DE_LU'], zone: ['ES'] }, DATA_CATALOGUE)).toEqual(['flows', 'flows:ES', 'flows:DE_LU->FR']);
-    expect(responseTags('/api/v1/flow-price-scatter', { border: ['DE_LU->FR'] }, DATA_CATALOGUE)).toEqual(['prices', 'flows', 'prices:DE_LU', 'prices:FR', 'flows:DE_LU->FR']);
-    expect(responseTags('/api/v1/zones', {}, DATA_CATALOGUE)).toEqual(['catalogue']);
-    expect(responseTags('/api/v1/openapi.json', {}, DATA_CATALOGUE)).toEqual([]);
+    expect(responseTags(['prices'], { zone: ['de-lu', '10YFR-RTE------C'] }, DATA_CATALOGUE)).toEqual(['prices', 'prices:DE_LU', 'prices:FR']);
+    expect(responseTags(['prices'], {}, DATA_CATALOGUE)).toEqual(['prices', 'prices:all']);
+    expect(responseTags(['flows'], { border: ['FR->DE_LU'], zone: ['ES'] }, DATA_CATALOGUE)).toEqual(['flows', 'flows:ES', 'flows:DE_LU->FR']);
+    expect(responseTags(['prices', 'flows'], { border: ['DE_LU->FR'] }, DATA_CATALOGUE)).toEqual(['prices', 'flows', 'prices:DE_LU', 'prices:FR', 'flows:DE_LU->FR']);
+    expect(responseTags(['catalogue'], {}, DATA_CATALOGUE)).toEqual(['catalogue']);
+    expect(responseTags([], {}, DATA_CATALOGUE)).toEqual([]);
   });
 
   it("purges a zone's prices and, as they reclassify its borders, their flows; never another zone's prices", () => {

@@ -15,6 +15,7 @@ const CATALOGUE_META = 'meta.provenance is derived (coverage describes stored da
 /** GET /api/v1/zones: the zone catalogue with stored coverage. */
 export const zonesEndpoint = rowsEndpoint({
   path: '/api/v1/zones',
+  reads: ['catalogue'],
   example: ZONES_EXAMPLE,
   tag: 'Catalogue',
   summary: 'Bidding zones and their data coverage',
@@ -27,6 +28,7 @@ export const zonesEndpoint = rowsEndpoint({
 /** GET /api/v1/borders: the border catalogue with stored coverage. */
 export const bordersEndpoint = rowsEndpoint({
   path: '/api/v1/borders',
+  reads: ['catalogue'],
   example: BORDERS_EXAMPLE,
   tag: 'Catalogue',
   summary: 'Borders and their data coverage',

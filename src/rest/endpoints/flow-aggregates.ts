@@ -9,6 +9,7 @@ import { resolutionParam, sharedTimeParams, tzParam, zoneParam } from '../schema
 /** GET /api/v1/flow-type-summary (spec 4.7). */
 export const flowTypeSummaryEndpoint = rowsEndpoint({
   path: '/api/v1/flow-type-summary',
+  reads: ['flows'],
   summary: 'Daily flow-type breakdown per border',
   description: 'Per UTC day (local day with `tz`: the border\'s zone A\'s time zone under `local`) and border, the share of assessed hours of each flow type (percentages summing to ~100). Never finer than 1D: native, 1H and auto below 1D apply 1D (meta.resolution says so); 1W gives ISO weeks.',
   query: z.object({ ...sharedTimeParams, resolution: resolutionParam, border: borderParam, tz: tzParam }),
@@ -21,6 +22,7 @@ export const flowTypeSummaryEndpoint = rowsEndpoint({
 /** GET /api/v1/ci-share (spec 4.4). */
 export const ciShareEndpoint = rowsEndpoint({
   path: '/api/v1/ci-share',
+  reads: ['flows'],
   summary: 'Counter-intuitive flow share per zone',
   description: 'Per zone and bucket: hours in which a counter-intuitive flow left the zone, over hours with an assessed flow at any of its borders. Buckets are hours at native/1H; UTC days/weeks at 1D/1W, local ones (the zone\'s time zone under `local`) with `tz`.',
   query: z.object({ ...sharedTimeParams, resolution: resolutionParam, zone: zoneParam, tz: tzParam }),
@@ -33,6 +35,7 @@ export const ciShareEndpoint = rowsEndpoint({
 /** GET /api/v1/flow-price-scatter (spec 4.3). */
 export const scatterEndpoint = rowsEndpoint({
   path: '/api/v1/flow-price-scatter',
+  reads: ['prices', 'flows'],
   summary: 'Flow versus price difference',
   description: 'Observations of signed net flow and price difference per border (hourly at native/1H, bucket means at 1D/1W; outage hours left out), binned to flow_bin_mw MW and price_bin EUR/MWh. Without a border filter every border is returned in stored orientation.',
   query: z.object({
@@ -54,6 +57,7 @@ export const scatterEndpoint = rowsEndpoint({
 /** GET /api/v1/flow-duration (spec 4.5). */
 export const durationEndpoint = rowsEndpoint({
   path: '/api/v1/flow-duration',
+  reads: ['flows'],
   summary: 'Flow duration curves',
   description: 'Duration curves of hourly flows at evenly spaced percentages, per border (`border`, signed in the written orientation) and per zone net position (`zone`). Without filters: every border. No resolution parameter; meta.resolution is null.',
   query: z.object({

@@ -9,6 +9,7 @@ import { resolutionParam, sharedTimeParams, tzParam, zoneParam } from '../schema
 /** GET /api/v1/flows (spec 4.6). */
 export const flowsEndpoint = rowsEndpoint({
   path: '/api/v1/flows',
+  reads: ['flows'],
   summary: 'Hourly flow classifications',
   description:
     'One row per border-hour (native and 1H: flows are hourly), classified convergence, congestion, counter_intuitive or outage; at 1D/1W one row per bucket, border direction and flow type with the hour count and means. Rows are ordered by datetime, bidding_zone_from, bidding_zone_to, flow_type before slicing; meta.pagination gives total, limit, offset and next_offset (null on the last page). Filters combine with AND; a repeated filter is OR.',

@@ -8,6 +8,7 @@ import { resolutionParam, sharedTimeParams, tzParam, zoneParam } from '../schema
 /** GET /api/v1/prices (spec 4.2). */
 export const pricesEndpoint = rowsEndpoint({
   path: '/api/v1/prices',
+  reads: ['prices'],
   summary: 'Day-ahead prices',
   description:
     'Day-ahead prices per bidding zone in EUR/MWh. Native rows are 15-minute where the market cleared in 15-minute periods (from 2025-10-01) and hourly before; 1H, 1D and 1W rows are time-weighted means per UTC bucket (local with `tz`), stamped with the bucket start. Rows are ordered by datetime, then zone.',

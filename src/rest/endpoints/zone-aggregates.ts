@@ -8,6 +8,7 @@ import { sharedTimeParams, tzParam, zoneParam } from '../schemas.js';
 /** GET /api/v1/price-kpis (spec 4.8). */
 export const priceKpisEndpoint = rowsEndpoint({
   path: '/api/v1/price-kpis',
+  reads: ['prices'],
   summary: 'Price statistics per zone',
   description: 'One row per zone over the whole range, computed from hourly time-weighted mean prices. No resolution parameter; meta.resolution is null.',
   query: z.object({ ...sharedTimeParams, zone: zoneParam, tz: tzParam }),
@@ -20,6 +21,7 @@ export const priceKpisEndpoint = rowsEndpoint({
 /** GET /api/v1/zone-import-export (spec 4.9). */
 export const zoneImportExportEndpoint = rowsEndpoint({
   path: '/api/v1/zone-import-export',
+  reads: ['flows'],
   summary: 'Imports and exports per zone',
   description: 'One row per zone over the range from the hourly net flows of its borders (physical; scheduled where physical is missing). No resolution parameter; meta.resolution is null.',
   query: z.object({ ...sharedTimeParams, zone: zoneParam, tz: tzParam }),
