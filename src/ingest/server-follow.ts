@@ -86,7 +86,7 @@ export function startServerFollower(opts: ServerFollowerOptions): ServerFollower
   const client = opts.client ?? clientFor(config, logger);
   const selection = opts.selection ?? { what: [...ITEMS] };
   const intervalMs = config.INGEST_FOLLOW_INTERVAL_MINUTES * 60_000;
-  const purge = cachePurger(config.CACHE_PURGE_URL, (line) => logger?.warn(line));
+  const purge = cachePurger(config.CACHE_PURGE_URL, (line) => logger?.warn(line), { keepAlive: false });
   const cycles = cycleRecorder();
   const onCycle = (summary: IngestSummary) => (summary.fatal || summary.failed.length ? cycles.failed() : cycles.ok());
   const lead = async (signal: AbortSignal, fence: () => Promise<void>) => {

@@ -110,7 +110,7 @@ describe('the app behind Varnish (deploy/varnish.vcl)', () => {
     const bumped = new Promise<void>((resolve) => t.app.version.onChange(() => resolve()));
     const summary = await runIngest({
       db: t.db, client: fakeClient(fake).client, from: new Date('2025-09-10T00:00Z'), to: new Date('2025-09-12T00:00Z'),
-      what: ['prices'], zones: ['ES'], onCommitted: cachePurger(`${base}/`, (line) => expect.fail(line))!,
+      what: ['prices'], zones: ['ES'], onCommitted: cachePurger(`${base}/`, (line) => expect.fail(line), { repurgeAfterMs: 0 })!,
     });
     expect(summary).toMatchObject({ fatal: null, failed: [] });
     expect(summary.completed).toBeGreaterThan(0);

@@ -1,4 +1,6 @@
 /** Cache tags: what each answer names, and what each data event purges (see src/http/cache-tags.ts). */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
 import { cachePurger } from '../../src/events/cache-purge.js';
@@ -29,7 +31,27 @@ describe('cache tags', () => {
 
   it('a purge that fails is reported, not thrown', async () => {
     const lines: string[] = [];
-    await cachePurger('http://127.0.0.1:9/', (l) => lines.push(l))!({ ...event, kind: 'prices', zones: ['ES'], borders: [] });
+    await cachePurger('http://127.0.0.1:9/', (l) => lines.push(l), { repurgeAfterMs: 0 })!({ ...event, kind: 'prices', zones: ['ES'], borders: [] });
     expect(lines).toEqual([expect.stringMatching(/^cache purge of prices:ES .* failed: /)]);
+  });
+
+  it('purges each event again after the delay, so a copy stored from an instance that had not yet dropped its caches goes too', async () => {
+    const seen: { at: number; tags: string }[] = [];
+    const server = createServer((req, res) => {
+      seen.push({ at: performance.now(), tags: String(req.headers['surrogate-key']) });
+      res.end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const purge = cachePurger(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (l) => expect.fail(l), { repurgeAfterMs: 200 })!;
+      const started = performance.now();
+      await purge({ ...event, kind: 'prices', zones: ['ES'], borders: [] });
+      expect(seen).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(seen.map((s) => s.tags)).toEqual([seen[0]!.tags, seen[0]!.tags]);
+      expect(seen[1]!.at - started).toBeGreaterThanOrEqual(190);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 });
