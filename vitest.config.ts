@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
@@ -10,6 +10,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    /** The scale-out scenario has its own run: vitest.scale-out.config.ts. */
+    exclude: [...configDefaults.exclude, 'test/scale-out/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,8 +1,8 @@
 /**
  * A fake ENTSO-E Transparency Platform on loopback: serves documents by documentType and
  * in/out domain (and offset), answers "No matching data" otherwise, checks the token like the real
- * one (HTML 401), and plays scripted faults: 429 with Retry-After, 5xx, slow replies, truncated
- * bodies, connection resets, alternative bodies.
+ * one (HTML 401), and plays scripted faults: 429 with Retry-After, 5xx, slow replies, replies held
+ * until the test releases them, truncated bodies, connection resets, alternative bodies.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -28,6 +28,8 @@ export interface Doc {
 export type Fault =
   | { readonly kind: 'status'; readonly status: number; readonly headers?: Record<string, string>; readonly body?: string }
   | { readonly kind: 'slow'; readonly delayMs: number }
+  /** Answers (with the served document) once `until` settles: the test decides when the upstream replies. */
+  | { readonly kind: 'hold'; readonly until: Promise<void> }
   | { readonly kind: 'truncate' }
   | { readonly kind: 'reset' }
   | { readonly kind: 'serve'; readonly doc: Doc };
@@ -93,6 +95,10 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         return res.end(fault.body ?? `<html><body>HTTP ${fault.status}</body></html>`);
       case 'slow':
         await new Promise((r) => setTimeout(r, fault.delayMs));
+        if (res.socket?.destroyed) return;
+        return send(res, doc);
+      case 'hold':
+        await fault.until;
         if (res.socket?.destroyed) return;
         return send(res, doc);
       case 'truncate':
