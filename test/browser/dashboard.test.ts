@@ -293,7 +293,7 @@ describe('the dashboard in chromium', () => {
     expect(await page.textContent('#price-summary')).toContain('No prices stored for AL');
     expect(await page.textContent('#kpi-table tbody tr[data-zone=AL]')).toContain('no prices stored');
     const kpis = await api(`/api/v1/price-kpis?${local}&zone=BE`);
-    expect((await page.locator('#kpi-table tbody tr[data-zone=BE] td').first().textContent())).toBe((kpis[0]?.mean_price as number).toFixed(2));
+    expect((await page.locator('#kpi-table tbody tr[data-zone=BE] td').first().textContent())).toBe((kpis[0]!.mean_price as number).toFixed(2));
     expect(new URLSearchParams(new URL(page.url()).search)).toEqual(new URLSearchParams(query));
     await page.check('input[name=tz][value=UTC]');
     await page.check('input[name=res][value=DAILY]');
