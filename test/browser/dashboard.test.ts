@@ -3,7 +3,7 @@
  * a real port over the test demo data (clock pinned to DEMO_TEST_NOW). Without /usr/bin/chromium the
  * tests skip, except under CI=true where they fail.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
