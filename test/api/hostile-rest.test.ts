@@ -19,7 +19,7 @@ async function verdict(res: Response, sent: readonly ParamValue[]): Promise<stri
   if (res.status !== 422) return `status ${res.status}: ${body.slice(0, 300)}`;
   const detail = (JSON.parse(body) as { detail: { loc: string[]; msg: string; type: string }[] }).detail;
   const named = new Set(sent.filter((p) => !p.arrayForm).map((p) => p.name));
-  if (named.has('datetime_from') || named.has('datetime_to')) RANGE_PARAMS.forEach((p) => named.add(p));
+  if (named.has('datetime_from') || named.has('datetime_to')) for (const p of RANGE_PARAMS) named.add(p);
   const bad = detail.filter((d) => d.loc[0] !== 'query' || !named.has(d.loc[1] ?? '') || !d.msg || !d.type);
   return bad.length ? `422 not naming a sent parameter: ${JSON.stringify(bad)}` : null;
 }

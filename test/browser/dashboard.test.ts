@@ -3,7 +3,7 @@
  * a real port over the test demo data (clock pinned to DEMO_TEST_NOW). Without /usr/bin/chromium the
  * tests skip, except under CI=true where they fail.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -293,7 +293,7 @@ describe('the dashboard in chromium', () => {
     expect(await page.textContent('#price-summary')).toContain('No prices stored for AL');
     expect(await page.textContent('#kpi-table tbody tr[data-zone=AL]')).toContain('no prices stored');
     const kpis = await api(`/api/v1/price-kpis?${local}&zone=BE`);
-    expect((await page.locator('#kpi-table tbody tr[data-zone=BE] td').first().textContent())).toBe((kpis[0]?.mean_price as number).toFixed(2));
+    expect((await page.locator('#kpi-table tbody tr[data-zone=BE] td').first().textContent())).toBe((kpis[0]!.mean_price as number).toFixed(2));
     expect(new URLSearchParams(new URL(page.url()).search)).toEqual(new URLSearchParams(query));
     await page.check('input[name=tz][value=UTC]');
     await page.check('input[name=res][value=DAILY]');

@@ -116,7 +116,7 @@ describe('a first start', () => {
         fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) }),
       ]);
       expect(after.map((r) => r.status)).toEqual([200, 200, 200]);
-      expect(((await after[1]?.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+      expect(((await after[1]!.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

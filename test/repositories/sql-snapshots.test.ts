@@ -96,7 +96,7 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
     const flowTypes = filter === 'filtered' ? ['congestion', 'counter_intuitive'] : [];
     const q: FlowQuery = { resolution, basis, borderIds, flowTypes, ...rangeOf(resolution) };
     const all = await findFlowRows(db(), q);
-    let rows;
+    let rows: typeof all;
     let total: number;
     if (paging === 'offset') {
       const page = await findFlowOffsetPage(rec, q, { offset: 7, limit: 20 });

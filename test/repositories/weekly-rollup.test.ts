@@ -79,7 +79,9 @@ describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
     for (const r of daily) {
       const key = `${monday(r.day)}|${r.zoneA}|${r.zoneB}`;
       const acc = summed.get(key) ?? [0, 0, 0, 0, 0];
-      [r.convergence, r.congestion, r.counterIntuitive, r.outage, r.hours].forEach((v, i) => (acc[i] = (acc[i] as number) + v));
+      [r.convergence, r.congestion, r.counterIntuitive, r.outage, r.hours].forEach((v, i) => {
+        acc[i] = (acc[i] as number) + v;
+      });
       summed.set(key, acc);
     }
     expect(weekly.length).toBe(summed.size);
