@@ -395,28 +395,6 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('updates the view live when an ingestion commits new prices', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
-    const { page, errors } = await visit();
-    await page.waitForSelector('#live[data-live=on]');
-    const frRow = () => page.locator('#kpi-table tbody tr[data-zone=FR]').textContent();
-    const before = await frRow();
-    let fake: FakeUpstream | undefined;
-    try {
-      fake = await startFakeUpstream();
-      fake.serve(key('A44', EIC.FR, EIC.FR), { body: a44(EIC.FR, '2025-11-01T00:00Z', Array(24).fill(9999)) });
-      const summary = await ingest(t.db, fakeClient(fake).client, '2025-11-01', '2025-11-02', { zones: ['FR'] });
-      expect(summary.completed).toBe(1);
-    } finally {
-      await fake?.close();
-    }
-    await page.waitForSelector('#live[data-events]', { timeout: 3_000 });
-    await expect.poll(frRow, { timeout: 5_000 }).not.toBe(before);
-    expect(await page.textContent('#live')).toMatch(/prices updated at \d\d:\d\d:\d\d UTC/);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
   it('fits a 360 px wide phone screen without horizontal scrolling', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     await context.close();
@@ -442,6 +420,28 @@ describe('the dashboard in chromium', () => {
     await page.screenshot({ path: join(SCREENSHOTS.output, 'dashboard-phone.png'), fullPage: true });
     const cards = page.locator('main section');
     for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).screenshot({ path: join(SCREENSHOTS.output, `dashboard-phone-${i + 1}.png`) });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('updates the view live when an ingestion commits new prices', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors } = await visit();
+    await page.waitForSelector('#live[data-live=on]');
+    const frRow = () => page.locator('#kpi-table tbody tr[data-zone=FR]').textContent();
+    const before = await frRow();
+    let fake: FakeUpstream | undefined;
+    try {
+      fake = await startFakeUpstream();
+      fake.serve(key('A44', EIC.FR, EIC.FR), { body: a44(EIC.FR, '2025-11-01T00:00Z', Array(24).fill(9999)) });
+      const summary = await ingest(t.db, fakeClient(fake).client, '2025-11-01', '2025-11-02', { zones: ['FR'] });
+      expect(summary.completed).toBe(1);
+    } finally {
+      await fake?.close();
+    }
+    await page.waitForSelector('#live[data-events]', { timeout: 3_000 });
+    await expect.poll(frRow, { timeout: 5_000 }).not.toBe(before);
+    expect(await page.textContent('#live')).toMatch(/prices updated at \d\d:\d\d:\d\d UTC/);
     expect(errors).toEqual([]);
     await page.close();
   });
