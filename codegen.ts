@@ -14,10 +14,10 @@ const config: CodegenConfig = {
       presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
     },
     'src/dashboard/gql/': {
-      documents: ['src/dashboard/**/*.ts', '!src/dashboard/gql/**'],
+      documents: ['src/dashboard/**/*.graphql'],
       preset: 'client',
       config: { scalars, enumsAsTypes: true, useTypeImports: true, documentMode: 'string' },
-      presetConfig: { fragmentMasking: false },
+      presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256', mode: 'replaceDocumentWithHash' } },
     },
   },
 };

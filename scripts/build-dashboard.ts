@@ -1,12 +1,15 @@
 /**
  * Bundles the dashboard (src/dashboard) with esbuild into a directory the server serves:
- * `index.html`, content-hashed `main-<hash>.js` / `main-<hash>.css`, and `favicon.svg`.
+ * `index.html`, content-hashed `main-<hash>.js` / `main-<hash>.css`, `favicon.svg`, and the
+ * persisted-operations manifest of its GraphQL documents (the bundle sends only their ids; the
+ * server loads the manifest from the same directory and does not serve it).
  * Usage: `npm run build:dashboard` (writes dist/web). Needs `npm run codegen` first (src/dashboard/gql).
  */
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { DASHBOARD_OPERATIONS_FILE } from '../src/http/paths.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'src/dashboard');
@@ -38,7 +41,8 @@ export async function buildDashboard(outDir: string = DEFAULT_DASHBOARD_DIR): Pr
   const template = await readFile(join(source, 'index.html'), 'utf8');
   await writeFile(join(outDir, 'index.html'), template.replace('{{js}}', js).replace('{{css}}', css));
   await copyFile(join(source, 'favicon.svg'), join(outDir, 'favicon.svg'));
-  return [...outputs, 'index.html', 'favicon.svg'];
+  await copyFile(join(source, 'gql', DASHBOARD_OPERATIONS_FILE), join(outDir, DASHBOARD_OPERATIONS_FILE));
+  return [...outputs, 'index.html', 'favicon.svg', DASHBOARD_OPERATIONS_FILE];
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -16,7 +16,7 @@ import { schema } from './graphql/schema/index.js';
 import { timeLimitPlugin } from './graphql/time-limit.js';
 import { unservedStreamsPlugin } from './graphql/unserved-streams.js';
 import { variableLimitsPlugin } from './graphql/variable-limits.js';
-import { dashboardPlugin } from './http/dashboard.js';
+import { dashboardOperationsFile, dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
 import { GRAPHQL_PATH, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
@@ -101,7 +101,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   restrictTimeZones(await readTimeZoneNames(opts.db));
   const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now, memo: readMemo(version) };
   const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
-  const policy = operationPolicyPlugins(config, schema);
+  const policy = operationPolicyPlugins(config, schema, dashboardOperationsFile(opts.dashboardDir));
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();
   if (opts.db.pool) registerPoolMetrics(metrics, opts.db.pool);

@@ -14,7 +14,7 @@ const common = (): Option => ({
   animation: false,
   textStyle: { fontFamily: 'system-ui, sans-serif' },
   legend: { type: 'scroll', top: 0 },
-  grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
+  grid: { left: 8, right: 16, top: 52, bottom: 8, containLabel: true },
 });
 const mw = (v: unknown): string => (typeof v === 'number' ? `${Math.round(v)} MW` : '-');
 
@@ -31,11 +31,15 @@ export function durationOption(points: readonly { percentage: number; flowMw: nu
   };
 }
 
+/** An axis label in MW: thousands as `k` (`-3k`), so labels fit a phone-wide chart. */
+const thousands = (v: number): string => (Math.abs(v) >= 1000 ? `${v / 1000}k` : String(v));
+
 /**
  * Binned flow (MW, + = A → B) against price difference (price of B − price of A, EUR/MWh), sized by
  * the hours in each bin; the quadrants where power flows towards the cheaper zone are the
  * counter-intuitive ones.
  */
+
 export function scatterOption(bins: readonly [number, number, number][], a: string, b: string): Option {
   const most = Math.max(1, ...bins.map((x) => x[2]));
   return {
@@ -43,8 +47,8 @@ export function scatterOption(bins: readonly [number, number, number][], a: stri
     legend: { show: false },
     grid: { left: 8, right: 16, top: 32, bottom: 28, containLabel: true },
     tooltip: { trigger: 'item', renderMode: 'richText', confine: true, formatter: (p) => scatterLabel(p, a, b) },
-    xAxis: { type: 'value', name: `MW, + = ${a} → ${b}`, nameLocation: 'middle', nameGap: 22 },
-    yAxis: { type: 'value', name: `EUR/MWh, price ${b} − ${a}`, nameTextStyle: { align: 'left' } },
+    xAxis: { type: 'value', name: `MW, + = ${a} → ${b}`, nameLocation: 'middle', nameGap: 22, axisLine: { onZero: false }, axisLabel: { formatter: thousands, hideOverlap: true } },
+    yAxis: { type: 'value', name: `EUR/MWh, price ${b} − ${a}`, nameTextStyle: { align: 'left' }, axisLine: { onZero: false } },
     series: [
       {
         type: 'scatter',

@@ -3,11 +3,11 @@ import { GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } 
 import { type ComposeOption, type EChartsType, init, use } from 'echarts/core';
 import type { BarSeriesOption, HeatmapSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption, VisualMapComponentOption } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { zoneColour } from './colours.js';
 import { FLOW_TYPES, type FlowTypeName } from './data.js';
 
-use([LineChart, HeatmapChart, BarChart, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent, CanvasRenderer]);
+use([LineChart, HeatmapChart, BarChart, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent, CanvasRenderer, SVGRenderer]);
 
 type Option = ComposeOption<
   LineSeriesOption | HeatmapSeriesOption | BarSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption | VisualMapComponentOption
@@ -45,6 +45,20 @@ const base = (utc = true): Option => ({
   legend: { type: 'scroll', top: 0 },
   grid: { left: 8, right: 16, top: 56, bottom: 8, containLabel: true },
 });
+
+/**
+ * The chart as an SVG document: its current option drawn by ECharts' server-side SVG renderer at
+ * the chart's size, in a detached instance (the page's charts keep the faster canvas renderer).
+ */
+export function chartSvg(chart: EChartsType): string {
+  const copy = init(null, null, { renderer: 'svg', ssr: true, width: chart.getWidth(), height: chart.getHeight() });
+  try {
+    copy.setOption(chart.getOption());
+    return copy.renderToSVGString();
+  } finally {
+    copy.dispose();
+  }
+}
 
 /** A chart in `el`, resized with its container. */
 export function mountChart(el: HTMLElement): EChartsType {

@@ -3,12 +3,12 @@ import { ApiError, request } from './api.js';
 import { askForKey } from './api-key.js';
 import { mountChart } from './charts.js';
 import { applyState, type BorderOption, readSelection, renderBorderPicker, renderZonePicker, syncDateInputs } from './controls.js';
-import { DAY_MS, flowSeries, HOUR_MS, hourOfDayMeans, isoDay, priceSeries, type Range, resolveChoice, tomorrowOf } from './data.js';
-import { bounds, browserZone, fetchBorderAnalytics, fetchFlows, fetchMapHour, fetchPrices, fetchZoneAnalytics, type Scope } from './fetch.js';
+import { DAY_MS, type FlowRow, flowSeries, HOUR_MS, hourOfDayMeans, isoDay, type PriceRow, priceSeries, type Range, resolveChoice, tomorrowOf } from './data.js';
+import { bounds, browserZone, fetchBorderAnalytics, fetchFlows, fetchMapHour, fetchPrices, fetchView, fetchZoneAnalytics, fitsOneRequest, type Scope } from './fetch.js';
 import { addExports } from './export.js';
-import { drawMap, type EuropeMap } from './map.js';
+import { drawMap, type EuropeMap, type MapHour } from './map.js';
 import { renderBorderAnalytics, renderCi, renderKpis, renderTrade } from './panels.js';
-import { CatalogueQuery, ClockQuery } from './queries.js';
+import { ClockQuery, StartQuery } from './queries.js';
 import { renderFlows, renderPrices, renderTomorrow } from './render.js';
 import { readState, writeState } from './state.js';
 
@@ -29,6 +29,9 @@ const byId = <T extends HTMLElement>(id: string): T => {
   if (!node) throw new Error(`dashboard page without #${id}`);
   return node as T;
 };
+
+/** Performance mark set once every panel of the first view shows its data (ms since navigation start in `startTime`). */
+export const FIRST_RENDER_MARK = 'dashboard:first-render';
 
 const RESOLUTION_WORD = { NATIVE: 'native', HOURLY: 'hourly', DAILY: 'daily' } as const;
 
@@ -85,72 +88,87 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     history.replaceState(null, '', writeState({ ...sel, hour: hourMs === null ? null : new Date(hourMs).toISOString().replace('.000Z', 'Z') }));
   };
 
+  const showPrices = (scope: Scope, rows: readonly PriceRow[], next: readonly PriceRow[]) => {
+    const { zones, resolution } = readSelection(form);
+    const series = priceSeries(rows, zones);
+    const name = tzName(scope);
+    const hourOf = (ms: number) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: name, hour: '2-digit', hourCycle: 'h23' }).format(ms));
+    renderPrices(charts.prices, charts.heatmap, { zones, range: scope.range, series, cells: hourOfDayMeans(series, zones, hourOf), kind: RESOLUTION_WORD[resolution], tzName: name });
+    renderTomorrow(charts.tomorrow, { zones, day: tomorrowOf(nowMs), series: priceSeries(next, zones) });
+  };
   const loadPrices = () =>
     track(async () => {
       const id = ++seq.prices;
       const scope = currentScope();
       if (!scope) return;
       const { zones, resolution } = readSelection(form);
-      const tomorrow = tomorrowOf(nowMs);
-      const [rows, next] = await Promise.all([fetchPrices(zones, scope, resolution), fetchPrices(zones, { range: tomorrow, tz: 'UTC' }, 'NATIVE')]);
-      if (id !== seq.prices) return;
-      const series = priceSeries(rows, zones);
-      const name = tzName(scope);
-      const hourOf = (ms: number) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: name, hour: '2-digit', hourCycle: 'h23' }).format(ms));
-      renderPrices(charts.prices, charts.heatmap, { zones, range: scope.range, series, cells: hourOfDayMeans(series, zones, hourOf), kind: RESOLUTION_WORD[resolution], tzName: name });
-      renderTomorrow(charts.tomorrow, { zones, day: tomorrow, series: priceSeries(next, zones) });
+      const [rows, next] = await Promise.all([fetchPrices(zones, scope, resolution), fetchPrices(zones, { range: tomorrowOf(nowMs), tz: 'UTC' }, 'NATIVE')]);
+      if (id === seq.prices) showPrices(scope, rows, next);
     });
 
+  const showZones = (data: Awaited<ReturnType<typeof fetchZoneAnalytics>>) => {
+    const { zones } = readSelection(form);
+    renderKpis(byId('kpi-table').querySelector('tbody') ?? byId('kpi-table'), zones, data.kpis);
+    renderCi(charts.ci, byId('ci-summary'), zones, data.ci);
+    renderTrade(charts.trade, data.importExport);
+  };
   const loadZones = () =>
     track(async () => {
       const id = ++seq.zones;
       const scope = currentScope();
       if (!scope) return;
-      const { zones } = readSelection(form);
-      const data = await fetchZoneAnalytics(zones, scope);
-      if (id !== seq.zones) return;
-      renderKpis(byId('kpi-table').querySelector('tbody') ?? byId('kpi-table'), zones, data.kpis);
-      renderCi(charts.ci, byId('ci-summary'), zones, data.ci);
-      renderTrade(charts.trade, data.importExport);
+      const data = await fetchZoneAnalytics(readSelection(form).zones, scope);
+      if (id === seq.zones) showZones(data);
     });
 
+  const selectedBorder = () => borders.find((b) => b.key === readSelection(form).border);
+  const showFlows = (scope: Scope, border: BorderOption, flows: { rows: readonly FlowRow[]; shares: Parameters<typeof renderFlows>[2]['shares'] }, analytics: Awaited<ReturnType<typeof fetchBorderAnalytics>>) => {
+    renderFlows(charts.flows, charts.shares, { border, range: scope.range, flows: flowSeries(flows.rows, border.zoneA.code), hours: flows.rows.length, shares: flows.shares, tzName: tzName(scope) });
+    renderBorderAnalytics(charts.duration, charts.scatter, border.zoneA.code, border.zoneB.code, analytics);
+  };
   const loadFlows = () =>
     track(async () => {
       const id = ++seq.flows;
       const scope = currentScope();
-      const border = borders.find((b) => b.key === readSelection(form).border);
+      const border = selectedBorder();
       if (!scope || !border) return;
-      const [{ rows, shares }, analytics] = await Promise.all([fetchFlows(border.key, scope), fetchBorderAnalytics(border.key, scope)]);
-      if (id !== seq.flows) return;
-      renderFlows(charts.flows, charts.shares, { border, range: scope.range, flows: flowSeries(rows, border.zoneA.code), hours: rows.length, shares, tzName: tzName(scope) });
-      renderBorderAnalytics(charts.duration, charts.scatter, border.zoneA.code, border.zoneB.code, analytics);
+      const [flows, analytics] = await Promise.all([fetchFlows(border.key, scope), fetchBorderAnalytics(border.key, scope)]);
+      if (id === seq.flows) showFlows(scope, border, flows, analytics);
     });
 
   /** The hours the slider offers: those of the range up to the server's current hour. */
   const mapHours = (range: Range): Range => ({ from: range.from, to: Math.max(range.from + HOUR_MS, Math.min(range.to, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS)) });
+  /** Sets the slider and its label for the map's hour (kept when inside the range); returns that hour and its label. */
+  const mapHourOf = (scope: Scope): { hourMs: number; label: string } => {
+    const hours = mapHours(scope.range);
+    const count = (hours.to - hours.from) / HOUR_MS;
+    const at = hourMs === null || hourMs < hours.from || hourMs >= hours.to ? hours.to - HOUR_MS : hourMs;
+    hourMs = at;
+    slider.max = String(count - 1);
+    slider.value = String((at - hours.from) / HOUR_MS);
+    const label = `${hourFormat().format(at)} ${tzName(scope)}`;
+    byId('map-label').textContent = label;
+    slider.setAttribute('aria-valuetext', label);
+    return { hourMs: at, label };
+  };
   const loadMap = () =>
     track(async () => {
       const id = ++seq.map;
       const scope = currentScope();
       if (!scope || !map) return;
-      const hours = mapHours(scope.range);
-      const count = (hours.to - hours.from) / HOUR_MS;
-      if (hourMs === null || hourMs < hours.from || hourMs >= hours.to) hourMs = hours.to - HOUR_MS;
-      slider.max = String(count - 1);
-      slider.value = String((hourMs - hours.from) / HOUR_MS);
-      const label = `${hourFormat().format(hourMs)} ${tzName(scope)}`;
-      byId('map-label').textContent = label;
-      slider.setAttribute('aria-valuetext', label);
-      const hour = await fetchMapHour(hourMs, label);
-      if (id !== seq.map) return;
-      map.show(hour);
-      markSelection();
-      const values = [...hour.prices.values()];
-      byId('map-scale').textContent = values.length ? `${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)} EUR/MWh` : 'no prices';
-      const against = [...hour.flows.values()].filter((f) => f.type === 'COUNTER_INTUITIVE');
-      byId('map-summary').textContent = `${label}: prices for ${hour.prices.size} zones, flows at ${hour.flows.size} borders; ${against.length} against the price signal${against.length ? ` (${against.map((f) => `${f.from} → ${f.to}`).join(', ')})` : ''}.`;
-      byId('map').dataset.hour = new Date(hourMs).toISOString();
+      const at = mapHourOf(scope);
+      const hour = await fetchMapHour(at.hourMs, at.label);
+      if (id === seq.map) showMap(hour, at.hourMs);
     });
+  const showMap = (hour: MapHour, at: number) => {
+    map?.show(hour);
+    markSelection();
+    const values = [...hour.prices.values()];
+    byId('map-scale').textContent = values.length ? `${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)} EUR/MWh` : 'no prices';
+    const against = [...hour.flows.values()].filter((f) => f.type === 'COUNTER_INTUITIVE');
+    byId('map-summary').textContent = `${hour.label}: prices for ${hour.prices.size} zones, flows at ${hour.flows.size} borders; ${against.length} against the price signal${against.length ? ` (${against.map((f) => `${f.from} → ${f.to}`).join(', ')})` : ''}.`;
+    byId('map').dataset.hour = new Date(at).toISOString();
+  };
   const markSelection = () => {
     const sel = readSelection(form);
     for (const g of byId('map').querySelectorAll<SVGGElement>('.zone')) g.classList.toggle('selected', sel.zones.includes(g.dataset.zone ?? ''));
@@ -230,20 +248,38 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     }, PLAY_STEP_MS);
   });
 
-  const readClock = async () => {
-    const { clock } = await request(ClockQuery, {});
+  const setClock = (clock: { meta: { resolvedTo?: string | null; upstreamSources?: readonly string[] | null } }) => {
     if (clock.meta.resolvedTo) nowMs = Date.parse(clock.meta.resolvedTo);
     const sources = clock.meta.upstreamSources ?? [];
     if (sources.length) byId('sources').textContent = `Data source: ${sources.join(', ')}.`;
   };
-  const loadAll = () => Promise.all([loadPrices(), loadZones(), loadFlows(), loadMap()]).then(() => undefined);
+  const readClock = async () => setClock((await request(ClockQuery, {})).clock);
+  /** Every panel from one request when the API serves the view whole, else panel by panel. */
+  const loadAll = (): Promise<void> => {
+    const scope = currentScope();
+    const border = selectedBorder();
+    const { zones, resolution } = readSelection(form);
+    if (!scope || !border || !map || !zones.length || !fitsOneRequest(scope.range, resolution)) {
+      return Promise.all([loadPrices(), loadZones(), loadFlows(), loadMap()]).then(() => undefined);
+    }
+    return track(async () => {
+      const ids = { prices: ++seq.prices, zones: ++seq.zones, flows: ++seq.flows, map: ++seq.map };
+      const at = mapHourOf(scope);
+      const view = await fetchView({ zones, border: border.key, scope, resolution, tomorrow: tomorrowOf(nowMs), hourMs: at.hourMs, hourLabel: at.label });
+      if (ids.prices === seq.prices) showPrices(scope, view.prices, view.tomorrow);
+      if (ids.zones === seq.zones) showZones(view.zones);
+      if (ids.flows === seq.flows) showFlows(scope, border, view.flows, view.border);
+      if (ids.map === seq.map) showMap(view.map, at.hourMs);
+    });
+  };
   const refresh = () => track(async () => {
     await readClock();
     await loadAll();
   });
 
   await track(async () => {
-    const [catalogue] = await Promise.all([request(CatalogueQuery, {}), readClock()]);
+    const catalogue = await request(StartQuery, {});
+    setClock(catalogue.clock);
     borders = catalogue.borders;
     const state = readState(doc.defaultView?.location.search ?? '', { zones: new Set(catalogue.zones.map((z) => z.code)), borders: new Set(borders.map((b) => b.key)) });
     hourMs = state.hour ? Date.parse(state.hour) : null;
@@ -265,6 +301,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     });
     await loadAll();
     syncUrl();
+    performance.mark(FIRST_RENDER_MARK);
   });
   return { refresh };
 }

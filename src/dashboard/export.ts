@@ -1,6 +1,7 @@
-/** Export buttons of a chart: its data as the API's CSV (REST, with the stored API key) and the chart as PNG. */
+/** Export buttons of a chart: its data as the API's CSV (REST, with the stored API key) and the chart as PNG or SVG. */
 import type { EChartsType } from 'echarts/core';
 import { keyHeaders } from './api-key.js';
+import { chartSvg } from './charts.js';
 
 /** Downloads `href` (a blob URL) as `name`. */
 function save(href: string, name: string): void {
@@ -10,16 +11,28 @@ function save(href: string, name: string): void {
   a.remove();
 }
 
-/** Adds "CSV" and "PNG" buttons above `chart`; `csvPath` gives the REST path (with query) of the chart's current data. */
+/** Saves `blob` as `name` through a short-lived object URL. */
+function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  save(url, name);
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function button(kind: string, label: string): HTMLButtonElement {
+  const b = Object.assign(document.createElement('button'), { type: 'button', textContent: kind.toUpperCase() });
+  b.setAttribute('aria-label', label);
+  b.dataset.export = kind;
+  return b;
+}
+
+/** Adds "CSV", "PNG" and "SVG" buttons above `chart`; `csvPath` gives the REST path (with query) of the chart's current data. */
 export function addExports(chart: EChartsType, name: string, csvPath: () => string | null): void {
   const dom = chart.getDom();
   const bar = Object.assign(document.createElement('div'), { className: 'exports' });
-  const csv = Object.assign(document.createElement('button'), { type: 'button', textContent: 'CSV' });
-  const png = Object.assign(document.createElement('button'), { type: 'button', textContent: 'PNG' });
-  csv.setAttribute('aria-label', `Download the data of ${name} as CSV`);
-  png.setAttribute('aria-label', `Download ${name} as PNG`);
-  csv.dataset.export = 'csv';
-  png.dataset.export = 'png';
+  const file = dom.id.replace('-chart', '');
+  const csv = button('csv', `Download the data of ${name} as CSV`);
+  const png = button('png', `Download ${name} as PNG`);
+  const svg = button('svg', `Download ${name} as SVG`);
   csv.addEventListener('click', async () => {
     const path = csvPath();
     if (!path) return;
@@ -28,16 +41,13 @@ export function addExports(chart: EChartsType, name: string, csvPath: () => stri
       csv.textContent = `CSV failed (HTTP ${res.status})`;
       return;
     }
-    const url = URL.createObjectURL(await res.blob());
-    save(url, `${dom.id.replace('-chart', '')}.csv`);
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(await res.blob(), `${file}.csv`);
   });
   png.addEventListener('click', () => {
     const bytes = Uint8Array.from(atob(chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff' }).split(',')[1] ?? ''), (c) => c.charCodeAt(0));
-    const url = URL.createObjectURL(new Blob([bytes], { type: 'image/png' }));
-    save(url, `${dom.id.replace('-chart', '')}.png`);
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(new Blob([bytes], { type: 'image/png' }), `${file}.png`);
   });
-  bar.append(csv, png);
+  svg.addEventListener('click', () => saveBlob(new Blob([chartSvg(chart)], { type: 'image/svg+xml' }), `${file}.svg`));
+  bar.append(csv, png, svg);
   dom.before(bar);
 }

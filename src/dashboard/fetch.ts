@@ -5,11 +5,14 @@
 import { allNodes, request } from './api.js';
 import { chunkRange, DAY_MS, type FlowRow, HOUR_MS, HOURLY_CHUNK_MS, type PriceRow, type Range } from './data.js';
 import type { MapFlow, MapHour } from './map.js';
-import { FlowDurationQuery, FlowSharesQuery, FlowsQuery, MapHourQuery, PriceKpisQuery, PricesQuery, ScatterQuery, ZoneAnalyticsQuery } from './queries.js';
+import type { DashboardMapHourQuery } from './gql/graphql.js';
+import { FlowDurationQuery, FlowSharesQuery, FlowsQuery, MapHourQuery, PriceKpisQuery, PricesQuery, ScatterQuery, ViewQuery, ZoneAnalyticsQuery } from './queries.js';
 import type { DashboardResolution, ViewTz } from './state.js';
 
 /** Widest range the API serves at explicit NATIVE resolution (2 days). */
 const NATIVE_CHUNK_MS = 2 * DAY_MS;
+/** Largest page of prices and of flows the dashboard asks for. */
+const PAGE = { prices: 10_000, flows: 5_000 } as const;
 
 /** A range of whole days read in a time zone: the browser's IANA zone for `local`, UTC otherwise. */
 export interface Scope {
@@ -34,7 +37,7 @@ export async function fetchPrices(zones: readonly string[], scope: Scope, resolu
   const size = resolution === 'NATIVE' ? NATIVE_CHUNK_MS : resolution === 'HOURLY' ? HOURLY_CHUNK_MS : scope.range.to - scope.range.from;
   const pages = await Promise.all(
     chunkRange(scope.range, size).map((c) =>
-      allNodes(async (after) => (await request(PricesQuery, { zones: [...zones], ...bounds(c, scope.tz), resolution, first: 10_000, after })).prices),
+      allNodes(async (after) => (await request(PricesQuery, { zones: [...zones], ...bounds(c, scope.tz), resolution, first: PAGE.prices, after })).prices),
     ),
   );
   return pages.flat();
@@ -43,10 +46,22 @@ export async function fetchPrices(zones: readonly string[], scope: Scope, resolu
 /** Hourly classified flows and the daily flow-type shares of a border. */
 export async function fetchFlows(border: string, scope: Scope) {
   const [pages, shares] = await Promise.all([
-    Promise.all(chunkRange(scope.range, HOURLY_CHUNK_MS).map((c) => allNodes(async (after) => (await request(FlowsQuery, { border, ...bounds(c, scope.tz), first: 5_000, after })).flows))),
+    Promise.all(chunkRange(scope.range, HOURLY_CHUNK_MS).map((c) => allNodes(async (after) => (await request(FlowsQuery, { border, ...bounds(c, scope.tz), first: PAGE.flows, after })).flows))),
     request(FlowSharesQuery, { border, ...bounds(scope.range, scope.tz) }),
   ]);
   return { rows: pages.flat() as FlowRow[], shares: shares.flowTypeSummary.rows };
+}
+
+/** Scatter bins `[flow MW, price difference EUR/MWh, hours]`, summed over the pieces of a range. */
+function mergeBins(rows: readonly { netFlowMw: number; priceDeltaEurMwh: number; count: number }[]): [number, number, number][] {
+  const bins = new Map<string, [number, number, number]>();
+  for (const r of rows) {
+    const key = `${r.netFlowMw}|${r.priceDeltaEurMwh}`;
+    const bin = bins.get(key) ?? [r.netFlowMw, r.priceDeltaEurMwh, 0];
+    bin[2] += r.count;
+    bins.set(key, bin);
+  }
+  return [...bins.values()];
 }
 
 /** The flow duration curve and the binned flow/price scatter of a border (bins summed over 14-day pieces). */
@@ -55,14 +70,7 @@ export async function fetchBorderAnalytics(border: string, scope: Scope) {
     request(FlowDurationQuery, { border, ...bounds(scope.range, scope.tz) }),
     Promise.all(chunkRange(scope.range, HOURLY_CHUNK_MS).map((c) => request(ScatterQuery, { border, ...bounds(c, scope.tz) }))),
   ]);
-  const bins = new Map<string, [number, number, number]>();
-  for (const r of scatters.flatMap((s) => s.flowPriceScatter.rows)) {
-    const key = `${r.netFlowMw}|${r.priceDeltaEurMwh}`;
-    const bin = bins.get(key) ?? [r.netFlowMw, r.priceDeltaEurMwh, 0];
-    bin[2] += r.count;
-    bins.set(key, bin);
-  }
-  return { duration: duration.flowDuration.rows, scatter: [...bins.values()] };
+  return { duration: duration.flowDuration.rows, scatter: mergeBins(scatters.flatMap((s) => s.flowPriceScatter.rows)) };
 }
 
 /** Price KPIs, daily counter-intuitive shares and imports/exports of the zones. */
@@ -73,9 +81,10 @@ export async function fetchZoneAnalytics(zones: readonly string[], scope: Scope)
   return { kpis: kpis.priceKpis.rows, ci: zone.ciShare.rows, importExport: zone.zoneImportExport.rows };
 }
 
-/** Every zone's price and every border's flow in the UTC hour starting at `hourMs`. */
-export async function fetchMapHour(hourMs: number, label: string): Promise<MapHour> {
-  const data = await request(MapHourQuery, { from: new Date(hourMs).toISOString(), to: new Date(hourMs + HOUR_MS).toISOString() });
+/** The UTC hour `[hourMs, hourMs + 1 h)` as the API's arguments. */
+const hourBounds = (hourMs: number) => ({ from: new Date(hourMs).toISOString(), to: new Date(hourMs + HOUR_MS).toISOString() });
+
+function mapHourOf(data: { prices: DashboardMapHourQuery['prices']; flows: DashboardMapHourQuery['flows'] }, label: string): MapHour {
   const prices = new Map(data.prices.edges.map((e) => [e.node.biddingZone, e.node.priceEurMwh]));
   const flows = new Map<string, MapFlow>();
   for (const { node } of data.flows.edges) {
@@ -83,4 +92,52 @@ export async function fetchMapHour(hourMs: number, label: string): Promise<MapHo
     flows.set(border, { border, from: node.biddingZoneFrom, to: node.biddingZoneTo, type: node.flowType, mw: node.netFlowMw });
   }
   return { label, prices, flows };
+}
+
+/** Every zone's price and every border's flow in the UTC hour starting at `hourMs`. */
+export async function fetchMapHour(hourMs: number, label: string): Promise<MapHour> {
+  return mapHourOf(await request(MapHourQuery, hourBounds(hourMs)), label);
+}
+
+/** True when {@link fetchView} serves a view: the API answers its range whole at its resolution. */
+export const fitsOneRequest = (range: Range, resolution: DashboardResolution): boolean =>
+  range.to - range.from <= (resolution === 'NATIVE' ? NATIVE_CHUNK_MS : HOURLY_CHUNK_MS);
+
+/** What a view selects: zones and a border over a scope, the UTC day of tomorrow, and the map's hour. */
+export interface ViewSelection {
+  readonly zones: readonly string[];
+  readonly border: string;
+  readonly scope: Scope;
+  readonly resolution: DashboardResolution;
+  readonly tomorrow: Range;
+  readonly hourMs: number;
+  readonly hourLabel: string;
+}
+
+/**
+ * Every panel's data in one request ({@link ViewQuery}; pages beyond the first follow by cursor).
+ * Only for a selection with zones whose range {@link fitsOneRequest}.
+ */
+export async function fetchView(sel: ViewSelection) {
+  const range = bounds(sel.scope.range, sel.scope.tz);
+  const day = bounds(sel.tomorrow, 'UTC');
+  const hour = hourBounds(sel.hourMs);
+  const zones = [...sel.zones];
+  const data = await request(ViewQuery, {
+    zones, border: sel.border, ...range, resolution: sel.resolution, tomorrowFrom: day.from, tomorrowTo: day.to,
+    mapFrom: hour.from, mapTo: hour.to, pricesFirst: PAGE.prices, flowsFirst: PAGE.flows,
+  });
+  const [prices, tomorrow, flows] = await Promise.all([
+    allNodes(async (after) => (await request(PricesQuery, { zones, ...range, resolution: sel.resolution, first: PAGE.prices, after })).prices, data.prices),
+    allNodes(async (after) => (await request(PricesQuery, { zones, ...day, resolution: 'NATIVE', first: PAGE.prices, after })).prices, data.tomorrow),
+    allNodes(async (after) => (await request(FlowsQuery, { border: sel.border, ...range, first: PAGE.flows, after })).flows, data.flows),
+  ]);
+  return {
+    prices: prices as PriceRow[],
+    tomorrow: tomorrow as PriceRow[],
+    zones: { kpis: data.priceKpis.rows, ci: data.ciShare.rows, importExport: data.zoneImportExport.rows },
+    flows: { rows: flows as FlowRow[], shares: data.flowTypeSummary.rows },
+    border: { duration: data.flowDuration.rows, scatter: mergeBins(data.flowPriceScatter.rows) },
+    map: mapHourOf({ prices: data.mapPrices, flows: data.mapFlows }, sel.hourLabel),
+  };
 }

@@ -6,6 +6,7 @@
  * arrived (UTC).
  */
 import { type EventSourceMessage, fetchEventSource } from '@microsoft/fetch-event-source';
+import { documentId } from './api.js';
 import { keyHeaders } from './api-key.js';
 import { FlowsUpdatedSubscription, PricesPublishedSubscription } from './queries.js';
 
@@ -13,8 +14,8 @@ import { FlowsUpdatedSubscription, PricesPublishedSubscription } from './queries
 const SETTLE_MS = 300;
 
 const SUBSCRIPTIONS = {
-  prices: PricesPublishedSubscription.toString(),
-  flows: FlowsUpdatedSubscription.toString(),
+  prices: documentId(PricesPublishedSubscription),
+  flows: documentId(FlowsUpdatedSubscription),
 } as const;
 
 /** What changed, as the dashboard's panels see it. */
@@ -28,9 +29,9 @@ export interface Live {
   stop(): void;
 }
 
-/** The URL of a subscription sent as a GET. */
-export function subscriptionUrl(query: string, endpoint = '/graphql'): string {
-  return `${endpoint}?${new URLSearchParams({ query }).toString()}`;
+/** The URL of a persisted subscription (by its document id) sent as a GET. */
+export function subscriptionUrl(id: string, endpoint = '/graphql'): string {
+  return `${endpoint}?${new URLSearchParams({ documentId: id }).toString()}`;
 }
 
 /**

@@ -14,17 +14,18 @@ const manifestShape = z.record(z.string().min(1).max(128), z.string().min(1));
 /**
  * Reads and checks a manifest file: JSON `{ "<id>": "<document>" }`, every document parsed and
  * validated against `schema` now, so a stale manifest stops the start instead of failing requests.
+ * `source` names where the file comes from in errors.
  * @throws ConfigError naming the file and each bad entry.
  */
-export function loadOperationManifest(path: string, schema: GraphQLSchema): OperationManifest {
+export function loadOperationManifest(path: string, schema: GraphQLSchema, source = 'PERSISTED_OPERATIONS_FILE'): OperationManifest {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new ConfigError(`PERSISTED_OPERATIONS_FILE ${path}: cannot read it as JSON (${(err as Error).message})`);
+    throw new ConfigError(`${source} ${path}: cannot read it as JSON (${(err as Error).message})`);
   }
   const parsed = manifestShape.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`PERSISTED_OPERATIONS_FILE ${path}: expected an object of id -> document text`);
+  if (!parsed.success) throw new ConfigError(`${source} ${path}: expected an object of id -> document text`);
   const problems: string[] = [];
   const manifest = new Map<string, DocumentNode>();
   for (const [id, text] of Object.entries(parsed.data)) {
@@ -37,7 +38,7 @@ export function loadOperationManifest(path: string, schema: GraphQLSchema): Oper
       problems.push(`  ${id}: ${(err as Error).message}`);
     }
   }
-  if (problems.length) throw new ConfigError(`PERSISTED_OPERATIONS_FILE ${path}: operations that do not fit the schema:\n${problems.join('\n')}`);
+  if (problems.length) throw new ConfigError(`${source} ${path}: operations that do not fit the schema:\n${problems.join('\n')}`);
   return manifest;
 }
 
@@ -70,20 +71,28 @@ export function hideSuggestionsPlugin(): Plugin {
   };
 }
 
+/** Where a built dashboard's manifest comes from, in start-up errors. */
+const DASHBOARD_SOURCE = 'the dashboard bundle (rebuild it: npm run build:dashboard)';
+
 /**
  * The plugins that narrow what GraphQL clients may send, from the configuration:
- * persisted operations (`PERSISTED_OPERATIONS_FILE`; only those with `PERSISTED_OPERATIONS_ONLY`)
- * and no introspection (`GRAPHQL_INTROSPECTION=false`: introspection fields refused and no
+ * persisted operations (`PERSISTED_OPERATIONS_FILE`, plus the built dashboard's own manifest
+ * `dashboardManifest` when there is one, so the dashboard works under `PERSISTED_OPERATIONS_ONLY`;
+ * only those with `PERSISTED_OPERATIONS_ONLY`) and no introspection (`GRAPHQL_INTROSPECTION=false`: introspection fields refused and no
  * suggestions in validation errors). Persisted documents are validated per request like any other
  * (Yoga caches the result per document), so the manifest cannot bring back what is switched off.
  */
-export function operationPolicyPlugins(config: Config, schema: GraphQLSchema): Plugin[] {
+export function operationPolicyPlugins(config: Config, schema: GraphQLSchema, dashboardManifest: string | null = null): Plugin[] {
   const plugins: Plugin[] = [];
   if (config.PERSISTED_OPERATIONS_ONLY && !config.PERSISTED_OPERATIONS_FILE) {
     throw new ConfigError('PERSISTED_OPERATIONS_ONLY needs PERSISTED_OPERATIONS_FILE (the manifest of allowed operations)');
   }
-  if (config.PERSISTED_OPERATIONS_FILE) {
-    const manifest = loadOperationManifest(config.PERSISTED_OPERATIONS_FILE, schema);
+  const manifests = [
+    ...(config.PERSISTED_OPERATIONS_FILE ? [loadOperationManifest(config.PERSISTED_OPERATIONS_FILE, schema)] : []),
+    ...(dashboardManifest ? [loadOperationManifest(dashboardManifest, schema, DASHBOARD_SOURCE)] : []),
+  ];
+  if (manifests.length) {
+    const manifest = new Map(manifests.flatMap((m) => [...m]));
     plugins.push(
       usePersistedOperations({
         getPersistedOperation: (id) => manifest.get(id) ?? null,

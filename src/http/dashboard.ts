@@ -4,7 +4,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'graphql-yoga';
 import { PROJECT_ROOT } from '../project-root.js';
-import { DASHBOARD_ASSET_PREFIX, DOCS_PATH, FAVICON_PATH, GRAPHQL_PATH, OPENAPI_PATH } from './paths.js';
+import { DASHBOARD_ASSET_PREFIX, DASHBOARD_OPERATIONS_FILE, DOCS_PATH, FAVICON_PATH, GRAPHQL_PATH, OPENAPI_PATH } from './paths.js';
 
 /** The icon's source, served at {@link FAVICON_PATH} when the bundle has none. */
 const FAVICON_SOURCE = join(PROJECT_ROOT, 'src/dashboard/favicon.svg');
@@ -43,6 +43,12 @@ function projectRoot(): string {
 
 /** Where `npm run build:dashboard` writes the bundle: `dist/web` under the project root. */
 export const defaultDashboardDir = (): string => join(projectRoot(), 'dist/web');
+
+/** The built dashboard's persisted-operations manifest in `dir`, or null without a build. */
+export function dashboardOperationsFile(dir: string = defaultDashboardDir()): string | null {
+  const path = join(dir, DASHBOARD_OPERATIONS_FILE);
+  return existsSync(path) ? path : null;
+}
 
 /** Content-hashed names (esbuild's `[name]-[hash]`) never change: cache them for a year; others for an hour. */
 const cacheControl = (name: string): string =>

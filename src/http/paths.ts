@@ -31,6 +31,8 @@ export const OPENAPI_PATH = `${REST_PREFIX}/openapi.json`;
 export const DOCS_PATH = `${REST_PREFIX}/docs`;
 /** The dashboard page. */
 export const DASHBOARD_PATH = '/';
+/** The persisted-operations manifest of the dashboard's GraphQL documents, beside its bundle (never served). */
+export const DASHBOARD_OPERATIONS_FILE = 'persisted-documents.json';
 /** Path prefix of the dashboard's assets. */
 export const DASHBOARD_ASSET_PREFIX = '/dashboard/';
 /** The server icon (the dashboard's SVG), for pages that link none: browsers ask for it by this name. */

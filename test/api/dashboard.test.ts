@@ -1,7 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, testConfig } from '../../src/config.js';
+import { operationPolicyPlugins } from '../../src/graphql/operation-policy.js';
+import { schema } from '../../src/graphql/schema/index.js';
+import { DASHBOARD_OPERATIONS_FILE } from '../../src/http/paths.js';
 import { API_CSP, DASHBOARD_CSP } from '../../src/http/security-headers.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type BuiltDashboard, buildTestDashboard } from '../support/dashboard.js';
@@ -65,6 +69,62 @@ describe('the dashboard route with a built bundle', () => {
     expect((await t.get('/', { method: 'POST', body: '{}' })).status).toBe(404);
     const head = await t.get('/', { method: 'HEAD' });
     expect(head.status).toBe(200);
+  });
+});
+
+describe("the dashboard's persisted GraphQL documents", () => {
+  let bundle: BuiltDashboard;
+  let t: TestApp;
+  let manifest: Record<string, string>;
+  const other = join(mkdtempSync(join(tmpdir(), 'manifest-')), 'clients.json');
+  const post = async (body: unknown) => {
+    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; errors?: { extensions?: { code?: string } }[] } };
+  };
+  beforeAll(async () => {
+    bundle = await buildTestDashboard();
+    manifest = JSON.parse(readFileSync(join(bundle.dir, DASHBOARD_OPERATIONS_FILE), 'utf8')) as Record<string, string>;
+    writeFileSync(other, JSON.stringify({ 'sha256:other': '{ zones { code } }' }));
+    t = await createTestApp('pglite', 'empty', { PERSISTED_OPERATIONS_FILE: other, PERSISTED_OPERATIONS_ONLY: true }, { dashboardDir: bundle.dir });
+  });
+  afterAll(async () => {
+    await t?.close();
+    bundle?.remove();
+  });
+
+  it('ships the manifest beside the bundle, never served, and no query text in the script', async () => {
+    expect(Object.keys(manifest).length).toBeGreaterThan(5);
+    expect((await t.get(`/dashboard/${DASHBOARD_OPERATIONS_FILE}`)).status).toBe(404);
+    const js = bundle.files.find((f) => f.endsWith('.js')) ?? '';
+    const script = readFileSync(join(bundle.dir, js), 'utf8');
+    for (const [id, text] of Object.entries(manifest)) {
+      expect(script).toContain(id);
+      expect(script).not.toContain(text.slice(0, 40));
+    }
+    expect(script).not.toMatch(/query Dashboard|subscription Dashboard/);
+  });
+
+  it("runs the dashboard's documents by id beside the configured manifest, with only persisted operations allowed", async () => {
+    const catalogue = Object.keys(manifest).find((id) => manifest[id]?.startsWith('query DashboardStart'));
+    const ran = await post({ documentId: catalogue });
+    expect(ran.status).toBe(200);
+    expect(ran.body.data?.['zones']).toBeInstanceOf(Array);
+    expect((await post({ documentId: 'sha256:other' })).body.data?.['zones']).toBeInstanceOf(Array);
+    const text = await post({ query: manifest[catalogue ?? ''] });
+    expect(text.status).toBe(400);
+    expect(text.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
+  });
+
+  it('refuses to start on a bundle whose documents no longer fit the schema, naming the rebuild', async () => {
+    const stale = mkdtempSync(join(tmpdir(), 'eumarket-stale-dashboard-'));
+    writeFileSync(join(stale, DASHBOARD_OPERATIONS_FILE), JSON.stringify({ 'sha256:gone': '{ zones { removedField } }' }));
+    try {
+      const start = () => operationPolicyPlugins(testConfig({}), schema, join(stale, DASHBOARD_OPERATIONS_FILE));
+      expect(start).toThrow(ConfigError);
+      expect(start).toThrow(/dashboard bundle \(rebuild it: npm run build:dashboard\).*removedField/s);
+    } finally {
+      rmSync(stale, { recursive: true, force: true });
+    }
   });
 });
 

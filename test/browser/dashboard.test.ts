@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/security/api-keys.js';
@@ -19,14 +20,19 @@ import { a44, EIC, fakeClient, ingest, key } from '../ingest-job/helpers.js';
 const CHROMIUM = '/usr/bin/chromium';
 const MISSING = `chromium not found at ${CHROMIUM} (apt-get install chromium): browser tests skipped`;
 const ROOT = resolve(import.meta.dirname, '../..');
-const SCREENSHOTS = { docs: join(ROOT, 'docs/dashboard.png'), output: join(ROOT, 'test-output') };
+const SCREENSHOTS = { docs: join(ROOT, 'docs/dashboard.png'), docsPhone: join(ROOT, 'docs/dashboard-phone.png'), output: join(ROOT, 'test-output') };
+/** The phone viewport of the screenshots (an iPhone 12-15 in portrait), CSS px. */
+const PHONE = { width: 390, height: 844 };
 const CHARTS = ['prices-chart', 'heatmap-chart', 'tomorrow-chart', 'flows-chart', 'shares-chart', 'duration-chart', 'scatter-chart', 'ci-chart', 'trade-chart'];
 /**
- * First render of the default view, goto to every panel drawn, ms. The target is 1.5 s on a quiet
- * machine (the figure is printed); the assertion only catches a page that hangs, since the suite
- * runs beside other test files on a loaded box.
+ * First render of the default view: navigation start to every default panel showing its data (the
+ * page's `dashboard:first-render` performance mark), ms. The target is 1.5 s on the demo data; the
+ * median of warm loads is asserted under a looser bound since the suite runs beside other test
+ * files on a loaded box (the figures are printed).
  */
-const FIRST_RENDER_HANG_MS = 10_000;
+const FIRST_RENDER = { targetMs: 1_500, boundMs: 3_000, warmLoads: 3 } as const;
+/** A persisted document's id, as codegen's client preset writes it. */
+const DOCUMENT_ID = /^sha256:[0-9a-f]{64}$/;
 
 /** launch() starts chromium with a new, empty profile in a temporary directory of its own. */
 const launchChromium = (): Promise<Browser> =>
@@ -42,10 +48,25 @@ async function listen(t: TestApp): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** A GraphQL request the page sent: its persisted document id and any query text. */
+interface SentOperation {
+  readonly method: string;
+  readonly documentId: unknown;
+  readonly query: unknown;
+}
+
 interface Visit {
   readonly page: Page;
   readonly errors: string[];
   readonly hosts: Set<string>;
+  readonly graphql: SentOperation[];
+}
+
+/** What a GraphQL request carries, from its JSON body (POST) or its query string (GET). */
+function sentOperation(method: string, url: URL, body: string | null): SentOperation {
+  if (method === 'GET') return { method, documentId: url.searchParams.get('documentId'), query: url.searchParams.get('query') };
+  const params = JSON.parse(body ?? '{}') as { documentId?: unknown; query?: unknown };
+  return { method, documentId: params.documentId, query: params.query };
 }
 
 /** What {@link recordSaves} keeps in the page: each file the page saved through a download link. */
@@ -118,26 +139,36 @@ describe('the dashboard in chromium', () => {
     open.add(page);
     const errors: string[] = [];
     const hosts = new Set<string>();
+    const graphql: SentOperation[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(e.message));
-    page.on('request', (r) => hosts.add(new URL(r.url()).host));
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      hosts.add(url.host);
+      if (url.pathname === '/graphql') graphql.push(sentOperation(r.method(), url, r.postData()));
+    });
     page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
     await page.goto(`${origin}${path}`);
     await page.waitForSelector('body[data-state=ready]');
     await page.waitForSelector('#map[data-hour]');
-    return { page, errors, hosts };
+    return { page, errors, hosts, graphql };
   }
 
   const attr = (page: Page, id: string, name: string) => page.getAttribute(`#${id}`, `data-${name}`);
+  /** The page's first-render mark (ms after navigation start), once set. */
+  const firstRenderMs = async (page: Page) => {
+    await page.waitForFunction(() => performance.getEntriesByName('dashboard:first-render').length > 0);
+    return page.evaluate(() => performance.getEntriesByName('dashboard:first-render')[0]?.startTime ?? Number.NaN);
+  };
 
-  it('saves each chart\'s data as the API\'s CSV for the selection and a chart as PNG', async (ctx) => {
+  it('saves each chart\'s data as the API\'s CSV for the selection, and the charts as PNG and as SVG holding their series', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     const saving = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
     ctx.onTestFinished(() => saving.close());
     await saving.addInitScript(recordSaves);
     const { page, errors } = await visit('/', saving);
     const range = 'datetime_from=2025-10-30T00:00:00Z&datetime_to=2025-11-06T00:00:00Z';
-    const save = async (id: string, kind: 'csv' | 'png') => {
+    const save = async (id: string, kind: 'csv' | 'png' | 'svg') => {
       const before = await page.evaluate(() => (window as unknown as SavesWindow).__saves.length);
       await page.click(`.exports:has(+ #${id}) button[data-export=${kind}]`);
       await page.waitForFunction((n) => (window as unknown as SavesWindow).__saves.length > n, before);
@@ -153,17 +184,65 @@ describe('the dashboard in chromium', () => {
     expect(png.name).toBe('duration.png');
     expect(String.fromCharCode(...png.head)).toBe('PNG');
     for (const id of CHARTS) expect((await save(id, 'csv')).text.split('\n').length, id).toBeGreaterThan(1);
+    const svg = await save('prices-chart', 'svg');
+    expect(svg.name).toBe('prices.svg');
+    expect(svg.type).toBe('image/svg+xml');
+    expect(XMLValidator.validate(svg.text)).toBe(true);
+    const root = new XMLParser({ ignoreAttributes: false }).parse(svg.text) as { svg?: { '@_xmlns'?: string } };
+    expect(root.svg?.['@_xmlns']).toBe('http://www.w3.org/2000/svg');
+    const texts = [...svg.text.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    for (const zone of ['DE_LU', 'ES', 'FR', 'NL', 'PL']) expect(texts, zone).toContain(zone);
+    const lines = [...svg.text.matchAll(/<path[^>]* d="([^"]*)"/g)].filter((m) => (m[1] ?? '').split(/[ML]/).length > 100);
+    expect(lines.length, 'a path of more than 100 points per zone line').toBeGreaterThanOrEqual(5);
+    for (const id of CHARTS) {
+      const saved = await save(id, 'svg');
+      expect(XMLValidator.validate(saved.text), id).toBe(true);
+      expect(saved.text, id).toMatch(/^<svg[\s\S]*<\/svg>$/);
+      expect(saved.name).toBe(`${id.replace('-chart', '')}.svg`);
+    }
     expect(errors).toEqual([]);
+  });
+
+  it('renders the default view from two GraphQL requests, within the first-render bound', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const cold = await visit();
+    const figures = [await firstRenderMs(cold.page)];
+    expect(cold.graphql.filter((o) => o.method === 'POST').length).toBe(2);
+    await cold.page.close();
+    for (let i = 0; i < FIRST_RENDER.warmLoads; i++) {
+      const warm = await visit();
+      figures.push(await firstRenderMs(warm.page));
+      expect(warm.graphql.filter((o) => o.method === 'POST').length).toBe(2);
+      await warm.page.close();
+    }
+    const warm = figures.slice(1).sort((a, b) => a - b);
+    const median = warm[Math.floor(warm.length / 2)] ?? Number.NaN;
+    console.log(`dashboard first render: cold ${Math.round(figures[0] ?? 0)} ms, warm ${warm.map(Math.round).join(', ')} ms (median ${Math.round(median)}; target ${FIRST_RENDER.targetMs} ms)`);
+    expect(median).toBeLessThan(FIRST_RENDER.boundMs);
+  });
+
+  it('sends every GraphQL operation, subscriptions included, as a persisted document id without query text', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, graphql, errors } = await visit();
+    await page.waitForSelector('#live[data-live=on]');
+    await page.check('input[name=range][value="30"]');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#shares-chart')?.getAttribute('data-days') === '30');
+    await page.selectOption('#border-select', 'BE->NL');
+    await page.locator('#map-hour').fill('0');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#flows-chart')?.getAttribute('data-border') === 'BE->NL');
+    expect(graphql.filter((o) => o.method === 'GET').length, 'the two subscription streams').toBe(2);
+    expect(graphql.length).toBeGreaterThan(6);
+    for (const op of graphql) {
+      expect(op.documentId, op.method).toMatch(DOCUMENT_ID);
+      expect(op.query, op.method).toBeFalsy();
+    }
+    expect(errors).toEqual([]);
+    await page.close();
   });
 
   it('loads with no console error and no request leaving the server, and renders every chart with data', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
-    await (await visit()).page.close();
-    const started = Date.now();
     const { page, errors, hosts } = await visit();
-    const firstRenderMs = Math.min(Date.now() - started, await page.evaluate(() => performance.now()));
-    console.log(`dashboard first render: ${firstRenderMs} ms (target 1500 ms on a quiet machine)`);
-    expect(firstRenderMs).toBeLessThan(FIRST_RENDER_HANG_MS);
     for (const id of CHARTS) {
       const size = await page.$eval(`#${id} canvas`, (c) => ({ w: (c as HTMLCanvasElement).width, h: (c as HTMLCanvasElement).height }));
       expect(size.w, id).toBeGreaterThan(100);
@@ -271,6 +350,13 @@ describe('the dashboard in chromium', () => {
     expect(Number(await attr(page, 'scatter-chart', 'hours'))).toBe(assessed);
     const ci = await api(`/api/v1/ci-share?${range}&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=1D`);
     expect(Number(await attr(page, 'ci-chart', 'points'))).toBe(ci.filter((r) => (r.total_hours as number) > 0).length);
+    expect(Number(await attr(page, 'flows-chart', 'points'))).toBe(flows.length);
+    const shares = await api(`/api/v1/flow-type-summary?${range}&border=DE_LU->FR&resolution=1D`);
+    expect(Number(await attr(page, 'shares-chart', 'days'))).toBe(shares.length);
+    const prices = await api(`/api/v1/prices?${range}&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=1H&limit=10000`);
+    expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(prices.length);
+    const tomorrow = await api('/api/v1/prices?datetime_from=2025-11-06T00:00:00Z&datetime_to=2025-11-07T00:00:00Z&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=native&limit=10000');
+    expect(Number(await attr(page, 'tomorrow-chart', 'points'))).toBe(tomorrow.length);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -300,6 +386,40 @@ describe('the dashboard in chromium', () => {
     await page.waitForFunction(() => document.body.dataset.state === 'ready' && new URL(location.href).searchParams.get('res') === 'DAILY');
     await page.waitForFunction(() => document.querySelector('#prices-chart')?.getAttribute('data-points') === '6');
     expect(new URL(page.url()).searchParams.get('tz')).toBe('UTC');
+    const utc = await api('/api/v1/price-kpis?datetime_from=2025-11-01T00:00:00Z&datetime_to=2025-11-04T00:00:00Z&zone=BE');
+    expect(utc[0]?.mean_price).not.toBe(kpis[0]?.mean_price);
+    await expect.poll(() => page.locator('#kpi-table tbody tr[data-zone=BE] td').first().textContent()).toBe((utc[0]?.mean_price as number).toFixed(2));
+    expect(await page.textContent('#map-label')).toContain('13:00 UTC');
+    expect(await page.textContent('#price-summary')).toContain('(UTC)');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 360 px wide phone screen without horizontal scrolling', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    await context.close();
+    context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'en-GB', timezoneId: 'UTC' });
+    const { page, errors } = await visit();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 390 px phone screen, every chart and the map drawn at its width, and keeps its screenshot', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const phone = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, isMobile: true, hasTouch: true, locale: 'en-GB', timezoneId: 'UTC' });
+    ctx.onTestFinished(() => phone.close());
+    const { page, errors } = await visit('/', phone);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    for (const id of [...CHARTS, 'map']) {
+      const box = await page.locator(`#${id}`).boundingBox();
+      expect(box?.width, id).toBeGreaterThan(PHONE.width * 0.75);
+      expect(box && box.x + box.width, id).toBeLessThanOrEqual(PHONE.width);
+    }
+    if (process.env.UPDATE_SCREENSHOTS === '1') await page.screenshot({ path: SCREENSHOTS.docsPhone, fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS.output, 'dashboard-phone.png'), fullPage: true });
+    const cards = page.locator('main section');
+    for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).screenshot({ path: join(SCREENSHOTS.output, `dashboard-phone-${i + 1}.png`) });
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -322,19 +442,6 @@ describe('the dashboard in chromium', () => {
     await page.waitForSelector('#live[data-events]', { timeout: 3_000 });
     await expect.poll(frRow, { timeout: 5_000 }).not.toBe(before);
     expect(await page.textContent('#live')).toMatch(/prices updated at \d\d:\d\d:\d\d UTC/);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  it('fits a 360 px wide phone screen without horizontal scrolling', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
-    await context.close();
-    context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'en-GB', timezoneId: 'UTC' });
-    const { page, errors } = await visit();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    await page.screenshot({ path: join(SCREENSHOTS.output, 'dashboard-phone.png'), fullPage: true });
-    const cards = page.locator('main section');
-    for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).screenshot({ path: join(SCREENSHOTS.output, `dashboard-phone-${i + 1}.png`) });
     expect(errors).toEqual([]);
     await page.close();
   });

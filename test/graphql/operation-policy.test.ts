@@ -128,7 +128,7 @@ describe('introspection off, whatever the source of the document', () => {
 describe('default policy', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp('pglite', 'empty');
+    app = await createTestApp('pglite', 'empty', {}, { dashboardDir: join(tmpdir(), 'no-dashboard-built') });
   });
   afterAll(() => app.close());
 
