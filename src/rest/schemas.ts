@@ -1,47 +1,6 @@
 import { z } from 'zod';
-import { REQUESTED_RESOLUTIONS } from '../domain/resolution.js';
 import { formatUtcNaive } from '../domain/time.js';
 import type { Meta } from '../services/meta.js';
-
-const datetimeParam = (fallback: string, what: string) =>
-  z
-    .string()
-    .optional()
-    .meta({
-      description: `${what}. ISO 8601 datetime (UTC when no offset is given; a bare date is 00:00 UTC) or relative: \`now\`, optionally followed by \`-<n><unit>\` with unit m (minutes), H or h (hours), d, w, M (months), y. Offsets must lie within ±14:00; instants from 1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z. Default \`${fallback}\`. Ranges are half-open [from, to).`,
-      example: fallback,
-    });
-
-/** Query parameters shared by the time-series endpoints (spec 4.1). */
-export const sharedTimeParams = {
-  datetime_from: datetimeParam('now-30d', 'Start of the range'),
-  datetime_to: datetimeParam('now', 'End of the range (exclusive)'),
-};
-
-/** The `tz` parameter: how naive bounds are read, where buckets start, which offset rows carry. */
-export const tzParam = z
-  .string()
-  .optional()
-  .meta({
-    description:
-      'Time zone: an IANA name (case-insensitive, e.g. Europe/Berlin), `UTC`, or `local` for each bidding zone\'s own time zone (a border: its first zone in stored orientation). Sets how datetime_from/datetime_to without offset are read (under `local` only when the selected zones share one time zone; otherwise give an offset), and where 1H/1D/1W buckets start: a local day has 23, 24 or 25 hours, a local week starts Monday 00:00 local. Row datetimes are the same instants written with the zone\'s offset (`2026-03-29T00:00:00+01:00`) and meta.time_zone names the zone. Omitted or `UTC`: UTC, unchanged.',
-      example: 'Europe/Berlin',
-    });
-
-/** The resolution parameter (spec 4.1 and 8). */
-export const resolutionParam = z
-  .enum(REQUESTED_RESOLUTIONS)
-  .default('auto')
-  .meta({
-    description:
-      'Aggregation: auto (by range width: <= 2 days native, <= 14 days 1H, <= 90 days 1D, else 1W), native (range at most 2 days), 1H (at most 14 days), 1D, 1W. Buckets are UTC; 1W buckets are ISO weeks starting Monday 00:00 UTC (with `tz`: local hours, days and Monday-to-Monday weeks); aggregates are time-weighted means.',
-  });
-
-/** A repeatable zone filter: short code (`DE_LU`) or EIC, case-insensitive. */
-export const zoneParam = z
-  .array(z.string())
-  .optional()
-  .meta({ description: 'Bidding zone short code (e.g. DE_LU) or EIC, case-insensitive. Repeat to select several; omitted means all zones.', example: ['DE_LU', 'FR'] });
 
 /** The response meta (spec 2.2). */
 export const MetaSchema = z
