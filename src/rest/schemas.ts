@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { APPLIED_RESOLUTION, enumValues, PROVENANCE } from '../contract/enums.js';
 import { formatUtcNaive } from '../domain/time.js';
 import type { Meta } from '../services/meta.js';
 
 /** The response meta (spec 2.2). */
 export const MetaSchema = z
   .object({
-    provenance: z.enum(['measured', 'derived']).meta({ description: '`measured`: upstream observations; `derived`: computed from other signals, or generated (the demo data set, upstream_sources `demo`).' }),
+    provenance: z.enum(enumValues(PROVENANCE)).meta({ description: '`measured`: upstream observations; `derived`: computed from other signals, or generated (the demo data set, upstream_sources `demo`).' }),
     upstream_sources: z.array(z.string()).nullable().meta({ description: 'Where the data came from, e.g. "ENTSO-E Transparency Platform", or "demo" for the generated demo data set.' }),
     resolved_datetime_from: z.string().nullable().meta({ description: 'Start of the range used, UTC, without offset.', example: '2026-10-23T12:00:00' }),
     resolved_datetime_to: z.string().nullable().meta({ description: 'End of the range used (exclusive), UTC, without offset.' }),
-    resolution: z.enum(['native', '1H', '1D', '1W']).nullable().meta({ description: 'Applied resolution; null on endpoints without a resolution parameter.' }),
+    resolution: z.enum(enumValues(APPLIED_RESOLUTION)).nullable().meta({ description: 'Applied resolution; null on endpoints without a resolution parameter.' }),
     pagination: z
       .object({
         total: z.int(),
