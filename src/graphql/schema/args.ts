@@ -20,7 +20,8 @@ export function enumType<V extends string>(e: EnumDecl<V>): EnumRef<Types, V> {
   return ref;
 }
 
-function enumRefOf(e: EnumDecl<string>): EnumRef<Types, string> {
+/** The GraphQL enum type {@link enumType} made of a declared enum. */
+export function enumRefOf(e: EnumDecl<string>): EnumRef<Types, string> {
   const ref = enumRefs.get(e);
   if (!ref) throw new Error(`GraphQL enum ${e.graphql} is not defined`);
   return ref;

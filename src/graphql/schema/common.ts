@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { isSupportedInstant } from '../../domain/time.js';
 import { APPLIED_RESOLUTION, PROVENANCE, REQUESTED_RESOLUTION } from '../../contract/enums.js';
+import { META } from '../../contract/meta.js';
 import { InputError } from '../../errors.js';
-import type { Meta } from '../../services/meta.js';
 import { builder } from '../builder.js';
 import { enumType } from './args.js';
+import { metaObjectType } from './meta.js';
 
 /** Requested resolution as a GraphQL enum; values map to the REST spelling. */
 export const ResolutionEnum = enumType(REQUESTED_RESOLUTION);
@@ -15,18 +16,8 @@ export const AppliedResolutionEnum = enumType(APPLIED_RESOLUTION);
 /** How the values of a result came to be (REST meta.provenance). */
 export const ProvenanceEnum = enumType(PROVENANCE);
 
-/** Response meta (REST meta, spec 2.2). */
-export const MetaRef = builder.objectRef<Meta>('Meta').implement({
-  description: 'Provenance, resolved UTC range and applied resolution of a result.',
-  fields: (t) => ({
-    provenance: t.field({ type: ProvenanceEnum, description: 'measured or derived (derived also for the generated demo data set: upstreamSources demo).', resolve: (m) => m.provenance }),
-    upstreamSources: t.stringList({ nullable: true, description: 'Where the data came from ("ENTSO-E Transparency Platform", or "demo").', resolve: (m) => m.upstreamSources }),
-    resolvedFrom: t.field({ type: 'DateTime', nullable: true, description: 'Start of the range used, UTC.', resolve: (m) => m.range?.from ?? null }),
-    resolvedTo: t.field({ type: 'DateTime', nullable: true, description: 'End of the range used (exclusive), UTC.', resolve: (m) => m.range?.to ?? null }),
-    resolution: t.field({ type: AppliedResolutionEnum, nullable: true, description: 'Applied resolution; null where the field takes none.', resolve: (m) => m.resolution }),
-    timeZone: t.string({ nullable: true, description: 'The time zone applied (REST meta.time_zone): the canonical IANA name, UTC or local; null without timeZone.', resolve: (m) => m.timeZone ?? null }),
-  }),
-});
+/** Response meta (REST meta, spec 2.2), from its declaration. */
+export const MetaRef = metaObjectType(META);
 
 /** Opaque keyset cursor: base64url of a JSON array. */
 export const encodeCursor = (parts: readonly unknown[]): string => Buffer.from(JSON.stringify(parts)).toString('base64url');
