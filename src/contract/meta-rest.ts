@@ -26,7 +26,8 @@ function fieldSchema(f: MetaField<unknown>): z.ZodType {
   return schema.meta({ description: f.description, ...(f.example === undefined ? {} : { example: f.example }) });
 }
 
-const shapeOf = (fields: readonly MetaField<unknown>[]): Record<string, z.ZodType> => Object.fromEntries(restMetaFields(fields).map((f) => [f.rest, fieldSchema(f)]));
+const shapeOf = (fields: readonly MetaField<unknown>[]): Record<string, z.ZodType> =>
+  Object.fromEntries(restMetaFields(fields).map((f) => [f.rest, fieldSchema(f)]));
 
 /**
  * The REST schema of a meta declaration, and so its OpenAPI component: exactly its REST fields, in
@@ -50,7 +51,12 @@ function valueWriter(f: MetaField<unknown>): (value: unknown) => unknown {
 }
 
 function writerOf<S>(fields: readonly MetaField<S>[]): Writer<S> {
-  const parts = restMetaFields(fields).map((f) => ({ name: f.rest, get: f.get as (s: S) => unknown, omit: f.absent === 'omitted', write: valueWriter(f as MetaField<unknown>) }));
+  const parts = restMetaFields(fields).map((f) => ({
+    name: f.rest,
+    get: f.get as (s: S) => unknown,
+    omit: f.absent === 'omitted',
+    write: valueWriter(f as MetaField<unknown>),
+  }));
   return (source) => {
     const wire: Record<string, unknown> = {};
     for (const p of parts) {

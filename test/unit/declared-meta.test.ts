@@ -75,8 +75,15 @@ describe('the declared response meta', () => {
     expect(JSON.stringify(metaToWire({ provenance: 'measured', upstreamSources: ['demo'], range, resolution: '1H', pagination: page }))).toBe(
       '{"provenance":"measured","upstream_sources":["demo"],"resolved_datetime_from":"2026-03-29T00:00:00","resolved_datetime_to":"2026-03-30T00:00:00.250","resolution":"1H","pagination":{"total":10,"limit":5,"offset":5,"next_offset":null}}',
     );
-    expect(metaToWire({ provenance: 'derived', upstreamSources: null, range: null, resolution: null, pagination: null, timeZone: 'Europe/Berlin' })).toEqual({
-      provenance: 'derived', upstream_sources: null, resolved_datetime_from: null, resolved_datetime_to: null, resolution: null, pagination: null, time_zone: 'Europe/Berlin',
+    const absent = { upstreamSources: null, range: null, resolution: null, pagination: null };
+    expect(metaToWire({ provenance: 'derived', ...absent, timeZone: 'Europe/Berlin' })).toEqual({
+      provenance: 'derived',
+      upstream_sources: null,
+      resolved_datetime_from: null,
+      resolved_datetime_to: null,
+      resolution: null,
+      pagination: null,
+      time_zone: 'Europe/Berlin',
     });
   });
 });
@@ -94,7 +101,11 @@ const TEST_META = {
   graphql: 'TestMeta',
   description: 'Test-only meta.',
   fields: [
-    { rest: 'produced_at', graphql: 'producedAt', kind: 'naiveUtc', absent: 'null', get: (s: TestSource) => s.producedAt, description: 'Test-only: when it was produced, UTC without offset.', graphqlDescription: 'Test-only: when it was produced, UTC.' },
+    {
+      rest: 'produced_at', graphql: 'producedAt', kind: 'naiveUtc', absent: 'null', get: (s: TestSource) => s.producedAt,
+      description: 'Test-only: when it was produced, UTC without offset.',
+      graphqlDescription: 'Test-only: when it was produced, UTC.',
+    },
     { rest: 'note', graphql: 'note', kind: 'string', absent: 'omitted', get: (s: TestSource) => s.note, description: 'Test-only: a note, only when there is one.' },
     { rest: 'rest_count', kind: 'int', get: (s: TestSource) => s.count, description: 'Test-only: a count, REST only.' },
   ],
