@@ -19,7 +19,7 @@ import { variableLimitsPlugin } from './graphql/variable-limits.js';
 import { dashboardOperationsFile, dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
-import { GRAPHQL_PATH, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
+import { GRAPHQL_PATH, REST_PREFIX, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
 import { corsPlugin, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
@@ -43,7 +43,7 @@ import { createReadMemo, type ReadMemo } from './repositories/read-memo.js';
 import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
 import { buildOpenApi } from './rest/openapi.js';
-import { API_PREFIX, restPlugin } from './rest/router.js';
+import { restPlugin } from './rest/router.js';
 import type { ServiceDeps } from './services/context.js';
 
 /** Everything the server needs, built once. */
@@ -100,7 +100,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const version = createDataVersion();
   restrictTimeZones(await readTimeZoneNames(opts.db));
   const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now, memo: readMemo(version) };
-  const routes = docsRoutes(API_PREFIX, buildOpenApi(ENDPOINTS));
+  const routes = docsRoutes(REST_PREFIX, buildOpenApi(ENDPOINTS));
   const policy = operationPolicyPlugins(config, schema, dashboardOperationsFile(opts.dashboardDir));
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();

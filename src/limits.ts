@@ -13,6 +13,17 @@ export const PAGE_LIMITS = {
   graphqlDefault: 1_000,
 } as const;
 
+/** Points of each flow duration curve (REST and GraphQL `points`): 101 is every whole percent. */
+export const DURATION_POINTS = { min: 2, max: 1_001, default: 101 } as const;
+
+/** Input sizes of GraphQL arguments checked before a resolver runs. */
+export const ARG_LIMITS = {
+  /** Entries of a list argument (`zones`, `borders`). */
+  listEntries: 200,
+  /** Characters of a single code argument (`zone(code:)`). */
+  codeChars: 40,
+} as const;
+
 /** Width of the flow bins of the flow-price scatter (REST flow_bin_mw, GraphQL flowBinMw), MW. */
 export const FLOW_BIN_MW = { min: 1, max: 10_000, default: 50 } as const;
 

@@ -10,8 +10,12 @@ export function rounder(decimals: number): (value: number) => number {
   return (value) => Math.round(value * f) / f;
 }
 
-/** Decimals of prices and price differences: 0.0001 EUR/MWh. */
-export const PRICE_DECIMALS = 4;
+/**
+ * Decimals both surfaces write prices and price differences with: 0.0001 EUR/MWh. Only the written
+ * form: hourly mean prices are computed, stored and compared (against eps = 0.01 EUR/MWh) at
+ * classification.ts PRICE_DECIMALS, 1e-6 EUR/MWh.
+ */
+export const WIRE_PRICE_DECIMALS = 4;
 /** Decimals of flows and capacities (0.001 MW) and energies (0.001 MWh). */
 export const MW_DECIMALS = 3;
 /** Decimals of percentages: 0.0001 %. */

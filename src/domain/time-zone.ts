@@ -177,11 +177,6 @@ export function zonedFormatter(kind: 'datetime' | 'day'): (d: Date, tz: string) 
   };
 }
 
-/** The local calendar year of an instant in `tz`. */
-export function localYear(d: Date, tz: string): number {
-  return Number(localDay(d, tz).slice(0, 4));
-}
-
 /**
  * The instant whose wall time in `tz` is `wallMs` (a wall time read as if UTC, epoch ms). In the
  * spring gap the wall time does not exist and is read with the offset before the switch (02:30 in

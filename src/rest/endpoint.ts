@@ -5,6 +5,8 @@ import { rowSchema } from '../contract/zod.js';
 import type { ServiceDeps } from '../services/context.js';
 import type { Meta } from '../services/meta.js';
 import type { ReadData } from '../http/cache-tags.js';
+import { inputOf, type InputOf, type ParamRef } from '../contract/params.js';
+import { restQuery } from './params.js';
 
 /**
  * Rows a handler serialised itself, for large pages: `chunks()` yields the JSON texts of
@@ -46,45 +48,43 @@ export interface EndpointDocs {
 }
 
 /** A REST endpoint: its query and row schemas feed both the handler and the OpenAPI document. */
-export interface Endpoint<Q extends z.ZodObject = z.ZodObject, R extends z.ZodObject = z.ZodObject> extends EndpointDocs {
+export interface Endpoint extends EndpointDocs {
   readonly path: string;
   /** The stored data its answers are computed from: their cache tags (see http/cache-tags.ts). */
   readonly reads: readonly ReadData[];
   readonly summary: string;
   readonly description: string;
-  readonly query: Q;
-  readonly row: R;
-  readonly handle: (deps: ServiceDeps, query: z.infer<Q>) => Promise<{ meta: Meta; data: z.infer<R>[] | JsonRows }>;
+  readonly query: z.ZodObject;
+  readonly row: z.ZodObject;
+  /** The meta and rows of a valid query (parsed by `query`). */
+  readonly handle: (deps: ServiceDeps, query: Readonly<Record<string, unknown>>) => Promise<{ meta: Meta; data: JsonRows }>;
 }
 
-/** Declares an endpoint with its types tied together. */
-export function defineEndpoint<Q extends z.ZodObject, R extends z.ZodObject>(e: Endpoint<Q, R>): Endpoint<Q, R> {
-  return e;
-}
-
-/** An endpoint as declared: its rows are domain rows, written by their contract. */
-export interface RowsEndpointSpec<Q extends z.ZodObject, R> extends EndpointDocs {
+/** An endpoint as declared: its parameters and rows are declared in contract/, its rows written by their contract. */
+export interface RowsEndpointSpec<P extends readonly ParamRef[], R> extends EndpointDocs {
   readonly path: string;
   /** The stored data its answers are computed from: their cache tags (see http/cache-tags.ts). */
   readonly reads: readonly ReadData[];
   readonly summary: string;
   readonly description: string;
-  readonly query: Q;
+  /** Its query parameters, in documentation order; their values reach `rows` as service input. */
+  readonly params: P;
   /** Row contract: the OpenAPI row schema and the JSON of each row. */
   readonly contract: RowContract<R>;
   /** The rows; under `tz`, `rowTimeZone` gives the IANA zone each row's instants are written in. */
-  readonly rows: (deps: ServiceDeps, query: z.infer<Q>) => Promise<{ meta: Meta; rows: readonly R[]; rowTimeZone?: RowTimeZone<R> }>;
+  readonly rows: (deps: ServiceDeps, input: InputOf<P>) => Promise<{ meta: Meta; rows: readonly R[]; rowTimeZone?: RowTimeZone<R> }>;
 }
 
-/** Declares an endpoint whose row schema and serialiser derive from its row contract. */
-export function rowsEndpoint<Q extends z.ZodObject, R>(spec: RowsEndpointSpec<Q, R>) {
-  const { contract, rows, ...rest } = spec;
-  return defineEndpoint({
+/** Declares an endpoint whose query schema derives from its parameters and whose row schema and serialiser derive from its row contract. */
+export function rowsEndpoint<const P extends readonly ParamRef[], R>(spec: RowsEndpointSpec<P, R>): Endpoint {
+  const { contract, rows, params, ...rest } = spec;
+  return {
     ...rest,
+    query: restQuery(params),
     row: rowSchema(contract),
     async handle(deps, query) {
-      const result = await rows(deps, query);
+      const result = await rows(deps, inputOf(params, 'rest', query));
       return { meta: result.meta, data: new JsonRows(() => jsonChunks(contract, result.rows, result.rowTimeZone), { contract, rows: result.rows, rowTimeZone: result.rowTimeZone }) };
     },
-  });
+  };
 }

@@ -1,8 +1,6 @@
 import type { z } from 'zod';
-import type { WireRow } from '../contract/json.js';
-import { json } from '../http/errors.js';
 import { ARROW_CONTENT_TYPE, arrowChunks } from './arrow.js';
-import { csvChunks, csvHeader, csvLineOf, schemaColumns } from './csv.js';
+import { csvChunks } from './csv.js';
 import type { Endpoint, JsonRows } from './endpoint.js';
 import { metaHeaders } from './meta-headers.js';
 import { FORMATS, type Format, formatParam, negotiateFormat } from './negotiation.js';
@@ -46,33 +44,20 @@ function streamed(chunks: Iterator<string | Uint8Array>, headers: Record<string,
   return new Response(body, { headers });
 }
 
-/** CSV chunks of plain wire rows (endpoints that build their rows themselves): columns from the row schema. */
-function* plainCsvChunks(row: z.ZodObject, rows: readonly Record<string, unknown>[]): Generator<string> {
-  const columns = schemaColumns(row);
-  yield csvHeader(columns);
-  const line = csvLineOf(columns);
-  for (const r of rows) yield line(r as WireRow);
-}
-
 /** The file name offered for a download: the path's last segment and the format's extension. */
 const fileName = (path: string, extension: string): string => `${path.split('/').filter(Boolean).at(-1) ?? 'data'}.${extension}`;
 
 /** The CSV response of an endpoint's rows, streamed chunk by chunk, its meta in headers. */
-export function csvResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows | readonly Record<string, unknown>[], url: URL): Response {
-  const chunks = 'table' in data ? csvChunks(data.table.contract, data.table.rows, data.table.rowTimeZone) : plainCsvChunks(endpoint.row, data);
-  return streamed(chunks, {
+export function csvResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows, url: URL): Response {
+  return streamed(csvChunks(data.table.contract, data.table.rows, data.table.rowTimeZone), {
     'content-type': CSV_CONTENT_TYPE,
     'content-disposition': `attachment; filename="${fileName(endpoint.path, 'csv')}"`,
     ...metaHeaders(meta, url),
   });
 }
 
-/**
- * The Arrow IPC stream of an endpoint's rows, one record batch per pull, its meta in headers. Only
- * endpoints whose rows come with their contract (all of them) can type the columns; others get a 406.
- */
-export function arrowResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows | readonly Record<string, unknown>[], url: URL): Response {
-  if (!('table' in data)) return json({ detail: 'Arrow is not available on this endpoint' }, 406);
+/** The Arrow IPC stream of an endpoint's rows, one record batch per pull, its meta in headers. */
+export function arrowResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows, url: URL): Response {
   return streamed(arrowChunks(data.table.contract, data.table.rows, data.table.rowTimeZone), {
     'content-type': ARROW_CONTENT_TYPE,
     'content-disposition': `attachment; filename="${fileName(endpoint.path, 'arrows')}"`,

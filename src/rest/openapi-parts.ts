@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
+import { APPLIED_RESOLUTION, enumValues, PROVENANCE } from '../contract/enums.js';
 import type { Endpoint } from './endpoint.js';
 import { MEDIA_TYPES } from './negotiation.js';
 import { META_HEADERS } from './meta-headers.js';
@@ -62,11 +63,11 @@ const count = (description: string) => ({ description, schema: { type: 'integer'
 
 /** The meta response headers (every 200) and the paging ones (paged endpoints), as header components. */
 const META_HEADER_DOCS = {
-  [META_HEADERS.provenance]: text('meta.provenance.', { enum: ['measured', 'derived'] }),
+  [META_HEADERS.provenance]: text('meta.provenance.', { enum: enumValues(PROVENANCE) }),
   [META_HEADERS.upstreamSources]: text('meta.upstream_sources, comma-separated; absent when null.'),
   [META_HEADERS.from]: text('meta.resolved_datetime_from (UTC, no offset); absent when null.'),
   [META_HEADERS.to]: text('meta.resolved_datetime_to (UTC, no offset, exclusive); absent when null.'),
-  [META_HEADERS.resolution]: text('meta.resolution; absent when null.', { enum: ['native', '1H', '1D', '1W'] }),
+  [META_HEADERS.resolution]: text('meta.resolution; absent when null.', { enum: enumValues(APPLIED_RESOLUTION) }),
   [META_HEADERS.timeZone]: text('meta.time_zone: the IANA time zone (or `local`) the tz parameter applied; absent without tz.'),
 } as const;
 

@@ -4,7 +4,7 @@ import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
 import type { RestCache, ServedResponse } from './cache.js';
-import { JsonRows, type Endpoint } from './endpoint.js';
+import type { Endpoint, JsonRows } from './endpoint.js';
 import { inQueryOrder, parseQuery, readQuery } from './query.js';
 import { arrowResponse, csvResponse, queryWithFormat, representation } from './formats.js';
 import { metaHeaders } from './meta-headers.js';
@@ -13,9 +13,6 @@ import { metaToWire } from './schemas.js';
 import { REST_PREFIX, routePath } from '../http/paths.js';
 import { addVary } from '../http/vary.js';
 import { responseTags, setCacheTags } from '../http/cache-tags.js';
-
-/** Prefix of the REST API. */
-export const API_PREFIX = REST_PREFIX;
 
 /** Extra GET routes (OpenAPI document, reference page, assets) answered under the prefix. */
 export type StaticRoutes = ReadonlyMap<string, () => Response | Promise<Response>>;
@@ -86,7 +83,7 @@ async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, quer
   const wireMeta = metaToWire(meta);
   const { response, text } = chosen === 'csv' ? { response: csvResponse(endpoint, wireMeta, data, url) }
     : chosen === 'arrow' ? { response: arrowResponse(endpoint, wireMeta, data, url) }
-    : data instanceof JsonRows ? streamedJson(wireMeta, data, ServerResponse) : { response: json({ meta: wireMeta, data }) };
+    : streamedJson(wireMeta, data, ServerResponse);
   if (chosen === 'json') withHeaders(response, metaHeaders(wireMeta, url));
   addVary(response.headers, varyOf(chosen));
   return { response, range: meta.range, ...(text !== undefined ? { text } : {}) };
@@ -120,7 +117,7 @@ export function restPlugin(opts: {
   const byPath = new Map(opts.endpoints.map((e) => [e.path, e]));
   return {
     onRequest({ url, request, endResponse, fetchAPI }) {
-      if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) return;
+      if (url.pathname !== REST_PREFIX && !url.pathname.startsWith(`${REST_PREFIX}/`)) return;
       const path = routePath(url.pathname);
       const endpoint = byPath.get(path);
       const route = opts.routes.get(path);

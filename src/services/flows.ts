@@ -5,9 +5,6 @@ import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } 
 import { type Meta, provenanceOf, sourceLabels } from './meta.js';
 import type { RowsWithZone } from './time-zone.js';
 
-/** Default and largest /flows page (spec 4.6). */
-export const FLOWS_MAX_LIMIT = PAGE_LIMITS.flows;
-
 /** A /flows page request. */
 export interface FlowsInput extends FlowSelection {
   readonly limit?: number;
@@ -39,7 +36,7 @@ export function flowRowTimeZone(sel: ResolvedFlowSelection): ((row: { zoneFrom: 
 /** One /flows page, ordered by datetime, zone from, zone to, flow type, with meta.pagination. */
 export async function getFlowOffsetPage(deps: ServiceDeps, input: FlowsInput): Promise<RowsWithZone<FlowRecord>> {
   const sel = resolveFlowSelection(deps, input);
-  const limit = input.limit ?? FLOWS_MAX_LIMIT;
+  const limit = input.limit ?? PAGE_LIMITS.flows;
   const offset = input.offset ?? 0;
   const q = { ...sel.filter, resolution: sel.resolution, timeZones: sel.borderTimeZones };
   const [{ rows, ...summary }, sources] = await Promise.all([

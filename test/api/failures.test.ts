@@ -5,7 +5,8 @@ import { testConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/client.js';
 import { databaseAppError } from '../../src/db/errors.js';
 import { createLogger } from '../../src/logger.js';
-import { defineEndpoint, type Endpoint } from '../../src/rest/endpoint.js';
+import { type Endpoint, JsonRows } from '../../src/rest/endpoint.js';
+import { PRICE_ROW } from '../../src/contract/rows/prices.js';
 import { restPlugin } from '../../src/rest/router.js';
 import type { ServiceDeps } from '../../src/services/context.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
@@ -32,7 +33,7 @@ describe.each(BACKENDS)('failures answered as JSON, the server keeps serving, on
 });
 
 describe('request time limit', () => {
-  const slow = defineEndpoint({
+  const slow: Endpoint = {
     path: '/api/v1/slow',
     reads: [],
     summary: 'test',
@@ -40,10 +41,10 @@ describe('request time limit', () => {
     query: z.object({ ms: z.coerce.number() }),
     row: z.object({}),
     handle: async (_deps, q) => {
-      await new Promise((r) => setTimeout(r, q.ms));
-      return { meta: { provenance: 'measured' as const, upstreamSources: null, range: null, resolution: null, pagination: null }, data: [] };
+      await new Promise((r) => setTimeout(r, q.ms as number));
+      return { meta: { provenance: 'measured', upstreamSources: null, range: null, resolution: null, pagination: null }, data: new JsonRows(() => [][Symbol.iterator](), { contract: PRICE_ROW, rows: [] }) };
     },
-  }) as unknown as Endpoint;
+  };
   const yoga = createYoga({
     schema: undefined,
     plugins: [restPlugin({ endpoints: [slow], deps: {} as ServiceDeps, logger: createLogger({ LOG_LEVEL: 'silent' }), routes: new Map(), timeoutMs: 100 })],

@@ -1,8 +1,7 @@
 import { getNamedType, type GraphQLObjectType, isLeafType, isListType, isNonNullType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_FLOW_PAGE } from '../../src/graphql/schema/flows.js';
 import { schema } from '../../src/graphql/schema/index.js';
-import { MAX_PAGE_SIZE } from '../../src/graphql/schema/prices.js';
+import { PAGE_LIMITS } from '../../src/limits.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 const ZONE = 'code eic name timeZone';
@@ -43,18 +42,18 @@ describe('the GraphQL complexity limit and the documented page maximum', () => {
   });
 
   it('accepts the largest flows page with every column, pageInfo, totalCount and meta', async () => {
-    expect(MAX_FLOW_PAGE).toBe(20_000);
-    expect(await codes(`{ ${flowsPage(MAX_FLOW_PAGE)} }`)).toEqual([]);
+    expect(PAGE_LIMITS.flows).toBe(20_000);
+    expect(await codes(`{ ${flowsPage(PAGE_LIMITS.flows)} }`)).toEqual([]);
   });
 
   it('accepts the largest prices page with every column', async () => {
-    expect(await codes(`{ prices(first: ${MAX_PAGE_SIZE}) { ${PAGE} edges { cursor node { ${PRICE_ROW} } } } }`)).toEqual([]);
+    expect(await codes(`{ prices(first: ${PAGE_LIMITS.prices}) { ${PAGE} edges { cursor node { ${PRICE_ROW} } } } }`)).toEqual([]);
   });
 
   it('still refuses two largest pages in one operation, and a list of objects under every row', async () => {
-    expect(await codes(`{ a: ${flowsPage(MAX_FLOW_PAGE)} b: ${flowsPage(MAX_FLOW_PAGE)} }`)).toEqual(['QUERY_TOO_COMPLEX']);
-    expect(await codes(`{ a: ${flowsPage(MAX_FLOW_PAGE)} b: ${flowsPage(1_000)} }`)).toEqual(['QUERY_TOO_COMPLEX']);
-    expect(await codes(`{ ${flowsPage(MAX_FLOW_PAGE, `${FLOW_ROW} extra: from { neighbours { code } }`)} }`)).toEqual(['QUERY_TOO_COMPLEX']);
-    expect(await codes(`{ ${flowsPage(MAX_FLOW_PAGE)} prices(first: ${MAX_PAGE_SIZE}) { edges { node { ${PRICE_ROW} } } } }`)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(await codes(`{ a: ${flowsPage(PAGE_LIMITS.flows)} b: ${flowsPage(PAGE_LIMITS.flows)} }`)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(await codes(`{ a: ${flowsPage(PAGE_LIMITS.flows)} b: ${flowsPage(1_000)} }`)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(await codes(`{ ${flowsPage(PAGE_LIMITS.flows, `${FLOW_ROW} extra: from { neighbours { code } }`)} }`)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(await codes(`{ ${flowsPage(PAGE_LIMITS.flows)} prices(first: ${PAGE_LIMITS.prices}) { edges { node { ${PRICE_ROW} } } } }`)).toEqual(['QUERY_TOO_COMPLEX']);
   });
 });

@@ -117,4 +117,19 @@ describe.each(BACKENDS)('GraphQL timeZone on aggregates on %s', (backend) => {
     expect(g.data!.ciShare.rows.map((x) => [x.day, x.biddingZone, x.ciHours, x.totalHours])).toEqual(r.data.map((x) => [x.day, x.zone, x.ci_hours, x.total_hours]));
     expect(g.data!.ciShare.meta.timeZone).toBe('Europe/Helsinki');
   });
+
+  it('bins the scatter of local days under timeZone, as REST tz does', async () => {
+    const res = await t.get('/api/v1/flow-price-scatter?border=DE_LU->FR&datetime_from=2025-10-20&datetime_to=2025-10-28&resolution=1D&tz=America/New_York');
+    expect(res.status).toBe(200);
+    const r = (await res.json()) as { meta: { time_zone: string }; data: { net_flow_mw: number; price_delta: number; count: number }[] };
+    const utc = (await (await t.get('/api/v1/flow-price-scatter?border=DE_LU->FR&datetime_from=2025-10-20&datetime_to=2025-10-28&resolution=1D')).json()) as { data: unknown[] };
+    expect(r.data).not.toEqual(utc.data);
+    const query = '{ flowPriceScatter(borders: ["DE_LU->FR"], from: "2025-10-20", to: "2025-10-28", resolution: DAILY, timeZone: "America/New_York") { meta { timeZone } rows { netFlowMw priceDeltaEurMwh count } } }';
+    const g = (await (await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json()) as {
+      errors?: unknown[]; data: { flowPriceScatter: { meta: { timeZone: string }; rows: { netFlowMw: number; priceDeltaEurMwh: number; count: number }[] } };
+    };
+    expect(g.errors).toBeUndefined();
+    expect(g.data.flowPriceScatter.meta.timeZone).toBe(r.meta.time_zone);
+    expect(g.data.flowPriceScatter.rows.map((x) => [x.netFlowMw, x.priceDeltaEurMwh, x.count])).toEqual(r.data.map((x) => [x.net_flow_mw, x.price_delta, x.count]));
+  });
 });

@@ -8,7 +8,7 @@ import type { Database } from '../../src/db/client.js';
 import type { Resolution } from '../../src/domain/resolution.js';
 import { findCiCounts, findFlowTypeCounts } from '../../src/repositories/flow-aggregates.js';
 import { type FlowBasis, type FlowQuery, type FlowRecord, findFlowOffsetPage, findFlowRows, findFlowSources, summarizeFlows } from '../../src/repositories/flows.js';
-import { PRICE_DECIMALS, round } from '../../src/domain/rounding.js';
+import { WIRE_PRICE_DECIMALS, round } from '../../src/domain/rounding.js';
 import { countPrices, findPrices, findPriceSources, type PriceRecord } from '../../src/repositories/prices.js';
 import { findPriceKpis, findZoneExchange } from '../../src/repositories/zone-stats.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
@@ -63,7 +63,7 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
       const total = await countPrices(rec, q);
       const sources = await findPriceSources(rec, q);
       expect(total).toBe(all.length);
-      const wire = (r: readonly PriceRecord[]) => r.map((p) => [iso(p.datetime), p.zone, round(p.price, PRICE_DECIMALS), p.interpolated]);
+      const wire = (r: readonly PriceRecord[]) => r.map((p) => [iso(p.datetime), p.zone, round(p.price, WIRE_PRICE_DECIMALS), p.interpolated]);
       expect(wire(rows)).toEqual(wire(paging === 'keyset' ? all.slice(3, 13) : all));
       const first = rows[0];
       await expect(snapshot({ rows: rows.length, total, sources, first: first && [iso(first.datetime), first.zone] }, statements))

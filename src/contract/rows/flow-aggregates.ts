@@ -1,4 +1,4 @@
-import { MW_DECIMALS, PERCENT_DECIMALS, PRICE_DECIMALS } from '../../domain/rounding.js';
+import { MW_DECIMALS, PERCENT_DECIMALS, WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
 import type { getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary } from '../../services/aggregates.js';
 import { defineRow, fieldsOf, type ServiceRow } from '../fields.js';
 
@@ -62,7 +62,7 @@ export const SCATTER_ROW = defineRow<ServiceRow<typeof getFlowPriceScatter>>({
     scatter.string((r) => r.zoneTo, { rest: 'bidding_zone_to', graphql: 'biddingZoneTo', description: 'Destination zone as written.' }),
     scatter.float((r) => r.netFlowMw, { rest: 'net_flow_mw', graphql: 'netFlowMw', round: MW_DECIMALS, description: 'Flow bin centre, MW (positive from -> to).' }),
     scatter.float((r) => r.priceDelta, {
-      rest: 'price_delta', graphql: 'priceDeltaEurMwh', round: PRICE_DECIMALS, description: 'Price bin centre: price(to) - price(from), EUR/MWh.',
+      rest: 'price_delta', graphql: 'priceDeltaEurMwh', round: WIRE_PRICE_DECIMALS, description: 'Price bin centre: price(to) - price(from), EUR/MWh.',
     }),
     scatter.int((r) => r.count, { rest: 'count', graphql: 'count', description: 'Observations in the bin.' }),
   ],

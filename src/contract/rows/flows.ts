@@ -1,4 +1,4 @@
-import { MW_DECIMALS, PRICE_DECIMALS } from '../../domain/rounding.js';
+import { MW_DECIMALS, WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
 import type { FlowRecord } from '../../repositories/flows.js';
 import { FLOW_TYPES } from '../../services/flow-filter.js';
 import { defineRow, fieldsOf } from '../fields.js';
@@ -27,15 +27,15 @@ export const FLOW_ROW = defineRow<FlowRecord>({
       description: 'Net flow from -> to, MW (>= 0; the bucket mean at daily or weekly resolution), rounded to 0.001.',
     }),
     f.float((r) => r.priceFrom, {
-      rest: 'price_from', graphql: 'priceFromEurMwh', round: PRICE_DECIMALS, nullable: true,
+      rest: 'price_from', graphql: 'priceFromEurMwh', round: WIRE_PRICE_DECIMALS, nullable: true,
       description: 'Exporter price, EUR/MWh: hourly time-weighted mean of the native prices (bucket mean), rounded to 0.0001; null when not published.',
     }),
     f.float((r) => r.priceTo, {
-      rest: 'price_to', graphql: 'priceToEurMwh', round: PRICE_DECIMALS, nullable: true,
+      rest: 'price_to', graphql: 'priceToEurMwh', round: WIRE_PRICE_DECIMALS, nullable: true,
       description: 'Importer price, EUR/MWh, computed and rounded as the exporter price; null when not published.',
     }),
     f.float(priceDelta, {
-      rest: 'price_delta', graphql: 'priceDeltaEurMwh', round: PRICE_DECIMALS, nullable: true,
+      rest: 'price_delta', graphql: 'priceDeltaEurMwh', round: WIRE_PRICE_DECIMALS, nullable: true,
       description: 'Importer price - exporter price, EUR/MWh, from the unrounded prices, rounded to 0.0001; null when either price is missing.',
     }),
     f.float((r) => r.capacityMw, {

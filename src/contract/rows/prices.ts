@@ -1,4 +1,4 @@
-import { PRICE_DECIMALS } from '../../domain/rounding.js';
+import { WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
 import type { PriceRecord } from '../../repositories/prices.js';
 import { defineRow, fieldsOf } from '../fields.js';
 
@@ -14,7 +14,7 @@ export const PRICE_ROW = defineRow<PriceRecord>({
     f.string((p) => p.zone, { rest: 'bidding_zone', graphql: 'biddingZone', description: 'Bidding zone short code.', example: 'DE_LU' }),
     f.zone((p) => p.zone, { graphql: 'zone', description: 'The bidding zone.' }),
     f.float((p) => p.price, {
-      rest: 'price_mwh', graphql: 'priceEurMwh', round: PRICE_DECIMALS,
+      rest: 'price_mwh', graphql: 'priceEurMwh', round: WIRE_PRICE_DECIMALS,
       description: 'Price in EUR/MWh (time-weighted mean for buckets), rounded to 0.0001.',
     }),
     f.boolean((p) => p.interpolated, { rest: 'interpolated', graphql: 'interpolated', description: 'true when the value (or any value of the bucket) fills a gap upstream.' }),

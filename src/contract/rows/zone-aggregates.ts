@@ -1,9 +1,9 @@
-import { MW_DECIMALS, PRICE_DECIMALS } from '../../domain/rounding.js';
+import { MW_DECIMALS, WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
 import type { getPriceKpis, getZoneImportExport } from '../../services/aggregates.js';
 import { defineRow, fieldsOf, type ServiceRow } from '../fields.js';
 
 const kpi = fieldsOf<ServiceRow<typeof getPriceKpis>>();
-const eur = (rest: string, graphql: string, description: string) => ({ rest, graphql, round: PRICE_DECIMALS, description: `${description}, EUR/MWh.` });
+const eur = (rest: string, graphql: string, description: string) => ({ rest, graphql, round: WIRE_PRICE_DECIMALS, description: `${description}, EUR/MWh.` });
 
 /** A price KPI row (DESIGN.md). */
 export const PRICE_KPI_ROW = defineRow<ServiceRow<typeof getPriceKpis>>({

@@ -1,40 +1,82 @@
-import { bordersArgSchema, rangeArgSchema, timeZoneArgSchema, zonesArgSchema } from '../arg-schemas.js';
-import type { builder } from '../builder.js';
-import { ResolutionEnum } from './common.js';
+import type { ArgumentRef, EnumRef } from '@pothos/core';
+import { z } from 'zod';
+import type { EnumDecl } from '../../contract/enums.js';
+import { type DeclIn, inputOf, type InputOf, issueName, type NumberParam, type ParamDecl, type ParamRef, useOf, type ValueOf } from '../../contract/params.js';
+import { InputError } from '../../errors.js';
+import { builder } from '../builder.js';
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
 /** The `t.arg` builder of a query field. */
 export type ArgBuilder = Parameters<Parameters<typeof builder.queryFields>[0]>[0]['arg'];
 
-/** `from` and `to`: the half-open range [from, to) of REST `datetime_from` / `datetime_to`. */
-export const rangeArgs = (t: ArgBuilder) => ({
-  from: t.string({
-    description: 'Start of the range (inclusive), REST datetime_from: ISO 8601 (UTC when no offset; a bare date is 00:00 UTC) or now[-<n><unit>] with unit m (minutes), H or h (hours), d, w, M (months), y. Default now-30d.',
-    validate: rangeArgSchema,
-  }),
-  to: t.string({ description: 'End of the range (exclusive), REST datetime_to; same formats. Default now.', validate: rangeArgSchema }),
-});
+const enumRefs = new Map<EnumDecl<string>, EnumRef<Types, string>>();
 
-/** The `resolution` argument (REST `resolution`, default AUTO), described for its field. */
-export const resolutionArg = (t: ArgBuilder, description: string) =>
-  t({ type: ResolutionEnum, defaultValue: 'auto', description: `${description} Explicit NATIVE allows a range of at most 2 days, HOURLY at most 14 days.` });
+/** The GraphQL enum type of a declared enum: its values by GraphQL name, each the REST spelling inside. */
+export function enumType<V extends string>(e: EnumDecl<V>): EnumRef<Types, V> {
+  const values = Object.fromEntries(Object.entries<{ graphql: string; description: string }>(e.values).map(([value, d]) => [d.graphql, { value, description: d.description }]));
+  const ref = builder.enumType(e.graphql, { description: e.description, values: values as Record<string, { value: V; description: string }> }) as EnumRef<Types, V>;
+  enumRefs.set(e, ref as EnumRef<Types, string>);
+  return ref;
+}
 
-/** A repeatable border filter (REST `border`): `A->B`, short codes or EICs, case-insensitive. */
-export const bordersArg = (t: ArgBuilder, description: string) =>
-  t.stringList({ description: `Borders written A->B (short codes or EICs, case-insensitive), REST border. ${description}`, validate: bordersArgSchema });
+/** The GraphQL enum type {@link enumType} made of a declared enum. */
+export function enumRefOf(e: EnumDecl<string>): EnumRef<Types, string> {
+  const ref = enumRefs.get(e);
+  if (!ref) throw new Error(`GraphQL enum ${e.graphql} is not defined`);
+  return ref;
+}
 
-/** A repeatable zone filter (REST `zone`): short codes or EICs, case-insensitive. */
-export const zonesArg = (t: ArgBuilder, description: string) =>
-  t.stringList({ description: `Bidding zones (short code such as DE_LU, or EIC; case-insensitive), REST zone. ${description}`, validate: zonesArgSchema });
+/** A number's argument check: its declared bounds. */
+function numberCheck(p: NumberParam<string>): z.ZodNumber {
+  const base = p.kind === 'int' ? z.number().int().min(p.min) : z.number().min(p.min);
+  return p.max === undefined ? base : base.max(p.max);
+}
 
-/** Nullable GraphQL range arguments as service input. */
-export const rangeInput = (a: { from?: string | null; to?: string | null }) => ({ datetimeFrom: a.from ?? undefined, datetimeTo: a.to ?? undefined });
+/** A number with a default is non-null (the default applies when omitted); other arguments are nullable. */
+type ArgValue<D> = D extends { kind: 'int' | 'float' } ? ValueOf<D> : ValueOf<D> | null | undefined;
 
-/** The `timeZone` argument (REST `tz`), described for its field. */
-export const timeZoneArg = (t: ArgBuilder, description: string) =>
-  t.string({
-    description: `Time zone of the output, REST tz: an IANA name (e.g. Europe/Berlin, case-insensitive), UTC, or local (each bidding zone's own zone). ${description} Omitted: UTC, output unchanged.`,
-    validate: timeZoneArgSchema,
-  });
+/** The arguments of a list of parameters: each GraphQL one under its GraphQL name. */
+export type ArgsOf<P extends readonly ParamRef[]> = {
+  [D in DeclIn<P[number]> as D extends { graphql: infer N extends string } ? N : never]: ArgumentRef<Types, ArgValue<D>>;
+};
 
-/** Nullable GraphQL `timeZone` as service input (`tz`). */
-export const timeZoneInput = (a: { timeZone?: string | null }) => ({ tz: a.timeZone ?? undefined });
+function argOf(t: ArgBuilder, p: ParamDecl, note: string) {
+  const description = p.graphqlDescription?.(note) ?? p.description;
+  const validate = p.check as z.ZodType<never> | undefined;
+  switch (p.kind) {
+    case 'string':
+      return t.string({ description, validate });
+    case 'strings':
+      return t.stringList({ description, validate });
+    case 'int':
+      return t.int({ required: true, defaultValue: p.default, description, validate: numberCheck(p) });
+    case 'float':
+      return t.float({ required: true, defaultValue: p.default, description, validate: numberCheck(p) });
+    case 'enum':
+      return t({ type: enumRefOf(p.values), defaultValue: p.default, description });
+    case 'enums':
+      return t({ type: [enumRefOf(p.values)], description });
+  }
+}
+
+/** The GraphQL arguments of a field taking `params`, in their order, described for the field. */
+export function graphqlArgs<const P extends readonly ParamRef[]>(t: ArgBuilder, params: P): ArgsOf<P> {
+  return Object.fromEntries(params.flatMap((ref) => {
+    const { param: p, graphql: note } = useOf(ref);
+    return p.graphql === undefined ? [] : [[p.graphql, argOf(t, p, note ?? '')]];
+  })) as ArgsOf<P>;
+}
+
+/**
+ * Runs a service call on a field's arguments as service input; its input errors name the
+ * arguments as GraphQL does (`zones`, `timeZone`, a resolution as `NATIVE`).
+ */
+export async function withArgs<const P extends readonly ParamRef[], T>(params: P, args: object, work: (input: InputOf<P>) => Promise<T>): Promise<T> {
+  try {
+    return await work(inputOf(params, 'graphql', args as Readonly<Record<string, unknown>>));
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    throw new InputError(err.issues.map((i) => ({ ...i, ...issueName('graphql', i.param, i.input) })));
+  }
+}

@@ -1,20 +1,17 @@
 import { z } from 'zod';
 import { PRICE_ROW } from '../../contract/rows/prices.js';
-import type { RequestedResolution } from '../../domain/resolution.js';
 import { PAGE_LIMITS } from '../../limits.js';
 import type { PriceRecord } from '../../repositories/prices.js';
 import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPriceKeysetPage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { timeZoneArg, zonesArg } from './args.js';
-import { cursorCode, cursorInstant, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
+import { graphqlArgs, withArgs } from './args.js';
+import { type InputOf, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
+import { cursorCode, cursorInstant, MetaRef } from './common.js';
 import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
 import { type RowView, rowViewType } from './row-views.js';
 import { rowZoneOf } from '../../services/time-zone.js';
 import { inTimeZone } from '../zoned-rows.js';
-
-/** Largest page a client may ask for with `first`. */
-export const MAX_PAGE_SIZE = PAGE_LIMITS.prices;
 
 const PricePoint = rowViewType(PRICE_ROW);
 
@@ -29,29 +26,23 @@ interface PriceConnection extends Page<RowView<PriceRecord>> {
   readonly meta: Promise<Meta>;
 }
 
-interface PriceArgs extends PageArgs {
-  readonly zones?: string[] | null;
-  readonly from?: string | null;
-  readonly to?: string | null;
-  readonly resolution?: RequestedResolution | null;
-  readonly timeZone?: string | null;
-}
+/** The arguments of `prices` besides the page. */
+const PRICES_PARAMS = [
+  use(ZONES, { graphql: 'Omitted means all zones.' }),
+  ...RANGE,
+  use(RESOLUTION, { graphql: 'Aggregation: time-weighted means of the native prices per UTC hour, day or ISO week (local ones with timeZone); AUTO picks by range width.' }),
+  use(TIME_ZONE, { graphql: 'Hourly, daily and weekly means are of local hours, days and weeks; datetime carries the offset (2026-03-29T00:00:00+01:00).' }),
+] as const;
 
-async function resolvePrices(ctx: GraphQLContext, args: PriceArgs): Promise<PriceConnection> {
-  assertForward(args);
-  const query = resolvePriceQuery(ctx.deps, {
-    zones: args.zones ?? undefined,
-    datetimeFrom: args.from ?? undefined,
-    datetimeTo: args.to ?? undefined,
-    resolution: args.resolution ?? 'auto',
-    tz: args.timeZone ?? undefined,
-  });
+async function resolvePrices(ctx: GraphQLContext, page: PageArgs, input: InputOf<typeof PRICES_PARAMS>): Promise<PriceConnection> {
+  assertForward(page);
+  const query = resolvePriceQuery(ctx.deps, input);
   const zoneOf = rowZoneOf(query.timeZone);
   const meta = priceMeta(ctx.deps, query);
   meta.catch(() => undefined);
-  const page = await keysetPage(args, PRICE_CURSOR, ({ after, limit }) => getPriceKeysetPage(ctx.deps, query, { after: after && { datetime: after[0], zone: after[1] }, limit })
+  const found = await keysetPage(page, PRICE_CURSOR, ({ after, limit }) => getPriceKeysetPage(ctx.deps, query, { after: after && { datetime: after[0], zone: after[1] }, limit })
     .then((rows) => inTimeZone(rows, zoneOf && ((r) => zoneOf(r.zone))).map(PricePoint.view)));
-  return { ...page, query, meta };
+  return { ...found, query, meta };
 }
 
 builder.queryFields((t) => ({
@@ -59,16 +50,10 @@ builder.queryFields((t) => ({
     {
       type: PricePoint.ref,
       description: 'Day-ahead prices in EUR/MWh, ordered by datetime then zone; the same rows as REST /api/v1/prices. Forward keyset pagination (first/after).',
-      args: {
-        zones: zonesArg(t.arg, 'Omitted means all zones.'),
-        from: t.arg.string({ description: 'Start (inclusive): ISO 8601 (UTC when no offset) or now-<n><unit>. Default now-30d.', validate: rangeArgSchema }),
-        to: t.arg.string({ description: 'End (exclusive), same formats. Default now.', validate: rangeArgSchema }),
-        resolution: t.arg({ type: ResolutionEnum, defaultValue: 'auto', description: 'Aggregation; explicit NATIVE allows at most 2 days, HOURLY at most 14 days.' }),
-        timeZone: timeZoneArg(t.arg, 'Hourly, daily and weekly means are of local hours, days and weeks; datetime carries the offset (2026-03-29T00:00:00+01:00).'),
-      },
+      args: graphqlArgs(t.arg, PRICES_PARAMS),
       complexity: (args) => ({ field: 1, multiplier: args.first ?? DEFAULT_PAGE_SIZE }),
-      validate: z.object({ first: z.number().int().min(1).max(MAX_PAGE_SIZE).nullish() }).loose(),
-      resolve: (_root, args, ctx) => withArgNames(() => resolvePrices(ctx, args)),
+      validate: z.object({ first: z.number().int().min(1).max(PAGE_LIMITS.prices).nullish() }).loose(),
+      resolve: (_root, args, ctx) => withArgs(PRICES_PARAMS, args, (input) => resolvePrices(ctx, args, input)),
     },
     {
       name: 'PriceConnection',

@@ -1,14 +1,8 @@
-import { z } from 'zod';
 import { BORDER_ROW, ZONE_ROW } from '../../contract/rows/catalogue.js';
 import { getBorders, getZones } from '../../services/catalogue.js';
 import { rowsEndpoint } from '../endpoint.js';
 import { BORDERS_EXAMPLE, ZONES_EXAMPLE } from './examples.js';
-import { zoneParam } from '../schemas.js';
-
-const borderParam = z
-  .array(z.string())
-  .optional()
-  .meta({ description: 'Border written A->B (short codes or EICs, case-insensitive; either orientation). Repeat to select several; omitted means all borders.', example: ['DE_LU->FR'] });
+import { BORDERS, use, ZONES } from '../../contract/params.js';
 
 const CATALOGUE_META = 'meta.provenance is derived (coverage describes stored data), upstream_sources lists the sources of every coverage shown; range, resolution and pagination are null.';
 
@@ -20,9 +14,9 @@ export const zonesEndpoint = rowsEndpoint({
   tag: 'Catalogue',
   summary: 'Bidding zones and their data coverage',
   description: `One row per bidding zone, ordered by code: short code, EIC, name, IANA time zone, neighbours, and per data kind the stored span [datetime_from, datetime_to), native resolution of the latest period and sources. Unknown zone codes are a 422 naming the closest known codes. ${CATALOGUE_META}`,
-  query: z.object({ zone: zoneParam }),
+  params: [ZONES],
   contract: ZONE_ROW,
-  rows: (deps, q) => getZones(deps, { zones: q.zone }),
+  rows: getZones,
 });
 
 /** GET /api/v1/borders: the border catalogue with stored coverage. */
@@ -33,7 +27,7 @@ export const bordersEndpoint = rowsEndpoint({
   tag: 'Catalogue',
   summary: 'Borders and their data coverage',
   description: `One row per border in stored orientation (zone_a sorts first), ordered by key, with the stored span [datetime_from, datetime_to) and sources of physical flows, scheduled exchanges, NTC and outages. Unknown zone codes are a 422 naming the closest known codes. ${CATALOGUE_META}`,
-  query: z.object({ border: borderParam }),
+  params: [use(BORDERS, { rest: 'Border written A->B (short codes or EICs, case-insensitive; either orientation). Repeat to select several; omitted means all borders.' })],
   contract: BORDER_ROW,
-  rows: (deps, q) => getBorders(deps, { borders: q.border }),
+  rows: getBorders,
 });

@@ -1,10 +1,8 @@
-import { z } from 'zod';
 import { CI_SHARE_ROW, DURATION_ROW, FLOW_TYPE_SUMMARY_ROW, SCATTER_ROW } from '../../contract/rows/flow-aggregates.js';
 import { getCiShare, getFlowDuration, getFlowPriceScatter, getFlowTypeSummary } from '../../services/aggregates.js';
 import { rowsEndpoint } from '../endpoint.js';
 import { CI_SHARE_EXAMPLE, DURATION_EXAMPLE, FLOW_TYPE_SUMMARY_EXAMPLE, SCATTER_EXAMPLE } from './examples.js';
-import { borderParam, flowBinParam, priceBinParam } from '../flow-params.js';
-import { resolutionParam, sharedTimeParams, tzParam, zoneParam } from '../schemas.js';
+import { BORDERS, FLOW_BIN, POINTS, PRICE_BIN, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
 
 /** GET /api/v1/flow-type-summary (spec 4.7). */
 export const flowTypeSummaryEndpoint = rowsEndpoint({
@@ -12,11 +10,11 @@ export const flowTypeSummaryEndpoint = rowsEndpoint({
   reads: ['flows'],
   summary: 'Daily flow-type breakdown per border',
   description: 'Per UTC day (local day with `tz`: the border\'s zone A\'s time zone under `local`) and border, the share of assessed hours of each flow type (percentages summing to ~100). Never finer than 1D: native, 1H and auto below 1D apply 1D (meta.resolution says so); 1W gives ISO weeks.',
-  query: z.object({ ...sharedTimeParams, resolution: resolutionParam, border: borderParam, tz: tzParam }),
+  params: [...RANGE, RESOLUTION, BORDERS, TIME_ZONE],
   contract: FLOW_TYPE_SUMMARY_ROW,
   tag: 'Aggregates',
   example: FLOW_TYPE_SUMMARY_EXAMPLE,
-  rows: (deps, q) => getFlowTypeSummary(deps, { borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, tz: q.tz }),
+  rows: getFlowTypeSummary,
 });
 
 /** GET /api/v1/ci-share (spec 4.4). */
@@ -25,11 +23,11 @@ export const ciShareEndpoint = rowsEndpoint({
   reads: ['flows'],
   summary: 'Counter-intuitive flow share per zone',
   description: 'Per zone and bucket: hours in which a counter-intuitive flow left the zone, over hours with an assessed flow at any of its borders. Buckets are hours at native/1H; UTC days/weeks at 1D/1W, local ones (the zone\'s time zone under `local`) with `tz`.',
-  query: z.object({ ...sharedTimeParams, resolution: resolutionParam, zone: zoneParam, tz: tzParam }),
+  params: [...RANGE, RESOLUTION, ZONES, TIME_ZONE],
   contract: CI_SHARE_ROW,
   tag: 'Aggregates',
   example: CI_SHARE_EXAMPLE,
-  rows: (deps, q) => getCiShare(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, tz: q.tz }),
+  rows: getCiShare,
 });
 
 /** GET /api/v1/flow-price-scatter (spec 4.3). */
@@ -38,20 +36,11 @@ export const scatterEndpoint = rowsEndpoint({
   reads: ['prices', 'flows'],
   summary: 'Flow versus price difference',
   description: 'Observations of signed net flow and price difference per border (hourly at native/1H, bucket means at 1D/1W; outage hours left out), binned to flow_bin_mw MW and price_bin EUR/MWh. Without a border filter every border is returned in stored orientation.',
-  query: z.object({
-    ...sharedTimeParams,
-    resolution: resolutionParam,
-    border: borderParam,
-    flow_bin_mw: flowBinParam,
-    price_bin: priceBinParam,
-    tz: tzParam,
-  }),
+  params: [...RANGE, RESOLUTION, BORDERS, FLOW_BIN, PRICE_BIN, TIME_ZONE],
   contract: SCATTER_ROW,
   tag: 'Aggregates',
   example: SCATTER_EXAMPLE,
-  rows: (deps, q) => getFlowPriceScatter(deps, {
-      borders: q.border, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, flowBinMw: q.flow_bin_mw, priceBin: q.price_bin, tz: q.tz,
-    }),
+  rows: getFlowPriceScatter,
 });
 
 /** GET /api/v1/flow-duration (spec 4.5). */
@@ -60,15 +49,11 @@ export const durationEndpoint = rowsEndpoint({
   reads: ['flows'],
   summary: 'Flow duration curves',
   description: 'Duration curves of hourly flows at evenly spaced percentages, per border (`border`, signed in the written orientation) and per zone net position (`zone`). Without filters: every border. No resolution parameter; meta.resolution is null.',
-  query: z.object({
-    ...sharedTimeParams,
-    border: borderParam,
-    zone: zoneParam.meta({ description: 'Zone whose net position (sum of its border flows, export positive) forms a series.' }),
-    points: z.coerce.number().int().min(2).max(1001).default(101).meta({ description: 'Points per curve (101 = every whole percent).' }),
-    tz: tzParam,
-  }),
+  params: [
+    ...RANGE, BORDERS, use(ZONES, { rest: 'Zone whose net position (sum of its border flows, export positive) forms a series.' }), POINTS, TIME_ZONE,
+  ],
   contract: DURATION_ROW,
   tag: 'Aggregates',
   example: DURATION_EXAMPLE,
-  rows: (deps, q) => getFlowDuration(deps, { borders: q.border, zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, points: q.points, tz: q.tz }),
+  rows: getFlowDuration,
 });

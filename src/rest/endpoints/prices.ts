@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { PRICE_ROW } from '../../contract/rows/prices.js';
 import { getPrices } from '../../services/prices.js';
 import { rowsEndpoint } from '../endpoint.js';
 import { PRICES_EXAMPLE } from './examples.js';
-import { resolutionParam, sharedTimeParams, tzParam, zoneParam } from '../schemas.js';
+import { RANGE, RESOLUTION, TIME_ZONE, ZONES } from '../../contract/params.js';
 
 /** GET /api/v1/prices (spec 4.2). */
 export const pricesEndpoint = rowsEndpoint({
@@ -12,9 +11,9 @@ export const pricesEndpoint = rowsEndpoint({
   summary: 'Day-ahead prices',
   description:
     'Day-ahead prices per bidding zone in EUR/MWh. Native rows are 15-minute where the market cleared in 15-minute periods (from 2025-10-01) and hourly before; 1H, 1D and 1W rows are time-weighted means per UTC bucket (local with `tz`), stamped with the bucket start. Rows are ordered by datetime, then zone.',
-  query: z.object({ ...sharedTimeParams, resolution: resolutionParam, zone: zoneParam, tz: tzParam }),
+  params: [...RANGE, RESOLUTION, ZONES, TIME_ZONE],
   contract: PRICE_ROW,
   tag: 'Prices',
   example: PRICES_EXAMPLE,
-  rows: (deps, q) => getPrices(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, resolution: q.resolution, tz: q.tz }),
+  rows: getPrices,
 });

@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { getPriceKpis, getZoneImportExport } from '../../services/aggregates.js';
 import { PRICE_KPI_ROW, ZONE_EXCHANGE_ROW } from '../../contract/rows/zone-aggregates.js';
 import { rowsEndpoint } from '../endpoint.js';
 import { PRICE_KPIS_EXAMPLE, ZONE_IMPORT_EXPORT_EXAMPLE } from './examples.js';
-import { sharedTimeParams, tzParam, zoneParam } from '../schemas.js';
+import { RANGE, TIME_ZONE, ZONES } from '../../contract/params.js';
 
 /** GET /api/v1/price-kpis (spec 4.8). */
 export const priceKpisEndpoint = rowsEndpoint({
@@ -11,11 +10,11 @@ export const priceKpisEndpoint = rowsEndpoint({
   reads: ['prices'],
   summary: 'Price statistics per zone',
   description: 'One row per zone over the whole range, computed from hourly time-weighted mean prices. No resolution parameter; meta.resolution is null.',
-  query: z.object({ ...sharedTimeParams, zone: zoneParam, tz: tzParam }),
+  params: [...RANGE, ZONES, TIME_ZONE],
   contract: PRICE_KPI_ROW,
   tag: 'Aggregates',
   example: PRICE_KPIS_EXAMPLE,
-  rows: (deps, q) => getPriceKpis(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, tz: q.tz }),
+  rows: getPriceKpis,
 });
 
 /** GET /api/v1/zone-import-export (spec 4.9). */
@@ -24,9 +23,9 @@ export const zoneImportExportEndpoint = rowsEndpoint({
   reads: ['flows'],
   summary: 'Imports and exports per zone',
   description: 'One row per zone over the range from the hourly net flows of its borders (physical; scheduled where physical is missing). No resolution parameter; meta.resolution is null.',
-  query: z.object({ ...sharedTimeParams, zone: zoneParam, tz: tzParam }),
+  params: [...RANGE, ZONES, TIME_ZONE],
   contract: ZONE_EXCHANGE_ROW,
   tag: 'Aggregates',
   example: ZONE_IMPORT_EXPORT_EXAMPLE,
-  rows: (deps, q) => getZoneImportExport(deps, { zones: q.zone, datetimeFrom: q.datetime_from, datetimeTo: q.datetime_to, tz: q.tz }),
+  rows: getZoneImportExport,
 });

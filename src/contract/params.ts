@@ -1,0 +1,234 @@
+import type { z } from 'zod';
+import { DEFAULT_FROM, DEFAULT_TO } from '../domain/time.js';
+import { DURATION_POINTS, FLOW_BIN_MW, PAGE_LIMITS, PRICE_BIN_EUR_MWH } from '../limits.js';
+import { type EnumDecl, FLOW_BASIS, FLOW_TYPE, graphqlValueName, REQUESTED_RESOLUTION } from './enums.js';
+import { bordersCheck, datetimeCheck, timeZoneCheck, zonesCheck } from './param-checks.js';
+
+/**
+ * Query parameters, each declared once like the rows (fields.ts): its names on each surface, the
+ * service input field it fills, its kind, bounds and default, and its description with units. The
+ * REST query schemas and OpenAPI parameters (rest/params.ts), the GraphQL arguments
+ * (graphql/schema/args.ts), the service input of both (`inputOf`) and the names in input errors
+ * are derived from these declarations.
+ *
+ * Input errors name a parameter by its REST name, the spec's name (services and domain checks
+ * throw them so); each surface writes it as it names the parameter (`issueName`).
+ */
+
+/** What a parameter's value is, by kind. */
+interface KindValues {
+  readonly string: string;
+  /** Repeatable on REST (`zone=A&zone=B`), a list on GraphQL. */
+  readonly strings: readonly string[];
+  readonly int: number;
+  readonly float: number;
+  readonly enum: string;
+  /** Repeatable enum. */
+  readonly enums: readonly string[];
+}
+
+/** A kind of {@link KindValues}. */
+export type ParamKind = keyof KindValues;
+
+interface ParamBase<I extends string> {
+  /** Field of the service input the value fills (`datetimeFrom`). */
+  readonly input: I;
+  /** REST query name; omitted: GraphQL only. */
+  readonly rest?: string;
+  /** GraphQL argument name; omitted: REST only. */
+  readonly graphql?: string;
+  /** Meaning, units, default and bounds, as OpenAPI shows it. */
+  readonly description: string;
+  /** The GraphQL description, with the note a field adds (empty when it adds none). */
+  readonly graphqlDescription?: (note: string) => string;
+  /** OpenAPI example. */
+  readonly example?: string | readonly string[];
+  /**
+   * Check of a value where the surface checks each value on arrival (GraphQL arguments); the
+   * service checks it again against the stored catalogue when it resolves it.
+   */
+  readonly check?: z.ZodType;
+}
+
+/** A text or list of texts; no default (the service applies its own: `now-30d`, all zones, UTC). */
+interface TextParam<I extends string, K extends 'string' | 'strings'> extends ParamBase<I> {
+  readonly kind: K;
+}
+
+/** A number within bounds, with a default (REST applies it; GraphQL declares it non-null with it). */
+export interface NumberParam<I extends string> extends ParamBase<I> {
+  readonly kind: 'int' | 'float';
+  readonly min: number;
+  readonly max?: number;
+  readonly default: number;
+}
+
+/** One value (or, `enums`, several) of a declared enum; `enum` params have a default. */
+export interface EnumParam<I extends string, V extends string, K extends 'enum' | 'enums'> extends ParamBase<I> {
+  readonly kind: K;
+  readonly values: EnumDecl<V>;
+  readonly default?: V;
+}
+
+/** A declared query parameter. */
+export type ParamDecl<I extends string = string> =
+  | TextParam<I, 'string' | 'strings'>
+  | NumberParam<I>
+  | EnumParam<I, string, 'enum' | 'enums'>;
+
+/** A parameter as an endpoint or field uses it: with its own REST description or GraphQL note. */
+export interface ParamUse<D extends ParamDecl = ParamDecl> {
+  readonly param: D;
+  /** Replaces the declared REST description on this endpoint. */
+  readonly rest?: string;
+  /** What the parameter does on this GraphQL field, inserted in the declared GraphQL description. */
+  readonly graphql?: string;
+}
+
+/** A parameter as a list of them names it: its declaration, or a use of it. */
+export type ParamRef = ParamDecl | ParamUse;
+
+/** The declaration behind a reference. */
+export const declOf = (p: ParamRef): ParamDecl => ('param' in p ? p.param : p);
+
+/** A reference with this use's own descriptions. */
+export const useOf = (p: ParamRef): ParamUse => ('param' in p ? p : { param: p });
+
+/** The parameter with a REST description and a GraphQL note of its own. */
+export const use = <D extends ParamDecl>(param: D, notes: { rest?: string; graphql?: string }): ParamUse<D> => ({ param, ...notes });
+
+/** The declaration of a parameter reference type. */
+export type DeclIn<P> = P extends ParamUse<infer D> ? D : P;
+
+/** The value of a declared parameter. */
+export type ValueOf<D> = D extends EnumParam<string, infer V, infer K> ? (K extends 'enum' ? V : readonly V[]) : D extends { kind: infer K extends ParamKind } ? KindValues[K] : never;
+
+/** The service input of a list of parameters: each parameter's value under its input field (absent: undefined, unless it has a default). */
+export type InputOf<P extends readonly ParamRef[]> = {
+  [D in DeclIn<P[number]> as D['input']]: D extends { default: unknown } ? ValueOf<D> : ValueOf<D> | undefined;
+};
+
+/** The name a surface gives a parameter; undefined when it does not have it. */
+export const nameOn = (surface: 'rest' | 'graphql', p: ParamRef): string | undefined => declOf(p)[surface];
+
+/**
+ * The service input from the values a surface received under its own names (GraphQL null as
+ * undefined; a GraphQL enum value is already its REST spelling).
+ */
+export function inputOf<const P extends readonly ParamRef[]>(params: P, surface: 'rest' | 'graphql', values: Readonly<Record<string, unknown>>): InputOf<P> {
+  const input: Record<string, unknown> = {};
+  for (const ref of params) {
+    const p = declOf(ref);
+    const name = p[surface];
+    if (name !== undefined) input[p.input] = values[name] ?? ('default' in p ? p.default : undefined);
+  }
+  return input as InputOf<P>;
+}
+
+const datetimeGrammar = 'ISO 8601 datetime (UTC when no offset is given; a bare date is 00:00 UTC) or relative: `now`, optionally followed by `-<n><unit>` with unit m (minutes), H or h (hours), d, w, M (months), y. Offsets must lie within ±14:00; instants from 1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z.';
+
+/** Start of the half-open range [from, to). */
+export const DATETIME_FROM = {
+  input: 'datetimeFrom', rest: 'datetime_from', graphql: 'from', kind: 'string', check: datetimeCheck, example: DEFAULT_FROM,
+  description: `Start of the range. ${datetimeGrammar} Default \`${DEFAULT_FROM}\`. Ranges are half-open [from, to).`,
+  graphqlDescription: () => `Start of the range (inclusive), REST datetime_from: ISO 8601 (UTC when no offset; a bare date is 00:00 UTC) or now[-<n><unit>] with unit m (minutes), H or h (hours), d, w, M (months), y. Default ${DEFAULT_FROM}.`,
+} as const satisfies ParamDecl;
+
+/** End of the half-open range [from, to). */
+export const DATETIME_TO = {
+  input: 'datetimeTo', rest: 'datetime_to', graphql: 'to', kind: 'string', check: datetimeCheck, example: DEFAULT_TO,
+  description: `End of the range (exclusive). ${datetimeGrammar} Default \`${DEFAULT_TO}\`. Ranges are half-open [from, to).`,
+  graphqlDescription: () => `End of the range (exclusive), REST datetime_to; same formats. Default ${DEFAULT_TO}.`,
+} as const satisfies ParamDecl;
+
+/** The requested aggregation (spec 4.1 and 8). */
+export const RESOLUTION = {
+  input: 'resolution', rest: 'resolution', graphql: 'resolution', kind: 'enum', values: REQUESTED_RESOLUTION, default: 'auto',
+  description: 'Aggregation: auto (by range width: <= 2 days native, <= 14 days 1H, <= 90 days 1D, else 1W), native (range at most 2 days), 1H (at most 14 days), 1D, 1W. Buckets are UTC; 1W buckets are ISO weeks starting Monday 00:00 UTC (with `tz`: local hours, days and Monday-to-Monday weeks); aggregates are time-weighted means.',
+  graphqlDescription: (note) => `${note} Explicit NATIVE allows a range of at most 2 days, HOURLY at most 14 days.`,
+} as const satisfies ParamDecl;
+
+/** How naive bounds are read, where buckets start and which offset rows carry. */
+export const TIME_ZONE = {
+  input: 'tz', rest: 'tz', graphql: 'timeZone', kind: 'string', check: timeZoneCheck, example: 'Europe/Berlin',
+  description:
+    'Time zone: an IANA name (case-insensitive, e.g. Europe/Berlin), `UTC`, or `local` for each bidding zone\'s own time zone (a border: its first zone in stored orientation). Sets how datetime_from/datetime_to without offset are read (under `local` only when the selected zones share one time zone; otherwise give an offset), and where 1H/1D/1W buckets start: a local day has 23, 24 or 25 hours, a local week starts Monday 00:00 local. Row datetimes are the same instants written with the zone\'s offset (`2026-03-29T00:00:00+01:00`) and meta.time_zone names the zone. Omitted or `UTC`: UTC, unchanged.',
+  graphqlDescription: (note) => `Time zone of the output, REST tz: an IANA name (e.g. Europe/Berlin, case-insensitive), UTC, or local (each bidding zone's own zone). ${note} Omitted: UTC, output unchanged.`,
+} as const satisfies ParamDecl;
+
+/** A repeatable zone filter: short code (`DE_LU`) or EIC, case-insensitive. */
+export const ZONES = {
+  input: 'zones', rest: 'zone', graphql: 'zones', kind: 'strings', check: zonesCheck, example: ['DE_LU', 'FR'],
+  description: 'Bidding zone short code (e.g. DE_LU) or EIC, case-insensitive. Repeat to select several; omitted means all zones.',
+  graphqlDescription: (note) => `Bidding zones (short code such as DE_LU, or EIC; case-insensitive), REST zone. ${note}`,
+} as const satisfies ParamDecl;
+
+/** A repeatable border filter `ZONE_FROM->ZONE_TO` (either direction of flow is selected). */
+export const BORDERS = {
+  input: 'borders', rest: 'border', graphql: 'borders', kind: 'strings', check: bordersCheck, example: ['DE_LU->FR'],
+  description: 'Border written ZONE_FROM->ZONE_TO (codes or EICs; URL-encoded `-%3E` accepted). Selects the border whatever the direction of flow; the written orientation sets the sign of signed flows (positive = from -> to). Repeat for several.',
+  graphqlDescription: (note) => `Borders written A->B (short codes or EICs, case-insensitive), REST border. ${note}`,
+} as const satisfies ParamDecl;
+
+/** Flow types to keep. */
+export const FLOW_TYPES = {
+  input: 'flowTypes', rest: 'flow_type', graphql: 'flowTypes', kind: 'enums', values: FLOW_TYPE,
+  description: 'Flow type(s) to keep; repeat for several.',
+  graphqlDescription: () => 'Flow types to keep.',
+} as const satisfies ParamDecl;
+
+/** Which flow is classified (GraphQL only). */
+export const BASIS = {
+  input: 'basis', graphql: 'basis', kind: 'enum', values: FLOW_BASIS, default: 'physical',
+  description: 'Classify physical flows (default) or scheduled exchanges.',
+} as const satisfies ParamDecl;
+
+/** /flows page size (spec 4.6); GraphQL pages with `first`. */
+export const LIMIT = {
+  input: 'limit', rest: 'limit', kind: 'int', min: 1, max: PAGE_LIMITS.flows, default: PAGE_LIMITS.flows,
+  description: `Page size, 1 to ${PAGE_LIMITS.flows}.`,
+} as const satisfies ParamDecl;
+
+/** /flows rows skipped; GraphQL pages with `after`. */
+export const OFFSET = {
+  input: 'offset', rest: 'offset', kind: 'int', min: 0, default: 0,
+  description: 'Rows skipped before the page.',
+} as const satisfies ParamDecl;
+
+/** Width of the flow bins of the flow-price scatter, MW. */
+export const FLOW_BIN = {
+  input: 'flowBinMw', rest: 'flow_bin_mw', graphql: 'flowBinMw', kind: 'float', ...FLOW_BIN_MW,
+  description: 'Width of the flow bins, MW.',
+  graphqlDescription: () => `Width of the flow bins, MW (${FLOW_BIN_MW.min} to ${FLOW_BIN_MW.max}), REST flow_bin_mw.`,
+} as const satisfies ParamDecl;
+
+/** Width of the price-difference bins of the flow-price scatter, EUR/MWh. */
+export const PRICE_BIN = {
+  input: 'priceBin', rest: 'price_bin', graphql: 'priceBin', kind: 'float', ...PRICE_BIN_EUR_MWH,
+  description: 'Width of the price-difference bins, EUR/MWh.',
+  graphqlDescription: () => `Width of the price-difference bins, EUR/MWh (${PRICE_BIN_EUR_MWH.min} to ${PRICE_BIN_EUR_MWH.max}), REST price_bin.`,
+} as const satisfies ParamDecl;
+
+/** Points of each flow duration curve. */
+export const POINTS = {
+  input: 'points', rest: 'points', graphql: 'points', kind: 'int', ...DURATION_POINTS,
+  description: `Points per curve (${DURATION_POINTS.default} = every whole percent).`,
+  graphqlDescription: () => `Points per curve at evenly spaced percentages from 0 to 100 (${DURATION_POINTS.min} to ${DURATION_POINTS.max}; ${DURATION_POINTS.default} = every whole percent).`,
+} as const satisfies ParamDecl;
+
+/** The range parameters every time-series endpoint and field takes. */
+export const RANGE = [DATETIME_FROM, DATETIME_TO] as const;
+
+/** Every declared parameter. */
+export const PARAMS: readonly ParamDecl[] = [DATETIME_FROM, DATETIME_TO, RESOLUTION, TIME_ZONE, ZONES, BORDERS, FLOW_TYPES, BASIS, LIMIT, OFFSET, FLOW_BIN, PRICE_BIN, POINTS];
+
+/**
+ * The name `surface` gives the parameter an input issue names (REST names, see above), and a GraphQL
+ * enum value in its GraphQL spelling; names of no declared parameter are kept.
+ */
+export function issueName(surface: 'rest' | 'graphql', restName: string, input: unknown): { param: string; input: unknown } {
+  const p = PARAMS.find((d) => d.rest === restName);
+  const name = (p && p[surface]) ?? restName;
+  const shown = surface === 'graphql' && p && 'values' in p ? graphqlValueName(p.values, input) : input;
+  return { param: name, input: shown };
+}
