@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { PricesQuery } from '../../src/dashboard/queries.js';
+import { dashboardDocumentText } from '../support/dashboard.js';
 import type { Database } from '../../src/db/client.js';
 import { dataEventsChannel } from '../../src/events/data-events.js';
 import { BACKENDS } from '../support/app.js';
@@ -157,7 +158,7 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
   });
 
   it('compresses a GraphQL response that decompresses to the uncompressed one', async () => {
-    const body = JSON.stringify({ query: String(PricesQuery), variables: DASHBOARD_PRICES });
+    const body = JSON.stringify({ query: dashboardDocumentText(PricesQuery), variables: DASHBOARD_PRICES });
     const post = (headers: Record<string, string>) =>
       Promise.resolve(app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
     const plain = await (await post({})).text();
@@ -187,7 +188,7 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
   });
 
   it('answers a repeated dashboard GraphQL query without SQL until a data event', async () => {
-    const request = { query: String(PricesQuery), variables: DASHBOARD_PRICES };
+    const request = { query: dashboardDocumentText(PricesQuery), variables: DASHBOARD_PRICES };
     const first = await (await graphql(request)).json();
     expect(first.errors).toBeUndefined();
     expect(first.data.prices.edges.length).toBe(336);
@@ -200,7 +201,7 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
   });
 
   it('answers a GraphQL query 304 to the ETag of its result, cached or, after a data event that changed nothing, run again', async () => {
-    const request = { query: String(PricesQuery), variables: { ...DASHBOARD_PRICES, first: 10 } };
+    const request = { query: dashboardDocumentText(PricesQuery), variables: { ...DASHBOARD_PRICES, first: 10 } };
     const etag = (await graphql(request)).headers.get('etag');
     expect(etag).toBeTruthy();
     const revalidate = () =>
@@ -226,7 +227,7 @@ describe('cached answers still cost rate-limit tokens', () => {
   });
 
   it('refuses the fourth identical GraphQL request with 429 though the last two are cache hits', async () => {
-    const post = () => app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: String(PricesQuery), variables: DASHBOARD_PRICES }) });
+    const post = () => app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: dashboardDocumentText(PricesQuery), variables: DASHBOARD_PRICES }) });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await post()).status);
     expect(statuses).toEqual([200, 200, 200, 429]);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { PricesQuery } from '../../src/dashboard/queries.js';
+import { dashboardDocumentText } from '../support/dashboard.js';
 import { createApiKey } from '../../src/security/api-keys.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 
@@ -30,7 +31,7 @@ describe('caching headers', () => {
     await t?.close();
   });
 
-  const QUERY = { query: String(PricesQuery), variables: { zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-03', resolution: 'HOURLY', first: 48 } };
+  const QUERY = { query: dashboardDocumentText(PricesQuery), variables: { zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-03', resolution: 'HOURLY', first: 48 } };
   const post = (headers: Record<string, string> = {}) =>
     Promise.resolve(app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(QUERY) }));
 
@@ -176,7 +177,7 @@ describe('caching headers', () => {
 
   describe('GraphQL Cache-Control and Vary', () => {
     const VARIABLES = { zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-03', resolution: 'HOURLY', first: 24 };
-    const url = (variables: object = VARIABLES) => `/graphql?query=${encodeURIComponent(String(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify(variables))}`;
+    const url = (variables: object = VARIABLES) => `/graphql?query=${encodeURIComponent(dashboardDocumentText(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify(variables))}`;
 
     it('an anonymous GET read is public with a max-age, and varies by Accept, Accept-Encoding, Origin and x-api-key, on the miss, the hit and the 304', async () => {
       const headers = { origin: 'https://dashboard.example', 'accept-encoding': 'gzip' };

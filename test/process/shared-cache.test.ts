@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PricesQuery } from '../../src/dashboard/queries.js';
+import { dashboardDocumentText } from '../support/dashboard.js';
 import { createApiKey } from '../../src/security/api-keys.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { CI } from '../support/env.js';
@@ -132,7 +133,7 @@ describe('the app behind a shared cache (nginx)', () => {
   const needsNginx = () => available;
 
   it.runIf(needsNginx())('a browser that accepts no coding gets the identity body after one that took gzip (REST and GraphQL)', async () => {
-    const graphql = `/graphql?query=${encodeURIComponent(String(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify({ zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-04', resolution: 'HOURLY', first: 72 }))}`;
+    const graphql = `/graphql?query=${encodeURIComponent(dashboardDocumentText(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify({ zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-04', resolution: 'HOURLY', first: 72 }))}`;
     for (const path of [`/open${PRICES}`, `/open${graphql}`]) {
       const gzip = await get(path, { origin: ORIGIN, 'accept-encoding': 'gzip' });
       expect([gzip.status, gzip.headers.get('content-encoding')], path).toEqual([200, 'gzip']);
