@@ -2,7 +2,10 @@ import { GraphQLError } from 'graphql';
 
 /** One invalid input, in the shape of a FastAPI validation error entry. */
 export interface InputIssue {
-  /** Name of the parameter at fault as the REST API spells it (e.g. `datetime_from`). */
+  /**
+   * Name of the parameter at fault: as the surface names it (`datetime_from`, GraphQL `from`); from
+   * services and domain checks, its declaration's service input field (`datetimeFrom`, contract/params.ts).
+   */
   readonly param: string;
   readonly msg: string;
   /** Error class: `enum`, `value_error`, `int_parsing`, `greater_than_equal`, ... */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { DEFAULT_FROM, DEFAULT_TO } from '../domain/time.js';
 import { DURATION_POINTS, FLOW_BIN_MW, PAGE_LIMITS, PRICE_BIN_EUR_MWH } from '../limits.js';
+import { InputError } from '../errors.js';
 import { type EnumDecl, FLOW_BASIS, FLOW_TYPE, graphqlValueName, REQUESTED_RESOLUTION } from './enums.js';
 import { bordersCheck, datetimeCheck, timeZoneCheck, zonesCheck } from './param-checks.js';
 
@@ -11,8 +12,9 @@ import { bordersCheck, datetimeCheck, timeZoneCheck, zonesCheck } from './param-
  * (graphql/schema/args.ts), the service input of both (`inputOf`) and the names in input errors
  * are derived from these declarations.
  *
- * Input errors name a parameter by its REST name, the spec's name (services and domain checks
- * throw them so); each surface writes it as it names the parameter (`issueName`).
+ * Services and domain checks name a parameter at fault by its declaration's `input` (the service
+ * input field, `datetimeFrom`), a name of no surface; each surface writes it as it names the
+ * parameter (`namedOn`).
  */
 
 /** What a parameter's value is, by kind. */
@@ -223,12 +225,22 @@ export const RANGE = [DATETIME_FROM, DATETIME_TO] as const;
 export const PARAMS: readonly ParamDecl[] = [DATETIME_FROM, DATETIME_TO, RESOLUTION, TIME_ZONE, ZONES, BORDERS, FLOW_TYPES, BASIS, LIMIT, OFFSET, FLOW_BIN, PRICE_BIN, POINTS];
 
 /**
- * The name `surface` gives the parameter an input issue names (REST names, see above), and a GraphQL
- * enum value in its GraphQL spelling; names of no declared parameter are kept.
+ * The name `surface` gives the parameter an input issue names by its `input` (see above), among
+ * `params` and then every declared one, and a GraphQL enum value in its GraphQL spelling; other names are kept.
  */
-export function issueName(surface: 'rest' | 'graphql', restName: string, input: unknown): { param: string; input: unknown } {
-  const p = PARAMS.find((d) => d.rest === restName);
-  const name = (p && p[surface]) ?? restName;
+export function issueName(surface: 'rest' | 'graphql', params: readonly ParamRef[], id: string, input: unknown): { param: string; input: unknown } {
+  const p = params.map(declOf).find((d) => d.input === id) ?? PARAMS.find((d) => d.input === id);
+  const name = (p && p[surface]) ?? id;
   const shown = surface === 'graphql' && p && 'values' in p ? graphqlValueName(p.values, input) : input;
   return { param: name, input: shown };
+}
+
+/** Runs a service call taking `params` whose input errors name parameters by declaration; they come out named as `surface` names them. */
+export async function namedOn<T>(surface: 'rest' | 'graphql', params: readonly ParamRef[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    throw new InputError(err.issues.map((i) => ({ ...i, ...issueName(surface, params, i.param, i.input) })));
+  }
 }

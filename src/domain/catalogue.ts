@@ -113,9 +113,9 @@ export class Catalogue<Z extends CatalogueZone = CatalogueZone, B extends Catalo
 
   /**
    * Resolves zone parameters to short codes (deduplicated, in the order given).
-   * @throws InputError on `param` for an unknown zone.
+   * @throws InputError on `param` (default `zones`, the parameter's declared id) for an unknown zone.
    */
-  resolveZones(values: readonly string[], param = 'zone'): string[] {
+  resolveZones(values: readonly string[], param = 'zones'): string[] {
     const unknown = values.filter((v) => !this.findZone(v));
     if (unknown.length) throw InputError.of(param, this.unknownZones(unknown), 'value_error', unknown);
     return [...new Set(values.map((v) => this.findZone(v)!.code))];
@@ -123,9 +123,9 @@ export class Catalogue<Z extends CatalogueZone = CatalogueZone, B extends Catalo
 
   /**
    * Parses border filters written `A->B` (zones by code or EIC).
-   * @throws InputError on `param` for a bad form, an unknown zone or a pair that is not a border.
+   * @throws InputError on `param` (default `borders`, the declared id) for a bad form, an unknown zone or a pair that is not a border.
    */
-  resolveBorders(values: readonly string[], param = 'border'): BorderRef[] {
+  resolveBorders(values: readonly string[], param = 'borders'): BorderRef[] {
     return values.map((raw) => this.resolveBorder(raw, param));
   }
 

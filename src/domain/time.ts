@@ -137,8 +137,8 @@ export const DEFAULT_TO = 'now';
 
 /**
  * Resolves `datetime_from`/`datetime_to` into a UTC range, `now` truncated to the second.
- * @throws InputError naming the parameter when a value is unreadable, outside the supported range
- * (see {@link parseDateTime}) or from >= to; on `tz` for a naive bound {@link NAIVE_REFUSED} refuses.
+ * @throws InputError naming the parameter by its declared id (`datetimeFrom`, `datetimeTo`) when a value is
+ * unreadable, outside the supported range (see {@link parseDateTime}) or from >= to; on `tz` for a naive bound {@link NAIVE_REFUSED} refuses.
  */
 export function resolveRange(fromText: string | undefined, toText: string | undefined, nowMs: number, naive?: NaiveZone): TimeRange {
   const now = new Date(Math.floor(nowMs / 1000) * 1000);
@@ -146,11 +146,11 @@ export function resolveRange(fromText: string | undefined, toText: string | unde
   const to = parseDateTime(toText ?? DEFAULT_TO, now, naive);
   const issues = [];
   const param = (r: DateTimeParse, name: string) => (!r.ok && r.msg === NAIVE_REFUSED_MSG ? 'tz' : name);
-  if (!from.ok) issues.push({ param: param(from, 'datetime_from'), msg: from.msg, type: from.type, input: fromText });
-  if (!to.ok) issues.push({ param: param(to, 'datetime_to'), msg: to.msg, type: to.type, input: toText });
+  if (!from.ok) issues.push({ param: param(from, 'datetimeFrom'), msg: from.msg, type: from.type, input: fromText });
+  if (!to.ok) issues.push({ param: param(to, 'datetimeTo'), msg: to.msg, type: to.type, input: toText });
   if (!from.ok || !to.ok) throw new InputError(issues);
   if (from.instant.getTime() >= to.instant.getTime()) {
-    throw InputError.of('datetime_to', 'datetime_to must be later than datetime_from', 'value_error', toText);
+    throw InputError.of('datetimeTo', 'datetime_to must be later than datetime_from', 'value_error', toText);
   }
   return { from: from.instant, to: to.instant };
 }

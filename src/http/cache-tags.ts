@@ -30,8 +30,8 @@ interface ScopedQuery {
 }
 
 function scopeTags(dataset: Dataset, q: ScopedQuery, catalogue: Catalogue): string[] {
-  const zones = q.zone?.length ? catalogue.resolveZones(q.zone) : [];
-  const borders = q.border?.length ? catalogue.resolveBorders(q.border).map((b) => b.key) : [];
+  const zones = q.zone?.length ? catalogue.resolveZones(q.zone, 'zone') : [];
+  const borders = q.border?.length ? catalogue.resolveBorders(q.border, 'border').map((b) => b.key) : [];
   if (dataset === 'prices') {
     const priced = [...zones, ...borders.flatMap((k) => k.split('->'))];
     return priced.length ? [...new Set(priced)].map((z) => `prices:${z}`) : ['prices:all'];

@@ -5,7 +5,7 @@ import { rowSchema } from '../contract/zod.js';
 import type { ServiceDeps } from '../services/context.js';
 import type { Meta } from '../services/meta.js';
 import type { ReadData } from '../http/cache-tags.js';
-import { inputOf, type InputOf, type ParamRef } from '../contract/params.js';
+import { inputOf, type InputOf, namedOn, type ParamRef } from '../contract/params.js';
 import { restQuery } from './params.js';
 
 /**
@@ -83,7 +83,7 @@ export function rowsEndpoint<const P extends readonly ParamRef[], R>(spec: RowsE
     query: restQuery(params),
     row: rowSchema(contract),
     async handle(deps, query) {
-      const result = await rows(deps, inputOf(params, 'rest', query));
+      const result = await namedOn('rest', params, () => rows(deps, inputOf(params, 'rest', query)));
       return { meta: result.meta, data: new JsonRows(() => jsonChunks(contract, result.rows, result.rowTimeZone), { contract, rows: result.rows, rowTimeZone: result.rowTimeZone }) };
     },
   };

@@ -28,14 +28,14 @@ describe('border filters', () => {
     expect(catalogue.resolveBorders(['FR->DE_LU'])).toEqual([{ from: 'FR', to: 'DE_LU', key: 'DE_LU->FR', storedOrientation: false }]);
     expect(catalogue.resolveBorders(['de_lu->fr'])[0]?.storedOrientation).toBe(true);
   });
-  it('rejects bad forms, unknown zones and non-neighbours on the parameter', () => {
+  it('rejects bad forms, unknown zones and non-neighbours on the parameter, named by its declaration (borders)', () => {
     for (const bad of ['FR', 'FR->', 'FR->FR', 'FR->PL', 'FR->XX', 'A->B->C']) {
       try {
         catalogue.resolveBorders([bad]);
         expect.unreachable(bad);
       } catch (err) {
         expect(err).toBeInstanceOf(InputError);
-        expect((err as InputError).issues[0]?.param).toBe('border');
+        expect((err as InputError).issues[0]?.param).toBe('borders');
       }
     }
   });

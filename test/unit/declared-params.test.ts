@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { enumValues } from '../../src/contract/enums.js';
 import { type ParamDecl, PARAMS, RANGE, use } from '../../src/contract/params.js';
 import { PRICE_ROW } from '../../src/contract/rows/prices.js';
+import { resolveRange } from '../../src/domain/time.js';
 import { InputError } from '../../src/errors.js';
 import { type ArgBuilder, graphqlArgs, withArgs } from '../../src/graphql/schema/args.js';
 import { schema } from '../../src/graphql/schema/index.js';
@@ -95,13 +96,10 @@ const PARAMS_UNDER_TEST = [...RANGE, use(WINDOW, { rest: 'Test-only: the window 
 
 describe('a parameter declared in one place', () => {
   const seen: unknown[] = [];
+  const doc = { path: '/api/v1/test-window', reads: [], summary: 'Test-only endpoint', description: 'Takes the test-only parameter.', contract: PRICE_ROW };
   const endpoint = rowsEndpoint({
-    path: '/api/v1/test-window',
-    reads: [],
-    summary: 'Test-only endpoint',
-    description: 'Takes the test-only parameter.',
+    ...doc,
     params: PARAMS_UNDER_TEST,
-    contract: PRICE_ROW,
     rows: async (_deps, input) => {
       seen.push(input);
       return { meta: { provenance: 'derived', upstreamSources: null, range: null, resolution: null, pagination: null }, rows: [] };
@@ -158,8 +156,25 @@ describe('a parameter declared in one place', () => {
     expect(refused.errors?.[0]?.message).toMatch(/windowHours/);
   });
 
-  it('names its input errors as each surface names it', async () => {
-    const failing = withArgs(PARAMS_UNDER_TEST, {}, () => Promise.reject(InputError.of('datetime_from', 'bad', 'value_error', 'x')));
-    await expect(failing).rejects.toMatchObject({ issues: [{ param: 'from', msg: 'bad', input: 'x' }] });
+  it('names the input errors a service reports by declaration as each surface names the parameter', async () => {
+    const byDeclaration = () => InputError.of(WINDOW.input, 'bad', 'value_error', 'x');
+    const onGraphql = withArgs(PARAMS_UNDER_TEST, {}, () => Promise.reject(byDeclaration()));
+    await expect(onGraphql).rejects.toMatchObject({ issues: [{ param: 'windowHours', msg: 'bad', input: 'x' }] });
+    const failingEndpoint = rowsEndpoint({ ...doc, params: PARAMS_UNDER_TEST, rows: async () => { throw byDeclaration(); } });
+    await expect(failingEndpoint.handle({} as ServiceDeps, parseQuery(failingEndpoint.query, {}))).rejects.toMatchObject({ issues: [{ param: 'window_h', msg: 'bad', input: 'x' }] });
+  });
+
+  it('names a range the domain refuses as each surface names its bounds', async () => {
+    const resolve = async (input: { datetimeFrom?: string | undefined; datetimeTo?: string | undefined }) => {
+      resolveRange(input.datetimeFrom, input.datetimeTo, Date.now());
+      return { meta: { provenance: 'derived', upstreamSources: null, range: null, resolution: null, pagination: null } as const, rows: [] };
+    };
+    const later = 'datetime_to must be later than datetime_from';
+    await expect(withArgs(RANGE, { from: 'now', to: 'now-1d' }, resolve)).rejects.toMatchObject({ issues: [{ param: 'to', msg: later }] });
+    await expect(withArgs(RANGE, { from: 'yesterday' }, resolve)).rejects.toMatchObject({ issues: [{ param: 'from', input: 'yesterday' }] });
+    const rangeEndpoint = rowsEndpoint({ ...doc, params: RANGE, rows: (_d, input) => resolve(input) });
+    await expect(rangeEndpoint.handle({} as ServiceDeps, parseQuery(rangeEndpoint.query, { datetime_from: 'now', datetime_to: 'now-1d' }))).rejects.toMatchObject({
+      issues: [{ param: 'datetime_to', msg: later }],
+    });
   });
 });

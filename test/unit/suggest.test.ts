@@ -37,6 +37,6 @@ describe('closest zone codes', () => {
   it('puts the suggestion into the unknown-zone error of the catalogue', () => {
     expect(() => DATA_CATALOGUE.resolveZones(['DE'])).toThrow('Unknown bidding zone: DE; did you mean DE_LU?');
     expect(() => DATA_CATALOGUE.resolveBorders(['DE_LU->FRR'])).toThrow('Unknown bidding zone: FRR; did you mean FR?');
-    expect(() => DATA_CATALOGUE.resolveZones(['ATLANTIS'])).toThrow(/^zone: Unknown bidding zone: ATLANTIS \(got \["ATLANTIS"\]\)$/);
+    expect(() => DATA_CATALOGUE.resolveZones(['ATLANTIS'])).toThrow(/^zones: Unknown bidding zone: ATLANTIS \(got \["ATLANTIS"\]\)$/);
   });
 });

@@ -72,7 +72,7 @@ describe('resolveRange', () => {
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(InputError);
-      expect((err as InputError).issues.map((i) => i.param)).toEqual(['datetime_from']);
+      expect((err as InputError).issues.map((i) => i.param)).toEqual(['datetimeFrom']);
     }
   });
   it('names each parameter that resolves outside the supported range, with the parameter as sent', () => {
@@ -81,12 +81,12 @@ describe('resolveRange', () => {
       expect.unreachable();
     } catch (err) {
       expect((err as InputError).issues).toEqual([
-        { param: 'datetime_from', msg: expect.stringContaining('1900'), type: 'greater_than_equal', input: 'now-2026y' },
-        { param: 'datetime_to', msg: expect.stringContaining('1900'), type: 'greater_than_equal', input: 'now-999999d' },
+        { param: 'datetimeFrom', msg: expect.stringContaining('1900'), type: 'greater_than_equal', input: 'now-2026y' },
+        { param: 'datetimeTo', msg: expect.stringContaining('1900'), type: 'greater_than_equal', input: 'now-999999d' },
       ]);
     }
   });
-  it('rejects an empty or inverted range on datetime_to', () => {
+  it('rejects an empty or inverted range on datetimeTo', () => {
     expect(() => resolveRange('2025-01-02', '2025-01-02', 0)).toThrow(/datetime_to must be later/);
     expect(() => resolveRange('2025-01-03', '2025-01-02', 0)).toThrow(InputError);
   });

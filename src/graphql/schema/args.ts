@@ -1,8 +1,7 @@
 import type { ArgumentRef, EnumRef } from '@pothos/core';
 import { z } from 'zod';
 import type { EnumDecl } from '../../contract/enums.js';
-import { type DeclIn, inputOf, type InputOf, issueName, type NumberParam, type ParamDecl, type ParamRef, useOf, type ValueOf } from '../../contract/params.js';
-import { InputError } from '../../errors.js';
+import { type DeclIn, inputOf, type InputOf, namedOn, type NumberParam, type ParamDecl, type ParamRef, useOf, type ValueOf } from '../../contract/params.js';
 import { builder } from '../builder.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -73,10 +72,5 @@ export function graphqlArgs<const P extends readonly ParamRef[]>(t: ArgBuilder, 
  * arguments as GraphQL does (`zones`, `timeZone`, a resolution as `NATIVE`).
  */
 export async function withArgs<const P extends readonly ParamRef[], T>(params: P, args: object, work: (input: InputOf<P>) => Promise<T>): Promise<T> {
-  try {
-    return await work(inputOf(params, 'graphql', args as Readonly<Record<string, unknown>>));
-  } catch (err) {
-    if (!(err instanceof InputError)) throw err;
-    throw new InputError(err.issues.map((i) => ({ ...i, ...issueName('graphql', i.param, i.input) })));
-  }
+  return namedOn('graphql', params, () => work(inputOf(params, 'graphql', args as Readonly<Record<string, unknown>>)));
 }
