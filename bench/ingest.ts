@@ -14,10 +14,10 @@ import { migrate } from '../src/db/migrate.js';
 import { DEFAULT_THRESHOLDS } from '../src/domain/classification.js';
 import type { EntsoeReply } from '../src/ingest/client.js';
 import { loadPriceRows, priceRows } from '../src/ingest/items.js';
-import { ensureCatalogue } from '../src/repositories/catalogue.js';
-import { finishRun, recordWindow } from '../src/repositories/ingest-load.js';
-import { startRun } from '../src/repositories/ingest-runs.js';
-import { inTransaction, query } from '../src/repositories/sql.js';
+import { ensureCatalogue } from '../src/repositories/catalogue/catalogue.js';
+import { finishRun, recordWindow } from '../src/repositories/ingest/ledger.js';
+import { startRun } from '../src/repositories/ingest/runs.js';
+import { inTransaction, query } from '../src/repositories/sql/executor.js';
 
 const DAY = 86_400_000;
 const YEAR_START = Date.UTC(2025, 0, 1);

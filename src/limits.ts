@@ -57,7 +57,7 @@ export const RESPONSE_CACHE = {
   recentMaxAgeS: 60,
   /** Entries of the GraphQL response cache. */
   graphqlEntries: 1_000,
-  /** Results kept by the read memo (repositories/read-memo.ts): a response's upstream sources per range and zones. */
+  /** Results kept by the read memo (repositories/sql/read-memo.ts): a response's upstream sources per range and zones. */
   readMemoEntries: 1_000,
   /** Longest a read memo result lives, ms (as the cache entries of recent ranges: recentMaxAgeS). */
   readMemoTtlMs: 60_000,

@@ -10,12 +10,12 @@
  */
 import type { Database } from '../db/client.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
-import { ensureCatalogue } from '../repositories/catalogue.js';
-import { recordDemoLoad } from '../repositories/demo-data.js';
-import { refreshFlowRollups } from '../repositories/flow-rollup.js';
-import { hasPrices, loadBorderHours, loadOutages, loadPrices } from '../repositories/load.js';
-import { allowLongStatements } from '../repositories/bulk.js';
-import { inTransaction } from '../repositories/sql.js';
+import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
+import { recordDemoLoad } from '../repositories/ingest/demo-data.js';
+import { refreshFlowRollups } from '../repositories/flows/rollup.js';
+import { hasPrices, loadBorderHours, loadOutages, loadPrices } from '../repositories/ingest/load.js';
+import { allowLongStatements } from '../repositories/ingest/bulk.js';
+import { inTransaction } from '../repositories/sql/executor.js';
 import { HOUR_MS } from './calendar.js';
 import { type DemoDataSet, generateDemo } from './generate.js';
 import { demoBorderHourRows, demoOutageRows, demoPriceRows, type HourSlice } from './rows.js';

@@ -6,8 +6,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ProgressReporter, SILENT_PROGRESS } from '../ingest/progress.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
-import { appendBorderHourPayloads, appendPricePayloads, loadBorderHours, loadPrices } from '../repositories/load.js';
-import type { Sql } from '../repositories/sql.js';
+import { appendBorderHourPayloads, appendPricePayloads, loadBorderHours, loadPrices } from '../repositories/ingest/load.js';
+import type { Sql } from '../repositories/sql/executor.js';
 import { HOUR_MS } from './calendar.js';
 import type { DemoDataSet } from './generate.js';
 import { monthSlices } from './large.js';

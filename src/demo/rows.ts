@@ -4,7 +4,7 @@
  */
 import type { StoredCatalogue } from '../domain/catalogue.js';
 import { HOUR_MS } from './calendar.js';
-import type { BorderHourRow, BorderOutageRow, PricePointRow } from '../repositories/load.js';
+import type { BorderHourRow, BorderOutageRow, PricePointRow } from '../repositories/ingest/load.js';
 import type { BorderFlows } from './flows.js';
 import type { DemoDataSet } from './generate.js';
 

@@ -1,5 +1,5 @@
 import { PAGE_LIMITS } from '../limits.js';
-import { type FlowBasis, findFlowOffsetPage, type FlowQuery, findFlowRows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
+import { type FlowBasis, findFlowOffsetPage, type FlowQuery, findFlowRows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows/rows.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, provenanceOf, sourceLabels } from './meta.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { query } from '../../src/repositories/sql.js';
+import { query } from '../../src/repositories/sql/executor.js';
 import { sourceLabels } from '../../src/services/meta.js';
 import { graphql } from '../gql/index.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';

@@ -2,7 +2,7 @@
 import type { Database } from '../../src/db/client.js';
 import { EntsoeClient, type EntsoeClientOptions, type RetryEvent } from '../../src/ingest/client.js';
 import { type IngestOptions, type IngestSummary, runIngest } from '../../src/ingest/job.js';
-import { query } from '../../src/repositories/sql.js';
+import { query } from '../../src/repositories/sql/executor.js';
 import { type FakeUpstream, TOKEN } from './fake-upstream.js';
 
 /** EICs of the zones the tests use. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { findBorderSpans } from '../../src/repositories/coverage.js';
-import { read } from '../../src/repositories/sql.js';
+import { findBorderSpans } from '../../src/repositories/catalogue/coverage.js';
+import { read } from '../../src/repositories/sql/executor.js';
 import { BACKENDS } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 

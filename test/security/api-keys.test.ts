@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { currentRequestSignal, withDeadline } from '../../src/deadline.js';
 import { AppError } from '../../src/errors.js';
-import { listApiKeys, revokeApiKey } from '../../src/repositories/api-keys.js';
+import { listApiKeys, revokeApiKey } from '../../src/repositories/keys/api-keys.js';
 import { ApiKeyAuthenticator, createApiKey, generateApiKey, hashApiKey } from '../../src/security/api-keys.js';
 import { parseKeysArgs, runKeysCommand, UsageError } from '../../src/security/keys-command.js';
 import { MemoryBucketStore } from '../../src/security/memory-store.js';

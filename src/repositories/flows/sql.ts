@@ -1,8 +1,8 @@
-import { DAY_MS, WEEK_MS, isoWeekStart } from '../domain/calendar.js';
-import type { Resolution } from '../domain/resolution.js';
-import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { utcDay } from './sql-time.js';
+import { DAY_MS, WEEK_MS, isoWeekStart } from '../../domain/calendar.js';
+import type { Resolution } from '../../domain/resolution.js';
+import { isoDay, splitDays, type TimeRange } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { utcDay } from '../sql/time.js';
 
 /** Filters shared by the flow queries: null borderIds means every border, an empty array none. */
 export interface FlowFilter {

@@ -4,7 +4,7 @@
  * The definitions are read from the catalogue before dropping, so the migrations stay their only
  * source. Runs inside the caller's transaction: a rollback restores the indexes.
  */
-import type { Sql } from './sql.js';
+import type { Sql } from '../sql/executor.js';
 
 /** The indexes of some tables as they were before {@link dropIndexes}. */
 export interface DroppedIndexes {

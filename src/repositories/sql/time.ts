@@ -3,9 +3,9 @@
  * mechanism, `date_bin` from a Monday origin, for timestamptz instants and UTC `date`s alike),
  * UTC days of instants, instants as epoch ms, and the hourly zone price.
  */
-import type { Resolution } from '../domain/resolution.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { HOURLY_PRICE_DECIMALS } from './border-class.js';
+import type { Resolution } from '../../domain/resolution.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { HOURLY_PRICE_DECIMALS } from '../../domain/border-class.js';
 
 /** A UTC bucket length. */
 export type BucketUnit = 'hour' | 'day' | 'week';

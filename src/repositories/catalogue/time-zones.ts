@@ -1,5 +1,5 @@
 /** The time zone names the database engine knows (its own copy of the IANA data). */
-import { type Executor, query } from './sql.js';
+import { type Executor, query } from '../sql/executor.js';
 
 /**
  * Every name in the engine's `pg_timezone_names` (zones and links, as spelled there; PostgreSQL

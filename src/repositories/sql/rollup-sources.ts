@@ -1,4 +1,4 @@
-import { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 
 /** A daily rollup with a `sources` array and an index led by `sources` (then key and day, or day and key). */
 export type SourcesRollup = 'price_daily' | 'border_daily';

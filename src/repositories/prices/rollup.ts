@@ -3,10 +3,10 @@
  * (weighted_sum = Σ price × period_minutes in EUR/MWh·min, minutes = Σ period_minutes), so a daily
  * mean price is weighted_sum / minutes.
  */
-import { widenToDays } from '../domain/time.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { utcDay } from './sql-time.js';
-import { type Executor, query, type Sql } from './sql.js';
+import { widenToDays } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { utcDay } from '../sql/time.js';
+import { type Executor, query, type Sql } from '../sql/executor.js';
 
 /** Which days to recompute: every UTC day overlapping [from, to), optionally for some zones only. */
 export interface RollupWindow {

@@ -1,9 +1,9 @@
-import { DAY_MS, WEEK_MS, isoWeekStart } from '../domain/calendar.js';
-import { widenToDays } from '../domain/time.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { DIR, HOUR_AGGREGATES } from './flow-sql.js';
-import { dayBucket, utcDay } from './sql-time.js';
-import { type Executor, query } from './sql.js';
+import { DAY_MS, WEEK_MS, isoWeekStart } from '../../domain/calendar.js';
+import { widenToDays } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { DIR, HOUR_AGGREGATES } from './sql.js';
+import { dayBucket, utcDay } from '../sql/time.js';
+import { type Executor, query } from '../sql/executor.js';
 
 const borderDaily = (from: Date, to: Date) => Prisma.sql`
   INSERT INTO border_daily (border_id, day, flow_type, export_from_a, hours, interpolated_hours, derived_hours,

@@ -3,8 +3,8 @@
  * target window holds no rows yet, else COPY into a temporary staging table followed by one
  * `INSERT ... SELECT ... ON CONFLICT DO UPDATE` (upsert: reloading a window replaces its rows).
  */
-import { type CopyType, type CopyValue, copyBinary } from './copy-binary.js';
-import type { Sql } from './sql.js';
+import { type CopyType, type CopyValue, copyBinary } from '../sql/copy-binary.js';
+import type { Sql } from '../sql/executor.js';
 
 /** Rows per COPY statement (bounds the size of one payload). */
 export const COPY_CHUNK_ROWS = 200_000;

@@ -2,9 +2,9 @@
  * The zone and border catalogue in the database: idempotent insertion at start-up, and the read
  * that builds the in-memory catalogue.
  */
-import type { Database } from '../db/client.js';
-import { BORDERS, Catalogue, type StoredCatalogue, ZONES } from '../domain/catalogue.js';
-import { type Executor, inTransaction, query } from './sql.js';
+import type { Database } from '../../db/client.js';
+import { BORDERS, Catalogue, type StoredCatalogue, ZONES } from '../../domain/catalogue.js';
+import { type Executor, inTransaction, query } from '../sql/executor.js';
 
 interface ZoneRow {
   id: number;

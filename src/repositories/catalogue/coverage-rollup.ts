@@ -4,7 +4,7 @@
  * they wrote, reading the facts inside that window only (plus, when a reload emptied the ends of a
  * series, one index probe from the window's edge); bulk loads and deletes of whole data sets rebuild it.
  */
-import { type Executor, query } from './sql.js';
+import { type Executor, query } from '../sql/executor.js';
 
 /** A border data kind of the coverage rollup stored hour by hour. */
 export type HourKind = 'physical' | 'scheduled' | 'ntc';

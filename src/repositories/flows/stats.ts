@@ -1,10 +1,10 @@
-import type { Database } from '../db/client.js';
-import type { Resolution } from '../domain/resolution.js';
-import type { TimeRange } from '../domain/time.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { read } from './sql.js';
-import { bucketSums, DIR, type FlowFilter, hourConditions } from './flow-sql.js';
-import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, localBucket } from './sql-time.js';
+import type { Database } from '../../db/client.js';
+import type { Resolution } from '../../domain/resolution.js';
+import type { TimeRange } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { read } from '../sql/executor.js';
+import { bucketSums, DIR, type FlowFilter, hourConditions } from './sql.js';
+import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, localBucket } from '../sql/time.js';
 
 /** A border as a series in its written orientation: flip when written B->A. */
 export interface OrientedBorder {

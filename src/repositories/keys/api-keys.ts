@@ -1,4 +1,4 @@
-import type { Database } from '../db/client.js';
+import type { Database } from '../../db/client.js';
 
 /** A stored API key, without its hash (the key itself is never stored). */
 export interface ApiKeyRecord {

@@ -14,8 +14,8 @@
  * recorded is gone (the engine's clients all run on its host: its socket is local).
  */
 import pg from 'pg';
-import { type Database, directOf } from '../db/client.js';
-import { query } from './sql.js';
+import { type Database, directOf } from '../../db/client.js';
+import { query } from '../sql/executor.js';
 
 /** The lock's first key: a non-negative hash of the schema, so schemas sharing a database do not collide. */
 const LOCK_CLASS = `(hashtext('ingestion_run:' || current_schema()) & 2147483647)`;

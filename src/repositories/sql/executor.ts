@@ -4,7 +4,7 @@
  * or the embedded engine's wire server: the copy-in protocol).
  */
 import type pg from 'pg';
-import { type Database, primaryOf, takeRows } from '../db/client.js';
+import { type Database, primaryOf, takeRows } from '../../db/client.js';
 import { copyIn } from './pg-copy.js';
 
 /** One connection (a transaction when obtained from {@link inTransaction}). */

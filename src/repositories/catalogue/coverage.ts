@@ -4,10 +4,10 @@
  * rows per subject); `findPriceSpans` and `findBorderSpans` compute them from the facts (a pass over
  * every stored border-hour), the independent path the rollup is checked against.
  */
-import { Prisma } from '../generated/prisma/client.js';
-import { DataSource } from '../generated/prisma/enums.js';
-import type { Database } from '../db/client.js';
-import { read } from './sql.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { DataSource } from '../../generated/prisma/enums.js';
+import type { Database } from '../../db/client.js';
+import { read } from '../sql/executor.js';
 
 /** Stored span of one data kind: [from, to) in UTC, with the stored source names (e.g. `entsoe`). */
 export interface StoredSpan {

@@ -4,14 +4,14 @@
  * upsert semantics, so reloading a window replaces its rows. After loading prices or border facts,
  * callers run `reclassify` over the window to refresh the stored classification.
  */
-import { HOUR_MS, MINUTE_MS } from '../domain/calendar.js';
-import type { Database } from '../db/client.js';
-import type { BorderHourClassColumns } from './border-class.js';
+import { HOUR_MS, MINUTE_MS } from '../../domain/calendar.js';
+import type { Database } from '../../db/client.js';
+import type { BorderHourClassColumns } from '../../domain/border-class.js';
 import { allowLongStatements, appendCopyPayloads, type BulkSpec, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
-import type { CopyType, CopyValue } from './copy-binary.js';
-import { refreshCoverage, refreshOutageCoverage } from './coverage-rollup.js';
-import { refreshPriceDaily } from './price-rollup.js';
-import { type Executor, type Sql, inTransaction } from './sql.js';
+import type { CopyType, CopyValue } from '../sql/copy-binary.js';
+import { refreshCoverage, refreshOutageCoverage } from '../catalogue/coverage-rollup.js';
+import { refreshPriceDaily } from '../prices/rollup.js';
+import { type Executor, type Sql, inTransaction } from '../sql/executor.js';
 
 /** Where a stored value came from (`DataSource` enum). */
 export type DataSource = 'demo' | 'entsoe';

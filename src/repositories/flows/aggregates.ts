@@ -1,14 +1,14 @@
-import type { Database } from '../db/client.js';
-import type { Resolution } from '../domain/resolution.js';
-import { isoDay, splitDays, type TimeRange } from '../domain/time.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { zoneHours } from './flow-rollup.js';
-import { bucketSums, type FlowFilter, hourConditions } from './flow-sql.js';
+import type { Database } from '../../db/client.js';
+import type { Resolution } from '../../domain/resolution.js';
+import { isoDay, splitDays, type TimeRange } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { zoneHours } from './rollup.js';
+import { bucketSums, type FlowFilter, hourConditions } from './sql.js';
 import {
   type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, utcBucket, utcDay, utcInstant,
   zoneTimeZoneTable, type ZoneTimeZones,
-} from './sql-time.js';
-import { preparedQuery } from './sql.js';
+} from '../sql/time.js';
+import { preparedQuery } from '../sql/executor.js';
 
 /** Hours per flow type of one border (stored orientation A->B) in one UTC bucket. */
 export interface FlowTypeCounts {

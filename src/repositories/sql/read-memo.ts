@@ -5,8 +5,8 @@
  * the caches' entries of recent ranges do, for writes that send no data event (`db:seed`).
  */
 import { LRUCache } from 'lru-cache';
-import { detachedFromRequest } from '../deadline.js';
-import { RESPONSE_CACHE } from '../limits.js';
+import { detachedFromRequest } from '../../deadline.js';
+import { RESPONSE_CACHE } from '../../limits.js';
 
 /** Keeps read results by key. */
 export interface ReadMemo {

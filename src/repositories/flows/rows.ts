@@ -1,12 +1,12 @@
-import type { Database } from '../db/client.js';
-import type { Resolution } from '../domain/resolution.js';
-import { isoDay } from '../domain/time.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { bucketSums, dailyKeys, dailySums, DIR, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './flow-sql.js';
-import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, sharedInstants, utcBucket, utcInstant } from './sql-time.js';
-import { NO_MEMO, type ReadMemo, statementKey } from './read-memo.js';
-import { rollupSourcesStatement } from './rollup-sources.js';
-import { preparedQuery, read } from './sql.js';
+import type { Database } from '../../db/client.js';
+import type { Resolution } from '../../domain/resolution.js';
+import { isoDay } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { bucketSums, dailyKeys, dailySums, DIR, firstDayFrom, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './sql.js';
+import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, sharedInstants, utcBucket, utcInstant } from '../sql/time.js';
+import { NO_MEMO, type ReadMemo, statementKey } from '../sql/read-memo.js';
+import { rollupSourcesStatement } from '../sql/rollup-sources.js';
+import { preparedQuery, read } from '../sql/executor.js';
 
 /**
  * One /flows row: a border-hour, or at 1D/1W a bucket of one border direction and flow type.

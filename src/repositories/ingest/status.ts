@@ -1,5 +1,5 @@
 /** How current the ingested data is: the last successful window per upstream item. */
-import type { Database } from '../db/client.js';
+import type { Database } from '../../db/client.js';
 
 /** The last window of an item that committed (`done`), and the newest instant any of its windows covered (UTC). */
 export interface ItemFreshness {

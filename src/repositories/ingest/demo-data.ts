@@ -4,13 +4,13 @@
  * interrupted load. Upstream rows (source `entsoe`) stay; border-hours mixing both keep their
  * upstream column groups.
  */
-import { HOUR_MS } from '../domain/calendar.js';
-import { rebuildCoverage } from './coverage-rollup.js';
-import { refreshFlowRollups } from './flow-rollup.js';
+import { HOUR_MS } from '../../domain/calendar.js';
+import { rebuildCoverage } from '../catalogue/coverage-rollup.js';
+import { refreshFlowRollups } from '../flows/rollup.js';
 import type { LoadWindow } from './load.js';
-import { refreshPriceDaily } from './price-rollup.js';
+import { refreshPriceDaily } from '../prices/rollup.js';
 import { allowLongStatements } from './bulk.js';
-import { type Executor, inTransaction, query, type Sql } from './sql.js';
+import { type Executor, inTransaction, query, type Sql } from '../sql/executor.js';
 
 /** Whether a complete demo data set is recorded, and whether upstream prices are stored. */
 export interface DemoLoadState {

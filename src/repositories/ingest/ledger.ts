@@ -3,8 +3,8 @@
  * bookkeeping of runs and request windows (`ingestion_run`, `ingestion_window`, which make the job
  * resumable) and the replacement of outages by mRID. Set-based statements only.
  */
-import { refreshOutageCoverage } from './coverage-rollup.js';
-import { type Executor, query } from './sql.js';
+import { refreshOutageCoverage } from '../catalogue/coverage-rollup.js';
+import { type Executor, query } from '../sql/executor.js';
 
 /** Status of a run or window (`IngestionStatus`). */
 export type IngestionStatus = 'running' | 'done' | 'failed';

@@ -1,8 +1,8 @@
-import type { Database } from '../db/client.js';
-import type { TimeRange } from '../domain/time.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { read } from './sql.js';
-import { hourlyPrices } from './sql-time.js';
+import type { Database } from '../../db/client.js';
+import type { TimeRange } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { read } from '../sql/executor.js';
+import { hourlyPrices } from '../sql/time.js';
 
 /** Price statistics of one zone over a range, from hourly time-weighted means (EUR/MWh). */
 export interface PriceKpis {

@@ -3,8 +3,8 @@
  * that writes a window, so PostgreSQL delivers it to every listening session exactly when (and
  * only if) the data commits.
  */
-import { DATA_EVENTS_CHANNEL_PREFIX, type DataEvent, type DataEventKind } from '../events/data-events.js';
-import { type Executor, query } from './sql.js';
+import { DATA_EVENTS_CHANNEL_PREFIX, type DataEvent, type DataEventKind } from '../../events/data-events.js';
+import { type Executor, query } from '../sql/executor.js';
 
 /** The event kind of an upstream item: prices for day-ahead prices, flows for the border items. */
 export function eventKindOf(item: string): DataEventKind {

@@ -4,13 +4,13 @@
  * 1e-6 EUR/MWh) and outage overlaps come from SQL; the rules are `classifyHour` in JS; results go
  * back with one `UPDATE ... FROM unnest` per chunk (one calendar month, UTC).
  */
-import { HOUR_MS } from '../domain/calendar.js';
-import type { ClassificationThresholds } from '../domain/classification.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { type BorderHourClassColumns, type BorderHourFacts, classifyBorderHour } from './border-class.js';
-import { allowLongStatements } from './bulk.js';
-import { type Executor, type Sql, inTransaction } from './sql.js';
-import { hourlyPrices } from './sql-time.js';
+import { HOUR_MS } from '../../domain/calendar.js';
+import type { ClassificationThresholds } from '../../domain/classification.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { type BorderHourClassColumns, type BorderHourFacts, classifyBorderHour } from '../../domain/border-class.js';
+import { allowLongStatements } from '../ingest/bulk.js';
+import { type Executor, type Sql, inTransaction } from '../sql/executor.js';
+import { hourlyPrices } from '../sql/time.js';
 
 /** What to reclassify: border-hours starting in [from, to) UTC, optionally some borders only. */
 export interface ReclassifyOptions {
