@@ -3,7 +3,7 @@ import { resolveRange } from '../domain/time.js';
 import { IssueCollector } from '../errors.js';
 import { findCiCounts, findFlowTypeCounts } from '../repositories/flows/aggregates.js';
 import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flows/stats.js';
-import { findFlowSources } from '../repositories/flows/rows.js';
+import { findFlowSources } from '../repositories/flows/sources.js';
 import { findPriceSources } from '../repositories/prices/rows.js';
 import { findPriceKpis, findZoneExchange } from '../repositories/prices/zone-stats.js';
 import type { ServiceDeps } from './context.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FLOW_ROW } from '../../contract/rows/flows.js';
 import type { RequestedResolution } from '../../domain/resolution.js';
-import type { FlowBasis, FlowRecord } from '../../repositories/flows/rows.js';
+import type { FlowBasis, FlowRecord } from '../../domain/records.js';
 import { FLOW_TYPES, type FlowTypeName, type ResolvedFlowSelection } from '../../services/flow-filter.js';
 import { FLOWS_MAX_LIMIT, flowMeta, flowRowTimeZone, getFlowKeysetPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';

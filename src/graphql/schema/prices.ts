@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PRICE_ROW } from '../../contract/rows/prices.js';
 import type { RequestedResolution } from '../../domain/resolution.js';
 import { PAGE_LIMITS } from '../../limits.js';
-import type { PriceRecord } from '../../repositories/prices/rows.js';
+import type { PriceRecord } from '../../domain/records.js';
 import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPriceKeysetPage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';

@@ -1,19 +1,12 @@
 import type { Database } from '../../db/client.js';
 import type { Resolution } from '../../domain/resolution.js';
 import { isoDay, splitDays, widenToDays } from '../../domain/time.js';
+import type { PriceRecord } from '../../domain/records.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { epochMs, hourlyPrices, localBucket, sharedInstants, utcBucket, zoneTimeZoneTable, type ZoneTimeZones } from '../sql/time.js';
 import { NO_MEMO, type ReadMemo, statementKey } from '../sql/read-memo.js';
 import { rollupSourcesStatement } from '../sql/rollup-sources.js';
 import { preparedQuery, read } from '../sql/executor.js';
-
-/** One price row: bucket start (UTC), zone code, price in EUR/MWh, interpolation flag. */
-export interface PriceRecord {
-  readonly datetime: Date;
-  readonly zone: string;
-  readonly price: number;
-  readonly interpolated: boolean;
-}
 
 /** Filters of a price query; `after` is a keyset position (exclusive) in (datetime, zone) order. */
 export interface PriceQuery {
