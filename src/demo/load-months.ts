@@ -10,9 +10,8 @@ import { appendBorderHourPayloads, appendPricePayloads, loadBorderHours, loadPri
 import type { Sql } from '../repositories/sql/executor.js';
 import { HOUR_MS } from './calendar.js';
 import type { DemoDataSet } from './generate.js';
-import { monthSlices } from './large.js';
 import { demoBorderHourPayloads, demoPricePayloads } from './copy-payloads.js';
-import { type DemoIds, type HourSlice, demoBorderHourRows, demoIds, demoPriceRows } from './rows.js';
+import { type DemoIds, type HourSlice, demoBorderHourRows, demoIds, demoPriceRows, monthSlices } from './rows.js';
 
 /** Rows loaded and time spent (ms) per kind of work. */
 export interface MonthLoadTotals {

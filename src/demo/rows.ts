@@ -21,6 +21,20 @@ export interface HourSlice {
   readonly to: number;
 }
 
+/** Calendar-month slices (hour indices) of the data set; the last one ends with the data. */
+export function monthSlices(data: DemoDataSet): HourSlice[] {
+  const slices: HourSlice[] = [];
+  let from = 0;
+  while (from < data.hours) {
+    const at = new Date(data.range.start + from * HOUR_MS);
+    const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+    const to = Math.min(data.hours, (next - data.range.start) / HOUR_MS);
+    slices.push({ from, to });
+    from = to;
+  }
+  return slices;
+}
+
 const allHours = (data: DemoDataSet): HourSlice => ({ from: 0, to: data.hours });
 
 /** Database ids of the data set's zones (order of `data.prices`) and borders (order of `data.flows`). */

@@ -8,7 +8,7 @@ import { HOUR_MS } from '../../domain/calendar.js';
 import type { ClassificationThresholds } from '../../domain/classification.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { type BorderHourClassColumns, type BorderHourFacts, classifyBorderHour } from '../../domain/border-class.js';
-import { allowLongStatements } from '../ingest/bulk.js';
+import { allowLongStatements } from '../ingest/maintenance.js';
 import { type Executor, type Sql, inTransaction } from '../sql/executor.js';
 import { hourlyPrices } from '../sql/time.js';
 

@@ -107,11 +107,6 @@ async function writeRows<R>(sql: Sql, spec: BulkSpec<R>, rows: readonly R[]): Pr
   await sql.query(`DROP TABLE ${stage}`);
 }
 
-/** Lifts the per-request statement timeout for the rest of the transaction (bulk work is long). */
-export async function allowLongStatements(sql: Sql): Promise<void> {
-  await sql.query(`SET LOCAL statement_timeout = 0`);
-}
-
 /** Smallest and largest instant of a batch, epoch ms UTC (null when empty). */
 export function timeBounds<R>(rows: readonly R[], ts: (row: R) => Date): { min: number; max: number } | null {
   if (rows.length === 0) return null;

@@ -9,7 +9,7 @@ import { rebuildCoverage } from '../catalogue/coverage-rollup.js';
 import { refreshFlowRollups } from '../flows/rollup.js';
 import type { LoadWindow } from './load.js';
 import { refreshPriceDaily } from '../prices/rollup.js';
-import { allowLongStatements } from './bulk.js';
+import { allowLongStatements } from './maintenance.js';
 import { type Executor, inTransaction, query, type Sql } from '../sql/executor.js';
 
 /** Whether a complete demo data set is recorded, and whether upstream prices are stored. */

@@ -7,7 +7,8 @@
 import { HOUR_MS, MINUTE_MS } from '../../domain/calendar.js';
 import type { Database } from '../../db/client.js';
 import type { BorderHourClassColumns } from '../../domain/border-class.js';
-import { allowLongStatements, appendCopyPayloads, type BulkSpec, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
+import { allowLongStatements } from './maintenance.js';
+import { appendCopyPayloads, type BulkSpec, bulkUpsert, distinctIds, timeBounds } from './bulk.js';
 import type { CopyType, CopyValue } from '../sql/copy-binary.js';
 import { refreshCoverage, refreshOutageCoverage } from '../catalogue/coverage-rollup.js';
 import { refreshPriceDaily } from '../prices/rollup.js';
@@ -270,12 +271,4 @@ export async function loadOutages(db: Executor, rows: readonly BorderOutageRow[]
 export async function hasPrices(db: Database): Promise<boolean> {
   const rows = await db.rawQuery<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM price_point) AS found');
   return rows[0]?.found === true;
-}
-
-/**
- * Refreshes planner statistics of the market tables after a large load (PGlite runs no
- * autovacuum; without statistics the planner guesses row counts wildly).
- */
-export async function analyzeMarketTables(db: Database): Promise<void> {
-  await db.rawQuery('ANALYZE price_point, price_daily, border_hour, border_outage');
 }
