@@ -6,10 +6,10 @@ import { FLOW_TYPES, type FlowTypeName, type ResolvedFlowSelection } from '../..
 import { FLOWS_MAX_LIMIT, flowMeta, flowRowTimeZone, getFlowKeysetPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { bordersArg, rangeArgs, resolutionArg, timeZoneArg, zonesArg } from './args.js';
-import { inTimeZone } from '../zoned-rows.js';
-import { cursorCode, cursorInstant, MetaRef, withArgNames } from './common.js';
-import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
-import { type RowView, rowViewType } from './row-views.js';
+import { inTimeZone } from '../rows/zoned.js';
+import { MetaRef, withArgNames } from './common.js';
+import { assertForward, cursorCode, cursorInstant, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from '../connection.js';
+import { type RowView, rowViewType } from '../rows/view-type.js';
 
 /** Largest flows page a client may ask for with `first`: the REST maximum. */
 export const MAX_FLOW_PAGE = FLOWS_MAX_LIMIT;

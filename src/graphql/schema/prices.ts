@@ -7,11 +7,11 @@ import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPriceKeysetPage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { timeZoneArg, zonesArg } from './args.js';
-import { cursorCode, cursorInstant, MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
-import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
-import { type RowView, rowViewType } from './row-views.js';
+import { MetaRef, rangeArgSchema, ResolutionEnum, withArgNames } from './common.js';
+import { assertForward, cursorCode, cursorInstant, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from '../connection.js';
+import { type RowView, rowViewType } from '../rows/view-type.js';
 import { rowZoneOf } from '../../services/time-zone.js';
-import { inTimeZone } from '../zoned-rows.js';
+import { inTimeZone } from '../rows/zoned.js';
 
 /** Largest page a client may ask for with `first`. */
 export const MAX_PAGE_SIZE = PAGE_LIMITS.prices;

@@ -8,12 +8,12 @@ import { hash as digest } from 'node:crypto';
 import { createInMemoryCache, type Cache, useResponseCache } from '@graphql-yoga/plugin-response-cache';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { DataVersion } from '../events/version.js';
-import { ifNoneMatchTags } from '../http/cache-control.js';
-import { RESPONSE_CACHE, REQUEST_COST_TOKENS } from '../limits.js';
-import { accessOf, recordDecision } from '../security/client.js';
-import { rateLimitMessage } from '../security/graphql.js';
-import { retryAfterSeconds, type TokenBucketLimiter } from '../security/token-bucket.js';
+import type { DataVersion } from '../../events/version.js';
+import { ifNoneMatchTags } from '../../http/cache-control.js';
+import { RESPONSE_CACHE, REQUEST_COST_TOKENS } from '../../limits.js';
+import { accessOf, recordDecision } from '../../security/client.js';
+import { rateLimitMessage } from '../../security/graphql.js';
+import { retryAfterSeconds, type TokenBucketLimiter } from '../../security/token-bucket.js';
 
 /** A cache whose entries all go when the data version moves. */
 function versionedCache(version: DataVersion): Cache {

@@ -1,6 +1,6 @@
-import { zonedFormatter } from '../domain/time-zone.js';
-import { isoDay } from '../domain/time.js';
-import type { RowTimeZone } from '../contract/json.js';
+import { zonedFormatter } from '../../domain/time-zone.js';
+import { isoDay } from '../../domain/time.js';
+import type { RowTimeZone } from '../../contract/json.js';
 
 const ROW_TIME_ZONE = Symbol('rowTimeZone');
 

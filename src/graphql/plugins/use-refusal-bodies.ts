@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { routePath } from '../http/paths.js';
+import { routePath } from '../../http/paths.js';
 
 /** What the GraphQL endpoint says with the statuses Yoga sends without a body. */
 const REFUSALS: Readonly<Record<number, { readonly code: string; readonly message: string }>> = {

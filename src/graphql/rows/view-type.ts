@@ -1,8 +1,8 @@
 import type { Field, RowContract } from '../../contract/fields.js';
 import { graphqlFields } from '../../contract/fields.js';
 import { builder } from '../builder.js';
-import { zonedDay, zonedInstant, zonedYear } from '../zoned-rows.js';
-import { type EnumRefs, type FieldBuilder, type RowRef, scalarField } from './rows.js';
+import { zonedDay, zonedInstant, zonedYear } from './zoned.js';
+import { type EnumRefs, type FieldBuilder, type RowRef, scalarField } from './object-type.js';
 
 /** A row as a GraphQL parent: its scalar values are properties named by the GraphQL fields. */
 export interface RowView<R> {

@@ -1,6 +1,6 @@
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { getNamedType, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema, isLeafType, isListType, isNonNullType, isObjectType, parse } from 'graphql';
-import { PAGE_LIMITS } from '../limits.js';
+import { PAGE_LIMITS } from '../../limits.js';
 
 /** The largest page of each connection of Query, by field name: the most `first` may ask for. */
 export const PAGE_MAXIMA: Readonly<Record<string, number>> = { flows: PAGE_LIMITS.flows, prices: PAGE_LIMITS.prices };

@@ -4,7 +4,8 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import { type DocumentNode, type GraphQLSchema, parse, validate } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { z } from 'zod';
-import { type Config, ConfigError } from '../config.js';
+import { type Config, ConfigError } from '../../config.js';
+import { hideSuggestionsPlugin } from './use-hide-suggestions.js';
 
 /** A persisted-operations manifest: operation id (a hash) to document text, as graphql-codegen's client preset writes it. */
 export type OperationManifest = ReadonlyMap<string, DocumentNode>;
@@ -56,18 +57,6 @@ export function persistedOperationId(params: GraphQLParams, request?: Request): 
   if (typeof documentId === 'string') return documentId;
   const pq = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
   return pq?.version === 1 && typeof pq.sha256Hash === 'string' ? pq.sha256Hash : null;
-}
-
-/**
- * Validates without "Did you mean ...?" suggestions, which name fields, arguments and types that a
- * client could not otherwise list once introspection is off.
- */
-export function hideSuggestionsPlugin(): Plugin {
-  return {
-    onValidate({ setValidationFn }) {
-      setValidationFn((schema, document, rules) => validate(schema, document, rules, { hideSuggestions: true }));
-    },
-  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { type DocumentNode, type ExecutionArgs, type GraphQLSchema, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 import { complexityBudget } from './complexity-budget.js';
 
 /**

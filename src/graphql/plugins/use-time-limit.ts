@@ -1,7 +1,7 @@
 import type { ExecutionArgs, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { isTimeoutError, pastDeadline, remainingMs, timeoutError, withDeadline } from '../deadline.js';
-import { AppError } from '../errors.js';
+import { isTimeoutError, pastDeadline, remainingMs, timeoutError, withDeadline } from '../../deadline.js';
+import { AppError } from '../../errors.js';
 
 /** Whether a resolver of the result failed on a time limit (the database's statement timeout, a pool wait). */
 function timedOutInResolvers(result: unknown): boolean {
