@@ -1,7 +1,5 @@
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-
-/** Largest GraphQL request body accepted, in bytes: generous for any query this schema allows. */
-export const MAX_GRAPHQL_BODY_BYTES = 100_000;
+import { MAX_GRAPHQL_BODY_BYTES } from '../../limits.js';
 
 const DIGITS = /^\d+$/;
 

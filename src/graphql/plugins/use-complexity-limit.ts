@@ -3,13 +3,7 @@ import { type DocumentNode, type ExecutionArgs, type GraphQLSchema, Kind } from 
 import type { Plugin } from 'graphql-yoga';
 import { AppError } from '../../errors.js';
 import { complexityBudget } from './complexity-budget.js';
-
-/**
- * Limits on every GraphQL operation besides complexity: depth of selections, and breadth (total
- * selections, aliases included). The complexity limit (1 per selected field, lists x10,
- * connections x `first`) is {@link complexityBudget}: the widest documented page fits.
- */
-export const GRAPHQL_LIMITS = { depth: 10, breadth: 120 } as const;
+import { GRAPHQL_LIMITS } from '../../limits.js';
 
 /** The operation `execute` will run, with the document's fragments (Pothos scores the first operation). */
 function selectedOperation(document: DocumentNode, operationName: string | null | undefined): DocumentNode {

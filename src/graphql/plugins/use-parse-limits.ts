@@ -1,13 +1,6 @@
 import { type DocumentNode, GraphQLError, parse, type ParseOptions, type Source } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-
-/**
- * Bounds on a GraphQL document, checked while parsing: lexical tokens (graphql-js `maxTokens`) and
- * nesting of `{`, `[` and `(`. graphql-js parses by recursive descent, so without the nesting bound
- * a document nested a few thousand levels deep exhausts the stack before any depth limit applies.
- * Both are far above what the operation limits (depth 10, breadth 120) let run.
- */
-export const PARSE_LIMITS = { tokens: 5_000, nesting: 64 } as const;
+import { PARSE_LIMITS } from '../../limits.js';
 
 const OPEN = new Set(['{', '[', '(']);
 const CLOSE = new Set(['}', ']', ')']);

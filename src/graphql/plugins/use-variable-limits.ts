@@ -1,13 +1,5 @@
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-
-/**
- * Bounds on the `variables` and `extensions` of a GraphQL request, each: nesting of objects and
- * arrays (the parameter itself is level 1) and values in all (objects, arrays and scalars). Far
- * above what any argument of this schema takes (a list of at most 200 codes, two levels), and low
- * enough that nothing walking them recursively afterwards (variable coercion, the response cache's
- * key, JSON.stringify) runs out of stack or time.
- */
-export const VARIABLE_LIMITS = { depth: 16, values: 2_000 } as const;
+import { VARIABLE_LIMITS } from '../../limits.js';
 
 /** Which bound a JSON value exceeds first, or null: one walk with an explicit stack, no recursion. */
 export function exceededBound(root: unknown, limits: { depth: number; values: number } = VARIABLE_LIMITS): 'depth' | 'values' | null {
