@@ -4,7 +4,8 @@
  */
 import type { Database } from '../../db/client.js';
 import { BORDERS, Catalogue, type StoredCatalogue, ZONES } from '../../domain/catalogue.js';
-import { type Executor, inTransaction, query } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { type Executor, inTransaction, run } from '../sql/executor.js';
 
 interface ZoneRow {
   id: number;
@@ -22,8 +23,8 @@ interface BorderRow {
 
 /** Reads the stored zones (ordered by code) and borders (ordered by id) into the in-memory catalogue. */
 export async function readCatalogue(db: Executor): Promise<StoredCatalogue> {
-  const zoneRows = await query<ZoneRow>(db, 'SELECT id, code, eic, name, time_zone FROM zone ORDER BY code');
-  const borderRows = await query<BorderRow>(db, 'SELECT id, zone_a_id, zone_b_id FROM border ORDER BY id');
+  const zoneRows = await run<ZoneRow>(db, 'readZones', Prisma.sql`SELECT id, code, eic, name, time_zone FROM zone ORDER BY code`);
+  const borderRows = await run<BorderRow>(db, 'readBorders', Prisma.sql`SELECT id, zone_a_id, zone_b_id FROM border ORDER BY id`);
   const zones = zoneRows.map((z) => ({ id: z.id, code: z.code, eic: z.eic, name: z.name, timeZone: z.time_zone }));
   const codeById = new Map(zones.map((z) => [z.id, z.code]));
   const borders = borderRows.map((r) => {
@@ -44,20 +45,15 @@ function isComplete(stored: StoredCatalogue): boolean {
 
 async function insertCatalogue(db: Database): Promise<void> {
   await inTransaction(db, async (sql) => {
-    await sql.query(
-      `INSERT INTO zone (code, eic, name, time_zone)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+    await run(sql, 'insertZones', Prisma.sql`INSERT INTO zone (code, eic, name, time_zone)
+       SELECT * FROM unnest(${ZONES.map((z) => z.code)}::text[], ${ZONES.map((z) => z.eic)}::text[], ${ZONES.map((z) => z.name)}::text[],
+             ${ZONES.map((z) => z.timeZone)}::text[])
        ON CONFLICT (code) DO UPDATE SET eic = excluded.eic, name = excluded.name, time_zone = excluded.time_zone
-       WHERE (zone.eic, zone.name, zone.time_zone) IS DISTINCT FROM (excluded.eic, excluded.name, excluded.time_zone)`,
-      [ZONES.map((z) => z.code), ZONES.map((z) => z.eic), ZONES.map((z) => z.name), ZONES.map((z) => z.timeZone)],
-    );
-    await sql.query(
-      `INSERT INTO border (zone_a_id, zone_b_id)
-       SELECT za.id, zb.id FROM unnest($1::text[], $2::text[]) AS p(a, b)
+       WHERE (zone.eic, zone.name, zone.time_zone) IS DISTINCT FROM (excluded.eic, excluded.name, excluded.time_zone)`);
+    await run(sql, 'insertBorders', Prisma.sql`INSERT INTO border (zone_a_id, zone_b_id)
+       SELECT za.id, zb.id FROM unnest(${BORDERS.map(([a]) => a)}::text[], ${BORDERS.map(([, b]) => b)}::text[]) AS p(a, b)
        JOIN zone za ON za.code = p.a JOIN zone zb ON zb.code = p.b
-       ON CONFLICT (zone_a_id, zone_b_id) DO NOTHING`,
-      [BORDERS.map(([a]) => a), BORDERS.map(([, b]) => b)],
-    );
+       ON CONFLICT (zone_a_id, zone_b_id) DO NOTHING`);
   });
 }
 

@@ -4,7 +4,8 @@
  * they wrote, reading the facts inside that window only (plus, when a reload emptied the ends of a
  * series, one index probe from the window's edge); bulk loads and deletes of whole data sets rebuild it.
  */
-import { type Executor, query } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { type Executor, run } from '../sql/executor.js';
 
 /** A border data kind of the coverage rollup stored hour by hour. */
 export type HourKind = 'physical' | 'scheduled' | 'ntc';
@@ -30,21 +31,23 @@ const FACTS: Record<PeriodKind, FactTable> = {
 };
 
 /** End of the period starting at `last` of subject `subject` (prices: the point's own period; border kinds: one hour). */
-const LAST_END = `CASE WHEN c.kind = 'prices'
+const LAST_END = Prisma.sql`CASE WHEN c.kind = 'prices'
   THEN (SELECT p.ts + make_interval(mins => p.period_minutes) FROM price_point p WHERE p.zone_id = c.subject_id AND p.ts = c.last_start)
   ELSE c.last_start + interval '1 hour' END`;
 
 /** Per (subject, source) first and last period start of one kind, over rows matching `where`. */
-function spanSql(kind: PeriodKind, where: string): string {
+function spanSql(kind: PeriodKind, where: Prisma.Sql): Prisma.Sql {
   const f = FACTS[kind];
-  return `SELECT ${f.subject}::int2 AS subject_id, '${kind}'::"CoverageKind" AS kind, coalesce(${f.source}::text, '') AS source,
+  return Prisma.sql`SELECT ${Prisma.raw(f.subject)}::int2 AS subject_id, ${Prisma.raw(`'${kind}'`)}::"CoverageKind" AS kind, coalesce(${Prisma.raw(f.source)}::text, '') AS source,
             min(ts) AS first_start, max(ts) AS last_start
-          FROM ${f.table} WHERE ${f.present} AND ${where} GROUP BY 1, 3`;
+          FROM ${Prisma.raw(f.table)} WHERE ${Prisma.raw(f.present)} AND ${where} GROUP BY 1, 3`;
 }
 
-const OUTAGES_SQL = (where: string) => `SELECT border_id AS subject_id, 'outages'::"CoverageKind" AS kind, source::text AS source,
+const OUTAGES_SQL = (where: Prisma.Sql) => Prisma.sql`SELECT border_id AS subject_id, 'outages'::"CoverageKind" AS kind, source::text AS source,
     min(starts_at) AS first_start, max(starts_at) AS last_start, max(ends_at) AS last_end
   FROM border_outage WHERE ${where} GROUP BY 1, 3`;
+
+const INSERT_COVERAGE = Prisma.sql`INSERT INTO coverage (subject_id, kind, source, first_start, last_start, last_end)`;
 
 /** Advisory lock classes of the subjects whose rollup rows a transaction rewrites (zones, borders). */
 const LOCK_CLASS = { zones: 4_711_101, borders: 4_711_102 } as const;
@@ -55,7 +58,7 @@ const LOCK_CLASS = { zones: 4_711_101, borders: 4_711_102 } as const;
  * between two refreshes).
  */
 async function lockSubjects(db: Executor, subjects: keyof typeof LOCK_CLASS, ids: readonly number[]): Promise<void> {
-  await query(db, `SELECT pg_advisory_xact_lock($1::int, id) FROM unnest($2::int[]) AS id ORDER BY id`, [LOCK_CLASS[subjects], [...ids]]);
+  await run(db, 'lockSubjects', Prisma.sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS[subjects]}::int, id) FROM unnest(${[...ids]}::int[]) AS id ORDER BY id`);
 }
 
 /** Recomputes the outage coverage of the given borders from border_outage (a few rows per border). */
@@ -63,8 +66,8 @@ export async function refreshOutageCoverage(db: Executor, borderIds: readonly nu
   if (borderIds.length === 0) return;
   const ids = [...new Set(borderIds.map(Number))];
   await lockSubjects(db, 'borders', ids);
-  await query(db, `DELETE FROM coverage WHERE kind = 'outages' AND subject_id = ANY($1::int2[])`, [ids]);
-  await query(db, `INSERT INTO coverage (subject_id, kind, source, first_start, last_start, last_end) ${OUTAGES_SQL('border_id = ANY($1::int2[])')}`, [ids]);
+  await run(db, 'deleteOutageCoverage', Prisma.sql`DELETE FROM coverage WHERE kind = 'outages' AND subject_id = ANY(${ids}::int2[])`);
+  await run(db, 'insertOutageCoverage', Prisma.sql`${INSERT_COVERAGE} ${OUTAGES_SQL(Prisma.sql`border_id = ANY(${ids}::int2[])`)}`);
 }
 
 /**
@@ -72,12 +75,12 @@ export async function refreshOutageCoverage(db: Executor, borderIds: readonly nu
  * for bulk loads and deletes of whole data sets, which pass over them anyway.
  */
 export async function rebuildCoverage(db: Executor): Promise<void> {
-  await query(db, 'DELETE FROM coverage');
+  await run(db, 'deleteAllCoverage', Prisma.sql`DELETE FROM coverage`);
   for (const kind of Object.keys(FACTS) as PeriodKind[]) {
-    await query(db, `INSERT INTO coverage (subject_id, kind, source, first_start, last_start, last_end)
-      SELECT c.subject_id, c.kind, c.source, c.first_start, c.last_start, ${LAST_END} FROM (${spanSql(kind, 'true')}) c`);
+    await run(db, 'rebuildPeriodCoverage', Prisma.sql`${INSERT_COVERAGE}
+      SELECT c.subject_id, c.kind, c.source, c.first_start, c.last_start, ${LAST_END} FROM (${spanSql(kind, Prisma.sql`true`)}) c`);
   }
-  await query(db, `INSERT INTO coverage (subject_id, kind, source, first_start, last_start, last_end) ${OUTAGES_SQL('true')}`);
+  await run(db, 'rebuildOutageCoverage', Prisma.sql`${INSERT_COVERAGE} ${OUTAGES_SQL(Prisma.sql`true`)}`);
 }
 
 interface SpanRow {
@@ -122,12 +125,9 @@ function probe(direction: 'after' | 'before'): (db: Executor) => Probe {
   return (db) => async (kind, subject, source, at) => {
     const f = FACTS[kind];
     const [bound, order] = direction === 'after' ? ['>=', 'ASC'] : ['<', 'DESC'];
-    const rows = await query<{ ts: Date }>(
-      db,
-      `SELECT ts FROM ${f.table} WHERE ${f.subject} = $1 AND ts ${bound} $2::timestamptz AND ${f.present}
-         AND coalesce(${f.source}::text, '') = $3 ORDER BY ts ${order} LIMIT 1`,
-      [subject, at.toISOString(), source],
-    );
+    const rows = await run<{ ts: Date }>(db, 'probeCoverageEdge', Prisma.sql`
+      SELECT ts FROM ${Prisma.raw(f.table)} WHERE ${Prisma.raw(f.subject)} = ${subject} AND ts ${Prisma.raw(bound)} ${at.toISOString()}::timestamptz AND ${Prisma.raw(f.present)}
+         AND coalesce(${Prisma.raw(f.source)}::text, '') = ${source} ORDER BY ts ${Prisma.raw(order)} LIMIT 1`);
     return rows[0] ? new Date(rows[0].ts) : null;
   };
 }
@@ -143,15 +143,12 @@ export async function refreshCoverage(db: Executor, w: CoverageWindow): Promise<
   if (w.kinds.length === 0 || w.subjectIds.length === 0) return;
   const ids = [...new Set(w.subjectIds.map(Number))];
   await lockSubjects(db, w.kinds[0] === 'prices' ? 'zones' : 'borders', ids);
-  const old = await query<SpanRow>(
-    db,
-    `SELECT subject_id, kind::text AS kind, source, first_start, last_start FROM coverage WHERE kind::text = ANY($1::text[]) AND subject_id = ANY($2::int2[])`,
-    [[...w.kinds], ids],
-  );
+  const old = await run<SpanRow>(db, 'readStoredSpans', Prisma.sql`
+    SELECT subject_id, kind::text AS kind, source, first_start, last_start FROM coverage WHERE kind::text = ANY(${[...w.kinds]}::text[]) AND subject_id = ANY(${ids}::int2[])`);
   const inside: SpanRow[] = [];
   for (const kind of w.kinds) {
-    const where = `${FACTS[kind].subject} = ANY($1::int2[]) AND ts >= $2::timestamptz AND ts < $3::timestamptz`;
-    inside.push(...(await query<SpanRow>(db, spanSql(kind, where), [ids, w.from.toISOString(), w.to.toISOString()])));
+    const where = Prisma.sql`${Prisma.raw(FACTS[kind].subject)} = ANY(${ids}::int2[]) AND ts >= ${w.from.toISOString()}::timestamptz AND ts < ${w.to.toISOString()}::timestamptz`;
+    inside.push(...(await run<SpanRow>(db, 'readWindowSpans', spanSql(kind, where))));
   }
   const olds = new Map(old.map((r) => [keyOf(r), r]));
   const insides = new Map(inside.map((r) => [keyOf(r), r]));
@@ -164,14 +161,12 @@ export async function refreshCoverage(db: Executor, w: CoverageWindow): Promise<
     const r = (o ?? i)!;
     if (span) next.push({ kind: r.kind, subject: Number(r.subject_id), source: r.source, ...span });
   }
-  await query(db, `DELETE FROM coverage WHERE kind::text = ANY($1::text[]) AND subject_id = ANY($2::int2[])`, [[...w.kinds], ids]);
+  await run(db, 'deleteWindowCoverage', Prisma.sql`DELETE FROM coverage WHERE kind::text = ANY(${[...w.kinds]}::text[]) AND subject_id = ANY(${ids}::int2[])`);
   if (next.length === 0) return;
-  await query(
-    db,
-    `INSERT INTO coverage (subject_id, kind, source, first_start, last_start, last_end)
+  await run(db, 'insertWindowCoverage', Prisma.sql`${INSERT_COVERAGE}
      SELECT c.subject_id, c.kind, c.source, c.first_start, c.last_start, ${LAST_END}
      FROM (SELECT u.subject_id, u.kind::"CoverageKind" AS kind, u.source, u.first_start, u.last_start
-           FROM unnest($1::int2[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[]) AS u(subject_id, kind, source, first_start, last_start)) c`,
-    [next.map((n) => n.subject), next.map((n) => n.kind), next.map((n) => n.source), next.map((n) => n.first.toISOString()), next.map((n) => n.last.toISOString())],
-  );
+           FROM unnest(${next.map((n) => n.subject)}::int2[], ${next.map((n) => n.kind)}::text[], ${next.map((n) => n.source)}::text[],
+                 ${next.map((n) => n.first.toISOString())}::timestamptz[],
+                 ${next.map((n) => n.last.toISOString())}::timestamptz[]) AS u(subject_id, kind, source, first_start, last_start)) c`);
 }

@@ -38,7 +38,7 @@ export interface BorderSpans {
  * from the price_daily rollup.
  */
 export async function findPriceSpans(db: Database, zoneIds: readonly number[]): Promise<ZonePriceSpan[]> {
-  return read<ZonePriceSpan>(db, Prisma.sql`
+  return read<ZonePriceSpan>(db, 'findPriceSpans', Prisma.sql`
     SELECT z.code AS zone, f.ts AS "from", l.ts + make_interval(mins => l.period_minutes) AS "to",
            l.period_minutes::int AS "periodMinutes",
            (SELECT coalesce(array_agg(DISTINCT u.source::text ORDER BY u.source::text), '{}')
@@ -86,7 +86,7 @@ function spanOf(row: SpanColumns, kind: string, periodMinutes: number | null): S
  */
 export async function findBorderSpans(db: Database, borderIds: readonly number[]): Promise<BorderSpans[]> {
   const ids = borderIds.map(Number);
-  const rows = await read<SpanColumns & { border: string }>(db, Prisma.sql`
+  const rows = await read<SpanColumns & { border: string }>(db, 'findBorderSpans', Prisma.sql`
     WITH hours AS (
       SELECT h.border_id, ${Prisma.raw(HOURLY_KINDS.map(([k, p, s]) => hourlyKind(k, p, s)).join(',\n'))}
       FROM border_hour h WHERE h.border_id = ANY(${ids}::smallint[])
@@ -135,7 +135,7 @@ function rollupSql(kinds: readonly string[], ids: readonly number[], subject: Pr
 
 /** As {@link findPriceSpans}, from the `coverage` rollup: a few rows per zone whatever the stored history. */
 export async function readPriceSpans(db: Database, zoneIds: readonly number[]): Promise<ZonePriceSpan[]> {
-  const rows = await read<RollupRow>(db, rollupSql(['prices'], zoneIds, Prisma.sql`z.code`, Prisma.sql`JOIN zone z ON z.id = c.subject_id`));
+  const rows = await read<RollupRow>(db, 'readPriceSpans', rollupSql(['prices'], zoneIds, Prisma.sql`z.code`, Prisma.sql`JOIN zone z ON z.id = c.subject_id`));
   return rows.map((r) => ({ zone: r.subject, from: r.from, to: r.to, periodMinutes: r.periodMinutes, sources: r.sources }));
 }
 
@@ -146,8 +146,8 @@ const BORDER_JOIN = Prisma.sql`JOIN border b ON b.id = c.subject_id JOIN zone a 
 export async function readBorderSpans(db: Database, borderIds: readonly number[]): Promise<BorderSpans[]> {
   const ids = borderIds.map(Number);
   const [rows, keys] = await Promise.all([
-    read<RollupRow>(db, rollupSql(['physical', 'scheduled', 'ntc', 'outages'], ids, BORDER_KEY, BORDER_JOIN)),
-    read<{ border: string }>(db, Prisma.sql`SELECT ${BORDER_KEY} AS border FROM border b JOIN zone a ON a.id = b.zone_a_id
+    read<RollupRow>(db, 'readBorderSpans', rollupSql(['physical', 'scheduled', 'ntc', 'outages'], ids, BORDER_KEY, BORDER_JOIN)),
+    read<{ border: string }>(db, 'readBorderKeys', Prisma.sql`SELECT ${BORDER_KEY} AS border FROM border b JOIN zone a ON a.id = b.zone_a_id
       JOIN zone z ON z.id = b.zone_b_id WHERE b.id = ANY(${ids}::smallint[])`),
   ]);
   const spans = new Map(rows.map((r) => [`${r.subject}|${r.kind}`, r]));

@@ -1,5 +1,6 @@
 /** The time zone names the database engine knows (its own copy of the IANA data). */
-import { type Executor, query } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { type Executor, run } from '../sql/executor.js';
 
 /**
  * Every name in the engine's `pg_timezone_names` (zones and links, as spelled there; PostgreSQL
@@ -7,6 +8,6 @@ import { type Executor, query } from '../sql/executor.js';
  * time zone files.
  */
 export async function readTimeZoneNames(db: Executor): Promise<string[]> {
-  const rows = await query<{ name: string }>(db, 'SELECT name FROM pg_timezone_names');
+  const rows = await run<{ name: string }>(db, 'readTimeZoneNames', Prisma.sql`SELECT name FROM pg_timezone_names`);
   return rows.map((r) => r.name);
 }

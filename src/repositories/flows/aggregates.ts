@@ -8,7 +8,7 @@ import {
   type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, utcBucket, utcDay, utcInstant,
   zoneTimeZoneTable, type ZoneTimeZones,
 } from '../sql/time.js';
-import { preparedQuery } from '../sql/executor.js';
+import { read } from '../sql/executor.js';
 
 /** Hours per flow type of one border (stored orientation A->B) in one UTC bucket. */
 export interface FlowTypeCounts {
@@ -45,7 +45,7 @@ export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution
     FROM (${sums}) s
     JOIN border b ON b.id = s.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
     ORDER BY s.bucket, 2, 3`;
-  const rows = await preparedQuery<Omit<FlowTypeCounts, 'day'> & { day_ms: number }>(db, statement.text, statement.values);
+  const rows = await read<Omit<FlowTypeCounts, 'day'> & { day_ms: number }>(db, 'findFlowTypeCounts', statement);
   // Object literals, not spreads: the driver's row objects are slow to copy property by property.
   return rows.map((r) => ({
     day: new Date(r.day_ms), zoneA: r.zoneA, zoneB: r.zoneB, convergence: r.convergence, congestion: r.congestion,
@@ -126,6 +126,6 @@ export async function findCiCounts(
     JOIN zone z ON z.id = s.zone_id
     WHERE s.total > 0
     ORDER BY s.bucket, 2`;
-  const rows = await preparedQuery<Omit<CiCounts, 'day'> & { day_ms: number }>(db, statement.text, statement.values);
+  const rows = await read<Omit<CiCounts, 'day'> & { day_ms: number }>(db, 'findCiCounts', statement);
   return rows.map((r) => ({ day: new Date(r.day_ms), zone: r.zone, ciHours: r.ciHours, totalHours: r.totalHours }));
 }

@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.js';
 import type { FlowRecord } from '../../domain/records.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { dayBucket, epochMs, utcInstant } from '../sql/time.js';
-import { preparedQuery } from '../sql/executor.js';
+import { read } from '../sql/executor.js';
 import { findFlowRows } from './rows.js';
 import { type FlowQuery, flowRowsByBorder, isHourly, localBuckets } from './rows-sql.js';
 import { dailyKeys } from './sql.js';
@@ -51,8 +51,7 @@ export function flowPositionsSql(q: FlowQuery): Prisma.Sql {
  * positions it spans only.
  */
 export async function findFlowPositions(db: Database, q: FlowQuery): Promise<FlowPosition[]> {
-  const statement = flowPositionsSql(q);
-  return preparedQuery<FlowPosition>(db, statement.text, statement.values);
+  return read<FlowPosition>(db, 'findFlowPositions', flowPositionsSql(q));
 }
 
 /**

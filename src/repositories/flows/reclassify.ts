@@ -9,7 +9,7 @@ import type { ClassificationThresholds } from '../../domain/classification.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { type BorderHourClassColumns, type BorderHourFacts, classifyBorderHour } from '../../domain/border-class.js';
 import { allowLongStatements } from '../ingest/maintenance.js';
-import { type Executor, type Sql, inTransaction } from '../sql/executor.js';
+import { type Executor, type Sql, inTransaction, run } from '../sql/executor.js';
 import { hourlyPrices } from '../sql/time.js';
 
 /** What to reclassify: border-hours starting in [from, to) UTC, optionally some borders only. */
@@ -36,11 +36,11 @@ type FactTuple = [
   number | null, number | null, boolean,
 ];
 
-const FACTS_SQL = `
+const factsSql = (from: string, to: string, borders: number[] | null) => Prisma.sql`
 WITH sel AS (
-  SELECT id, zone_a_id, zone_b_id FROM border WHERE $3::int2[] IS NULL OR id = ANY($3::int2[])
-), hp AS (${hourlyPrices(Prisma.sql`p.ts >= $1::timestamptz AND p.ts < $2::timestamptz
-    AND p.zone_id IN (SELECT zone_a_id FROM sel UNION SELECT zone_b_id FROM sel)`).text}
+  SELECT id, zone_a_id, zone_b_id FROM border WHERE ${borders}::int2[] IS NULL OR id = ANY(${borders}::int2[])
+), hp AS (${hourlyPrices(Prisma.sql`p.ts >= ${from}::timestamptz AND p.ts < ${to}::timestamptz
+    AND p.zone_id IN (SELECT zone_a_id FROM sel UNION SELECT zone_b_id FROM sel)`)}
 )
 SELECT coalesce(json_agg(json_build_array(
          h.border_id, extract(epoch FROM h.ts), h.physical_ab_mw, h.physical_ba_mw, h.scheduled_ab_mw,
@@ -50,15 +50,15 @@ SELECT coalesce(json_agg(json_build_array(
 FROM border_hour h JOIN sel ON sel.id = h.border_id
 LEFT JOIN hp pa ON pa.zone_id = sel.zone_a_id AND pa.hour = h.ts
 LEFT JOIN hp pb ON pb.zone_id = sel.zone_b_id AND pb.hour = h.ts
-WHERE h.ts >= $1::timestamptz AND h.ts < $2::timestamptz`;
+WHERE h.ts >= ${from}::timestamptz AND h.ts < ${to}::timestamptz`;
 
-const UPDATE_SQL = `
+const updateSql = (p: unknown[]) => Prisma.sql`
 UPDATE border_hour h SET flow_type = u.flow_type::"FlowType", export_from_a = u.export_from_a,
   net_flow_mw = u.net_flow_mw, price_a_eur_mwh = u.price_a, price_b_eur_mwh = u.price_b,
   flow_derived = u.flow_derived, scheduled_flow_type = u.scheduled_flow_type::"FlowType",
   scheduled_export_from_a = u.scheduled_export_from_a
-FROM unnest($1::int2[], $2::timestamptz[], $3::text[], $4::bool[], $5::float8[], $6::float8[], $7::float8[],
-            $8::bool[], $9::text[], $10::bool[])
+FROM unnest(${p[0]}::int2[], ${p[1]}::timestamptz[], ${p[2]}::text[], ${p[3]}::bool[], ${p[4]}::float8[], ${p[5]}::float8[], ${p[6]}::float8[],
+            ${p[7]}::bool[], ${p[8]}::text[], ${p[9]}::bool[])
   AS u(border_id, ts, flow_type, export_from_a, net_flow_mw, price_a, price_b, flow_derived,
        scheduled_flow_type, scheduled_export_from_a)
 WHERE h.border_id = u.border_id AND h.ts = u.ts
@@ -98,16 +98,14 @@ function updateParams(rows: readonly FactTuple[], classes: readonly BorderHourCl
 
 async function reclassifyChunk(sql: Sql, from: Date, to: Date, opts: ReclassifyOptions): Promise<ReclassifyResult> {
   await allowLongStatements(sql);
-  await sql.query(`SET LOCAL work_mem = '64MB'`);
+  await run(sql, 'setReclassifyMemory', Prisma.sql`SET LOCAL work_mem = '64MB'`);
   const borders = opts.borderIds ? [...opts.borderIds] : null;
-  const [result] = await sql.query<{ facts: string }>(FACTS_SQL, [from.toISOString(), to.toISOString(), borders]);
+  const [result] = await run<{ facts: string }>(sql, 'readBorderHourFacts', factsSql(from.toISOString(), to.toISOString(), borders));
   const rows = JSON.parse(result?.facts ?? '[]') as FactTuple[];
   if (rows.length === 0) return { hours: 0, changed: 0 };
   const classes = rows.map((r) => classifyBorderHour(toFacts(r), opts.thresholds));
-  const done = await sql.query<{ n: number }>(
-    `WITH done AS (${UPDATE_SQL} RETURNING 1) SELECT count(*)::int AS n FROM done`,
-    updateParams(rows, classes),
-  );
+  const done = await run<{ n: number }>(sql, 'updateBorderHourClasses', Prisma.sql`
+    WITH done AS (${updateSql(updateParams(rows, classes))} RETURNING 1) SELECT count(*)::int AS n FROM done`);
   return { hours: rows.length, changed: done[0]?.n ?? 0 };
 }
 

@@ -3,7 +3,7 @@ import { widenToDays } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { DIR, HOUR_AGGREGATES } from './sql.js';
 import { dayBucket, utcDay } from '../sql/time.js';
-import { type Executor, query } from '../sql/executor.js';
+import { type Executor, run } from '../sql/executor.js';
 
 const borderDaily = (from: Date, to: Date) => Prisma.sql`
   INSERT INTO border_daily (border_id, day, flow_type, export_from_a, hours, interpolated_hours, derived_hours,
@@ -71,10 +71,6 @@ function weekWindow(from: Date, to: Date): [string, string] {
   return [new Date(first).toISOString().slice(0, 10), new Date(last).toISOString().slice(0, 10)];
 }
 
-async function run(db: Executor, statement: Prisma.Sql): Promise<void> {
-  await query(db, statement.text, statement.values);
-}
-
 /**
  * Recomputes border_daily and zone_daily for the UTC days touching [from, to) from border_hour's
  * stored classification, then border_weekly for the ISO weeks touching them from border_daily.
@@ -83,12 +79,12 @@ async function run(db: Executor, statement: Prisma.Sql): Promise<void> {
  */
 export async function refreshFlowRollups(db: Executor, range: { from: Date; to: Date }): Promise<void> {
   const { from, to } = widenToDays(range);
-  const days = [from.toISOString().slice(0, 10), to.toISOString().slice(0, 10)];
-  await query(db, 'DELETE FROM border_daily WHERE day >= $1::date AND day < $2::date', days);
-  await query(db, 'DELETE FROM zone_daily WHERE day >= $1::date AND day < $2::date', days);
-  await run(db, borderDaily(from, to));
-  await run(db, zoneDaily(from, to));
-  const weeks = weekWindow(from, to);
-  await query(db, 'DELETE FROM border_weekly WHERE week >= $1::date AND week < $2::date', weeks);
-  await run(db, borderWeekly(...weeks));
+  const [fromDay, toDay] = [from.toISOString().slice(0, 10), to.toISOString().slice(0, 10)];
+  await run(db, 'deleteBorderDaily', Prisma.sql`DELETE FROM border_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`);
+  await run(db, 'deleteZoneDaily', Prisma.sql`DELETE FROM zone_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`);
+  await run(db, 'insertBorderDaily', borderDaily(from, to));
+  await run(db, 'insertZoneDaily', zoneDaily(from, to));
+  const [fromWeek, toWeek] = weekWindow(from, to);
+  await run(db, 'deleteBorderWeekly', Prisma.sql`DELETE FROM border_weekly WHERE week >= ${fromWeek}::date AND week < ${toWeek}::date`);
+  await run(db, 'insertBorderWeekly', borderWeekly(fromWeek, toWeek));
 }

@@ -62,12 +62,12 @@ export function flowRowsStatement(q: FlowQuery): Prisma.Sql {
  * Read through the driver directly rather than Prisma: a 20,000-row page costs a third less.
  */
 export async function findFlowRows(db: Database, q: FlowQuery): Promise<FlowRecord[]> {
-  return toRecords(await read<RawFlow>(db, flowRowsStatement(q)));
+  return toRecords(await read<RawFlow>(db, 'findFlowRows', flowRowsStatement(q)));
 }
 
 /** Row count of a flow query and whether any row's flow is derived (zone codes are not needed). */
 export async function summarizeFlows(db: Database, q: FlowQuery): Promise<{ total: number; derived: boolean }> {
-  const [row] = await read<{ total: number; derived: boolean | null }>(db, Prisma.sql`
+  const [row] = await read<{ total: number; derived: boolean | null }>(db, 'summarizeFlows', Prisma.sql`
     SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsByBorder(q)}) f`);
   return { total: row?.total ?? 0, derived: row?.derived ?? false };
 }

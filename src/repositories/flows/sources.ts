@@ -18,5 +18,5 @@ export function flowSourcesStatement(f: FlowFilter): Prisma.Sql {
 /** Distinct data sources of the border days the range touches ({@link flowSourcesStatement}), kept in `memo`. */
 export function findFlowSources(db: Database, f: FlowFilter, memo: ReadMemo = NO_MEMO): Promise<string[]> {
   const statement = flowSourcesStatement(f);
-  return memo.get(statementKey(statement), async () => (await read<{ source: string }>(db, statement)).map((r) => r.source));
+  return memo.get(statementKey(statement), async () => (await read<{ source: string }>(db, 'findFlowSources', statement)).map((r) => r.source));
 }

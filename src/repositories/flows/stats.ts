@@ -72,7 +72,7 @@ export async function findScatter(
   const obs = resolution === 'native' || resolution === '1H'
     ? hourlyObservations(f, borders)
     : tz ? localBucketObservations(f, borders, resolution, tz) : bucketObservations(f, borders, resolution);
-  return read<ScatterPoint>(db, Prisma.sql`
+  return read<ScatterPoint>(db, 'findScatter', Prisma.sql`
     SELECT split_part(o.name, '->', 1) COLLATE "C" AS "zoneFrom", split_part(o.name, '->', 2) COLLATE "C" AS "zoneTo",
            (round(o.flow / ${bins.flowBinMw}) * ${bins.flowBinMw})::float8 AS "netFlowMw",
            (round(o.delta / ${bins.priceBin}) * ${bins.priceBin})::float8 AS "priceDelta", count(*)::int AS count
@@ -118,7 +118,7 @@ export async function findDurationCurves(
   }
   if (zoneIds.length) parts.push(zoneNetSeries(range, zoneIds));
   if (!parts.length) return [];
-  return read<DurationPoint>(db, Prisma.sql`
+  return read<DurationPoint>(db, 'findDurationCurves', Prisma.sql`
     SELECT c.series, c.series_type AS "seriesType", (c.fraction * 100)::float8 AS percentage, c.flow::float8 AS "flowMw"
     FROM (
       SELECT s.series, s.series_type, unnest(${fractions}::float8[]) AS fraction,

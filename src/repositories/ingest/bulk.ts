@@ -4,7 +4,8 @@
  * `INSERT ... SELECT ... ON CONFLICT DO UPDATE` (upsert: reloading a window replaces its rows).
  */
 import { type CopyType, type CopyValue, copyBinary } from '../sql/copy-binary.js';
-import type { Sql } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { run, type Sql } from '../sql/executor.js';
 
 /** Rows per COPY statement (bounds the size of one payload). */
 export const COPY_CHUNK_ROWS = 200_000;
@@ -47,17 +48,16 @@ export interface ForeignIds {
  * PostgreSQL 9.5 s -> 5.4 s). @returns whether triggers were switched off.
  */
 async function checkReferences(sql: Sql, ref: ForeignIds): Promise<boolean> {
-  const found = await sql.query<{ id: number }>(`SELECT id FROM ${ref.table} WHERE id = ANY($1::int[]) FOR KEY SHARE`, [
-    [...ref.ids],
-  ]);
+  const found = await run<{ id: number }>(sql, 'lockReferencedRows', Prisma.sql`
+    SELECT id FROM ${Prisma.raw(ref.table)} WHERE id = ANY(${[...ref.ids]}::int[]) FOR KEY SHARE`);
   if (found.length !== ref.ids.length) {
     const known = new Set(found.map((r) => r.id));
     const missing = ref.ids.filter((id) => !known.has(id));
     throw new Error(`bulk load references unknown ${ref.table} ids: ${missing.join(', ')}`);
   }
-  const su = await sql.query<{ su: boolean }>(`SELECT current_setting('is_superuser') = 'on' AS su`);
+  const su = await run<{ su: boolean }>(sql, 'isSuperuser', Prisma.sql`SELECT current_setting('is_superuser') = 'on' AS su`);
   if (su[0]?.su !== true) return false;
-  await sql.query(`SET LOCAL session_replication_role = replica`);
+  await run(sql, 'skipRowTriggers', Prisma.sql`SET LOCAL session_replication_role = replica`);
   return true;
 }
 
@@ -69,7 +69,7 @@ export async function bulkUpsert<R>(sql: Sql, spec: BulkSpec<R>, rows: readonly 
   if (rows.length === 0) return;
   const triggersOff = await checkReferences(sql, spec.references);
   await writeRows(sql, spec, rows);
-  if (triggersOff) await sql.query(`SET LOCAL session_replication_role = origin`);
+  if (triggersOff) await run(sql, 'restoreRowTriggers', Prisma.sql`SET LOCAL session_replication_role = origin`);
 }
 
 /**
@@ -86,7 +86,7 @@ export async function appendCopyPayloads(
   const triggersOff = await checkReferences(sql, spec.references);
   const columns = spec.columns.map(([name]) => name);
   for (const payload of payloads) await sql.copyIn(spec.table, columns, payload);
-  if (triggersOff) await sql.query(`SET LOCAL session_replication_role = origin`);
+  if (triggersOff) await run(sql, 'restoreRowTriggers', Prisma.sql`SET LOCAL session_replication_role = origin`);
 }
 
 async function writeRows<R>(sql: Sql, spec: BulkSpec<R>, rows: readonly R[]): Promise<void> {
@@ -97,14 +97,13 @@ async function writeRows<R>(sql: Sql, spec: BulkSpec<R>, rows: readonly R[]): Pr
   const stage = `_stage_${spec.table}_${++stageCounter}`;
   const names = spec.columns.map(([name]) => name);
   const cols = names.join(', ');
-  await sql.query(`CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${cols} FROM ${spec.table} WITH NO DATA`);
+  await run(sql, 'createStagingTable', Prisma.sql`
+    CREATE TEMP TABLE ${Prisma.raw(stage)} ON COMMIT DROP AS SELECT ${Prisma.raw(cols)} FROM ${Prisma.raw(spec.table)} WITH NO DATA`);
   await copyChunks(sql, stage, spec, rows);
   const updates = names.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`);
   const action = updates.length ? `DO UPDATE SET ${updates.join(', ')}` : 'DO NOTHING';
-  await sql.query(
-    `INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT (${spec.key.join(', ')}) ${action}`,
-  );
-  await sql.query(`DROP TABLE ${stage}`);
+  await run(sql, 'upsertFromStagingTable', Prisma.raw(`INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT (${spec.key.join(', ')}) ${action}`));
+  await run(sql, 'dropStagingTable', Prisma.sql`DROP TABLE ${Prisma.raw(stage)}`);
 }
 
 /** Smallest and largest instant of a batch, epoch ms UTC (null when empty). */

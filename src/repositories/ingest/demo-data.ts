@@ -10,7 +10,8 @@ import { refreshFlowRollups } from '../flows/rollup.js';
 import type { LoadWindow } from './load.js';
 import { refreshPriceDaily } from '../prices/rollup.js';
 import { allowLongStatements } from './maintenance.js';
-import { type Executor, inTransaction, query, type Sql } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { type Executor, inTransaction, run, type Sql } from '../sql/executor.js';
 
 /** Whether a complete demo data set is recorded, and whether upstream prices are stored. */
 export interface DemoLoadState {
@@ -20,11 +21,8 @@ export interface DemoLoadState {
 
 /** Reads {@link DemoLoadState} (upstream prices are only looked for when no load is recorded). */
 export async function demoLoadState(db: Executor): Promise<DemoLoadState> {
-  const [row] = await query<{ complete: boolean; upstream: boolean }>(
-    db,
-    `SELECT EXISTS (SELECT 1 FROM demo_load) AS complete,
-            NOT EXISTS (SELECT 1 FROM demo_load) AND EXISTS (SELECT 1 FROM price_point WHERE source <> 'demo') AS upstream`,
-  );
+  const [row] = await run<{ complete: boolean; upstream: boolean }>(db, 'demoLoadState', Prisma.sql`SELECT EXISTS (SELECT 1 FROM demo_load) AS complete,
+            NOT EXISTS (SELECT 1 FROM demo_load) AND EXISTS (SELECT 1 FROM price_point WHERE source <> 'demo') AS upstream`);
   return { complete: row?.complete === true, upstreamPrices: row?.upstream === true };
 }
 
@@ -33,15 +31,13 @@ const DEMO_LOAD_LOCK = 4_711_001;
 
 /** Waits until no other transaction loads the demo data set; held until this transaction ends. */
 export async function lockDemoLoad(sql: Sql): Promise<void> {
-  await sql.query('SELECT pg_advisory_xact_lock($1::bigint)', [DEMO_LOAD_LOCK]);
+  await run(sql, 'lockDemoLoad', Prisma.sql`SELECT pg_advisory_xact_lock(${DEMO_LOAD_LOCK}::bigint)`);
 }
 
 /** Records a complete demo data set over `window` [from, to) UTC; call last in its loading transaction. */
 export async function recordDemoLoad(sql: Sql, window: LoadWindow): Promise<void> {
-  await sql.query('INSERT INTO demo_load (range_from, range_to) VALUES ($1::timestamptz, $2::timestamptz)', [
-    window.from.toISOString(),
-    window.to.toISOString(),
-  ]);
+  await run(sql, 'recordDemoLoad', Prisma.sql`
+    INSERT INTO demo_load (range_from, range_to) VALUES (${window.from.toISOString()}::timestamptz, ${window.to.toISOString()}::timestamptz)`);
 }
 
 /** Rows removed by {@link deleteDemoData}. */
@@ -51,15 +47,15 @@ export interface DeletedDemoData {
   readonly outages: number;
 }
 
-const ONLY_DEMO = `coalesce(physical_source, 'demo') = 'demo' AND coalesce(scheduled_source, 'demo') = 'demo'
+const ONLY_DEMO = Prisma.sql`coalesce(physical_source, 'demo') = 'demo' AND coalesce(scheduled_source, 'demo') = 'demo'
   AND coalesce(ntc_source, 'demo') = 'demo'`;
 
 const CLEAR_GROUPS = [
-  `UPDATE border_hour SET physical_ab_mw = NULL, physical_ba_mw = NULL, physical_interpolated = false,
+  Prisma.sql`UPDATE border_hour SET physical_ab_mw = NULL, physical_ba_mw = NULL, physical_interpolated = false,
      physical_source = NULL WHERE physical_source = 'demo'`,
-  `UPDATE border_hour SET scheduled_ab_mw = NULL, scheduled_ba_mw = NULL, scheduled_interpolated = false,
+  Prisma.sql`UPDATE border_hour SET scheduled_ab_mw = NULL, scheduled_ba_mw = NULL, scheduled_interpolated = false,
      scheduled_source = NULL WHERE scheduled_source = 'demo'`,
-  `UPDATE border_hour SET ntc_ab_mw = NULL, ntc_ba_mw = NULL, ntc_source = NULL WHERE ntc_source = 'demo'`,
+  Prisma.sql`UPDATE border_hour SET ntc_ab_mw = NULL, ntc_ba_mw = NULL, ntc_source = NULL WHERE ntc_source = 'demo'`,
 ];
 
 /**
@@ -71,25 +67,22 @@ const CLEAR_GROUPS = [
 export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
   return inTransaction(db, async (sql) => {
     await allowLongStatements(sql);
-    await sql.query('DELETE FROM demo_load');
-    const [span] = await sql.query<{ n: number; first: Date | null; last: Date | null }>(
-      `WITH gone AS (DELETE FROM price_point WHERE source = 'demo' RETURNING ts)
-       SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`,
-    );
+    await run(sql, 'deleteDemoLoad', Prisma.sql`DELETE FROM demo_load`);
+    const [span] = await run<{ n: number; first: Date | null; last: Date | null }>(sql, 'deleteDemoPrices', Prisma.sql`
+      WITH gone AS (DELETE FROM price_point WHERE source = 'demo' RETURNING ts)
+       SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`);
     if (span?.first && span.last) {
       await refreshPriceDaily(sql, { from: span.first, to: new Date(span.last.getTime() + HOUR_MS) });
     }
-    const [hours] = await sql.query<{ n: number; first: Date | null; last: Date | null }>(
-      `WITH gone AS (DELETE FROM border_hour WHERE ${ONLY_DEMO} RETURNING ts)
-       SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`,
-    );
-    for (const statement of CLEAR_GROUPS) await sql.query(statement);
+    const [hours] = await run<{ n: number; first: Date | null; last: Date | null }>(sql, 'deleteDemoBorderHours', Prisma.sql`
+      WITH gone AS (DELETE FROM border_hour WHERE ${ONLY_DEMO} RETURNING ts)
+       SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`);
+    for (const statement of CLEAR_GROUPS) await run(sql, 'clearDemoColumnGroup', statement);
     if (hours?.first && hours.last) {
       await refreshFlowRollups(sql, { from: hours.first, to: new Date(hours.last.getTime() + HOUR_MS) });
     }
-    const [outages] = await sql.query<{ n: number }>(
-      `WITH gone AS (DELETE FROM border_outage WHERE source = 'demo' RETURNING 1) SELECT count(*)::int AS n FROM gone`,
-    );
+    const [outages] = await run<{ n: number }>(sql, 'deleteDemoOutages', Prisma.sql`
+      WITH gone AS (DELETE FROM border_outage WHERE source = 'demo' RETURNING 1) SELECT count(*)::int AS n FROM gone`);
     await rebuildCoverage(sql);
     return { prices: span?.n ?? 0, borderHours: hours?.n ?? 0, outages: outages?.n ?? 0 };
   });
@@ -105,8 +98,8 @@ const MARKET_TABLES = ['price_point', 'price_daily', 'border_hour', 'border_outa
  * @returns the tables truncated.
  */
 export async function truncateEmptyMarketTables(sql: Sql): Promise<string[]> {
-  const probes = MARKET_TABLES.map((t) => `SELECT '${t}' AS name WHERE NOT EXISTS (SELECT 1 FROM ${t})`).join(' UNION ALL ');
-  const empty = (await sql.query<{ name: string }>(probes)).map((r) => r.name);
-  if (empty.length) await sql.query(`TRUNCATE ${empty.join(', ')}`);
+  const probes = MARKET_TABLES.map((t) => Prisma.raw(`SELECT '${t}' AS name WHERE NOT EXISTS (SELECT 1 FROM ${t})`));
+  const empty = (await run<{ name: string }>(sql, 'findEmptyMarketTables', Prisma.join(probes, ' UNION ALL '))).map((r) => r.name);
+  if (empty.length) await run(sql, 'truncateEmptyMarketTables', Prisma.raw(`TRUNCATE ${empty.join(', ')}`));
   return empty;
 }

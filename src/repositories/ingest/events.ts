@@ -4,7 +4,8 @@
  * only if) the data commits.
  */
 import { DATA_EVENTS_CHANNEL_PREFIX, type DataEvent, type DataEventKind } from '../../events/data-events.js';
-import { type Executor, query } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { type Executor, run } from '../sql/executor.js';
 
 /** The event kind of an upstream item: prices for day-ahead prices, flows for the border items. */
 export function eventKindOf(item: string): DataEventKind {
@@ -17,12 +18,9 @@ export function eventKindOf(item: string): DataEventKind {
  * `dataEventsChannel`).
  */
 export async function notifyWindowCommitted(db: Executor, w: { item: string; areaKey: string; start: Date; end: Date }): Promise<void> {
-  await query(
-    db,
-    `SELECT pg_notify(left($1 || current_schema(), 63), json_build_object('schema', current_schema(), 'kind', $2::text, 'item', $3::text,
-       'areas', json_build_array($4::text), 'from', $5::text, 'to', $6::text)::text)`,
-    [DATA_EVENTS_CHANNEL_PREFIX, eventKindOf(w.item), w.item, w.areaKey, w.start.toISOString(), w.end.toISOString()],
-  );
+  await run(db, 'notifyWindowCommitted', Prisma.sql`
+    SELECT pg_notify(left(${DATA_EVENTS_CHANNEL_PREFIX} || current_schema(), 63), json_build_object('schema', current_schema(), 'kind', ${eventKindOf(w.item)}::text, 'item', ${w.item}::text,
+       'areas', json_build_array(${w.areaKey}::text), 'from', ${w.start.toISOString()}::text, 'to', ${w.end.toISOString()}::text)::text)`);
 }
 
 /** The data event {@link notifyWindowCommitted} announces for a window, as listeners read it. */

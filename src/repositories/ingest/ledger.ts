@@ -4,7 +4,8 @@
  * resumable) and the replacement of outages by mRID. Set-based statements only.
  */
 import { refreshOutageCoverage } from '../catalogue/coverage-rollup.js';
-import { type Executor, query } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { type Executor, run } from '../sql/executor.js';
 
 /** Status of a run or window (`IngestionStatus`). */
 export type IngestionStatus = 'running' | 'done' | 'failed';
@@ -24,11 +25,8 @@ export interface FinishedWindow extends LedgerWindow {
 
 /** Closes a run with its final status and, when failed, a one-line error. */
 export async function finishRun(db: Executor, runId: number, status: Exclude<IngestionStatus, 'running'>, error: string | null, now: Date): Promise<void> {
-  await query(
-    db,
-    `UPDATE ingestion_run SET status = $2::"IngestionStatus", error = $3, finished_at = $4::timestamptz WHERE id = $1`,
-    [runId, status, error, now.toISOString()],
-  );
+  await run(db, 'finishRun', Prisma.sql`
+    UPDATE ingestion_run SET status = ${status}::"IngestionStatus", error = ${error}, finished_at = ${now.toISOString()}::timestamptz WHERE id = ${runId}`);
 }
 
 /**
@@ -40,13 +38,10 @@ export async function readFinishedWindows(
   areaKeys: readonly string[],
   range: { from: Date; to: Date },
 ): Promise<FinishedWindow[]> {
-  const rows = await query<{ item: string; area_key: string; window_start: Date; window_end: Date; finished_at: Date }>(
-    db,
-    `SELECT item, area_key, window_start, window_end, finished_at FROM ingestion_window
-     WHERE status = 'done' AND finished_at IS NOT NULL AND item = ANY($1::text[]) AND area_key = ANY($2::text[])
-       AND window_end > $3::timestamptz AND window_start < $4::timestamptz`,
-    [[...items], [...areaKeys], range.from.toISOString(), range.to.toISOString()],
-  );
+  const rows = await run<{ item: string; area_key: string; window_start: Date; window_end: Date; finished_at: Date }>(db, 'readFinishedWindows', Prisma.sql`
+    SELECT item, area_key, window_start, window_end, finished_at FROM ingestion_window
+     WHERE status = 'done' AND finished_at IS NOT NULL AND item = ANY(${[...items]}::text[]) AND area_key = ANY(${[...areaKeys]}::text[])
+       AND window_end > ${range.from.toISOString()}::timestamptz AND window_start < ${range.to.toISOString()}::timestamptz`);
   return rows.map((r) => ({
     item: r.item,
     areaKey: r.area_key,
@@ -66,14 +61,10 @@ export async function recordWindow(
   w: LedgerWindow,
   outcome: { status: Exclude<IngestionStatus, 'running'>; rows: number; error: string | null; at: Date },
 ): Promise<void> {
-  await query(
-    db,
-    `INSERT INTO ingestion_window (run_id, item, area_key, window_start, window_end, status, rows, finished_at, error)
-     VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz, $6::"IngestionStatus", $7, $8::timestamptz, $9)
+  await run(db, 'recordWindow', Prisma.sql`INSERT INTO ingestion_window (run_id, item, area_key, window_start, window_end, status, rows, finished_at, error)
+     VALUES (${runId}, ${w.item}, ${w.areaKey}, ${w.start.toISOString()}::timestamptz, ${w.end.toISOString()}::timestamptz, ${outcome.status}::"IngestionStatus", ${outcome.rows}, ${outcome.at.toISOString()}::timestamptz, ${outcome.error})
      ON CONFLICT (item, area_key, window_start, window_end) DO UPDATE SET run_id = excluded.run_id,
-       status = excluded.status, rows = excluded.rows, finished_at = excluded.finished_at, error = excluded.error`,
-    [runId, w.item, w.areaKey, w.start.toISOString(), w.end.toISOString(), outcome.status, outcome.rows, outcome.at.toISOString(), outcome.error],
-  );
+       status = excluded.status, rows = excluded.rows, finished_at = excluded.finished_at, error = excluded.error`);
 }
 
 /**
@@ -83,11 +74,8 @@ export async function recordWindow(
  */
 export async function deleteOutagesByMrid(db: Executor, borderId: number, mrids: readonly string[]): Promise<{ startsAt: Date; endsAt: Date }[]> {
   if (mrids.length === 0) return [];
-  const rows = await query<{ starts_at: Date; ends_at: Date }>(
-    db,
-    `DELETE FROM border_outage WHERE border_id = $1 AND mrid = ANY($2::text[]) RETURNING starts_at, ends_at`,
-    [borderId, [...mrids]],
-  );
+  const rows = await run<{ starts_at: Date; ends_at: Date }>(db, 'deleteOutagesByMrid', Prisma.sql`
+    DELETE FROM border_outage WHERE border_id = ${borderId} AND mrid = ANY(${[...mrids]}::text[]) RETURNING starts_at, ends_at`);
   if (rows.length > 0) await refreshOutageCoverage(db, [borderId]);
   return rows.map((r) => ({ startsAt: new Date(r.starts_at), endsAt: new Date(r.ends_at) }));
 }
@@ -97,11 +85,8 @@ export async function deleteOutagesByMrid(db: Executor, borderId: number, mrids:
  * bounds the reclassification after an outage load to hours that exist.
  */
 export async function borderHourSpan(db: Executor, borderId: number, from: Date, to: Date): Promise<{ first: Date; last: Date } | null> {
-  const rows = await query<{ first: Date | null; last: Date | null }>(
-    db,
-    `SELECT min(ts) AS first, max(ts) AS last FROM border_hour WHERE border_id = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz`,
-    [borderId, from.toISOString(), to.toISOString()],
-  );
+  const rows = await run<{ first: Date | null; last: Date | null }>(db, 'borderHourSpan', Prisma.sql`
+    SELECT min(ts) AS first, max(ts) AS last FROM border_hour WHERE border_id = ${borderId} AND ts >= ${from.toISOString()}::timestamptz AND ts < ${to.toISOString()}::timestamptz`);
   const r = rows[0];
   return r?.first && r.last ? { first: new Date(r.first), last: new Date(r.last) } : null;
 }

@@ -12,7 +12,8 @@ import { appendCopyPayloads, type BulkSpec, bulkUpsert, distinctIds, timeBounds 
 import type { CopyType, CopyValue } from '../sql/copy-binary.js';
 import { refreshCoverage, refreshOutageCoverage } from '../catalogue/coverage-rollup.js';
 import { refreshPriceDaily } from '../prices/rollup.js';
-import { type Executor, type Sql, inTransaction } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { type Executor, type Sql, inTransaction, run } from '../sql/executor.js';
 
 /** Where a stored value came from (`DataSource` enum). */
 export type DataSource = 'demo' | 'entsoe';
@@ -70,10 +71,8 @@ export interface LoadWindow {
 }
 
 async function windowHasRows(sql: Sql, table: string, idColumn: string, ids: number[], from: number, to: number): Promise<boolean> {
-  const rows = await sql.query<{ found: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM ${table} WHERE ${idColumn} = ANY($1::int2[]) AND ts >= $2::timestamptz AND ts < $3::timestamptz) AS found`,
-    [ids, new Date(from).toISOString(), new Date(to).toISOString()],
-  );
+  const rows = await run<{ found: boolean }>(sql, 'windowHasRows', Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM ${Prisma.raw(table)} WHERE ${Prisma.raw(idColumn)} = ANY(${ids}::int2[]) AND ts >= ${new Date(from).toISOString()}::timestamptz AND ts < ${new Date(to).toISOString()}::timestamptz) AS found`);
   return rows[0]?.found === true;
 }
 
@@ -132,11 +131,10 @@ async function clearPriceSpans(sql: Sql, rows: readonly PricePointRow[]): Promis
     }
   }
   const zones = [...spans.keys()];
-  await sql.query(
-    `DELETE FROM price_point p USING unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS s(zone_id, from_ts, to_ts)
-     WHERE p.zone_id = s.zone_id AND p.ts >= s.from_ts AND p.ts < s.to_ts`,
-    [zones, zones.map((z) => new Date(spans.get(z)!.from).toISOString()), zones.map((z) => new Date(spans.get(z)!.to).toISOString())],
-  );
+  await run(sql, 'clearPriceSpans', Prisma.sql`
+    DELETE FROM price_point p USING unnest(${zones}::int[], ${zones.map((z) => new Date(spans.get(z)!.from).toISOString())}::timestamptz[],
+          ${zones.map((z) => new Date(spans.get(z)!.to).toISOString())}::timestamptz[]) AS s(zone_id, from_ts, to_ts)
+     WHERE p.zone_id = s.zone_id AND p.ts >= s.from_ts AND p.ts < s.to_ts`);
 }
 
 type Column = readonly [string, CopyType];
@@ -244,23 +242,14 @@ export async function loadOutages(db: Executor, rows: readonly BorderOutageRow[]
   await inTransaction(db, async (sql) => {
     for (let at = 0; at < rows.length; at += chunk) {
       const part = rows.slice(at, at + chunk);
-      await sql.query(
-        `INSERT INTO border_outage (border_id, starts_at, ends_at, planned, reason, mrid, source)
+      await run(sql, 'upsertOutages', Prisma.sql`INSERT INTO border_outage (border_id, starts_at, ends_at, planned, reason, mrid, source)
          SELECT b, s, e, p, r, m, src::"DataSource"
-         FROM unnest($1::int2[], $2::timestamptz[], $3::timestamptz[], $4::bool[], $5::text[], $6::text[], $7::text[])
+         FROM unnest(${part.map((r) => r.borderId)}::int2[], ${part.map((r) => r.startsAt.toISOString())}::timestamptz[],
+               ${part.map((r) => r.endsAt.toISOString())}::timestamptz[], ${part.map((r) => r.planned)}::bool[], ${part.map((r) => r.reason)}::text[],
+               ${part.map((r) => r.mrid)}::text[], ${part.map((r) => r.source)}::text[])
            AS u(b, s, e, p, r, m, src)
          ON CONFLICT (border_id, starts_at, ends_at)
-         DO UPDATE SET planned = excluded.planned, reason = excluded.reason, mrid = excluded.mrid, source = excluded.source`,
-        [
-          part.map((r) => r.borderId),
-          part.map((r) => r.startsAt.toISOString()),
-          part.map((r) => r.endsAt.toISOString()),
-          part.map((r) => r.planned),
-          part.map((r) => r.reason),
-          part.map((r) => r.mrid),
-          part.map((r) => r.source),
-        ],
-      );
+         DO UPDATE SET planned = excluded.planned, reason = excluded.reason, mrid = excluded.mrid, source = excluded.source`);
     }
     await refreshOutageCoverage(sql, distinctIds(rows, (r) => r.borderId));
   });
@@ -269,6 +258,6 @@ export async function loadOutages(db: Executor, rows: readonly BorderOutageRow[]
 
 /** Whether any price is stored (the demo seed only loads into a database without prices). */
 export async function hasPrices(db: Database): Promise<boolean> {
-  const rows = await db.rawQuery<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM price_point) AS found');
+  const rows = await run<{ found: boolean }>(db, 'hasPrices', Prisma.sql`SELECT EXISTS (SELECT 1 FROM price_point) AS found`);
   return rows[0]?.found === true;
 }

@@ -3,14 +3,15 @@
  * memory for the sorts of a large load, planner statistics and the visibility map refreshed after it.
  */
 import type { Database } from '../../db/client.js';
-import type { Sql } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { run, type Sql, withConnection } from '../sql/executor.js';
 
 /** The market tables a bulk load fills (with their rollups and the catalogue they reference). */
-const MARKET_TABLES = 'zone, border, price_point, price_daily, border_hour, border_outage, border_daily, border_weekly, zone_daily';
+const MARKET_TABLES = Prisma.raw('zone, border, price_point, price_daily, border_hour, border_outage, border_daily, border_weekly, zone_daily');
 
 /** Lifts the per-request statement timeout for the rest of the transaction (bulk work is long). */
 export async function allowLongStatements(sql: Sql): Promise<void> {
-  await sql.query(`SET LOCAL statement_timeout = 0`);
+  await run(sql, 'allowLongStatements', Prisma.sql`SET LOCAL statement_timeout = 0`);
 }
 
 /**
@@ -18,7 +19,7 @@ export async function allowLongStatements(sql: Sql): Promise<void> {
  * tables (`work_mem`) and index builds (`maintenance_work_mem`) before they spill to disk.
  */
 export async function allowLoadMemory(sql: Sql, memory: string): Promise<void> {
-  await sql.query(`SELECT set_config('work_mem', $1, true), set_config('maintenance_work_mem', $1, true)`, [memory]);
+  await run(sql, 'allowLoadMemory', Prisma.sql`SELECT set_config('work_mem', ${memory}, true), set_config('maintenance_work_mem', ${memory}, true)`);
 }
 
 /**
@@ -26,7 +27,7 @@ export async function allowLoadMemory(sql: Sql, memory: string): Promise<void> {
  * autovacuum; without statistics the planner guesses row counts wildly).
  */
 export async function analyzeMarketTables(db: Database): Promise<void> {
-  await db.rawQuery('ANALYZE price_point, price_daily, border_hour, border_outage');
+  await run(db, 'analyzeMarketTables', Prisma.sql`ANALYZE price_point, price_daily, border_hour, border_outage`);
 }
 
 /**
@@ -35,12 +36,12 @@ export async function analyzeMarketTables(db: Database): Promise<void> {
  * there later). Runs outside a transaction, without the statement time limit.
  */
 export async function vacuumAnalyzeMarketTables(db: Database): Promise<void> {
-  const client = await (db.pool as NonNullable<Database['pool']>).connect();
-  try {
-    await client.query('SET statement_timeout = 0');
-    await client.query(`VACUUM (ANALYZE) ${MARKET_TABLES}`);
-  } finally {
-    await client.query('RESET statement_timeout').catch(() => undefined);
-    client.release();
-  }
+  await withConnection(db, async (sql) => {
+    await run(sql, 'liftStatementTimeout', Prisma.sql`SET statement_timeout = 0`);
+    try {
+      await run(sql, 'vacuumAnalyzeMarketTables', Prisma.sql`VACUUM (ANALYZE) ${MARKET_TABLES}`);
+    } finally {
+      await run(sql, 'resetStatementTimeout', Prisma.sql`RESET statement_timeout`).catch(() => undefined);
+    }
+  });
 }

@@ -15,10 +15,11 @@
  */
 import pg from 'pg';
 import { type Database, directOf } from '../../db/client.js';
-import { query } from '../sql/executor.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { connectionSql, inTransaction, run, type Sql } from '../sql/executor.js';
 
 /** The lock's first key: a non-negative hash of the schema, so schemas sharing a database do not collide. */
-const LOCK_CLASS = `(hashtext('ingestion_run:' || current_schema()) & 2147483647)`;
+const LOCK_CLASS = Prisma.sql`(hashtext('ingestion_run:' || current_schema()) & 2147483647)`;
 
 /** The error recorded on a run closed as abandoned. */
 export const ABANDONED_MESSAGE = 'abandoned: its process ended without finishing the run (killed or crashed); its unfinished windows are fetched again';
@@ -30,25 +31,24 @@ export interface RunLease {
   release(): Promise<void>;
 }
 
-type Run = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
-
-async function insertLocked(run: Run, args: unknown, now: Date): Promise<number> {
-  const rows = await run<{ id: number }>(
-    `INSERT INTO ingestion_run (started_at, status, args, pid) VALUES ($1::timestamptz, 'running', $2::jsonb, $3) RETURNING id`,
-    [now.toISOString(), JSON.stringify(args ?? {}), process.pid],
-  );
+async function insertLocked(sql: Sql, args: unknown, now: Date): Promise<number> {
+  const rows = await run<{ id: number }>(sql, 'insertIngestionRun', Prisma.sql`
+    INSERT INTO ingestion_run (started_at, status, args, pid)
+    VALUES (${now.toISOString()}::timestamptz, 'running', ${JSON.stringify(args ?? {})}::jsonb, ${process.pid}) RETURNING id`);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('ingestion_run insert returned no id');
-  await run(`SELECT pg_advisory_lock(${LOCK_CLASS}, $1)`, [id]);
+  await run(sql, 'lockIngestionRun', Prisma.sql`SELECT pg_advisory_lock(${LOCK_CLASS}, ${id})`);
   return id;
 }
+
+const unlockRun = (id: number) => Prisma.sql`SELECT pg_advisory_unlock(${LOCK_CLASS}, ${id})`;
 
 async function startOnPglite(db: Database, args: unknown, now: Date): Promise<RunLease> {
   const engine = db.pglite;
   if (!engine) throw new Error('PGlite database without its engine');
-  const id = await engine.transaction((tx) => insertLocked(async (sql, params) => (await tx.query<never>(sql, params)).rows, args, now));
+  const id = await inTransaction(engine, (sql) => insertLocked(sql, args, now));
   return lease(id, async () => {
-    if (!engine.closed) await engine.query(`SELECT pg_advisory_unlock(${LOCK_CLASS}, $1)`, [id]);
+    if (!engine.closed) await run(connectionSql(engine), 'unlockIngestionRun', unlockRun(id));
   });
 }
 
@@ -72,11 +72,9 @@ async function startOnPostgres(db: Database, args: unknown, now: Date): Promise<
   client.on('error', () => undefined);
   await client.connect();
   try {
-    await client.query('BEGIN');
-    const id = await insertLocked(async (sql, params) => (await client.query(sql, params)).rows, args, now);
-    await client.query('COMMIT');
+    const id = await inTransaction(client, (sql) => insertLocked(sql, args, now));
     return lease(id, async () => {
-      await client.query(`SELECT pg_advisory_unlock(${LOCK_CLASS}, $1)`, [id]).catch(() => undefined);
+      await run(connectionSql(client), 'unlockIngestionRun', unlockRun(id)).catch(() => undefined);
       await client.end().catch(() => undefined);
     });
   } catch (error) {
@@ -106,7 +104,8 @@ function processAlive(pid: number): boolean {
 /** On PGlite: the `running` runs (other than `selfId`) whose recorded process is gone. */
 async function deadProcessRuns(db: Database, selfId: number): Promise<number[]> {
   if (db.kind !== 'pglite') return [];
-  const rows = await query<{ id: number; pid: number }>(db, `SELECT id, pid FROM ingestion_run WHERE status = 'running' AND id <> $1 AND pid IS NOT NULL`, [selfId]);
+  const rows = await run<{ id: number; pid: number }>(db, 'deadProcessRuns', Prisma.sql`
+    SELECT id, pid FROM ingestion_run WHERE status = 'running' AND id <> ${selfId} AND pid IS NOT NULL`);
   return rows.filter((r) => r.pid !== process.pid && !processAlive(r.pid)).map((r) => r.id);
 }
 
@@ -118,16 +117,13 @@ async function deadProcessRuns(db: Database, selfId: number): Promise<number[]> 
  */
 export async function closeAbandonedRuns(db: Database, selfId: number, now: Date): Promise<number[]> {
   const dead = await deadProcessRuns(db, selfId);
-  const rows = await query<{ id: number }>(
-    db,
-    `UPDATE ingestion_run r SET status = 'failed', error = $2, finished_at = $3::timestamptz
-     WHERE r.status = 'running' AND r.id <> $1 AND (r.id = ANY($4::int[]) OR NOT EXISTS (
+  const rows = await run<{ id: number }>(db, 'closeAbandonedRuns', Prisma.sql`
+    UPDATE ingestion_run r SET status = 'failed', error = ${ABANDONED_MESSAGE}, finished_at = ${now.toISOString()}::timestamptz
+     WHERE r.status = 'running' AND r.id <> ${selfId} AND (r.id = ANY(${dead}::int[]) OR NOT EXISTS (
        SELECT 1 FROM pg_locks l
        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
          AND l.classid = ${LOCK_CLASS}::oid AND l.objid = r.id::oid))
-     RETURNING r.id`,
-    [selfId, ABANDONED_MESSAGE, now.toISOString(), dead],
-  );
+     RETURNING r.id`);
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }

@@ -6,7 +6,7 @@
 import { widenToDays } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { utcDay } from '../sql/time.js';
-import { type Executor, query, type Sql } from '../sql/executor.js';
+import { type Executor, run, type Sql } from '../sql/executor.js';
 
 /** Which days to recompute: every UTC day overlapping [from, to), optionally for some zones only. */
 export interface RollupWindow {
@@ -26,21 +26,21 @@ export async function refreshPriceDaily(db: Executor, window: RollupWindow): Pro
   const days = widenToDays(window);
   const [from, to] = [days.from.toISOString(), days.to.toISOString()];
   const zones = window.zoneIds ? [...window.zoneIds] : null;
-  const rows = await query<{ written: number }>(
-    db,
-    `WITH agg AS (
-       SELECT zone_id, ${utcDay(Prisma.sql`ts`).text} AS day,
+  const inZones = (zone: Prisma.Sql) => Prisma.sql`(${zones}::int2[] IS NULL OR ${zone} = ANY(${zones}::int2[]))`;
+  const rows = await run<{ written: number }>(db, 'refreshPriceDaily', Prisma.sql`
+     WITH agg AS (
+       SELECT zone_id, ${utcDay(Prisma.sql`ts`)} AS day,
               sum(price_eur_mwh::numeric * period_minutes)::float8 AS weighted_sum,
               sum(period_minutes)::int AS minutes,
               bool_or(interpolated) AS interpolated,
               array_agg(DISTINCT source ORDER BY source) AS sources
        FROM price_point
-       WHERE ts >= $1::timestamptz AND ts < $2::timestamptz AND ($3::int2[] IS NULL OR zone_id = ANY($3::int2[]))
+       WHERE ts >= ${from}::timestamptz AND ts < ${to}::timestamptz AND ${inZones(Prisma.sql`zone_id`)}
        GROUP BY 1, 2
      ), removed AS (
        DELETE FROM price_daily d
-       WHERE d.day >= ${utcDay(Prisma.sql`$1::timestamptz`).text} AND d.day < ${utcDay(Prisma.sql`$2::timestamptz`).text}
-         AND ($3::int2[] IS NULL OR d.zone_id = ANY($3::int2[]))
+       WHERE d.day >= ${utcDay(Prisma.sql`${from}::timestamptz`)} AND d.day < ${utcDay(Prisma.sql`${to}::timestamptz`)}
+         AND ${inZones(Prisma.sql`d.zone_id`)}
          AND NOT EXISTS (SELECT 1 FROM agg WHERE agg.zone_id = d.zone_id AND agg.day = d.day)
      ), written AS (
        INSERT INTO price_daily (zone_id, day, weighted_sum, minutes, interpolated, sources)
@@ -49,9 +49,7 @@ export async function refreshPriceDaily(db: Executor, window: RollupWindow): Pro
          interpolated = excluded.interpolated, sources = excluded.sources
        RETURNING 1
      )
-     SELECT count(*)::int AS written FROM written`,
-    [from, to, zones],
-  );
+     SELECT count(*)::int AS written FROM written`);
   return rows[0]?.written ?? 0;
 }
 
@@ -71,9 +69,8 @@ export interface PriceDayRow {
  */
 export async function appendDemoPriceDays(sql: Sql, rows: readonly PriceDayRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await sql.query(
-    `INSERT INTO price_daily (zone_id, day, weighted_sum, minutes, interpolated, sources)
-     SELECT z, d, w, m, i, '{demo}' FROM unnest($1::int2[], $2::date[], $3::float8[], $4::int[], $5::bool[]) AS u(z, d, w, m, i)`,
-    [rows.map((r) => r.zoneId), rows.map((r) => r.day), rows.map((r) => r.weightedSum), rows.map((r) => r.minutes), rows.map((r) => r.interpolated)],
-  );
+  await run(sql, 'appendDemoPriceDays', Prisma.sql`INSERT INTO price_daily (zone_id, day, weighted_sum, minutes, interpolated, sources)
+     SELECT z, d, w, m, i, '{demo}' FROM unnest(${rows.map((r) => r.zoneId)}::int2[], ${rows.map((r) => r.day)}::date[],
+           ${rows.map((r) => r.weightedSum)}::float8[], ${rows.map((r) => r.minutes)}::int[],
+           ${rows.map((r) => r.interpolated)}::bool[]) AS u(z, d, w, m, i)`);
 }

@@ -6,7 +6,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { epochMs, hourlyPrices, localBucket, sharedInstants, utcBucket, zoneTimeZoneTable, type ZoneTimeZones } from '../sql/time.js';
 import { NO_MEMO, type ReadMemo, statementKey } from '../sql/read-memo.js';
 import { rollupSourcesStatement } from '../sql/rollup-sources.js';
-import { preparedQuery, read } from '../sql/executor.js';
+import { read } from '../sql/executor.js';
 
 /** Filters of a price query; `after` is a keyset position (exclusive) in (datetime, zone) order. */
 export interface PriceQuery {
@@ -145,14 +145,15 @@ export function pricesStatement(q: PriceQuery): Prisma.Sql {
  * consecutive rows of one instant share its Date.
  */
 export async function findPrices(db: Database, q: PriceQuery): Promise<PriceRecord[]> {
-  const rows = await read<RawPrice>(db, pricesStatement(q));
+  const rows = await read<RawPrice>(db, 'findPrices', pricesStatement(q));
   const instant = sharedInstants();
   return rows.map((r) => ({ datetime: instant(r.datetime_ms), zone: r.zone, price: r.price, interpolated: r.interpolated }));
 }
 
 /** Number of rows {@link findPrices} returns without keyset and limit. */
 export async function countPrices(db: Database, q: PriceQuery): Promise<number> {
-  const [row] = await read<{ n: number }>(db, Prisma.sql`SELECT count(*)::int AS n FROM (${rowsSql(q)}) r${q.allZones ? Prisma.sql` WHERE ${ofZones(q, 'r.zone_id')}` : Prisma.empty}`);
+  const [row] = await read<{ n: number }>(db, 'countPrices', Prisma.sql`
+    SELECT count(*)::int AS n FROM (${rowsSql(q)}) r${q.allZones ? Prisma.sql` WHERE ${ofZones(q, 'r.zone_id')}` : Prisma.empty}`);
   return row?.n ?? 0;
 }
 
@@ -165,5 +166,5 @@ export function priceSourcesStatement(q: PriceQuery): Prisma.Sql {
 /** Distinct data sources of the zones' prices on the UTC days the range touches, kept in `memo`. */
 export function findPriceSources(db: Database, q: PriceQuery, memo: ReadMemo = NO_MEMO): Promise<string[]> {
   const statement = priceSourcesStatement(q);
-  return memo.get(statementKey(statement), async () => (await read<{ source: string }>(db, statement)).map((r) => r.source));
+  return memo.get(statementKey(statement), async () => (await read<{ source: string }>(db, 'findPriceSources', statement)).map((r) => r.source));
 }

@@ -26,7 +26,7 @@ export interface PriceKpis {
  * to Friday, hours starting 08:00 to 19:00 in the zone's local time (IANA time zone, DST-aware).
  */
 export async function findPriceKpis(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<PriceKpis[]> {
-  return read<PriceKpis>(db, Prisma.sql`
+  return read<PriceKpis>(db, 'findPriceKpis', Prisma.sql`
     WITH hp AS (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${zoneIds.map(Number)}::smallint[]) AND p.ts >= ${range.from} AND p.ts < ${range.to}`)}
     ), tagged AS (
       SELECT hp.*, extract(isodow FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 1 AND 5
@@ -65,7 +65,7 @@ export interface ZoneExchange {
  * importer/exporter hours use the zone's hourly net position summed over its borders.
  */
 export async function findZoneExchange(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<ZoneExchange[]> {
-  return read<ZoneExchange>(db, Prisma.sql`
+  return read<ZoneExchange>(db, 'findZoneExchange', Prisma.sql`
     WITH zb AS (
       SELECT z.id AS zone_id, h.ts,
              CASE WHEN (coalesce(h.export_from_a, true)) = (b.zone_a_id = z.id) THEN h.net_flow_mw ELSE -h.net_flow_mw END AS s

@@ -1,10 +1,15 @@
 /**
- * A small SQL executor shared by the repositories: one connection, optionally inside a transaction,
- * with a binary COPY path on both access paths (PGlite in this process: a blob; a pool, PostgreSQL
- * or the embedded engine's wire server: the copy-in protocol).
+ * The one way the repositories run SQL. A statement is a `Prisma.sql` tagged template (values are
+ * always parameters, fragments compose), run by {@link run} or, for the service's repeated reads, by
+ * {@link read} (prepared once per connection), under a name: its text is sent as
+ * `/* name *\/ SELECT ...`, so server logs and `pg_stat_statements` show which statement it is.
+ * Statements run on the driver (node-postgres or PGlite), not through Prisma's `$queryRaw`: the same
+ * code serves a pool, a connection in a transaction and the embedded engine, with prepared
+ * statements and binary COPY. {@link inTransaction} is the one transaction helper.
  */
 import type pg from 'pg';
 import { type Database, primaryOf, takeRows } from '../../db/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { copyIn } from './pg-copy.js';
 
 /** One connection (a transaction when obtained from {@link inTransaction}). */
@@ -26,8 +31,24 @@ function isSql(x: Executor): x is Sql {
 }
 
 function copySql(table: string, columns: readonly string[], from: string): string {
-  return `COPY ${table} (${columns.join(', ')}) FROM ${from} WITH (FORMAT binary)`;
+  return `${label('copyIn')}COPY ${table} (${columns.join(', ')}) FROM ${from} WITH (FORMAT binary)`;
 }
+
+const NAME = /^[a-z][A-Za-z0-9]*$/;
+
+/** The comment naming a statement, `/* name *\/ `; the name is camelCase (nothing that could end the comment). */
+function label(name: string): string {
+  if (!NAME.test(name)) throw new Error(`SQL statement name must be camelCase: ${JSON.stringify(name)}`);
+  return `/* ${name} */ `;
+}
+
+/** The text of `statement` named `name`, as it is sent: `/* name *\/ SELECT ...`. */
+export function namedText(name: string, statement: Prisma.Sql): string {
+  return label(name) + statement.text.trimStart();
+}
+
+/** A connection of one's own: a checked-out or dedicated PostgreSQL client, or the embedded engine. */
+export type Connection = pg.ClientBase | NonNullable<Database['pglite']>;
 
 function pgliteSql(pgl: Pick<NonNullable<Database['pglite']>, 'query' | 'exec'>): Sql {
   return {
@@ -44,7 +65,7 @@ function pgliteSql(pgl: Pick<NonNullable<Database['pglite']>, 'query' | 'exec'>)
   };
 }
 
-function clientSql(client: pg.PoolClient, kind: Database['kind']): Sql {
+function clientSql(client: pg.ClientBase, kind: Database['kind']): Sql {
   return {
     kind,
     async query<T>(sql: string, params: unknown[] = []) {
@@ -57,14 +78,21 @@ function clientSql(client: pg.PoolClient, kind: Database['kind']): Sql {
   };
 }
 
+/** An {@link Sql} on a connection of one's own, outside any transaction (a session lock, VACUUM). */
+export function connectionSql(connection: Connection, kind: Database['kind'] = 'postgres'): Sql {
+  return 'transaction' in connection ? pgliteSql(connection) : clientSql(connection, kind);
+}
+
 /**
- * Runs `fn` in one transaction on one connection (of the primary, past read replicas) and commits,
- * or rolls back when it throws. Given an {@link Sql} already in a transaction, runs `fn` on it
- * directly (no nesting).
+ * The one transaction helper: runs `fn` in one transaction and commits, or rolls back when it
+ * throws. Given a {@link Database}, on one connection of its primary (past read replicas); given a
+ * {@link Connection}, on that connection; given an {@link Sql} already in a transaction, runs `fn`
+ * on it directly (no nesting).
  */
-export async function inTransaction<T>(executor: Executor, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  if (isSql(executor)) return fn(executor);
-  const db = primaryOf(executor);
+export async function inTransaction<T>(target: Executor | Connection, fn: (sql: Sql) => Promise<T>, kind: Database['kind'] = 'postgres'): Promise<T> {
+  if (isConnection(target)) return transactionOn(target, fn, kind);
+  if (isSql(target)) return fn(target);
+  const db = primaryOf(target);
   if (db.pglite) return transactionOn(db.pglite, fn);
   if (!db.pool) throw new Error('database without its engine or pool');
   const client = await db.pool.connect();
@@ -76,40 +104,48 @@ export async function inTransaction<T>(executor: Executor, fn: (sql: Sql) => Pro
 }
 
 /**
- * The one transaction helper: runs `fn` in one transaction on a given connection (a checked-out
- * PostgreSQL client, or the embedded engine) and commits, or rolls back when it throws.
+ * Runs `fn` on one connection of `db`'s pool, outside any transaction, and releases it (statements
+ * that cannot run in a transaction, with session settings of their own: VACUUM).
  */
-export async function transactionOn<T>(
-  connection: pg.PoolClient | NonNullable<Database['pglite']>,
-  fn: (sql: Sql) => Promise<T>,
-  kind: Database['kind'] = 'postgres',
-): Promise<T> {
+export async function withConnection<T>(db: Database, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const pool = primaryOf(db).pool;
+  if (!pool) throw new Error('a connection of its own needs a pool');
+  const client = await pool.connect();
+  try {
+    return await fn(clientSql(client, db.kind));
+  } finally {
+    client.release();
+  }
+}
+
+function isConnection(x: Executor | Connection): x is Connection {
+  return !('rawQuery' in x) && !('copyIn' in x);
+}
+
+async function transactionOn<T>(connection: Connection, fn: (sql: Sql) => Promise<T>, kind: Database['kind'] = 'postgres'): Promise<T> {
   if ('transaction' in connection) return connection.transaction((tx) => fn(pgliteSql(tx)));
-  await connection.query('BEGIN');
+  await connection.query(`${label('begin')}BEGIN`);
   try {
     const result = await fn(clientSql(connection, kind));
-    await connection.query('COMMIT');
+    await connection.query(`${label('commit')}COMMIT`);
     return result;
   } catch (error) {
-    await connection.query('ROLLBACK').catch(() => undefined);
+    await connection.query(`${label('rollback')}ROLLBACK`).catch(() => undefined);
     throw error;
   }
 }
 
-/** Runs one statement on an executor (outside any transaction when given a {@link Database}). */
-export async function query<T = Record<string, unknown>>(db: Executor, sql: string, params: unknown[] = []): Promise<T[]> {
-  return isSql(db) ? db.query<T>(sql, params) : db.rawQuery<T>(sql, params);
-}
-
-/** Runs one of the service's repeated reads built with tagged SQL (see {@link preparedQuery}). */
-export async function read<T = Record<string, unknown>>(db: Executor, statement: { text: string; values: unknown[] }): Promise<T[]> {
-  return preparedQuery<T>(db, statement.text, statement.values);
+/** Runs one statement named `name` (see the module comment) on an executor and returns its rows (outside any transaction when given a {@link Database}). */
+export async function run<T = Record<string, unknown>>(db: Executor, name: string, statement: Prisma.Sql): Promise<T[]> {
+  const text = namedText(name, statement);
+  return isSql(db) ? db.query<T>(text, statement.values) : db.rawQuery<T>(text, statement.values);
 }
 
 /**
- * Runs one of the service's repeated reads ({@link Database.preparedQuery}): prepared once per
- * PostgreSQL connection. Inside a transaction it is a plain statement.
+ * Runs one of the service's repeated reads, named `name` ({@link Database.preparedQuery}): prepared
+ * once per PostgreSQL connection. Inside a transaction it is a plain statement.
  */
-export async function preparedQuery<T = Record<string, unknown>>(db: Executor, sql: string, params: unknown[] = []): Promise<T[]> {
-  return isSql(db) ? db.query<T>(sql, params) : db.preparedQuery<T>(sql, params);
+export async function read<T = Record<string, unknown>>(db: Executor, name: string, statement: Prisma.Sql): Promise<T[]> {
+  const text = namedText(name, statement);
+  return isSql(db) ? db.query<T>(text, statement.values) : db.preparedQuery<T>(text, statement.values);
 }

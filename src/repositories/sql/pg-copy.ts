@@ -17,6 +17,6 @@ function* chunks(payload: Uint8Array): Generator<Buffer> {
 }
 
 /** Sends `payload` (in the format `copySql` names) to `copySql` (`COPY t (...) FROM STDIN ...`). */
-export async function copyIn(client: pg.PoolClient, copySql: string, payload: Uint8Array): Promise<void> {
+export async function copyIn(client: pg.ClientBase, copySql: string, payload: Uint8Array): Promise<void> {
   await pipeline(Readable.from(chunks(payload), { objectMode: false }), client.query(copyFrom(copySql)));
 }
