@@ -12,7 +12,7 @@ import { prepareDatabase } from '../src/bootstrap.js';
 import { loadConfig, testConfig } from '../src/config.js';
 import { type Database, openPostgres } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
-import { revokeApiKey } from '../src/repositories/api-keys.js';
+import { revokeApiKey } from '../src/repositories/keys/api-keys.js';
 import { createApiKey } from '../src/security/api-keys.js';
 import { type LegResult, reportAccess } from './access-report.js';
 import { type ProcessSample, sampleProcess, startServer } from './access-server.js';

@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { FLOW_ROW } from '../src/contract/rows/flows.js';
 import { jsonChunks, wireRowOf, type WireRow } from '../src/contract/json.js';
 import { Rng } from '../src/demo/rng.js';
-import type { FlowRecord } from '../src/repositories/flows.js';
+import type { FlowRecord } from '../src/domain/records.js';
 import { arrowChunks } from '../src/rest/arrow.js';
 import { csvChunks, csvColumns } from '../src/rest/csv.js';
 

@@ -6,7 +6,7 @@
  * floor's against the targets of issue 17 (REST <= 1.3x, GraphQL <= 1.5x), and of Yoga alone's.
  */
 import type { Database } from '../src/db/client.js';
-import { readCatalogue } from '../src/repositories/catalogue.js';
+import { readCatalogue } from '../src/repositories/catalogue/catalogue.js';
 import { type FloorRoute, startFloor } from './floor-server.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved } from './load.js';
 import { startYogaReference } from './yoga-reference.js';

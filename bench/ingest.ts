@@ -14,10 +14,10 @@ import { migrate } from '../src/db/migrate.js';
 import { DEFAULT_THRESHOLDS } from '../src/domain/classification.js';
 import type { EntsoeReply } from '../src/ingest/client.js';
 import { loadPriceRows, priceRows } from '../src/ingest/items.js';
-import { ensureCatalogue } from '../src/repositories/catalogue.js';
-import { finishRun, recordWindow } from '../src/repositories/ingest-load.js';
-import { startRun } from '../src/repositories/ingest-runs.js';
-import { inTransaction, query } from '../src/repositories/sql.js';
+import { ensureCatalogue } from '../src/repositories/catalogue/catalogue.js';
+import { finishRun, recordWindow } from '../src/repositories/ingest/ledger.js';
+import { startRun } from '../src/repositories/ingest/runs.js';
+import { inTransaction } from '../src/repositories/sql/executor.js';
 
 const DAY = 86_400_000;
 const YEAR_START = Date.UTC(2025, 0, 1);
@@ -55,8 +55,8 @@ export async function benchIngestYear(db: Database, opts: { zone?: string; fresh
   const pages = yearOfQuarterHourPages(zone.eic);
   const range = [new Date(YEAR_START).toISOString(), new Date(YEAR_START + 365 * DAY).toISOString()];
   if (opts.fresh ?? true) {
-    await query(db, 'DELETE FROM price_point WHERE zone_id = $1 AND ts >= $2 AND ts < $3', [zone.id, ...range]);
-    await query(db, 'DELETE FROM price_daily WHERE zone_id = $1 AND day >= $2::date AND day < $3::date', [zone.id, ...range]);
+    await db.rawQuery('DELETE FROM price_point WHERE zone_id = $1 AND ts >= $2 AND ts < $3', [zone.id, ...range]);
+    await db.rawQuery('DELETE FROM price_daily WHERE zone_id = $1 AND day >= $2::date AND day < $3::date', [zone.id, ...range]);
   }
   const window = { item: 'prices', areaKey: zone.code, start: new Date(range[0]!), end: new Date(range[1]!) };
   const run = await startRun(db, { bench: 'ingest' }, new Date());

@@ -11,8 +11,8 @@ import { testConfig } from '../src/config.js';
 import { type Database, openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { largeDemoFrom, seedLargeDemo } from '../src/demo/large.js';
-import { ensureCatalogue } from '../src/repositories/catalogue.js';
-import { deleteDemoData } from '../src/repositories/demo-data.js';
+import { ensureCatalogue } from '../src/repositories/catalogue/catalogue.js';
+import { deleteDemoData } from '../src/repositories/ingest/demo-data.js';
 import { type BenchCase, type BenchResult, graphqlCase } from './load.js';
 
 export const LARGE_SCHEMA = 'bench_large';

@@ -8,7 +8,7 @@
 import { createApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { openPostgres } from '../src/db/client.js';
-import { readCatalogue } from '../src/repositories/catalogue.js';
+import { readCatalogue } from '../src/repositories/catalogue/catalogue.js';
 import { FLOOR_ROUTES, TRIPLES } from './floor.js';
 import { startFloor } from './floor-server.js';
 import { listenOnLoopback } from './loopback.js';

@@ -2,20 +2,20 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { bodyLimitPlugin } from './graphql/body-limit.js';
+import { bodyLimitPlugin } from './graphql/plugins/use-body-limit.js';
 import type { GraphQLContext } from './graphql/builder.js';
-import { complexityLimitPlugin } from './graphql/complexity.js';
+import { complexityLimitPlugin } from './graphql/plugins/use-complexity-limit.js';
 import { GRAPHIQL_OPTIONS } from './graphql/graphiql.js';
-import { jitPlugins } from './graphql/jit.js';
+import { jitPlugins } from './graphql/plugins/use-jit.js';
 import { maskError } from './graphql/mask-error.js';
-import { operationPolicyPlugins } from './graphql/operation-policy.js';
-import { parseLimitsPlugin } from './graphql/parse-limits.js';
-import { refusalBodiesPlugin } from './graphql/refusal-bodies.js';
-import { requestErrorsPlugin } from './graphql/request-errors.js';
+import { operationPolicyPlugins } from './graphql/plugins/use-operation-policy.js';
+import { parseLimitsPlugin } from './graphql/plugins/use-parse-limits.js';
+import { refusalBodiesPlugin } from './graphql/plugins/use-refusal-bodies.js';
+import { requestErrorsPlugin } from './graphql/plugins/use-request-errors.js';
 import { schema } from './graphql/schema/index.js';
-import { timeLimitPlugin } from './graphql/time-limit.js';
-import { unservedStreamsPlugin } from './graphql/unserved-streams.js';
-import { variableLimitsPlugin } from './graphql/variable-limits.js';
+import { timeLimitPlugin } from './graphql/plugins/use-time-limit.js';
+import { unservedStreamsPlugin } from './graphql/plugins/use-unserved-streams.js';
+import { variableLimitsPlugin } from './graphql/plugins/use-variable-limits.js';
 import { dashboardOperationsFile, dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './http/health.js';
@@ -31,15 +31,15 @@ import { startLiveEvents } from './events/live.js';
 import { createDataVersion, type DataVersion } from './events/version.js';
 import { errorCacheControlPlugin, graphqlCacheControlPlugin } from './http/cache-control.js';
 import { compressionPlugin } from './http/compression.js';
-import { graphqlResponseCachePlugins } from './graphql/response-cache.js';
+import { graphqlResponseCachePlugins } from './graphql/plugins/use-response-cache.js';
 import { RestCache } from './rest/cache.js';
 import { registerIngestMetrics } from './http/ingest-status.js';
 import { type ServerFollowerOptions, startServerFollower } from './ingest/server-follow.js';
 import { createLogger, type Logger } from './logger.js';
-import { readCatalogue } from './repositories/catalogue.js';
-import { readTimeZoneNames } from './repositories/time-zones.js';
+import { readCatalogue } from './repositories/catalogue/catalogue.js';
+import { readTimeZoneNames } from './repositories/catalogue/time-zones.js';
 import { restrictTimeZones } from './domain/time-zone.js';
-import { createReadMemo, type ReadMemo } from './repositories/read-memo.js';
+import { createReadMemo, type ReadMemo } from './repositories/sql/read-memo.js';
 import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
 import { buildOpenApi } from './rest/openapi.js';
@@ -123,25 +123,44 @@ export async function createApp(opts: AppOptions): Promise<App> {
     maskedErrors: { maskError: maskError(logger) },
     logging: false,
     maxRequestBodySize: false,
+    // Order matters: `onRequest` hooks run in this order and the first to answer ends the request
+    // (later ones never see it); `onResponse` hooks run in this order too, each seeing the headers
+    // the earlier ones set.
     plugins: [
+      // 1. Every request, whoever answers it: CORS first (it answers preflights and must add its
+      //    headers to every response), then the request log and metrics, which time and count the
+      //    requests the plugins after them answer, and the security headers.
       corsPlugin(parseOrigins(config.CORS_ORIGINS)),
       requestLogPlugin(logger),
       metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), GRAPHQL_PATH] }),
       securityHeadersPlugin(),
+      // 2. Probes, then access: health checks are never refused by a key or a rate limit; everything
+      //    after accessPlugin (REST, dashboard, GraphQL) is authenticated and rate limited.
       healthPlugin(opts.db, logger, { ...(follower ? { follower } : {}), events: live.listenerState, draining: () => draining }),
       accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
+      // 3. Routes answered before GraphQL: REST, the dashboard, then a JSON 404 for any other path
+      //    but the GraphQL endpoint.
       restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS, cache: restCache }),
       dashboardPlugin(opts.dashboardDir),
       notFoundPlugin(GRAPHQL_PATH),
+      // 4. GraphQL refusals, before any work they guard: the body's declared size before
+      //    requestErrors wraps the body parser (both on onRequestParse), the variables, the
+      //    document's size while it is parsed, validation, the operation policy, and the
+      //    complexity score, whose onExecute must stop a refused operation before JIT runs it.
       bodyLimitPlugin(),
       variableLimitsPlugin(),
       parseLimitsPlugin(),
       requestErrorsPlugin(),
       ...policy,
       complexityLimitPlugin(),
+      // 5. Execution: JIT replaces the execute function, so the time limit, which wraps whatever
+      //    execute function is installed, comes after it.
       ...jitPlugins(),
       timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
       unservedStreamsPlugin(),
+      // 6. Responses: JSON bodies for GraphQL refusals without one, cache headers (the error rule
+      //    after the GraphQL rule, so that it has the last word on 4xx/5xx), the response cache,
+      //    and compression last, so that it sees every header the others set (Vary, ETag, cache-control).
       refusalBodiesPlugin(GRAPHQL_PATH),
       graphqlCacheControlPlugin(config.API_KEY_REQUIRED),
       ...(config.RESPONSE_CACHE ? graphqlResponseCachePlugins(version, limiter) : []),

@@ -6,7 +6,7 @@ import { demoSteps } from './demo/generate.js';
 import { drainYielding } from './demo/steps.js';
 import { createProgress, type ProgressReporter } from './ingest/progress.js';
 import type { Logger } from './logger.js';
-import { ensureCatalogue } from './repositories/catalogue.js';
+import { ensureCatalogue } from './repositories/catalogue/catalogue.js';
 
 /**
  * Readies the database for serving: migrations (always on the embedded database, on PostgreSQL

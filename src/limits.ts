@@ -1,6 +1,7 @@
 /**
- * The fixed limits and costs of the API, in one place: page sizes, bin widths of the scatter, and the
- * rate-limit cost of a request. Configurable settings and their defaults live in `config.ts`.
+ * The fixed limits and costs of the API, in one place: page sizes, bin widths of the scatter, the
+ * rate-limit costs of a request and a subscription, and the bounds on a GraphQL request (body,
+ * variables, document, operation). Configurable settings and their defaults live in `config.ts`.
  */
 
 /** Page sizes in rows: the largest a client may ask for, and the default of a GraphQL page. */
@@ -68,7 +69,7 @@ export const RESPONSE_CACHE = {
   recentMaxAgeS: 60,
   /** Entries of the GraphQL response cache. */
   graphqlEntries: 1_000,
-  /** Results kept by the read memo (repositories/read-memo.ts): a response's upstream sources per range and zones. */
+  /** Results kept by the read memo (repositories/sql/read-memo.ts): a response's upstream sources per range and zones. */
   readMemoEntries: 1_000,
   /** Longest a read memo result lives, ms (as the cache entries of recent ranges: recentMaxAgeS). */
   readMemoTtlMs: 60_000,
@@ -79,3 +80,56 @@ export const RESPONSE_CACHE = {
  * (one per kind, item and zones or borders). A stream that would hold more is ended (SLOW_CONSUMER).
  */
 export const SUBSCRIPTION_QUEUE = { maxPending: 512 } as const;
+
+/**
+ * Largest GraphQL request body accepted, bytes (declared `Content-Length`; past it 413): generous for
+ * any query this schema allows (graphql/plugins/use-body-limit.ts).
+ */
+export const MAX_GRAPHQL_BODY_BYTES = 100_000;
+
+/**
+ * Bounds on the `variables` and `extensions` of a GraphQL request, each (graphql/plugins/use-variable-limits.ts).
+ * Far above what any argument of this schema takes (a list of at most 200 codes, two levels), and low
+ * enough that nothing walking them recursively afterwards (variable coercion, the response cache's
+ * key, JSON.stringify) runs out of stack or time.
+ */
+export const VARIABLE_LIMITS = {
+  /** Nesting of objects and arrays, levels (the parameter itself is level 1). */
+  depth: 16,
+  /** Values in all (objects, arrays and scalars), count. */
+  values: 2_000,
+} as const;
+
+/**
+ * Bounds on a GraphQL document, checked while parsing (graphql/plugins/use-parse-limits.ts). graphql-js
+ * parses by recursive descent, so without the nesting bound a document nested a few thousand levels
+ * deep exhausts the stack before any depth limit applies. Both are far above what the operation
+ * limits ({@link GRAPHQL_LIMITS}) let run.
+ */
+export const PARSE_LIMITS = {
+  /** Lexical tokens (graphql-js `maxTokens`), count. */
+  tokens: 5_000,
+  /** Nesting of `{`, `[` and `(`, levels. */
+  nesting: 64,
+} as const;
+
+/**
+ * Limits on every GraphQL operation besides complexity (graphql/plugins/use-complexity-limit.ts). The
+ * complexity limit (1 per selected field, lists x10, connections x `first`) is computed from the
+ * schema by `complexityBudget` (graphql/plugins/complexity-budget.ts): the widest documented page fits.
+ */
+export const GRAPHQL_LIMITS = {
+  /** Depth of selections, levels. */
+  depth: 10,
+  /** Breadth: selections in all, aliases included, count. */
+  breadth: 120,
+} as const;
+
+/** Tokens one subscription start takes from the caller's bucket: one, like a REST request (events/gate.ts). */
+export const SUBSCRIPTION_COST = 1;
+
+/**
+ * Default `duration` of the `@rateLimit` directive, s (security/graphql.ts): a field without
+ * arguments costs {@link REQUEST_COST_TOKENS}, as a REST request does.
+ */
+export const DEFAULT_RATE_DURATION = 60;

@@ -14,7 +14,7 @@ import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import { DATA_CATALOGUE } from '../domain/catalogue.js';
 import { parseDateTime } from '../domain/time.js';
-import { ensureCatalogue } from '../repositories/catalogue.js';
+import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
 import { EntsoeClient } from '../ingest/client.js';
 import { follow } from '../ingest/follow.js';
 import { type IngestSummary, runIngest } from '../ingest/job.js';

@@ -17,8 +17,8 @@ import { migrate } from '../db/migrate.js';
 import { LARGE_DEFAULT_YEARS, seedLargeDemo } from '../demo/large.js';
 import { seedDemo } from '../demo/seed.js';
 import { createProgress } from '../ingest/progress.js';
-import { ensureCatalogue } from '../repositories/catalogue.js';
-import { deleteDemoData } from '../repositories/demo-data.js';
+import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
+import { deleteDemoData } from '../repositories/ingest/demo-data.js';
 import { type CliStreams, runCommandLine, UsageError } from './command-line.js';
 
 const CLI = {

@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Config } from '../config.js';
 import { currentRequestSignal } from '../deadline.js';
 import { cancellablePool } from './cancellable-pool.js';
@@ -13,18 +11,16 @@ import { checkSessionOptions, poolerClient, transactionSettings } from './pooler
 import { publishedUrl } from './published-url.js';
 import { refuseReadOnly } from './writable.js';
 import type { ReplicaLag } from './replicas.js';
-import { PrismaClient } from '../generated/prisma/client.js';
 
 /** Which engine backs the service: an embedded PGlite or a PostgreSQL server. */
 export type DatabaseKind = 'pglite' | 'postgres';
 
 /**
- * A connected database: Prisma for queries, plus raw access for migrations and bulk loads.
- * Only repositories, migrations and loaders use it.
+ * A connected database: statements on the driver (node-postgres or PGlite), for the repositories
+ * (through `repositories/sql/executor.ts`), migrations and health checks only.
  */
 export interface Database {
   readonly kind: DatabaseKind;
-  readonly prisma: PrismaClient;
   /** The schema holding the tables (search_path on PostgreSQL; always `public` on PGlite). */
   readonly schema: string;
   /** The embedded engine when it runs in this process (COPY from a blob, dumps). */
@@ -44,7 +40,7 @@ export interface Database {
   readonly engineAlive?: () => boolean;
   /** Runs SQL text holding one or more statements without parameters (DDL, migrations). */
   execScript(sql: string): Promise<void>;
-  /** Runs one parameterised statement outside Prisma and returns its rows (bulk loads, locks). */
+  /** Runs one parameterised statement and returns its rows (on any pooled connection). */
   rawQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /**
    * Runs one statement of a health check, never queued behind request traffic: on PostgreSQL on a
@@ -138,14 +134,12 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
     lock?.release();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
     currentRequestSignal()?.throwIfAborted();
     return (await pglite.query<T>(sql, params)).rows;
   };
   return {
     kind: 'pglite',
-    prisma,
     schema: 'public',
     pglite,
     async execScript(sql) {
@@ -156,7 +150,6 @@ export async function openPglite(dir: string, loadDataDir?: Blob): Promise<Datab
     preparedQuery: query,
     async close() {
       try {
-        await prisma.$disconnect();
         if (!pglite.closed) await pglite.close();
       } finally {
         lock?.release();
@@ -264,11 +257,9 @@ export async function openPostgres(config: Config, url: string, { embedded = fal
     idleTimeoutMillis: 60_000,
   });
   probe.on('error', () => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
   const rawQuery = async <T>(sql: string, params: unknown[] = []) => takeRows<T>(await pool.query(sql, params));
   return {
     kind: embedded ? 'pglite' : 'postgres',
-    prisma,
     schema,
     pool,
     async execScript(sql) {
@@ -282,7 +273,6 @@ export async function openPostgres(config: Config, url: string, { embedded = fal
       ? rawQuery
       : async <T>(sql: string, params: unknown[] = []) => takeRows<T>(await pool.query({ name: statementName(sql), text: sql, values: params })),
     async close() {
-      await prisma.$disconnect();
       await Promise.all([pool.end(), probe.end()]);
     },
   };

@@ -25,7 +25,8 @@ const COPY_DONE = 0x63; // 'c'
 const COPY_FAIL = 0x66; // 'f'
 const COPY_IN_RESPONSE = 0x47; // 'G'
 
-const COPY_FROM_STDIN = /^\s*copy\s[\s\S]*\bfrom\s+stdin\b/i;
+/** A COPY FROM STDIN statement, after any leading block comments (a statement's name: see repositories/sql/executor.ts). */
+const COPY_FROM_STDIN = /^\s*(?:\/\*[\s\S]*?\*\/\s*)*copy\s[\s\S]*\bfrom\s+stdin\b/i;
 const BINARY = /\bbinary\b/i;
 
 /** The SQL of a simple-protocol `COPY ... FROM STDIN` Query message, else null. */

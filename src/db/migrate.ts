@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { PROJECT_ROOT } from '../project-root.js';
-import { type Sql, transactionOn } from '../repositories/sql.js';
+import { inTransaction, type Sql } from '../repositories/sql/executor.js';
 import { type Database, directOf } from './client.js';
 
 /**
@@ -261,7 +261,7 @@ function pgliteSession(pglite: PGlite): Session {
     async query<T>(sql: string, params?: unknown[]) {
       return (await pglite.query<T>(sql, params)).rows;
     },
-    transaction: (fn) => transactionOn(pglite, fn),
+    transaction: (fn) => inTransaction(pglite, fn),
   };
 }
 
@@ -270,7 +270,7 @@ function clientSession(client: pg.PoolClient, kind: Database['kind']): Session {
     async query<T>(sql: string, params?: unknown[]) {
       return (await client.query(sql, params)).rows as T[];
     },
-    transaction: (fn) => transactionOn(client, fn, kind),
+    transaction: (fn) => inTransaction(client, fn, kind),
   };
 }
 

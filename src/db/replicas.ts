@@ -1,6 +1,6 @@
 /**
  * Reads from read replicas (DATABASE_READ_URL): a database whose queries go to the replicas in
- * turn, one per call (Prisma's included), while writes, API keys, transactions, LISTEN, the ingest
+ * turn, one per call, while writes, API keys, transactions, LISTEN, the ingest
  * leader and ingestion reach the primary (see `primaryOf` and `directOf`). A replica may lag behind
  * the primary: before a data event drops the caches, `caughtUp` waits until every replica has
  * replayed the primary's WAL up to where it stood when the event arrived (so past its commit), at
@@ -80,9 +80,6 @@ export function readingFrom(primary: Database, replicas: readonly Database[], { 
   return {
     kind: primary.kind,
     schema: primary.schema,
-    get prisma() {
-      return next().prisma;
-    },
     ...(first.pool ? { pool: first.pool } : {}),
     execScript: (sql) => primary.execScript(sql),
     rawQuery: <T>(sql: string, params?: unknown[]) => next().rawQuery<T>(sql, params),

@@ -4,9 +4,9 @@
  * (same columns, row order and chunks of {@link COPY_CHUNK_ROWS} rows), without building a row
  * object and a `Date` per row. Pure.
  */
-import { COPY_CHUNK_ROWS } from '../repositories/bulk.js';
-import { CopyWriter } from '../repositories/copy-binary.js';
-import type { BorderHourClassColumns } from '../repositories/border-class.js';
+import { COPY_CHUNK_ROWS } from '../repositories/ingest/bulk.js';
+import { CopyWriter } from '../repositories/sql/copy-binary.js';
+import type { BorderHourClassColumns } from '../domain/border-class.js';
 import { HOUR_MS } from './calendar.js';
 import type { DemoDataSet } from './generate.js';
 import type { HourSlice } from './rows.js';

@@ -5,7 +5,7 @@
  * against the price gradient, outages at zero capacity,
  * short interpolated gaps, and no physical flow for hours not completed yet.
  */
-import { type BorderHourClassColumns, classifyBorderHour } from '../repositories/border-class.js';
+import { type BorderHourClassColumns, classifyBorderHour } from '../domain/border-class.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
 import type { BorderProfile } from './profiles.js';
 import type { ZonePrices } from './prices.js';

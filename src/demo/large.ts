@@ -10,15 +10,15 @@
  */
 import type { Database } from '../db/client.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
-import { ensureCatalogue } from '../repositories/catalogue.js';
-import { recordDemoLoad } from '../repositories/demo-data.js';
-import { refreshFlowRollups } from '../repositories/flow-rollup.js';
-import { hasPrices, loadBorderHours, loadOutages, loadPrices } from '../repositories/load.js';
-import { allowLongStatements } from '../repositories/bulk.js';
-import { inTransaction } from '../repositories/sql.js';
+import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
+import { recordDemoLoad } from '../repositories/ingest/demo-data.js';
+import { refreshFlowRollups } from '../repositories/flows/rollup.js';
+import { hasPrices, loadBorderHours, loadOutages, loadPrices } from '../repositories/ingest/load.js';
+import { allowLongStatements, vacuumAnalyzeMarketTables } from '../repositories/ingest/maintenance.js';
+import { inTransaction } from '../repositories/sql/executor.js';
 import { HOUR_MS } from './calendar.js';
 import { type DemoDataSet, generateDemo } from './generate.js';
-import { demoBorderHourRows, demoOutageRows, demoPriceRows, type HourSlice } from './rows.js';
+import { demoBorderHourRows, demoOutageRows, demoPriceRows, monthSlices } from './rows.js';
 import type { SeedDemoResult } from './seed.js';
 
 /** Default span of the large data set, years. */
@@ -39,35 +39,6 @@ export interface LargeDemoOptions {
 /** First day of the large data set: the 1st of now's month, `years` years earlier (UTC). */
 export function largeDemoFrom(now: Date, years: number): Date {
   return new Date(Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), 1));
-}
-
-/** Calendar-month slices (hour indices) of the data set; the last one ends with the data. */
-export function monthSlices(data: DemoDataSet): HourSlice[] {
-  const slices: HourSlice[] = [];
-  let from = 0;
-  while (from < data.hours) {
-    const at = new Date(data.range.start + from * HOUR_MS);
-    const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
-    const to = Math.min(data.hours, (next - data.range.start) / HOUR_MS);
-    slices.push({ from, to });
-    from = to;
-  }
-  return slices;
-}
-
-/**
- * VACUUM ANALYZE of the market tables after the bulk load: statistics for the planner, and a
- * visibility map so index-only scans need no heap visits (autovacuum would get there later).
- */
-async function vacuumAnalyze(db: Database): Promise<void> {
-  const client = await (db.pool as NonNullable<Database['pool']>).connect();
-  try {
-    await client.query('SET statement_timeout = 0');
-    await client.query('VACUUM (ANALYZE) zone, border, price_point, price_daily, border_hour, border_outage, border_daily, border_weekly, zone_daily');
-  } finally {
-    await client.query('RESET statement_timeout').catch(() => undefined);
-    client.release();
-  }
 }
 
 const mb = (bytes: number): string => `${Math.round(bytes / 1_048_576)} MB`;
@@ -117,7 +88,7 @@ export async function seedLargeDemo(db: Database, options: LargeDemoOptions): Pr
     await recordDemoLoad(sql, { from: new Date(data.range.start), to: new Date(data.range.end) });
   });
   started = performance.now();
-  await vacuumAnalyze(db);
+  await vacuumAnalyzeMarketTables(db);
   const analyze = Math.round(performance.now() - started);
   log(`large demo data: ${totals.prices} prices, ${totals.borderHours} border-hours, ${totals.outages} outages; VACUUM ANALYZE in ${analyze} ms`);
   return {

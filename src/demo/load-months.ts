@@ -6,13 +6,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ProgressReporter, SILENT_PROGRESS } from '../ingest/progress.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
-import { appendBorderHourPayloads, appendPricePayloads, loadBorderHours, loadPrices } from '../repositories/load.js';
-import type { Sql } from '../repositories/sql.js';
+import { appendBorderHourPayloads, appendPricePayloads, loadBorderHours, loadPrices } from '../repositories/ingest/load.js';
+import type { Sql } from '../repositories/sql/executor.js';
 import { HOUR_MS } from './calendar.js';
 import type { DemoDataSet } from './generate.js';
-import { monthSlices } from './large.js';
 import { demoBorderHourPayloads, demoPricePayloads } from './copy-payloads.js';
-import { type DemoIds, type HourSlice, demoBorderHourRows, demoIds, demoPriceRows } from './rows.js';
+import { type DemoIds, type HourSlice, demoBorderHourRows, demoIds, demoPriceRows, monthSlices } from './rows.js';
 
 /** Rows loaded and time spent (ms) per kind of work. */
 export interface MonthLoadTotals {

@@ -2,7 +2,7 @@
  * Coupled day-ahead prices of the demo zones at native resolution (60 min before 2025-10-01,
  * 15 min from then), EUR/MWh with cent precision, with short gaps filled by linear interpolation.
  */
-import { hourlyMeanPrice } from '../repositories/border-class.js';
+import { hourlyMeanPrice } from '../domain/border-class.js';
 import { HOUR_MS, MINUTE_MS, periodMinutesAt } from './calendar.js';
 import { clusterPrices, congestedBorders, priceClusters } from './coupling.js';
 import { isolatedPrices } from './fundamentals.js';

@@ -4,7 +4,7 @@
  */
 import type { StoredCatalogue } from '../domain/catalogue.js';
 import { HOUR_MS } from './calendar.js';
-import type { BorderHourRow, BorderOutageRow, PricePointRow } from '../repositories/load.js';
+import type { BorderHourRow, BorderOutageRow, PricePointRow } from '../repositories/ingest/load.js';
 import type { BorderFlows } from './flows.js';
 import type { DemoDataSet } from './generate.js';
 
@@ -19,6 +19,20 @@ function idOf(stored: { id: number } | undefined, key: string): number {
 export interface HourSlice {
   readonly from: number;
   readonly to: number;
+}
+
+/** Calendar-month slices (hour indices) of the data set; the last one ends with the data. */
+export function monthSlices(data: DemoDataSet): HourSlice[] {
+  const slices: HourSlice[] = [];
+  let from = 0;
+  while (from < data.hours) {
+    const at = new Date(data.range.start + from * HOUR_MS);
+    const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+    const to = Math.min(data.hours, (next - data.range.start) / HOUR_MS);
+    slices.push({ from, to });
+    from = to;
+  }
+  return slices;
 }
 
 const allHours = (data: DemoDataSet): HourSlice => ({ from: 0, to: data.hours });

@@ -8,21 +8,20 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../db/client.js';
 import type { ProgressReporter } from '../ingest/progress.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
-import { ensureCatalogue } from '../repositories/catalogue.js';
-import { allowLongStatements } from '../repositories/bulk.js';
-import { type DemoLoadState, deleteDemoData, demoLoadState, lockDemoLoad, recordDemoLoad, truncateEmptyMarketTables } from '../repositories/demo-data.js';
-import { analyzeMarketTables, type LoadWindow, loadOutages } from '../repositories/load.js';
-import { inTransaction, type Sql } from '../repositories/sql.js';
+import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
+import { allowLoadMemory, allowLongStatements, analyzeMarketTables } from '../repositories/ingest/maintenance.js';
+import { type DemoLoadState, deleteDemoData, demoLoadState, lockDemoLoad, recordDemoLoad, truncateEmptyMarketTables } from '../repositories/ingest/demo-data.js';
+import { type LoadWindow, loadOutages } from '../repositories/ingest/load.js';
+import { inTransaction, type Sql } from '../repositories/sql/executor.js';
 import { type DemoDataSet, type DemoOptions, generateDemo } from './generate.js';
 import { loadDemoMonths } from './load-months.js';
 import { HOUR_MS } from './calendar.js';
-import { monthSlices } from './large.js';
-import { dropIndexes, restoreIndexes } from '../repositories/deferred-indexes.js';
-import { rebuildCoverage } from '../repositories/coverage-rollup.js';
-import { refreshFlowRollups } from '../repositories/flow-rollup.js';
-import { appendDemoPriceDays, refreshPriceDaily } from '../repositories/price-rollup.js';
+import { dropIndexes, restoreIndexes } from '../repositories/ingest/deferred-indexes.js';
+import { rebuildCoverage } from '../repositories/catalogue/coverage-rollup.js';
+import { refreshFlowRollups } from '../repositories/flows/rollup.js';
+import { appendDemoPriceDays, refreshPriceDaily } from '../repositories/prices/rollup.js';
 import { demoPriceDays } from './price-daily.js';
-import { demoIds, demoOutageRows } from './rows.js';
+import { demoIds, demoOutageRows, monthSlices } from './rows.js';
 
 /** Options of {@link seedDemo}: the generator's options plus a log and a progress display. */
 export interface SeedDemoOptions extends DemoOptions {
@@ -148,8 +147,7 @@ async function buildPriceDaily(sql: Sql, data: DemoDataSet, catalogue: StoredCat
 async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, window: LoadWindow, options: SeedDemoOptions) {
   const log = options.log ?? (() => {});
   await allowLongStatements(sql);
-  await sql.query(`SET LOCAL work_mem = '${LOAD_MEMORY}'`);
-  await sql.query(`SET LOCAL maintenance_work_mem = '${LOAD_MEMORY}'`);
+  await allowLoadMemory(sql, LOAD_MEMORY);
   const emptied = await truncateEmptyMarketTables(sql);
   const empty = { prices: emptied.includes('price_point'), borderHours: emptied.includes('border_hour') };
   const deferred = await dropIndexes(sql, BULK_TABLES.filter((t) => emptied.includes(t)));

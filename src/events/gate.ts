@@ -7,9 +7,7 @@ import { AppError } from '../errors.js';
 import { type AccessContext, recordDecision } from '../security/client.js';
 import { rateLimitMessage } from '../security/graphql.js';
 import { retryAfterSeconds, type TokenBucketLimiter } from '../security/token-bucket.js';
-
-/** Tokens one subscription start costs: one, like a REST request. */
-export const SUBSCRIPTION_COST = 1;
+import { SUBSCRIPTION_COST } from '../limits.js';
 
 /** Admits subscription streams. */
 export interface SubscriptionGate {

@@ -7,11 +7,11 @@
 import { HOUR_MS } from '../domain/calendar.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
 import type { StoredCatalogue, ZoneRecord } from '../domain/catalogue.js';
-import { refreshFlowRollups } from '../repositories/flow-rollup.js';
-import { borderHourSpan, deleteOutagesByMrid } from '../repositories/ingest-load.js';
-import { type BorderHourGroup, type BorderHourRow, type BorderOutageRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../repositories/load.js';
-import { reclassify } from '../repositories/reclassify.js';
-import type { Sql } from '../repositories/sql.js';
+import { refreshFlowRollups } from '../repositories/flows/rollup.js';
+import { borderHourSpan, deleteOutagesByMrid } from '../repositories/ingest/ledger.js';
+import { type BorderHourGroup, type BorderHourRow, type BorderOutageRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../repositories/ingest/load.js';
+import { reclassify } from '../repositories/flows/reclassify.js';
+import type { Sql } from '../repositories/sql/executor.js';
 import type { EntsoeClient, EntsoeReply, EntsoeRequest } from './client.js';
 import { type DayAheadPrices, type DirectedHourlySeries, type EntsoeResult, type TransmissionOutage, parseNetTransferCapacity, parsePhysicalFlows, parseScheduledExchanges } from './entsoe/index.js';
 import { dataOf, OUTAGE_PAGES, PRICE_PAGES, fetchPages } from './paging.js';

@@ -8,12 +8,12 @@
 import type { Database } from '../db/client.js';
 import { type ClassificationThresholds, DEFAULT_THRESHOLDS } from '../domain/classification.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
-import { ensureCatalogue } from '../repositories/catalogue.js';
-import { notifyWindowCommitted, windowEvent } from '../repositories/ingest-events.js';
+import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
+import { notifyWindowCommitted, windowEvent } from '../repositories/ingest/events.js';
 import type { DataEvent } from '../events/data-events.js';
-import { finishRun, readFinishedWindows, recordWindow } from '../repositories/ingest-load.js';
-import { closeAbandonedRuns, startRun } from '../repositories/ingest-runs.js';
-import { inTransaction } from '../repositories/sql.js';
+import { finishRun, readFinishedWindows, recordWindow } from '../repositories/ingest/ledger.js';
+import { closeAbandonedRuns, startRun } from '../repositories/ingest/runs.js';
+import { inTransaction } from '../repositories/sql/executor.js';
 import { type EntsoeClient, EntsoeTransportError } from './client.js';
 import { EntsoeAuthError, EntsoeError, redactSecrets } from './entsoe/index.js';
 import { type ItemContext, prepareWindow } from './items.js';

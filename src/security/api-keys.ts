@@ -4,7 +4,7 @@ import { databaseAppError } from '../db/errors.js';
 import { detachedFromRequest } from '../deadline.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { type ApiKeyRecord, findActiveKeyIdByHash, insertApiKey } from '../repositories/api-keys.js';
+import { type ApiKeyRecord, findActiveKeyIdByHash, insertApiKey } from '../repositories/keys/api-keys.js';
 import type { Clock } from './token-bucket.js';
 
 /** Every key starts with this marker (recognisable by secret scanners). */

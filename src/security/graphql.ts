@@ -18,15 +18,12 @@ import { DirectiveLocation, GraphQLDirective, GraphQLInt, GraphQLNonNull, type G
 import { type RateLimitArgs, rateLimitDirective } from 'graphql-rate-limit-directive';
 import { type IRateLimiterOptions, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
-import { REQUEST_COST_TOKENS } from '../limits.js';
+import { DEFAULT_RATE_DURATION, REQUEST_COST_TOKENS } from '../limits.js';
 import { type AccessContext, recordDecision } from './client.js';
 import { type BucketShape, type LimitDecision, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
 
 /** Name of the directive. */
 export const RATE_LIMIT_DIRECTIVE = 'rateLimit';
-/** Default `duration` argument, in seconds. */
-export const DEFAULT_RATE_DURATION = 60;
-
 /** Tokens one call of a field with these directive arguments costs from a bucket of this shape (see the module comment). */
 export function fieldCost(args: Partial<RateLimitArgs>, shape: BucketShape): number {
   const duration = args.duration ?? DEFAULT_RATE_DURATION;

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.js';
-import { type ApiKeyRecord, listApiKeys, revokeApiKey } from '../repositories/api-keys.js';
+import { type ApiKeyRecord, listApiKeys, revokeApiKey } from '../repositories/keys/api-keys.js';
 import { UsageError } from '../cli/command-line.js';
 import { API_KEY_HEADER, createApiKey } from './api-keys.js';
 

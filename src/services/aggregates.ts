@@ -1,11 +1,11 @@
 import { atLeastDaily } from '../domain/resolution.js';
 import { resolveRange } from '../domain/time.js';
 import { IssueCollector } from '../errors.js';
-import { findCiCounts, findFlowTypeCounts } from '../repositories/flow-aggregates.js';
-import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flow-stats.js';
-import { findFlowSources } from '../repositories/flows.js';
-import { findPriceSources } from '../repositories/prices.js';
-import { findPriceKpis, findZoneExchange } from '../repositories/zone-stats.js';
+import { findCiCounts, findFlowTypeCounts } from '../repositories/flows/aggregates.js';
+import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flows/stats.js';
+import { findFlowSources } from '../repositories/flows/sources.js';
+import { findPriceSources } from '../repositories/prices/rows.js';
+import { findPriceKpis, findZoneExchange } from '../repositories/prices/zone-stats.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';

@@ -1,4 +1,4 @@
-import { readBorderSpans, readPriceSpans, type StoredSpan } from '../repositories/coverage.js';
+import { readBorderSpans, readPriceSpans, type StoredSpan } from '../repositories/catalogue/coverage.js';
 import type { ServiceDeps } from './context.js';
 import { type Meta, sourceLabels } from './meta.js';
 

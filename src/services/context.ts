@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
-import type { ReadMemo } from '../repositories/read-memo.js';
+import type { ReadMemo } from '../repositories/sql/read-memo.js';
 
 /** What every service function needs: the database, the stored catalogue and a clock (ms since epoch). */
 export interface ServiceDeps {

@@ -1,8 +1,8 @@
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
 import { resolveRange, type TimeRange } from '../domain/time.js';
 import { IssueCollector } from '../errors.js';
-import type { FlowFilter } from '../repositories/flow-sql.js';
-import type { BorderTimeZones } from '../repositories/sql-time.js';
+import type { FlowFilter } from '../repositories/flows/sql.js';
+import type { BorderTimeZones } from '../repositories/sql/time.js';
 import type { ServiceDeps } from './context.js';
 import { type AppliedTimeZone, applyTimeZone } from './time-zone.js';
 

@@ -1,5 +1,9 @@
 import { PAGE_LIMITS } from '../limits.js';
-import { type FlowBasis, findFlowOffsetPage, type FlowQuery, findFlowRows, findFlowSources, type FlowRecord, summarizeFlows } from '../repositories/flows.js';
+import type { FlowBasis, FlowRecord } from '../domain/records.js';
+import { findFlowOffsetPage } from '../repositories/flows/positions.js';
+import type { FlowQuery } from '../repositories/flows/rows-sql.js';
+import { findFlowRows, summarizeFlows } from '../repositories/flows/rows.js';
+import { findFlowSources } from '../repositories/flows/sources.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, provenanceOf, sourceLabels } from './meta.js';

@@ -1,7 +1,8 @@
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
 import { resolveRange, type TimeRange } from '../domain/time.js';
 import { IssueCollector } from '../errors.js';
-import { countPrices, findPriceSources, findPrices, type PriceQuery, type PriceRecord } from '../repositories/prices.js';
+import { countPrices, findPriceSources, findPrices, type PriceQuery } from '../repositories/prices/rows.js';
+import type { PriceRecord } from '../domain/records.js';
 import type { ServiceDeps } from './context.js';
 import { type Meta, provenanceOf, sourceLabels } from './meta.js';
 import { type AppliedTimeZone, applyTimeZone, rowZoneOf, type RowsWithZone } from './time-zone.js';

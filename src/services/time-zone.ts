@@ -1,6 +1,6 @@
 import { NAIVE_REFUSED, type NaiveZone } from '../domain/time.js';
 import { parseTimeZone, timeZoneLabel, type TimeZoneChoice } from '../domain/time-zone.js';
-import type { ZoneTimeZones } from '../repositories/sql-time.js';
+import type { ZoneTimeZones } from '../repositories/sql/time.js';
 import type { ServiceDeps } from './context.js';
 import type { Meta } from './meta.js';
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { query } from '../../src/repositories/sql.js';
 import { sourceLabels } from '../../src/services/meta.js';
 import { graphql } from '../gql/index.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
@@ -82,7 +81,7 @@ describe.each(BACKENDS)('catalogue endpoints on %s', (backend) => {
   });
 
   it('reports the price coverage of each zone as the stored points give it', async () => {
-    const expected = await query<{ zone: string; first: Date; end: Date; minutes: number; sources: string[] }>(t.db, `
+    const expected = await t.db.rawQuery<{ zone: string; first: Date; end: Date; minutes: number; sources: string[] }>(`
       SELECT z.code AS zone, min(p.ts) AS first, max(p.ts + p.period_minutes * interval '1 minute') AS end,
              (array_agg(p.period_minutes ORDER BY p.ts DESC))[1]::int AS minutes,
              array_agg(DISTINCT p.source::text) AS sources
@@ -106,14 +105,14 @@ describe.each(BACKENDS)('catalogue endpoints on %s', (backend) => {
 
   it('reports border coverage per kind as the stored hours and outages give it', async () => {
     const hourly = async (present: string, source: string) =>
-      new Map((await query<{ key: string; first: Date; last: Date; sources: string[] }>(t.db, `
+      new Map((await t.db.rawQuery<{ key: string; first: Date; last: Date; sources: string[] }>(`
         SELECT a.code || '->' || b2.code AS key, min(h.ts) AS first, max(h.ts) AS last, array_agg(DISTINCT h.${source}::text) AS sources
         FROM border_hour h JOIN border b ON b.id = h.border_id JOIN zone a ON a.id = b.zone_a_id JOIN zone b2 ON b2.id = b.zone_b_id
         WHERE ${present} GROUP BY 1`)).map((r) => [r.key, { datetime_from: iso(r.first), datetime_to: iso(new Date(r.last.getTime() + 3_600_000)), native_resolution: 'PT60M', sources: sourceLabels(r.sources.sort()) }]));
     const physical = await hourly('h.physical_ab_mw IS NOT NULL OR h.physical_ba_mw IS NOT NULL', 'physical_source');
     const scheduled = await hourly('h.scheduled_ab_mw IS NOT NULL OR h.scheduled_ba_mw IS NOT NULL', 'scheduled_source');
     const ntc = await hourly('h.ntc_ab_mw IS NOT NULL OR h.ntc_ba_mw IS NOT NULL', 'ntc_source');
-    const outages = new Map((await query<{ key: string; first: Date; last: Date; sources: string[] }>(t.db, `
+    const outages = new Map((await t.db.rawQuery<{ key: string; first: Date; last: Date; sources: string[] }>(`
       SELECT a.code || '->' || b2.code AS key, min(o.starts_at) AS first, max(o.ends_at) AS last, array_agg(DISTINCT o.source::text) AS sources
       FROM border_outage o JOIN border b ON b.id = o.border_id JOIN zone a ON a.id = b.zone_a_id JOIN zone b2 ON b2.id = b.zone_b_id
       GROUP BY 1`)).map((r) => [r.key, { datetime_from: iso(r.first), datetime_to: iso(r.last), native_resolution: null, sources: sourceLabels(r.sources.sort()) }]));

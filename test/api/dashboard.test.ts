@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, testConfig } from '../../src/config.js';
-import { operationPolicyPlugins } from '../../src/graphql/operation-policy.js';
+import { operationPolicyPlugins } from '../../src/graphql/plugins/use-operation-policy.js';
 import { schema } from '../../src/graphql/schema/index.js';
 import { DASHBOARD_OPERATIONS_FILE } from '../../src/http/paths.js';
 import { API_CSP, DASHBOARD_CSP } from '../../src/http/security-headers.js';

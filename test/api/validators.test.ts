@@ -8,7 +8,7 @@ import { type App, createApp } from '../../src/app.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { PricesQuery } from '../../src/dashboard/queries.js';
 import { dashboardDocumentText } from '../support/dashboard.js';
-import { loadPrices } from '../../src/repositories/load.js';
+import { loadPrices } from '../../src/repositories/ingest/load.js';
 import { BACKENDS } from '../support/app.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 

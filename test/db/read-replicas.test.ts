@@ -15,7 +15,7 @@ import { READY_WAIT_MS } from '../../src/http/health.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import type { DataEvent } from '../../src/events/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
-import { notifyWindowCommitted } from '../../src/repositories/ingest-events.js';
+import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
 import { createApiKey } from '../../src/security/api-keys.js';
 import { createTestDatabase, DEMO_TEST_NOW, prepareTestDatabase, type TestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';

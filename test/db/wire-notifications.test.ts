@@ -8,8 +8,8 @@ import { openServerDatabase } from '../../src/db/server-database.js';
 import { notificationScanner, type WireNotification } from '../../src/db/wire-notifications.js';
 import type { DataEvent } from '../../src/events/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
-import { notifyWindowCommitted } from '../../src/repositories/ingest-events.js';
-import { inTransaction } from '../../src/repositories/sql.js';
+import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
+import { inTransaction } from '../../src/repositories/sql/executor.js';
 
 /** One protocol message: type byte, int32 length (itself included), body. */
 function message(type: string, body: Buffer): Buffer {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { BORDERS, Catalogue, ZONES } from '../../src/domain/catalogue.js';
 import { demoBorderHourPayloads, demoPricePayloads } from '../../src/demo/copy-payloads.js';
 import { generateDemo } from '../../src/demo/generate.js';
-import { monthSlices } from '../../src/demo/large.js';
+import { monthSlices } from '../../src/demo/rows.js';
 import { demoBorderHourRows, demoPriceRows } from '../../src/demo/rows.js';
-import { COPY_CHUNK_ROWS } from '../../src/repositories/bulk.js';
-import { appendBorderHours, appendPrices } from '../../src/repositories/load.js';
-import type { Sql } from '../../src/repositories/sql.js';
+import { COPY_CHUNK_ROWS } from '../../src/repositories/ingest/bulk.js';
+import { appendBorderHours, appendPrices } from '../../src/repositories/ingest/load.js';
+import type { Sql } from '../../src/repositories/sql/executor.js';
 
 /** A connection that records the COPY payloads sent to it and knows every referenced id. */
 function recordingSql(): { sql: Sql; copies: { table: string; columns: readonly string[]; payload: Uint8Array }[] } {

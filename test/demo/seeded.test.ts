@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ZONES } from '../../src/domain/catalogue-data.js';
 import { DEMO_ZONE_CODES } from '../../src/demo/profiles.js';
 import { seedDemo } from '../../src/demo/seed.js';
-import { deleteDemoData } from '../../src/repositories/demo-data.js';
-import { refreshPriceDaily } from '../../src/repositories/price-rollup.js';
+import { deleteDemoData } from '../../src/repositories/ingest/demo-data.js';
+import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
 import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase, createTestDatabase, useTestDatabase } from '../support/db.js';
 
 describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {

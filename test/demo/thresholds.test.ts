@@ -5,7 +5,7 @@ import type { Database } from '../../src/db/client.js';
 import type { ClassificationThresholds } from '../../src/domain/classification.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import { createLogger } from '../../src/logger.js';
-import { reclassify } from '../../src/repositories/reclassify.js';
+import { reclassify } from '../../src/repositories/flows/reclassify.js';
 import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 vi.mock('../../src/demo/seed.js', async (importOriginal) => {

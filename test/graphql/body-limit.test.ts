@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_GRAPHQL_BODY_BYTES } from '../../src/graphql/body-limit.js';
+import { MAX_GRAPHQL_BODY_BYTES } from '../../src/limits.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 const QUERY = JSON.stringify({ query: '{ zones { code } }' });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
-import { operationPolicyPlugins } from '../../src/graphql/operation-policy.js';
+import { operationPolicyPlugins } from '../../src/graphql/plugins/use-operation-policy.js';
 import { schema } from '../../src/graphql/schema/index.js';
 import { graphql } from '../gql/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PARSE_LIMITS } from '../../src/graphql/parse-limits.js';
-import { VARIABLE_LIMITS } from '../../src/graphql/variable-limits.js';
+import { PARSE_LIMITS } from '../../src/limits.js';
+import { VARIABLE_LIMITS } from '../../src/limits.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
 
 type GqlBody = { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };

@@ -4,7 +4,7 @@
  * Liveness is the run's advisory lock, dropped by the server when the holding session ends.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ABANDONED_MESSAGE, startRun } from '../../src/repositories/ingest-runs.js';
+import { ABANDONED_MESSAGE, startRun } from '../../src/repositories/ingest/runs.js';
 import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
 import { type FakeUpstream, startFakeUpstream } from './fake-upstream.js';
 import { fakeClient, ingest, iso, rows } from './helpers.js';

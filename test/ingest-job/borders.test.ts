@@ -6,8 +6,8 @@
  */
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCatalogue } from '../../src/repositories/catalogue.js';
-import { findBorderSpans, findPriceSpans, readBorderSpans, readPriceSpans } from '../../src/repositories/coverage.js';
+import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
+import { findBorderSpans, findPriceSpans, readBorderSpans, readPriceSpans } from '../../src/repositories/catalogue/coverage.js';
 import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
 import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
 import { a11, a44, EIC, fakeClient, ingest, iso, key, rows } from './helpers.js';

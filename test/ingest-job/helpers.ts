@@ -2,7 +2,6 @@
 import type { Database } from '../../src/db/client.js';
 import { EntsoeClient, type EntsoeClientOptions, type RetryEvent } from '../../src/ingest/client.js';
 import { type IngestOptions, type IngestSummary, runIngest } from '../../src/ingest/job.js';
-import { query } from '../../src/repositories/sql.js';
 import { type FakeUpstream, TOKEN } from './fake-upstream.js';
 
 /** EICs of the zones the tests use. */
@@ -47,7 +46,7 @@ export function ingest(db: Database, client: EntsoeClient, from: string, to: str
 
 /** Rows of a query (raw SQL on the test database). */
 export function rows<T = Record<string, unknown>>(db: Database, sql: string, params: unknown[] = []): Promise<T[]> {
-  return query<T>(db, sql, params);
+  return db.rawQuery<T>(sql, params);
 }
 
 /** ISO text of a stored instant. */

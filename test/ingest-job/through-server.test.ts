@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/client.js';
 import { killStarted, run, start, startServer } from '../support/processes.js';
-import { ABANDONED_MESSAGE } from '../../src/repositories/ingest-runs.js';
+import { ABANDONED_MESSAGE } from '../../src/repositories/ingest/runs.js';
 import { type FakeUpstream, fixture, startFakeUpstream, TOKEN } from './fake-upstream.js';
 import { EIC, key } from './helpers.js';
 import { subscribe } from '../events/sse.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { findBorderSpans } from '../../src/repositories/coverage.js';
-import { read } from '../../src/repositories/sql.js';
+import { findBorderSpans } from '../../src/repositories/catalogue/coverage.js';
+import { read } from '../../src/repositories/sql/executor.js';
 import { BACKENDS } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
@@ -16,7 +16,7 @@ function previousBorderSpans(db: Database, ids: readonly number[]) {
     kind('scheduled', 'h.scheduled_ab_mw IS NOT NULL OR h.scheduled_ba_mw IS NOT NULL', 'scheduled_source'),
     kind('ntc', 'h.ntc_ab_mw IS NOT NULL OR h.ntc_ba_mw IS NOT NULL', 'ntc_source'),
   ];
-  return read<Record<string, unknown>>(db, Prisma.sql`
+  return read<Record<string, unknown>>(db, 'testBorderHours', Prisma.sql`
     WITH hours AS (
       SELECT h.border_id, ${Prisma.raw(kinds.join(',\n'))}
       FROM border_hour h WHERE h.border_id = ANY(${ids.map(Number)}::smallint[])
@@ -41,7 +41,7 @@ describe.each(BACKENDS)('border coverage on %s', (backend) => {
   let ids: number[];
   beforeAll(async () => {
     t = await createTestDatabase(backend, { seed: 'demo' });
-    ids = (await read<{ id: number }>(t.db, Prisma.sql`SELECT id FROM border ORDER BY id`)).map((r) => Number(r.id));
+    ids = (await read<{ id: number }>(t.db, 'testBorderIds', Prisma.sql`SELECT id FROM border ORDER BY id`)).map((r) => Number(r.id));
     const [a, b, c] = ids as [number, number, number];
     await t.db.execScript(`
       UPDATE border_hour SET physical_source = 'entsoe' WHERE border_id = ${a} AND ts < '2025-10-01';

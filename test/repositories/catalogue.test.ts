@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BORDERS, ZONES } from '../../src/domain/catalogue-data.js';
 import { borderKey } from '../../src/domain/catalogue.js';
-import { ensureCatalogue, readCatalogue } from '../../src/repositories/catalogue.js';
+import { ensureCatalogue, readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 describe.each(TEST_BACKENDS)('zone and border catalogue (%s)', (kind) => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../src/domain/calendar.js';
-import { readCatalogue } from '../../src/repositories/catalogue.js';
-import { findBorderSpans, findPriceSpans, readBorderSpans, readPriceSpans } from '../../src/repositories/coverage.js';
-import { deleteOutagesByMrid } from '../../src/repositories/ingest-load.js';
-import { type BorderHourRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../../src/repositories/load.js';
-import { inTransaction } from '../../src/repositories/sql.js';
+import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
+import { findBorderSpans, findPriceSpans, readBorderSpans, readPriceSpans } from '../../src/repositories/catalogue/coverage.js';
+import { deleteOutagesByMrid } from '../../src/repositories/ingest/ledger.js';
+import { type BorderHourRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../../src/repositories/ingest/load.js';
+import { inTransaction } from '../../src/repositories/sql/executor.js';
 import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 const hoursFrom = (start: Date, n: number) => Array.from({ length: n }, (_, i) => new Date(start.getTime() + i * HOUR_MS));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
-import { readCatalogue } from '../../src/repositories/catalogue.js';
-import { type BorderHourRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../../src/repositories/load.js';
+import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
+import { type BorderHourRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../../src/repositories/ingest/load.js';
 import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 const COUNTS_SQL = `SELECT (SELECT count(*)::int FROM price_point) AS prices, (SELECT count(*)::int FROM price_daily) AS days,

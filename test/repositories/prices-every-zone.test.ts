@@ -5,7 +5,8 @@
  * rows are removed again after each case.
  */
 import { describe, expect, it } from 'vitest';
-import { countPrices, findPrices, type PriceQuery, type PriceRecord } from '../../src/repositories/prices.js';
+import { countPrices, findPrices, type PriceQuery } from '../../src/repositories/prices/rows.js';
+import type { PriceRecord } from '../../src/domain/records.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 const RANGE = { from: new Date('2025-10-10T05:00:00Z'), to: new Date('2025-10-12T07:00:00Z') };

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { classifyHour, DEFAULT_THRESHOLDS } from '../../src/domain/classification.js';
-import { loadBorderHours, loadOutages, loadPrices, type PricePointRow } from '../../src/repositories/load.js';
+import { loadBorderHours, loadOutages, loadPrices, type PricePointRow } from '../../src/repositories/ingest/load.js';
 import { BOUNDARY_HOURS } from '../support/classification-boundaries.js';
-import { monthChunks, reclassify } from '../../src/repositories/reclassify.js';
+import { monthChunks, reclassify } from '../../src/repositories/flows/reclassify.js';
 import { DEMO_TEST_FROM, TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 const WHOLE = { from: DEMO_TEST_FROM, to: new Date('2025-11-07T00:00:00Z'), thresholds: DEFAULT_THRESHOLDS };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { rollupSourcesStatement } from '../../src/repositories/rollup-sources.js';
-import { read } from '../../src/repositories/sql.js';
+import { rollupSourcesStatement } from '../../src/repositories/sql/rollup-sources.js';
+import { read } from '../../src/repositories/sql/executor.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 /** Zone (1-based rank by id), first and last day of January 2025, sources of those days. */
@@ -39,7 +39,7 @@ describe.each(TEST_BACKENDS)('distinct sources of a daily rollup (%s)', (kind) =
         for (const zones of subsets) {
           const keys = Prisma.sql`AND d.zone_id = ANY(${zones}::smallint[])`;
           const [fromDay, toDay] = [from, to].map((d) => (d === 0 ? '2024-12-31' : day(d))) as [string, string];
-          const got = await read<{ source: string }>(db(), rollupSourcesStatement('price_daily', fromDay, toDay, keys));
+          const got = await read<{ source: string }>(db(), 'testRollupSources', rollupSourcesStatement('price_daily', fromDay, toDay, keys));
           const expected = await db().rawQuery<{ source: string }>(
             `SELECT DISTINCT unnest(sources)::text AS source FROM price_daily
              WHERE zone_id = ANY($1::smallint[]) AND day >= $2::date AND day < $3::date ORDER BY 1`,
@@ -55,7 +55,7 @@ describe.each(TEST_BACKENDS)('distinct sources of a daily rollup (%s)', (kind) =
 
   it('finds no sources in an empty rollup', async () => {
     await db().rawQuery('DELETE FROM price_daily');
-    const rows = await read(db(), rollupSourcesStatement('price_daily', '2025-01-01', '2025-02-01', Prisma.empty));
+    const rows = await read(db(), 'testRollupSources', rollupSourcesStatement('price_daily', '2025-01-01', '2025-02-01', Prisma.empty));
     expect(rows).toEqual([]);
   });
 });

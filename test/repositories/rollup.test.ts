@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateDemo } from '../../src/demo/generate.js';
-import { refreshPriceDaily } from '../../src/repositories/price-rollup.js';
+import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
 import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 interface DayRow {

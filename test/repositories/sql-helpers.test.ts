@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { dayBucket, epochMs, utcBucket } from '../../src/repositories/sql-time.js';
-import { inTransaction } from '../../src/repositories/sql.js';
+import { dayBucket, epochMs, utcBucket } from '../../src/repositories/sql/time.js';
+import { inTransaction } from '../../src/repositories/sql/executor.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 

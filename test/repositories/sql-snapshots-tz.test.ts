@@ -6,9 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import type { Resolution } from '../../src/domain/resolution.js';
-import { findCiCounts, findFlowTypeCounts } from '../../src/repositories/flow-aggregates.js';
-import { type FlowQuery, type FlowRecord, findFlowOffsetPage, findFlowRows } from '../../src/repositories/flows.js';
-import { findPrices } from '../../src/repositories/prices.js';
+import { findCiCounts, findFlowTypeCounts } from '../../src/repositories/flows/aggregates.js';
+import type { FlowQuery } from '../../src/repositories/flows/rows-sql.js';
+import type { FlowRecord } from '../../src/domain/records.js';
+import { findFlowOffsetPage } from '../../src/repositories/flows/positions.js';
+import { findFlowRows } from '../../src/repositories/flows/rows.js';
+import { findPrices } from '../../src/repositories/prices/rows.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 function recording(db: Database): { db: Database; statements: string[] } {

@@ -6,11 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import type { Resolution } from '../../src/domain/resolution.js';
-import { findCiCounts, findFlowTypeCounts } from '../../src/repositories/flow-aggregates.js';
-import { type FlowBasis, type FlowQuery, type FlowRecord, findFlowOffsetPage, findFlowRows, findFlowSources, summarizeFlows } from '../../src/repositories/flows.js';
+import { findCiCounts, findFlowTypeCounts } from '../../src/repositories/flows/aggregates.js';
+import type { FlowBasis, FlowRecord } from '../../src/domain/records.js';
+import type { FlowQuery } from '../../src/repositories/flows/rows-sql.js';
+import { findFlowOffsetPage } from '../../src/repositories/flows/positions.js';
+import { findFlowRows, summarizeFlows } from '../../src/repositories/flows/rows.js';
+import { findFlowSources } from '../../src/repositories/flows/sources.js';
 import { WIRE_PRICE_DECIMALS, round } from '../../src/domain/rounding.js';
-import { countPrices, findPrices, findPriceSources, type PriceRecord } from '../../src/repositories/prices.js';
-import { findPriceKpis, findZoneExchange } from '../../src/repositories/zone-stats.js';
+import { countPrices, findPrices, findPriceSources } from '../../src/repositories/prices/rows.js';
+import type { PriceRecord } from '../../src/domain/records.js';
+import { findPriceKpis, findZoneExchange } from '../../src/repositories/prices/zone-stats.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 /** A database that records the text of every statement run through its query API. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isoWeekStart } from '../../src/domain/calendar.js';
-import { findFlowTypeCounts } from '../../src/repositories/flow-aggregates.js';
-import { refreshFlowRollups } from '../../src/repositories/flow-rollup.js';
-import { findFlowRows } from '../../src/repositories/flows.js';
+import { findFlowTypeCounts } from '../../src/repositories/flows/aggregates.js';
+import { refreshFlowRollups } from '../../src/repositories/flows/rollup.js';
+import { findFlowRows } from '../../src/repositories/flows/rows.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 interface WeekRow {

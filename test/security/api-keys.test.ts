@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { currentRequestSignal, withDeadline } from '../../src/deadline.js';
 import { AppError } from '../../src/errors.js';
-import { listApiKeys, revokeApiKey } from '../../src/repositories/api-keys.js';
+import { listApiKeys, revokeApiKey } from '../../src/repositories/keys/api-keys.js';
 import { ApiKeyAuthenticator, createApiKey, generateApiKey, hashApiKey } from '../../src/security/api-keys.js';
 import { parseKeysArgs, runKeysCommand, UsageError } from '../../src/security/keys-command.js';
 import { MemoryBucketStore } from '../../src/security/memory-store.js';
@@ -97,7 +97,7 @@ describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
   });
 
   it('reports a failing key store as 503 DATABASE_UNAVAILABLE', async () => {
-    const broken = { prisma: { apiKey: { findFirst: () => Promise.reject(new Error('connection refused')) } } } as unknown as Database;
+    const broken = { rawQuery: () => Promise.reject(new Error('connection refused')) } as unknown as Database;
     const auth = new ApiKeyAuthenticator(broken);
     expect(await code(auth.authenticate(generateApiKey().key))).toBe('DATABASE_UNAVAILABLE');
   });
@@ -107,14 +107,10 @@ describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
     let queries = 0;
     let fail = true;
     const counting = {
-      prisma: {
-        apiKey: {
-          findFirst: async (args: unknown) => {
-            queries += 1;
-            if (fail) throw new Error('connection refused');
-            return db.prisma.apiKey.findFirst(args as Parameters<typeof db.prisma.apiKey.findFirst>[0]);
-          },
-        },
+      rawQuery: async (sql: string, params?: unknown[]) => {
+        queries += 1;
+        if (fail) throw new Error('connection refused');
+        return db.rawQuery(sql, params);
       },
     } as unknown as Database;
     const auth = new ApiKeyAuthenticator(counting);
@@ -128,14 +124,10 @@ describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
   it('runs a shared lookup outside the first request: its timeout does not fail the requests waiting on the same key', async () => {
     const { id, key } = await createApiKey(db, 'dashboard');
     const slow = {
-      prisma: {
-        apiKey: {
-          findFirst: async (args: unknown) => {
-            await new Promise((r) => setTimeout(r, 80));
-            if (currentRequestSignal()?.aborted) throw new Error('cancelled with the first request');
-            return db.prisma.apiKey.findFirst(args as Parameters<typeof db.prisma.apiKey.findFirst>[0]);
-          },
-        },
+      rawQuery: async (sql: string, params?: unknown[]) => {
+        await new Promise((r) => setTimeout(r, 80));
+        if (currentRequestSignal()?.aborted) throw new Error('cancelled with the first request');
+        return db.rawQuery(sql, params);
       },
     } as unknown as Database;
     const auth = new ApiKeyAuthenticator(slow);

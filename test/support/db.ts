@@ -16,7 +16,7 @@ import { type Database, openPglite, openPostgres } from '../../src/db/client.js'
 import { startEngineThread } from '../../src/db/engine-thread.js';
 import { migrate } from '../../src/db/migrate.js';
 import { seedDemo } from '../../src/demo/seed.js';
-import { ensureCatalogue } from '../../src/repositories/catalogue.js';
+import { ensureCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { TEST_DATABASE_URL } from './env.js';
 
 /** The clock of the test demo data set: physical flows up to here, prices to the end of 2025-11-06 UTC. */

@@ -8,7 +8,7 @@ import { negotiateFormat } from '../../src/rest/negotiation.js';
 import { csvResponse } from '../../src/rest/formats.js';
 import { JsonRows } from '../../src/rest/endpoint.js';
 import { flowsEndpoint } from '../../src/rest/endpoints/flows.js';
-import type { FlowRecord } from '../../src/repositories/flows.js';
+import type { FlowRecord } from '../../src/domain/records.js';
 
 describe('CSV fields (RFC 4180)', () => {
   it('quotes a value holding a comma, a quote, CR or LF and doubles inner quotes', () => {

@@ -7,7 +7,7 @@ import { enumValues } from '../../src/contract/enums.js';
 import { graphqlMetaFields, META, type MetaDecl, type MetaField, restMetaFields } from '../../src/contract/meta.js';
 import { metaSchema, metaWriter } from '../../src/contract/meta-rest.js';
 import { metaFields } from '../../src/graphql/schema/meta.js';
-import type { FieldBuilder } from '../../src/graphql/schema/rows.js';
+import type { FieldBuilder } from '../../src/graphql/rows/object-type.js';
 import { schema } from '../../src/graphql/schema/index.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { buildOpenApi } from '../../src/rest/openapi.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowRecord } from '../../src/repositories/flows.js';
+import type { FlowRecord } from '../../src/domain/records.js';
 import { wireRowOf } from '../../src/contract/json.js';
 import { rowJsonOf } from '../support/row-json.js';
 import { FLOW_ROW } from '../../src/contract/rows/flows.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { assertForward } from '../../src/graphql/schema/paging.js';
+import { assertForward } from '../../src/graphql/connection.js';
 
 const paramOf = (args: Parameters<typeof assertForward>[0]): string | undefined => {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nestsDeeperThan } from '../../src/graphql/parse-limits.js';
+import { nestsDeeperThan } from '../../src/graphql/plugins/use-parse-limits.js';
 
 describe('nestsDeeperThan', () => {
   it('counts braces, brackets and parentheses together', () => {

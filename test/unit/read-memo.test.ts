@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { currentRequestSignal, withDeadline } from '../../src/deadline.js';
-import { createReadMemo, NO_MEMO, statementKey } from '../../src/repositories/read-memo.js';
+import { createReadMemo, NO_MEMO, statementKey } from '../../src/repositories/sql/read-memo.js';
 
 const counting = <T>(value: T) => {
   const load = () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sharedInstants } from '../../src/repositories/sql-time.js';
+import { sharedInstants } from '../../src/repositories/sql/time.js';
 
 describe('Dates of rows read in datetime order', () => {
   it('gives consecutive rows of one instant the same Date, and each instant its exact time', () => {

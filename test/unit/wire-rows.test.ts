@@ -7,7 +7,7 @@ import * as flowAggregates from '../../src/contract/rows/flow-aggregates.js';
 import * as flows from '../../src/contract/rows/flows.js';
 import * as prices from '../../src/contract/rows/prices.js';
 import * as zoneAggregates from '../../src/contract/rows/zone-aggregates.js';
-import type { PriceRecord } from '../../src/repositories/prices.js';
+import type { PriceRecord } from '../../src/domain/records.js';
 
 const CONTRACTS = Object.values({ ...catalogue, ...flowAggregates, ...flows, ...prices, ...zoneAggregates }) as RowContract<unknown>[];
 /** A row whose every property is null: each field writes null. */

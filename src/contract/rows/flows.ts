@@ -1,5 +1,5 @@
 import { MW_DECIMALS, WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
-import type { FlowRecord } from '../../repositories/flows.js';
+import type { FlowRecord } from '../../domain/records.js';
 import { FLOW_TYPES } from '../../services/flow-filter.js';
 import { defineRow, fieldsOf } from '../fields.js';
 

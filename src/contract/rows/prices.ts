@@ -1,5 +1,5 @@
 import { WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
-import type { PriceRecord } from '../../repositories/prices.js';
+import type { PriceRecord } from '../../domain/records.js';
 import { defineRow, fieldsOf } from '../fields.js';
 
 const f = fieldsOf<PriceRecord>();

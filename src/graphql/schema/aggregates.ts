@@ -9,9 +9,9 @@ import {
 import { builder } from '../builder.js';
 import { graphqlArgs, withArgs } from './args.js';
 import { MetaRef } from './common.js';
-import { rowObjectType } from './rows.js';
+import { rowObjectType } from '../rows/object-type.js';
 import type { RowTimeZone } from '../../contract/json.js';
-import { inTimeZone } from '../zoned-rows.js';
+import { inTimeZone } from '../rows/zoned.js';
 
 /** A service result as GraphQL parent: rows tagged with their time zone under `timeZone`. */
 async function zoned<R>(result: Promise<{ meta: Meta; rows: R[]; rowTimeZone?: RowTimeZone<R> }>): Promise<{ meta: Meta; rows: R[] }> {

@@ -1,7 +1,7 @@
 import { BORDER_COVERAGE_ROW, ZONE_COVERAGE_ROW } from '../../contract/rows/catalogue.js';
 import { getBorderCoverage, getZoneCoverage } from '../../services/catalogue.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { rowObjectType } from './rows.js';
+import { rowObjectType } from '../rows/object-type.js';
 import { BorderRef, ZoneRef } from './zones.js';
 
 const ZoneCoverageRef = rowObjectType(ZONE_COVERAGE_ROW);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FLOW_ROW } from '../../contract/rows/flows.js';
-import type { FlowRecord } from '../../repositories/flows.js';
+import type { FlowRecord } from '../../domain/records.js';
 import type { ResolvedFlowSelection } from '../../services/flow-filter.js';
 import { flowMeta, flowRowTimeZone, getFlowKeysetPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
@@ -8,10 +8,10 @@ import { enumType, graphqlArgs, withArgs } from './args.js';
 import { enumValues, FLOW_BASIS, FLOW_TYPE } from '../../contract/enums.js';
 import { BASIS, BORDERS, FLOW_TYPES, type InputOf, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
 import { PAGE_LIMITS } from '../../limits.js';
-import { inTimeZone } from '../zoned-rows.js';
-import { cursorCode, cursorInstant, MetaRef } from './common.js';
-import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
-import { type RowView, rowViewType } from './row-views.js';
+import { inTimeZone } from '../rows/zoned.js';
+import { MetaRef } from './common.js';
+import { assertForward, cursorCode, cursorInstant, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from '../connection.js';
+import { type RowView, rowViewType } from '../rows/view-type.js';
 
 /** The four flow types (REST flow_type). */
 export const FlowTypeEnum = enumType(FLOW_TYPE);

@@ -2,7 +2,7 @@ import type { ObjectRef } from '@pothos/core';
 import { graphqlMetaFields, type MetaDecl, type MetaField, type SourceOf } from '../../contract/meta.js';
 import { builder } from '../builder.js';
 import { enumRefOf } from './args.js';
-import type { FieldBuilder } from './rows.js';
+import type { FieldBuilder } from '../rows/object-type.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 

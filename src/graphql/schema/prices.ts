@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { PRICE_ROW } from '../../contract/rows/prices.js';
 import { PAGE_LIMITS } from '../../limits.js';
-import type { PriceRecord } from '../../repositories/prices.js';
+import type { PriceRecord } from '../../domain/records.js';
 import type { Meta } from '../../services/meta.js';
 import { countPriceRows, getPriceKeysetPage, priceMeta, resolvePriceQuery, type ResolvedPriceQuery } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { graphqlArgs, withArgs } from './args.js';
 import { type InputOf, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
-import { cursorCode, cursorInstant, MetaRef } from './common.js';
-import { assertForward, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from './paging.js';
-import { type RowView, rowViewType } from './row-views.js';
+import { MetaRef } from './common.js';
+import { assertForward, cursorCode, cursorInstant, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from '../connection.js';
+import { type RowView, rowViewType } from '../rows/view-type.js';
 import { rowZoneOf } from '../../services/time-zone.js';
-import { inTimeZone } from '../zoned-rows.js';
+import { inTimeZone } from '../rows/zoned.js';
 
 const PricePoint = rowViewType(PRICE_ROW);
 

@@ -4,7 +4,7 @@
 -- hours: 59590
 
 -- statement 1
-SELECT round(date_part('epoch', (s.bucket AT TIME ZONE 'UTC')) * 1000) AS day_ms, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
+/* findCiCounts */ SELECT round(date_part('epoch', (s.bucket AT TIME ZONE 'UTC')) * 1000) AS day_ms, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
     FROM (SELECT date_bin('1 day', u.day::timestamp, timestamp '2000-01-03 00:00:00') AS bucket, u.zone_id, sum(u.ci) AS ci, sum(u.total) AS total
           FROM (
       SELECT (zh.ts AT TIME ZONE 'UTC')::date AS day, zh.zone_id, (count(*) FILTER (WHERE zh.ci))::int AS ci, count(*)::int AS total
@@ -34,7 +34,7 @@ SELECT round(date_part('epoch', (s.bucket AT TIME ZONE 'UTC')) * 1000) AS day_ms
     ORDER BY s.bucket, 2;
 
 -- statement 2
-SELECT round(date_part('epoch', (s.bucket AT TIME ZONE 'UTC')) * 1000) AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
+/* findFlowTypeCounts */ SELECT round(date_part('epoch', (s.bucket AT TIME ZONE 'UTC')) * 1000) AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
            s.convergence, s.congestion, s.counter_intuitive AS "counterIntuitive", s.outage, s.hours
     FROM (
       SELECT date_bin('1 day', d.day::timestamp, timestamp '2000-01-03 00:00:00') AS bucket, d.border_id,

@@ -4,7 +4,7 @@
 -- hours: 0
 
 -- statement 1
-SELECT round(date_part('epoch', s.bucket) * 1000) AS day_ms, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
+/* findCiCounts */ SELECT round(date_part('epoch', s.bucket) * 1000) AS day_ms, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
     FROM (SELECT date_bin('1 hour', u.day, timestamptz '2000-01-03 00:00:00+00') AS bucket, u.zone_id, sum(u.ci) AS ci, sum(u.total) AS total
           FROM (
     SELECT zh.ts AS day, zh.zone_id, CASE WHEN zh.ci THEN 1 ELSE 0 END AS ci, 1 AS total

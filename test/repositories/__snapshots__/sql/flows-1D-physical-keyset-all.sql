@@ -4,7 +4,7 @@
 -- first: ["2025-09-23T00:00:00.000Z","AT","SI","convergence"]
 
 -- statement 1
-SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+/* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
@@ -70,7 +70,7 @@ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from,
     LIMIT $13;
 
 -- statement 2
-SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
+/* summarizeFlows */ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
       SELECT (s.day::timestamp AT TIME ZONE 'UTC') AS datetime, s.day AS sort_key, s.border_id, s.export_from_a,
              s.flow_type::text AS flow_type, s.interpolated_hours > 0 AS flow_interpolated,
              s.net_flow_sum / s.hours AS net_flow_mw,
@@ -113,7 +113,7 @@ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
       WHERE d.day >= $5::date AND d.day < $6::date  ) s) f;
 
 -- statement 3
-WITH RECURSIVE arrays(sources) AS (
+/* findFlowSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
       SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)

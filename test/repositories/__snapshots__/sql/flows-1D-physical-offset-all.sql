@@ -4,7 +4,7 @@
 -- first: ["2025-09-23T00:00:00.000Z","AT","SI","convergence"]
 
 -- statement 1
-SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+/* findFlowPositions */ SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
     FROM (SELECT k.day AS bucket, k.derived FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
       FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL
@@ -17,7 +17,7 @@ SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000
       WHERE d.day >= $5::date AND d.day < $6::date  ) k) r GROUP BY r.bucket ORDER BY r.bucket;
 
 -- statement 2
-SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+/* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
@@ -55,7 +55,7 @@ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from,
     LIMIT $3 OFFSET $4;
 
 -- statement 3
-WITH RECURSIVE arrays(sources) AS (
+/* findFlowSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
       SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)

@@ -4,7 +4,7 @@
 -- first: ["2025-09-25T00:00:00.000Z","AT","CZ","congestion"]
 
 -- statement 1
-SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+/* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
@@ -45,7 +45,7 @@ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from,
     LIMIT $11;
 
 -- statement 2
-SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
+/* summarizeFlows */ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
     SELECT y.*, y.datetime AS sort_key FROM (
       SELECT date_bin('1 day', x.datetime, timestamptz '2000-01-03 00:00:00+00') AS datetime, x.border_id, x.export_from_a, x.flow_type,
              bool_or(x.flow_interpolated) AS flow_interpolated, avg(x.net_flow_mw) AS net_flow_mw,
@@ -63,7 +63,7 @@ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
     WHERE h.ts >= $1 AND h.ts < $2 AND h.scheduled_flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.scheduled_flow_type::text = ANY($4::text[])) x GROUP BY 1, 2, 3, 4) y) f;
 
 -- statement 3
-WITH RECURSIVE arrays(sources) AS (
+/* findFlowSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
       SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)

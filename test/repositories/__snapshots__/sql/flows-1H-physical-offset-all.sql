@@ -4,7 +4,7 @@
 -- first: ["2025-10-10T05:00:00.000Z","DE_LU","AT","convergence"]
 
 -- statement 1
-SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+/* findFlowPositions */ SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
     FROM (
     SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, coalesce(h.export_from_a, true) AS export_from_a, h.flow_type::text AS flow_type,
            (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END) AS flow_interpolated,
@@ -17,7 +17,7 @@ SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows
     WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL  ) f GROUP BY f.sort_key ORDER BY f.sort_key;
 
 -- statement 2
-SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+/* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
@@ -44,7 +44,7 @@ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from,
     LIMIT $3 OFFSET $4;
 
 -- statement 3
-WITH RECURSIVE arrays(sources) AS (
+/* findFlowSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
       SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)

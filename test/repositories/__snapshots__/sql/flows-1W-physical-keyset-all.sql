@@ -4,7 +4,7 @@
 -- first: ["2025-09-22T00:00:00.000Z","AT","IT_NORD","congestion"]
 
 -- statement 1
-SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+/* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
@@ -79,7 +79,7 @@ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from,
     LIMIT $17;
 
 -- statement 2
-SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
+/* summarizeFlows */ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
     SELECT (date_bin('7 days', s.day::timestamp, timestamp '2000-01-03 00:00:00') AT TIME ZONE 'UTC') AS datetime, date_bin('7 days', s.day::timestamp, timestamp '2000-01-03 00:00:00') AS sort_key, s.border_id, s.export_from_a,
            s.flow_type::text AS flow_type, sum(s.interpolated_hours) > 0 AS flow_interpolated,
            sum(s.net_flow_sum) / sum(s.hours) AS net_flow_mw,
@@ -131,7 +131,7 @@ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
     GROUP BY date_bin('7 days', s.day::timestamp, timestamp '2000-01-03 00:00:00'), s.border_id, s.export_from_a, s.flow_type) f;
 
 -- statement 3
-WITH RECURSIVE arrays(sources) AS (
+/* findFlowSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
       SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)

@@ -4,7 +4,7 @@
 -- first: ["2025-09-22T00:00:00.000Z","AT","IT_NORD","congestion"]
 
 -- statement 1
-SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+/* findFlowPositions */ SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
     FROM (
       SELECT date_bin('7 days', k.day::timestamp, timestamp '2000-01-03 00:00:00') AS bucket, bool_or(k.derived) AS derived
       FROM (
@@ -25,7 +25,7 @@ SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, co
       WHERE d.week >= $9::date AND d.week < $10::date  ) k) r GROUP BY r.bucket ORDER BY r.bucket;
 
 -- statement 2
-SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+/* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
@@ -68,7 +68,7 @@ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from,
     LIMIT $5 OFFSET $6;
 
 -- statement 3
-WITH RECURSIVE arrays(sources) AS (
+/* findFlowSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
       SELECT (SELECT d.sources FROM border_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)

@@ -2,7 +2,7 @@
 -- total: 1290
 
 -- statement 1
-SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+/* findPrices */ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT s.day AS datetime, s.zone_id, s.weighted_sum / s.minutes AS price, s.interpolated
@@ -20,7 +20,7 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
     ORDER BY r.datetime, r.zone;
 
 -- statement 2
-SELECT count(*)::int AS n FROM (
+/* countPrices */ SELECT count(*)::int AS n FROM (
     SELECT s.day AS datetime, s.zone_id, s.weighted_sum / s.minutes AS price, s.interpolated
     FROM (
       SELECT date_bin('1 day', p.ts, timestamptz '2000-01-03 00:00:00+00') AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,

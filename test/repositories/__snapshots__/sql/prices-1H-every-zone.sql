@@ -2,7 +2,7 @@
 -- total: 1500
 
 -- statement 1
-SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+/* findPrices */ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
@@ -18,7 +18,7 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
     ORDER BY r.datetime, r.zone;
 
 -- statement 2
-SELECT count(*)::int AS n FROM (
+/* countPrices */ SELECT count(*)::int AS n FROM (
     SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
     FROM (
     SELECT p.zone_id, date_bin('1 hour', p.ts, timestamptz '2000-01-03 00:00:00+00') AS hour,

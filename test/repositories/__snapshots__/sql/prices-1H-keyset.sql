@@ -4,7 +4,7 @@
 -- first: ["2025-10-10T06:00:00.000Z","DE_LU"]
 
 -- statement 1
-SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+/* findPrices */ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
@@ -21,7 +21,7 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
     LIMIT $6;
 
 -- statement 2
-SELECT count(*)::int AS n FROM (
+/* countPrices */ SELECT count(*)::int AS n FROM (
     SELECT h.hour AS datetime, h.zone_id, h.price, h.interpolated
     FROM (
     SELECT p.zone_id, date_bin('1 hour', p.ts, timestamptz '2000-01-03 00:00:00+00') AS hour,
@@ -32,7 +32,7 @@ SELECT count(*)::int AS n FROM (
     GROUP BY 1, 2) h) r;
 
 -- statement 3
-WITH RECURSIVE arrays(sources) AS (
+/* findPriceSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM price_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
       SELECT (SELECT d.sources FROM price_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)

@@ -2,7 +2,7 @@
 -- total: 210
 
 -- statement 1
-SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+/* findPrices */ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT date_bin('7 days', s.day, timestamptz '2000-01-03 00:00:00+00') AS datetime, s.zone_id,
@@ -22,7 +22,7 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
     ORDER BY r.datetime, r.zone;
 
 -- statement 2
-SELECT count(*)::int AS n FROM (
+/* countPrices */ SELECT count(*)::int AS n FROM (
     SELECT date_bin('7 days', s.day, timestamptz '2000-01-03 00:00:00+00') AS datetime, s.zone_id,
            sum(s.weighted_sum) / sum(s.minutes) AS price, bool_or(s.interpolated) AS interpolated
     FROM (

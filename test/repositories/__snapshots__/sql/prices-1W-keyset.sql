@@ -4,7 +4,7 @@
 -- first: ["2025-09-29T00:00:00.000Z","DE_LU"]
 
 -- statement 1
-SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+/* findPrices */ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT date_bin('7 days', s.day, timestamptz '2000-01-03 00:00:00+00') AS datetime, s.zone_id,
@@ -25,7 +25,7 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
     LIMIT $11;
 
 -- statement 2
-SELECT count(*)::int AS n FROM (
+/* countPrices */ SELECT count(*)::int AS n FROM (
     SELECT date_bin('7 days', s.day, timestamptz '2000-01-03 00:00:00+00') AS datetime, s.zone_id,
            sum(s.weighted_sum) / sum(s.minutes) AS price, bool_or(s.interpolated) AS interpolated
     FROM (
@@ -40,7 +40,7 @@ SELECT count(*)::int AS n FROM (
     GROUP BY 1, 2) r;
 
 -- statement 3
-WITH RECURSIVE arrays(sources) AS (
+/* findPriceSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM price_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
       SELECT (SELECT d.sources FROM price_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)

@@ -2,7 +2,7 @@
 -- total: 6000
 
 -- statement 1
-SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+/* findPrices */ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
@@ -13,7 +13,7 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
     ORDER BY r.datetime, r.zone;
 
 -- statement 2
-SELECT count(*)::int AS n FROM (
+/* countPrices */ SELECT count(*)::int AS n FROM (
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
     FROM price_point p
     WHERE p.ts >= $1 AND p.ts < $2) r WHERE r.zone_id = ANY($3::smallint[]);

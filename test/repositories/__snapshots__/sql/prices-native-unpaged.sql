@@ -4,7 +4,7 @@
 -- first: ["2025-10-10T05:00:00.000Z","DE_LU"]
 
 -- statement 1
-SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
+/* findPrices */ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.price, r.interpolated FROM (
       SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
       FROM (
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
@@ -15,13 +15,13 @@ SELECT round(date_part('epoch', r.datetime) * 1000) AS datetime_ms, r.zone, r.pr
     ORDER BY r.datetime, r.zone;
 
 -- statement 2
-SELECT count(*)::int AS n FROM (
+/* countPrices */ SELECT count(*)::int AS n FROM (
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
     FROM price_point p
     WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3) r;
 
 -- statement 3
-WITH RECURSIVE arrays(sources) AS (
+/* findPriceSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM price_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL
       SELECT (SELECT d.sources FROM price_daily d WHERE d.sources > a.sources ORDER BY d.sources LIMIT 1)

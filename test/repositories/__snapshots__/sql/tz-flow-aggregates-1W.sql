@@ -4,7 +4,7 @@
 -- hours: 3360
 
 -- statement 1
-SELECT round(date_part('epoch', s.bucket) * 1000) AS day_ms, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
+/* findCiCounts */ SELECT round(date_part('epoch', s.bucket) * 1000) AS day_ms, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
     FROM (SELECT date_trunc('week', u.day, tz.name) AS bucket, u.zone_id, sum(u.ci) AS ci, sum(u.total) AS total
           FROM (
     SELECT zh.ts AS day, zh.zone_id, CASE WHEN zh.ci THEN 1 ELSE 0 END AS ci, 1 AS total
@@ -22,7 +22,7 @@ SELECT round(date_part('epoch', s.bucket) * 1000) AS day_ms, z.code COLLATE "C" 
     ORDER BY s.bucket, 2;
 
 -- statement 2
-SELECT round(date_part('epoch', s.bucket) * 1000) AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
+/* findFlowTypeCounts */ SELECT round(date_part('epoch', s.bucket) * 1000) AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
            s.convergence, s.congestion, s.counter_intuitive AS "counterIntuitive", s.outage, s.hours
     FROM (
       SELECT date_trunc('week', h.ts, tz.name) AS bucket, h.border_id,

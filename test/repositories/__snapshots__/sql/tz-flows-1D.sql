@@ -2,7 +2,7 @@
 -- first: [["2025-10-19T21:00:00.000Z","SE_3","FI","convergence",8]]
 
 -- statement 1
-SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+/* findFlowPositions */ SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
     FROM (
     SELECT y.*, y.datetime AS sort_key FROM (
       SELECT date_trunc('day', x.datetime, tz.name) AS datetime, x.border_id, x.export_from_a, x.flow_type,
@@ -22,7 +22,7 @@ SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows
       GROUP BY 1, 2, 3, 4) y) f GROUP BY f.sort_key ORDER BY f.sort_key;
 
 -- statement 2
-SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+/* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,
@@ -54,7 +54,7 @@ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from,
     LIMIT $6 OFFSET $7;
 
 -- statement 3
-SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
+/* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
     SELECT r.datetime, r.sort_key, p.zone_from, p.zone_to,

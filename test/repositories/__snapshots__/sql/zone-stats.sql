@@ -2,7 +2,7 @@
 -- exchange: [["DE_LU",1010],["FR",1010],["NL",1010],["PL",1010]]
 
 -- statement 1
-WITH hp AS (
+/* findPriceKpis */ WITH hp AS (
     SELECT p.zone_id, date_bin('1 hour', p.ts, timestamptz '2000-01-03 00:00:00+00') AS hour,
            round((sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes))::numeric, 6)::float8 AS price,
            bool_or(p.interpolated) AS interpolated
@@ -28,7 +28,7 @@ WITH hp AS (
     ORDER BY 1;
 
 -- statement 2
-WITH zb AS (
+/* findZoneExchange */ WITH zb AS (
       SELECT z.id AS zone_id, h.ts,
              CASE WHEN (coalesce(h.export_from_a, true)) = (b.zone_a_id = z.id) THEN h.net_flow_mw ELSE -h.net_flow_mw END AS s
       FROM zone z JOIN border b ON z.id IN (b.zone_a_id, b.zone_b_id) JOIN border_hour h ON h.border_id = b.id

@@ -1,0 +1,34 @@
+import type { ExecutionArgs, GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { isTimeoutError, pastDeadline, remainingMs, timeoutError, withDeadline } from '../../deadline.js';
+import { AppError } from '../../errors.js';
+
+/** Whether a resolver of the result failed on a time limit (the database's statement timeout, a pool wait). */
+function timedOutInResolvers(result: unknown): boolean {
+  const errors = (result as { errors?: readonly GraphQLError[] } | null)?.errors;
+  return errors?.some((e) => isTimeoutError(e.originalError ?? e)) ?? false;
+}
+
+/**
+ * Bounds every GraphQL operation's execution by `ms` (REQUEST_TIMEOUT_MS), as `withDeadline` does
+ * for REST: past it the response is a TIMEOUT error with HTTP 504, and the operation's database
+ * statements are cancelled; a resolver's database timeout at the deadline answers the same. Install
+ * it after any plugin that replaces the execute function (JIT).
+ */
+export function timeLimitPlugin(ms: number): Plugin {
+  return {
+    onExecute({ executeFn, setExecuteFn }) {
+      setExecuteFn((args: ExecutionArgs) => {
+        const request = (args.contextValue as { request?: Request } | undefined)?.request;
+        const [left, started] = [remainingMs(request, ms), performance.now()];
+        return withDeadline(left, request?.signal, async () => executeFn(args), ms).then(
+          (result) => (timedOutInResolvers(result) && pastDeadline(started, left) ? { errors: [timeoutError(ms)] } : result),
+          (err: unknown) => {
+            if (err instanceof AppError) return { errors: [err] };
+            throw err;
+          },
+        );
+      });
+    },
+  };
+}

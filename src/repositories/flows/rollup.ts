@@ -1,0 +1,90 @@
+import { DAY_MS, WEEK_MS, isoWeekStart } from '../../domain/calendar.js';
+import { widenToDays } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { DIR, HOUR_AGGREGATES } from './sql.js';
+import { dayBucket, utcDay } from '../sql/time.js';
+import { type Executor, run } from '../sql/executor.js';
+
+const borderDaily = (from: Date, to: Date) => Prisma.sql`
+  INSERT INTO border_daily (border_id, day, flow_type, export_from_a, hours, interpolated_hours, derived_hours,
+                            net_flow_sum, price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources)
+  SELECT h.border_id, ${utcDay(Prisma.sql`h.ts`)}, h.flow_type, ${DIR}, ${HOUR_AGGREGATES}
+  FROM border_hour h
+  WHERE h.ts >= ${from} AND h.ts < ${to} AND h.flow_type IS NOT NULL
+  GROUP BY 1, 2, 3, 4`;
+
+const zoneDaily = (from: Date, to: Date) => Prisma.sql`
+  INSERT INTO zone_daily (zone_id, day, ci_hours, assessed_hours)
+  SELECT zh.zone_id, ${utcDay(Prisma.sql`zh.ts`)}, count(*) FILTER (WHERE zh.ci)::int, count(*)::int
+  FROM (${zoneHours(from, to)}) zh
+  GROUP BY 1, 2`;
+
+/**
+ * Per zone and hour over [from, to): `ci` is true when a counter-intuitive flow left the zone at
+ * any of its borders; one row exists when at least one of its borders was assessed.
+ */
+export function zoneHours(from: Date, to: Date, zoneIds: readonly number[] = []): Prisma.Sql {
+  const zones = zoneIds.length ? Prisma.sql`AND z.zone_id = ANY(${zoneIds.map(Number)}::smallint[])` : Prisma.empty;
+  return Prisma.sql`
+    SELECT z.zone_id, h.ts,
+           bool_or(h.flow_type = 'counter_intuitive'
+                   AND ((h.export_from_a AND z.zone_id = b.zone_a_id) OR (NOT h.export_from_a AND z.zone_id = b.zone_b_id))) AS ci
+    FROM border_hour h
+    JOIN border b ON b.id = h.border_id
+    CROSS JOIN LATERAL (VALUES (b.zone_a_id), (b.zone_b_id)) AS z(zone_id)
+    WHERE h.ts >= ${from} AND h.ts < ${to} AND h.flow_type IS NOT NULL ${zones}
+    GROUP BY 1, 2`;
+}
+
+/** The Monday (`date`) of the ISO week of border_daily's `d.day`. */
+const WEEK_OF_DAY = Prisma.sql`${dayBucket('1W', Prisma.sql`d.day`)}::date`;
+
+/**
+ * border_weekly rows of the ISO weeks in [from, to) (Mondays, as `YYYY-MM-DD`), summed from the
+ * border_daily rows of those weeks, sources merged. Migration 20261122054236_border_weekly
+ * backfills existing databases with the same statement over all days.
+ */
+const borderWeekly = (from: string, to: string) => Prisma.sql`
+  INSERT INTO border_weekly (border_id, week, flow_type, export_from_a, hours, interpolated_hours, derived_hours,
+                             net_flow_sum, price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources)
+  SELECT s.border_id, s.week, s.flow_type, s.export_from_a, s.hours, s.interpolated_hours, s.derived_hours, s.net_flow_sum,
+         s.price_hours, s.price_from_sum, s.price_to_sum, s.capacity_sum, s.capacity_hours, coalesce(src.sources, '{}')
+  FROM (SELECT d.border_id, ${WEEK_OF_DAY} AS week, d.flow_type, d.export_from_a,
+               sum(d.hours)::int AS hours, sum(d.interpolated_hours)::int AS interpolated_hours,
+               sum(d.derived_hours)::int AS derived_hours, sum(d.net_flow_sum) AS net_flow_sum,
+               sum(d.price_hours)::int AS price_hours, sum(d.price_from_sum) AS price_from_sum,
+               sum(d.price_to_sum) AS price_to_sum, sum(d.capacity_sum) AS capacity_sum,
+               sum(d.capacity_hours)::int AS capacity_hours
+        FROM border_daily d WHERE d.day >= ${from}::date AND d.day < ${to}::date
+        GROUP BY 1, 2, 3, 4) s
+  LEFT JOIN (SELECT d.border_id, ${WEEK_OF_DAY} AS week, d.flow_type, d.export_from_a,
+                    array_agg(DISTINCT u.source ORDER BY u.source) AS sources
+             FROM border_daily d CROSS JOIN LATERAL unnest(d.sources) AS u(source)
+             WHERE d.day >= ${from}::date AND d.day < ${to}::date
+             GROUP BY 1, 2, 3, 4) src
+    ON src.border_id = s.border_id AND src.week = s.week AND src.flow_type = s.flow_type AND src.export_from_a = s.export_from_a`;
+
+/** The ISO weeks (Monday to Monday, `YYYY-MM-DD`) touching the whole UTC days [from, to). */
+function weekWindow(from: Date, to: Date): [string, string] {
+  const first = isoWeekStart(from.getTime());
+  const last = isoWeekStart(to.getTime() - DAY_MS) + WEEK_MS;
+  return [new Date(first).toISOString().slice(0, 10), new Date(last).toISOString().slice(0, 10)];
+}
+
+/**
+ * Recomputes border_daily and zone_daily for the UTC days touching [from, to) from border_hour's
+ * stored classification, then border_weekly for the ISO weeks touching them from border_daily.
+ * Hours without a reported flow (outages) count as 0 MW in the A->B direction. Run it in the same
+ * transaction as the reclassification it follows.
+ */
+export async function refreshFlowRollups(db: Executor, range: { from: Date; to: Date }): Promise<void> {
+  const { from, to } = widenToDays(range);
+  const [fromDay, toDay] = [from.toISOString().slice(0, 10), to.toISOString().slice(0, 10)];
+  await run(db, 'deleteBorderDaily', Prisma.sql`DELETE FROM border_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`);
+  await run(db, 'deleteZoneDaily', Prisma.sql`DELETE FROM zone_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`);
+  await run(db, 'insertBorderDaily', borderDaily(from, to));
+  await run(db, 'insertZoneDaily', zoneDaily(from, to));
+  const [fromWeek, toWeek] = weekWindow(from, to);
+  await run(db, 'deleteBorderWeekly', Prisma.sql`DELETE FROM border_weekly WHERE week >= ${fromWeek}::date AND week < ${toWeek}::date`);
+  await run(db, 'insertBorderWeekly', borderWeekly(fromWeek, toWeek));
+}

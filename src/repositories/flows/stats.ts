@@ -1,0 +1,130 @@
+import type { Database } from '../../db/client.js';
+import type { Resolution } from '../../domain/resolution.js';
+import type { TimeRange } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { read } from '../sql/executor.js';
+import { bucketSums, DIR, type FlowFilter, hourConditions } from './sql.js';
+import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, localBucket } from '../sql/time.js';
+
+/** A border as a series in its written orientation: flip when written B->A. */
+export interface OrientedBorder {
+  readonly borderId: number;
+  readonly flip: boolean;
+  readonly name: string;
+}
+
+const oriented = (borders: readonly OrientedBorder[]) => Prisma.sql`
+  unnest(${borders.map((b) => b.borderId)}::smallint[], ${borders.map((b) => b.flip)}::bool[], ${borders.map((b) => b.name)}::text[])
+    AS w(border_id, flip, name)`;
+
+/** Signed A->B flow of border_hour `h` in MW (positive A->B). */
+const SIGNED_AB = Prisma.sql`(CASE WHEN coalesce(h.export_from_a, true) THEN h.net_flow_mw ELSE -h.net_flow_mw END)`;
+
+/** One scatter point: a bin of (signed flow, price delta) observations of one written border. */
+export interface ScatterPoint {
+  readonly zoneFrom: string;
+  readonly zoneTo: string;
+  readonly netFlowMw: number;
+  readonly priceDelta: number;
+  readonly count: number;
+}
+
+function hourlyObservations(f: FlowFilter, borders: readonly OrientedBorder[]): Prisma.Sql {
+  return Prisma.sql`
+    SELECT w.name, w.flip, ${SIGNED_AB} AS flow_ab, h.price_b_eur_mwh - h.price_a_eur_mwh AS delta_ab
+    FROM ${oriented(borders)} JOIN border_hour h ON h.border_id = w.border_id
+    WHERE h.ts >= ${f.from} AND h.ts < ${f.to} AND h.flow_type IS NOT NULL AND h.flow_type <> 'outage'
+      AND h.net_flow_mw IS NOT NULL AND h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
+}
+
+function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution): Prisma.Sql {
+  return Prisma.sql`
+    SELECT w.name, w.flip,
+           sum(CASE WHEN d.export_from_a THEN d.net_flow_sum ELSE -d.net_flow_sum END) / sum(d.hours) AS flow_ab,
+           sum(CASE WHEN d.export_from_a THEN d.price_to_sum - d.price_from_sum ELSE d.price_from_sum - d.price_to_sum END)
+             / nullif(sum(d.price_hours), 0) AS delta_ab
+    FROM ${oriented(borders)} JOIN (${bucketSums(f, resolution)}) d ON d.border_id = w.border_id
+    WHERE d.flow_type <> 'outage'
+    GROUP BY w.name, w.flip, ${dayBucket(resolution, Prisma.sql`d.day`)}`;
+}
+
+/** Bucket means of {@link bucketObservations} over local days or weeks of each border's time zone, from border_hour. */
+function localBucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution, tz: BorderTimeZones): Prisma.Sql {
+  const both = Prisma.sql`h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
+  return Prisma.sql`
+    SELECT w.name, w.flip,
+           sum(CASE WHEN ${DIR} THEN coalesce(h.net_flow_mw, 0) ELSE -coalesce(h.net_flow_mw, 0) END) / count(*) AS flow_ab,
+           sum(h.price_b_eur_mwh - h.price_a_eur_mwh) FILTER (WHERE ${both}) / nullif(count(*) FILTER (WHERE ${both}), 0) AS delta_ab
+    FROM ${oriented(borders)} JOIN border_hour h ON h.border_id = w.border_id JOIN ${borderTimeZoneTable(tz)} ON tz.border_id = h.border_id
+    WHERE ${hourConditions(f)} AND h.flow_type <> 'outage'
+    GROUP BY w.name, w.flip, ${localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`)}`;
+}
+
+/**
+ * Flow/price scatter: observations (hourly at native/1H, bucket means at 1D/1W; outage hours left
+ * out) binned to `flowBinMw` MW and `priceBin` EUR/MWh, signed in each border's written orientation.
+ * With `tz`, 1D/1W buckets are local days or weeks of each border's time zone.
+ */
+export async function findScatter(
+  db: Database, f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution, bins: { flowBinMw: number; priceBin: number },
+  tz?: BorderTimeZones,
+): Promise<ScatterPoint[]> {
+  const obs = resolution === 'native' || resolution === '1H'
+    ? hourlyObservations(f, borders)
+    : tz ? localBucketObservations(f, borders, resolution, tz) : bucketObservations(f, borders, resolution);
+  return read<ScatterPoint>(db, 'findScatter', Prisma.sql`
+    SELECT split_part(o.name, '->', 1) COLLATE "C" AS "zoneFrom", split_part(o.name, '->', 2) COLLATE "C" AS "zoneTo",
+           (round(o.flow / ${bins.flowBinMw}) * ${bins.flowBinMw})::float8 AS "netFlowMw",
+           (round(o.delta / ${bins.priceBin}) * ${bins.priceBin})::float8 AS "priceDelta", count(*)::int AS count
+    FROM (SELECT name, CASE WHEN flip THEN -flow_ab ELSE flow_ab END AS flow,
+                 CASE WHEN flip THEN -delta_ab ELSE delta_ab END AS delta
+          FROM (${obs}) x WHERE delta_ab IS NOT NULL) o
+    GROUP BY 1, 2, 3, 4
+    ORDER BY 1, 2, 3, 4`);
+}
+
+/** One point of a duration curve: `percentage` of hours had a flow at or above `flowMw`. */
+export interface DurationPoint {
+  readonly series: string;
+  readonly seriesType: 'border' | 'zone_net';
+  readonly percentage: number;
+  readonly flowMw: number;
+}
+
+function zoneNetSeries(range: TimeRange, zoneIds: readonly number[]): Prisma.Sql {
+  return Prisma.sql`
+    SELECT z.code AS series, 'zone_net' AS series_type,
+           sum(CASE WHEN b.zone_a_id = z.id THEN ${SIGNED_AB} ELSE -${SIGNED_AB} END) AS flow
+    FROM zone z JOIN border b ON z.id IN (b.zone_a_id, b.zone_b_id) JOIN border_hour h ON h.border_id = b.id
+    WHERE z.id = ANY(${zoneIds.map(Number)}::smallint[]) AND h.ts >= ${range.from} AND h.ts < ${range.to}
+      AND h.net_flow_mw IS NOT NULL
+    GROUP BY z.code, h.ts`;
+}
+
+/**
+ * Flow duration curves at `points` evenly spaced percentages (0 = the largest flow, 100 = the
+ * smallest): per border (signed in the written orientation) and per zone net position (export > 0).
+ */
+export async function findDurationCurves(
+  db: Database, range: TimeRange, borders: readonly OrientedBorder[], zoneIds: readonly number[], points: number,
+): Promise<DurationPoint[]> {
+  const fractions = Array.from({ length: points }, (_, i) => i / (points - 1));
+  const parts: Prisma.Sql[] = [];
+  if (borders.length) {
+    parts.push(Prisma.sql`
+      SELECT w.name AS series, 'border' AS series_type, CASE WHEN w.flip THEN -${SIGNED_AB} ELSE ${SIGNED_AB} END AS flow
+      FROM ${oriented(borders)} JOIN border_hour h ON h.border_id = w.border_id
+      WHERE h.ts >= ${range.from} AND h.ts < ${range.to} AND h.net_flow_mw IS NOT NULL`);
+  }
+  if (zoneIds.length) parts.push(zoneNetSeries(range, zoneIds));
+  if (!parts.length) return [];
+  return read<DurationPoint>(db, 'findDurationCurves', Prisma.sql`
+    SELECT c.series, c.series_type AS "seriesType", (c.fraction * 100)::float8 AS percentage, c.flow::float8 AS "flowMw"
+    FROM (
+      SELECT s.series, s.series_type, unnest(${fractions}::float8[]) AS fraction,
+             unnest(percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY s.flow DESC)) AS flow
+      FROM (${Prisma.join(parts, ' UNION ALL ')}) s
+      GROUP BY s.series, s.series_type
+    ) c
+    ORDER BY c.series_type, c.series COLLATE "C", c.fraction`);
+}

@@ -1,0 +1,47 @@
+/**
+ * Session settings and table maintenance around bulk loads: the statement time limit lifted, more
+ * memory for the sorts of a large load, planner statistics and the visibility map refreshed after it.
+ */
+import type { Database } from '../../db/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { run, type Sql, withConnection } from '../sql/executor.js';
+
+/** The market tables a bulk load fills (with their rollups and the catalogue they reference). */
+const MARKET_TABLES = Prisma.raw('zone, border, price_point, price_daily, border_hour, border_outage, border_daily, border_weekly, zone_daily');
+
+/** Lifts the per-request statement timeout for the rest of the transaction (bulk work is long). */
+export async function allowLongStatements(sql: Sql): Promise<void> {
+  await run(sql, 'allowLongStatements', Prisma.sql`SET LOCAL statement_timeout = 0`);
+}
+
+/**
+ * Gives the rest of the transaction `memory` (a PostgreSQL size, e.g. `256MB`) for sorts and hash
+ * tables (`work_mem`) and index builds (`maintenance_work_mem`) before they spill to disk.
+ */
+export async function allowLoadMemory(sql: Sql, memory: string): Promise<void> {
+  await run(sql, 'allowLoadMemory', Prisma.sql`SELECT set_config('work_mem', ${memory}, true), set_config('maintenance_work_mem', ${memory}, true)`);
+}
+
+/**
+ * Refreshes planner statistics of the market tables after a large load (PGlite runs no
+ * autovacuum; without statistics the planner guesses row counts wildly).
+ */
+export async function analyzeMarketTables(db: Database): Promise<void> {
+  await run(db, 'analyzeMarketTables', Prisma.sql`ANALYZE price_point, price_daily, border_hour, border_outage`);
+}
+
+/**
+ * VACUUM ANALYZE of the market tables after the bulk load, on PostgreSQL (a pool): statistics for
+ * the planner, and a visibility map so index-only scans need no heap visits (autovacuum would get
+ * there later). Runs outside a transaction, without the statement time limit.
+ */
+export async function vacuumAnalyzeMarketTables(db: Database): Promise<void> {
+  await withConnection(db, async (sql) => {
+    await run(sql, 'liftStatementTimeout', Prisma.sql`SET statement_timeout = 0`);
+    try {
+      await run(sql, 'vacuumAnalyzeMarketTables', Prisma.sql`VACUUM (ANALYZE) ${MARKET_TABLES}`);
+    } finally {
+      await run(sql, 'resetStatementTimeout', Prisma.sql`RESET statement_timeout`).catch(() => undefined);
+    }
+  });
+}

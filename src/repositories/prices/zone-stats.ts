@@ -1,0 +1,85 @@
+import type { Database } from '../../db/client.js';
+import type { TimeRange } from '../../domain/time.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { read } from '../sql/executor.js';
+import { hourlyPrices } from '../sql/time.js';
+
+/** Price statistics of one zone over a range, from hourly time-weighted means (EUR/MWh). */
+export interface PriceKpis {
+  readonly zone: string;
+  readonly mean: number;
+  readonly min: number;
+  readonly max: number;
+  readonly std: number;
+  readonly p05: number;
+  readonly median: number;
+  readonly p95: number;
+  readonly peakMean: number | null;
+  readonly offpeakMean: number | null;
+  readonly negativeHours: number;
+  readonly hours: number;
+  readonly interpolatedHours: number;
+}
+
+/**
+ * Price KPIs per zone: statistics of the hourly means of price_point over the range; peak = Monday
+ * to Friday, hours starting 08:00 to 19:00 in the zone's local time (IANA time zone, DST-aware).
+ */
+export async function findPriceKpis(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<PriceKpis[]> {
+  return read<PriceKpis>(db, 'findPriceKpis', Prisma.sql`
+    WITH hp AS (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${zoneIds.map(Number)}::smallint[]) AND p.ts >= ${range.from} AND p.ts < ${range.to}`)}
+    ), tagged AS (
+      SELECT hp.*, extract(isodow FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 1 AND 5
+               AND extract(hour FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 8 AND 19 AS peak
+      FROM hp JOIN zone z ON z.id = hp.zone_id
+    )
+    SELECT z.code COLLATE "C" AS zone, avg(t.price)::float8 AS mean, min(t.price)::float8 AS min, max(t.price)::float8 AS max,
+           coalesce(stddev_pop(t.price), 0)::float8 AS std,
+           percentile_cont(0.05) WITHIN GROUP (ORDER BY t.price)::float8 AS p05,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY t.price)::float8 AS median,
+           percentile_cont(0.95) WITHIN GROUP (ORDER BY t.price)::float8 AS p95,
+           (avg(t.price) FILTER (WHERE t.peak))::float8 AS "peakMean",
+           (avg(t.price) FILTER (WHERE NOT t.peak))::float8 AS "offpeakMean",
+           count(*) FILTER (WHERE t.price < 0)::int AS "negativeHours", count(*)::int AS hours,
+           count(*) FILTER (WHERE t.interpolated)::int AS "interpolatedHours"
+    FROM tagged t JOIN zone z ON z.id = t.zone_id
+    GROUP BY z.code
+    ORDER BY 1`);
+}
+
+/** Cross-border exchange of one zone over a range: energy in MWh, peaks in MW, hour counts. */
+export interface ZoneExchange {
+  readonly zone: string;
+  readonly importMwh: number;
+  readonly exportMwh: number;
+  readonly netExportMwh: number;
+  readonly peakImportMw: number;
+  readonly peakExportMw: number;
+  readonly netImporterHours: number;
+  readonly netExporterHours: number;
+}
+
+/**
+ * Imports and exports per zone from the hourly net flows of its borders (physical, scheduled where
+ * physical is missing): each border-hour's net flow counts as import or export of 1 h; peaks and
+ * importer/exporter hours use the zone's hourly net position summed over its borders.
+ */
+export async function findZoneExchange(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<ZoneExchange[]> {
+  return read<ZoneExchange>(db, 'findZoneExchange', Prisma.sql`
+    WITH zb AS (
+      SELECT z.id AS zone_id, h.ts,
+             CASE WHEN (coalesce(h.export_from_a, true)) = (b.zone_a_id = z.id) THEN h.net_flow_mw ELSE -h.net_flow_mw END AS s
+      FROM zone z JOIN border b ON z.id IN (b.zone_a_id, b.zone_b_id) JOIN border_hour h ON h.border_id = b.id
+      WHERE z.id = ANY(${zoneIds.map(Number)}::smallint[]) AND h.ts >= ${range.from} AND h.ts < ${range.to}
+        AND h.net_flow_mw IS NOT NULL
+    ), zh AS (
+      SELECT zone_id, ts, sum(greatest(s, 0)) AS exp, sum(greatest(-s, 0)) AS imp, sum(s) AS net FROM zb GROUP BY 1, 2
+    )
+    SELECT z.code COLLATE "C" AS zone, sum(zh.imp)::float8 AS "importMwh", sum(zh.exp)::float8 AS "exportMwh",
+           sum(zh.net)::float8 AS "netExportMwh", greatest(max(-zh.net), 0)::float8 AS "peakImportMw",
+           greatest(max(zh.net), 0)::float8 AS "peakExportMw",
+           count(*) FILTER (WHERE zh.net < 0)::int AS "netImporterHours", count(*) FILTER (WHERE zh.net > 0)::int AS "netExporterHours"
+    FROM zh JOIN zone z ON z.id = zh.zone_id
+    GROUP BY z.code
+    ORDER BY 1`);
+}
