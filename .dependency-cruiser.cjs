@@ -8,12 +8,6 @@ const DATABASE_DRIVERS = [
 ];
 
 /**
- * Known, to be removed by issue 36's layout work: demo/large.ts, seed.ts and load-months.ts import
- * each other. Empty this list once that cycle is broken.
- */
-const KNOWN_DEMO_CYCLE = ['^src/demo/(large|seed|load-months)\\.ts$'];
-
-/**
  * Known modules outside the data layer that use `pg` directly: the data events listener's LISTEN
  * session and the ingest leader's advisory-lock session each open a `pg.Client` of their own, and
  * the metrics read a pool's counters through its type. They belong under src/db/.
@@ -21,17 +15,10 @@ const KNOWN_DEMO_CYCLE = ['^src/demo/(large|seed|load-months)\\.ts$'];
 const KNOWN_DRIVER_USERS = ['^src/events/listener\\.ts$', '^src/ingest/leader\\.ts$', '^src/http/metrics\\.ts$'];
 
 /**
- * Known: PriceRecord and FlowRecord, the rows every layer passes around, are still declared in
- * src/repositories/prices.ts and flows.ts, so the row contract and the GraphQL schema import their
- * types from there (type-only). Issue 36 moves them to src/domain/; then drop this exception.
- */
-const KNOWN_RECORD_TYPE_IMPORTS = '^src/(contract/rows|graphql/schema)/(prices|flows)\\.ts$';
-
-/**
  * Known: the repository that writes the data event's NOTIFY in the ingestion transaction takes the
  * payload's type and channel name from src/events/data-events.ts.
  */
-const KNOWN_UPWARD_IMPORTS = ['^src/repositories/ingest-events\\.ts$'];
+const KNOWN_UPWARD_IMPORTS = ['^src/repositories/ingest/events\\.ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -67,22 +54,8 @@ module.exports = {
         'GraphQL resolvers, REST endpoints, HTTP handlers and the row contract read data through ' +
         'src/services/, never from src/repositories/ directly.',
       severity: 'error',
-      from: { path: '^src/(graphql|rest|http|contract)/', pathNot: KNOWN_RECORD_TYPE_IMPORTS },
+      from: { path: '^src/(graphql|rest|http|contract)/' },
       to: { path: '^src/repositories/' },
-    },
-    {
-      name: 'surfaces-take-only-record-types',
-      comment: 'The known record type imports above stay type-only...',
-      severity: 'error',
-      from: { path: KNOWN_RECORD_TYPE_IMPORTS },
-      to: { path: '^src/repositories/', dependencyTypesNot: ['type-only'] },
-    },
-    {
-      name: 'surfaces-take-only-record-modules',
-      comment: '...and limited to the two modules that declare the records.',
-      severity: 'error',
-      from: { path: KNOWN_RECORD_TYPE_IMPORTS },
-      to: { path: '^src/repositories/', pathNot: '^src/repositories/(prices|flows)\\.ts$' },
     },
     {
       name: 'repositories-do-not-look-up',
@@ -95,7 +68,7 @@ module.exports = {
       name: 'no-cycles',
       comment: 'No import cycle, type-only imports included: a cycle hides which module is the lower one.',
       severity: 'error',
-      from: { pathNot: ['^src/db/', ...KNOWN_DEMO_CYCLE] },
+      from: { pathNot: ['^src/db/'] },
       to: { circular: true },
     },
     {
