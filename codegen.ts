@@ -17,7 +17,10 @@ const config: CodegenConfig = {
       documents: ['src/dashboard/**/*.graphql'],
       preset: 'client',
       config: { scalars, enumsAsTypes: true, useTypeImports: true, documentMode: 'string' },
-      presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256', mode: 'replaceDocumentWithHash' } },
+      presetConfig: {
+        fragmentMasking: false,
+        persistedDocuments: { hashAlgorithm: 'sha256', mode: 'replaceDocumentWithHash' },
+      },
     },
   },
 };

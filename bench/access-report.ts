@@ -46,19 +46,25 @@ const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
 const mark = (ok: boolean) => (ok ? 'yes' : '**NO**');
-const spread = (sorted: readonly number[]) => `${ms(quantile(sorted, 0.5))} / ${ms(quantile(sorted, 0.99))} / ${ms(sorted[sorted.length - 1] ?? Number.NaN)}`;
+const spread = (sorted: readonly number[]) =>
+  `${ms(quantile(sorted, 0.5))} / ${ms(quantile(sorted, 0.99))} / ${ms(sorted[sorted.length - 1] ?? Number.NaN)}`;
 
 /** Accepted latencies (ascending) before the first 429 (buckets still holding their burst) and from it on. */
 function phases(t: LoadTally): { burst: number[]; limited: number[]; firstRefusalS: number } {
   const firstRefusal = Math.min(...t.rejected.map((r) => r.at));
   const pick = (keep: (a: Timing) => boolean) => sortedLatencies(t.accepted.filter(keep));
-  return { burst: pick((a) => a.at < firstRefusal), limited: pick((a) => a.at >= firstRefusal), firstRefusalS: firstRefusal / 1000 };
+  return {
+    burst: pick((a) => a.at < firstRefusal),
+    limited: pick((a) => a.at >= firstRefusal),
+    firstRefusalS: firstRefusal / 1000,
+  };
 }
 
 /** Accepted requests slower than the target, with the seconds of the run they were sent in (`s<second>: count`). */
 function slowAccepted(t: LoadTally): string {
   const bySecond = new Map<number, number>();
-  for (const a of t.accepted) if (a.ms >= P99_TARGET_MS) bySecond.set(Math.floor(a.at / 1000), (bySecond.get(Math.floor(a.at / 1000)) ?? 0) + 1);
+  for (const a of t.accepted)
+    if (a.ms >= P99_TARGET_MS) bySecond.set(Math.floor(a.at / 1000), (bySecond.get(Math.floor(a.at / 1000)) ?? 0) + 1);
   const total = [...bySecond.values()].reduce((a, b) => a + b, 0);
   if (total === 0) return '0';
   const seconds = [...bySecond].sort(([a], [b]) => a - b).map(([sec, n]) => `s${sec}: ${n}`);
@@ -96,7 +102,11 @@ export function verdict(r: LegResult): { noErrors: boolean; p99: boolean; flat: 
   const t = r.tally;
   const others = [...t.other.values()].reduce((a, b) => a + b, 0);
   return {
-    noErrors: others === 0 && t.accepted.length + t.rejected.length === t.sent && t.badRetryAfter === 0 && t.missingRateLimitHeaders === 0,
+    noErrors:
+      others === 0 &&
+      t.accepted.length + t.rejected.length === t.sent &&
+      t.badRetryAfter === 0 &&
+      t.missingRateLimitHeaders === 0,
     p99: quantile(sortedLatencies(t.accepted), 0.99) < P99_TARGET_MS,
     flat: processFigures(r).liveGrowth < FLAT_HEAP_GROWTH,
   };
@@ -111,27 +121,44 @@ function column(r: LegResult): [string, string][] {
   const v = verdict(r);
   const ph = phases(t);
   return [
-    ['requests sent', `${t.sent} (${(t.sent / (t.elapsedMs / 1000)).toFixed(0)}/s over ${(t.elapsedMs / 1000).toFixed(1)} s)`],
+    [
+      'requests sent',
+      `${t.sent} (${(t.sent / (t.elapsedMs / 1000)).toFixed(0)}/s over ${(t.elapsedMs / 1000).toFixed(1)} s)`,
+    ],
     ['accepted (200) / expected keys x (capacity + refill x seconds)', `${t.accepted.length} / ≈ ${expected}`],
     ['accepted per key, min–max', `${Math.min(...t.acceptedPerKey)}–${Math.max(...t.acceptedPerKey)}`],
     ['refused (429)', String(t.rejected.length)],
     ['other statuses and transport errors', [...t.other].map(([k, n]) => `${k} x${n}`).join(', ') || '0'],
     ['429s with a whole-second Retry-After ≥ 1', `${t.rejected.length - t.badRetryAfter} / ${t.rejected.length}`],
-    ['RateLimit-Limit, -Remaining, -Reset on every 200 and 429', `${mark(t.missingRateLimitHeaders === 0)} (limit ${[...t.limitValues].join(', ')})`],
+    [
+      'RateLimit-Limit, -Remaining, -Reset on every 200 and 429',
+      `${mark(t.missingRateLimitHeaders === 0)} (limit ${[...t.limitValues].join(', ')})`,
+    ],
     ['accepted latency p50 / p99 / max, ms', `**${spread(sortedLatencies(t.accepted))}**`],
-    ['… accepted before the first 429 (bursts of full buckets): n: p50 / p99 / max, ms', `${ph.burst.length}: ${spread(ph.burst)}`],
+    [
+      '… accepted before the first 429 (bursts of full buckets): n: p50 / p99 / max, ms',
+      `${ph.burst.length}: ${spread(ph.burst)}`,
+    ],
     [
       '… accepted from the first 429 on (at the limit): n: p50 / p99 / max, ms',
-      Number.isFinite(ph.firstRefusalS) ? `${ph.limited.length} (from ${ph.firstRefusalS.toFixed(1)} s): ${spread(ph.limited)}` : '– (no 429)',
+      Number.isFinite(ph.firstRefusalS)
+        ? `${ph.limited.length} (from ${ph.firstRefusalS.toFixed(1)} s): ${spread(ph.limited)}`
+        : '– (no 429)',
     ],
-    ['accepted latency from the send (driver lag left out) p50 / p99 / max, ms', spread(sortedLatencies(t.accepted, 'sendMs'))],
+    [
+      'accepted latency from the send (driver lag left out) p50 / p99 / max, ms',
+      spread(sortedLatencies(t.accepted, 'sendMs')),
+    ],
     [`accepted taking ${P99_TARGET_MS} ms or more (by second of the run it was sent in)`, slowAccepted(t)],
     ['429 latency p50 / p99 / max, ms', spread(sortedLatencies(t.rejected))],
     [
       'warm-up from a cold server (not in the figures above): accepted of sent: p50 / p99 / max, ms',
       `${r.warmup.accepted.length} of ${r.warmup.sent}: ${spread(sortedLatencies(r.warmup.accepted))}`,
     ],
-    ['driver send lag behind schedule p99 / max, ms', `${ms(quantile(t.dispatchLagMs, 0.99))} / ${ms(t.dispatchLagMs[t.dispatchLagMs.length - 1] ?? Number.NaN)}`],
+    [
+      'driver send lag behind schedule p99 / max, ms',
+      `${ms(quantile(t.dispatchLagMs, 0.99))} / ${ms(t.dispatchLagMs[t.dispatchLagMs.length - 1] ?? Number.NaN)}`,
+    ],
     [
       `accepted answered within ${P99_TARGET_MS} ms by the server's own clock (its /metrics latency histogram)`,
       `${p.servedWithin} / ${p.served} (${((p.servedWithin / p.served) * 100).toFixed(2)} %)`,
@@ -140,8 +167,14 @@ function column(r: LegResult): [string, string][] {
     ['server CPU during the load (one core = 100 %)', `${(p.cpuShare * 100).toFixed(0)} %`],
     ['server event-loop delay, worst per-second p99, ms', ms(p.loopP99)],
     ['server RSS before / peak / after, MB', `${mb(p.start.rssBytes)} / ${mb(p.rssPeak)} / ${mb(p.end.rssBytes)}`],
-    ['server V8 heap used before / peak / after, MB', `${mb(p.start.heapUsedBytes)} / ${mb(p.heapPeak)} / ${mb(p.end.heapUsedBytes)}`],
-    ['heap used (garbage included), mean of first → last third of the run, MB', `${mb(p.firstThird)} → ${mb(p.lastThird)} (${pct(p.thirdsGrowth)})`],
+    [
+      'server V8 heap used before / peak / after, MB',
+      `${mb(p.start.heapUsedBytes)} / ${mb(p.heapPeak)} / ${mb(p.end.heapUsedBytes)}`,
+    ],
+    [
+      'heap used (garbage included), mean of first → last third of the run, MB',
+      `${mb(p.firstThird)} → ${mb(p.lastThird)} (${pct(p.thirdsGrowth)})`,
+    ],
     [
       'live heap after a forced full GC, after the warm-up → after the load, MB',
       `**${mb(r.live.before.heapUsed)} → ${mb(r.live.after.heapUsed)} (${pct(p.liveGrowth)})**; RSS ${mb(r.live.before.rss)} → ${mb(r.live.after.rss)}`,
@@ -181,7 +214,8 @@ export function reportAccess(results: readonly LegResult[], notes: readonly stri
     '',
   ];
   for (const r of results) {
-    if (r.warnings.length) lines.push(`Server log lines at warn or above (${r.name}):`, '', '```', ...r.warnings.slice(0, 10), '```', '');
+    if (r.warnings.length)
+      lines.push(`Server log lines at warn or above (${r.name}):`, '', '```', ...r.warnings.slice(0, 10), '```', '');
   }
   if (notes.length) lines.push(...notes, '');
   return lines.join('\n');

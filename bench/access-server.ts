@@ -25,7 +25,9 @@ const PROBE_LINE = /^heap-probe (\{.*\})$/m;
 /** Run from the sources by tsx: the sources; from the build (`npm run bench`): the compiled server. */
 const FROM_SOURCES = new URL(import.meta.url).pathname.endsWith('.ts');
 /** The server's arguments after `--expose-gc`, relative to the project root (the working directory). */
-const SERVER_ARGS = FROM_SOURCES ? ['--import', 'tsx', '--import', './bench/heap-probe.ts', 'src/main.ts'] : ['--import', './dist/bench/heap-probe.js', 'dist/src/main.js'];
+const SERVER_ARGS = FROM_SOURCES
+  ? ['--import', 'tsx', '--import', './bench/heap-probe.ts', 'src/main.ts']
+  : ['--import', './dist/bench/heap-probe.js', 'dist/src/main.js'];
 
 /** The server's command line, as the report prints it. */
 export const SERVER_COMMAND = ['node', '--expose-gc', ...SERVER_ARGS].join(' ');
@@ -40,11 +42,16 @@ export async function startServer(env: Record<string, string>, timeoutMs = 300_0
   const args = ['--expose-gc', ...SERVER_ARGS];
   const child = spawn(process.execPath, args, { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const warnings: string[] = [];
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? String(code))));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? String(code))),
+  );
   collectWarnings(child.stdout, child.stderr, warnings);
   let stdout = '';
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the server did not start within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
       const match = URL_LINE.exec(stdout);

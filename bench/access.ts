@@ -54,7 +54,12 @@ async function smallQuery(db: Database): Promise<string> {
 
 /** A connected client for `url`, or the reason none could be had (fast: no retries). */
 async function connectRedis(url: string): Promise<Redis | string> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -108,9 +113,23 @@ async function runLeg(leg: Leg, db: Database, keys: KeySet, opts: AccessOptions)
     if (probe.status !== 200 || rows === 0) throw new Error(`${path}: HTTP ${probe.status}, ${rows} rows`);
     const rate = keys.load.length * OVERLOAD * config.RATE_LIMIT_REFILL_PER_SECOND;
     log(`${leg.name}: warm-up`);
-    const warmup = await runOpenLoop({ base: server.base, path, keys: keys.warm, ratePerSecond: rate, seconds: WARMUP_SECONDS, agent });
+    const warmup = await runOpenLoop({
+      base: server.base,
+      path,
+      keys: keys.warm,
+      ratePerSecond: rate,
+      seconds: WARMUP_SECONDS,
+      agent,
+    });
     const liveBefore = await server.liveMemory();
-    const refusals = await runOpenLoop({ base: server.base, path, keys: [keys.refuse], ratePerSecond: 100, seconds: 3, agent });
+    const refusals = await runOpenLoop({
+      base: server.base,
+      path,
+      keys: [keys.refuse],
+      ratePerSecond: 100,
+      seconds: 3,
+      agent,
+    });
     for (const w of [warmup, refusals]) {
       if (w.other.size) throw new Error(`warm-up: ${[...w.other].map(([k, n]) => `${k} x${n}`).join(', ')}`);
     }
@@ -120,7 +139,12 @@ async function runLeg(leg: Leg, db: Database, keys: KeySet, opts: AccessOptions)
     const t0 = performance.now();
     const pending: Promise<void>[] = [];
     const sampler = setInterval(() => {
-      pending.push(sampleProcess(server.base, performance.now() - t0).then((s) => void samples.push(s), () => undefined));
+      pending.push(
+        sampleProcess(server.base, performance.now() - t0).then(
+          (s) => void samples.push(s),
+          () => undefined,
+        ),
+      );
     }, SAMPLE_EVERY_MS);
     let redisBuckets: number | undefined;
     const tally = await runOpenLoop({
@@ -131,7 +155,8 @@ async function runLeg(leg: Leg, db: Database, keys: KeySet, opts: AccessOptions)
       seconds: opts.seconds,
       agent,
       midway: () => {
-        if (leg.redis) pending.push(scanKeys(leg.redis.client, leg.redis.prefix).then((k) => void (redisBuckets = k.length)));
+        if (leg.redis)
+          pending.push(scanKeys(leg.redis.client, leg.redis.prefix).then((k) => void (redisBuckets = k.length)));
       },
     });
     clearInterval(sampler);
@@ -141,7 +166,23 @@ async function runLeg(leg: Leg, db: Database, keys: KeySet, opts: AccessOptions)
     agent.destroy();
     const exit = await server.stop();
     log(`${leg.name}: server stopped (${exit})`);
-    return { name: leg.name, config, path, rows, keys: keys.load.length, rate, seconds: opts.seconds, connections, warmup, tally, samples, live, redisBuckets, warnings: server.warnings, exit };
+    return {
+      name: leg.name,
+      config,
+      path,
+      rows,
+      keys: keys.load.length,
+      rate,
+      seconds: opts.seconds,
+      connections,
+      warmup,
+      tally,
+      samples,
+      live,
+      redisBuckets,
+      warnings: server.warnings,
+      exit,
+    };
   } finally {
     agent.destroy();
     await server.stop();
@@ -155,7 +196,13 @@ async function runLeg(leg: Leg, db: Database, keys: KeySet, opts: AccessOptions)
  * Markdown report.
  */
 export async function runAccess(opts: AccessOptions): Promise<string> {
-  const config = testConfig({ DATABASE_URL: opts.pgUrl, DATABASE_SCHEMA: ACCESS_SCHEMA, DATABASE_POOL_SIZE: 2, SEED_DEMO: true, MIGRATE_ON_START: true });
+  const config = testConfig({
+    DATABASE_URL: opts.pgUrl,
+    DATABASE_SCHEMA: ACCESS_SCHEMA,
+    DATABASE_POOL_SIZE: 2,
+    SEED_DEMO: true,
+    MIGRATE_ON_START: true,
+  });
   const db = await openPostgres(config, opts.pgUrl);
   const created: number[] = [];
   const results: LegResult[] = [];
@@ -191,7 +238,11 @@ export async function runAccess(opts: AccessOptions): Promise<string> {
     } else {
       const prefix = `emk:bench-access:${Date.now()}:`;
       try {
-        const leg = { name: 'Redis buckets', env: { ...env, REDIS_URL: opts.redisUrl, RATE_LIMIT_KEY_PREFIX: prefix }, redis: { client: redis, prefix } };
+        const leg = {
+          name: 'Redis buckets',
+          env: { ...env, REDIS_URL: opts.redisUrl, RATE_LIMIT_KEY_PREFIX: prefix },
+          redis: { client: redis, prefix },
+        };
         results.push(await runLeg(leg, db, keys, opts));
       } finally {
         const left = await scanKeys(redis, prefix);

@@ -18,7 +18,11 @@ export interface BackendOptions {
 const TARGET = 1.5;
 
 /** One Markdown table per connection count: PGlite p50, PostgreSQL p50 and their ratio per case. */
-export async function runBackendComparison(pglite: Database, postgres: Database, opts: BackendOptions): Promise<string> {
+export async function runBackendComparison(
+  pglite: Database,
+  postgres: Database,
+  opts: BackendOptions,
+): Promise<string> {
   const embedded = await opts.serve(pglite);
   const server = await opts.serve(postgres);
   const lines: string[] = [];
@@ -31,7 +35,15 @@ export async function runBackendComparison(pglite: Database, postgres: Database,
         '|---|---|---|---|---|---|',
       );
       for (const c of opts.cases) {
-        const [e, p] = (await measureInterleaved('', [{ ...c, base: embedded.base }, { ...c, base: server.base }], opts.seconds, connections)) as [BenchResult, BenchResult];
+        const [e, p] = (await measureInterleaved(
+          '',
+          [
+            { ...c, base: embedded.base },
+            { ...c, base: server.base },
+          ],
+          opts.seconds,
+          connections,
+        )) as [BenchResult, BenchResult];
         const ratio = e.p50 / p.p50;
         lines.push(
           `| ${c.name} | ${e.p50} / ${e.p95} | ${p.p50} / ${p.p95} | **${ratio.toFixed(2)}x**${ratio <= TARGET ? '' : ' (over)'} | ${e.rps} / ${p.rps} | ${e.errors + e.non2xx + p.errors + p.non2xx} |`,

@@ -15,9 +15,16 @@ const rng = new Rng(11, 'csv-bench');
 const TYPES = ['convergence', 'congestion', 'counter_intuitive', 'outage'] as const;
 const rows: FlowRecord[] = Array.from({ length: 20_000 }, (_, i) => ({
   datetime: new Date(Date.UTC(2025, 9, 1) + Math.floor(i / 60) * 3_600_000),
-  zoneFrom: 'DE_LU', zoneTo: 'FR', flowType: TYPES[i % 4] ?? 'convergence', flowInterpolated: rng.chance(0.05),
-  netFlowMw: rng.range(-5000, 5000), priceFrom: rng.chance(0.05) ? null : rng.range(-50, 300), priceTo: rng.range(-50, 300),
-  capacityMw: rng.chance(0.1) ? null : rng.range(0, 8000), hours: 1, derived: false,
+  zoneFrom: 'DE_LU',
+  zoneTo: 'FR',
+  flowType: TYPES[i % 4] ?? 'convergence',
+  flowInterpolated: rng.chance(0.05),
+  netFlowMw: rng.range(-5000, 5000),
+  priceFrom: rng.chance(0.05) ? null : rng.range(-50, 300),
+  priceTo: rng.range(-50, 300),
+  capacityMw: rng.chance(0.1) ? null : rng.range(0, 8000),
+  hours: 1,
+  derived: false,
 }));
 
 function ours(): number {
@@ -32,7 +39,11 @@ function library(): number {
   let n = stringify([], { header: true, columns, record_delimiter: 'windows' }).length;
   for (let at = 0; at < rows.length; at += 1_000) {
     const batch: WireRow[] = rows.slice(at, at + 1_000).map(wire);
-    n += stringify(batch, { columns, record_delimiter: 'windows', cast: { boolean: (v) => (v ? 'true' : 'false') } }).length;
+    n += stringify(batch, {
+      columns,
+      record_delimiter: 'windows',
+      cast: { boolean: (v) => (v ? 'true' : 'false') },
+    }).length;
   }
   return n;
 }
@@ -51,10 +62,19 @@ function time(name: string, f: () => number): void {
 }
 
 const a = [...csvChunks(FLOW_ROW, rows)].join('');
-console.log('same text:', a === (() => {
-  const wire = wireRowOf(FLOW_ROW);
-  return stringify(rows.map(wire), { header: true, columns, record_delimiter: 'windows', cast: { boolean: (v) => (v ? 'true' : 'false') } });
-})());
+console.log(
+  'same text:',
+  a ===
+    (() => {
+      const wire = wireRowOf(FLOW_ROW);
+      return stringify(rows.map(wire), {
+        header: true,
+        columns,
+        record_delimiter: 'windows',
+        cast: { boolean: (v) => (v ? 'true' : 'false') },
+      });
+    })(),
+);
 function json(): number {
   let n = 0;
   for (const chunk of jsonChunks(FLOW_ROW, rows)) n += chunk.length;

@@ -29,8 +29,18 @@ interface Statement {
 
 /** What the floor answers on a path: the REST request it stands for, as service input. */
 export type FloorRoute =
-  | { readonly kind: 'prices'; readonly zones?: string[]; readonly datetimeFrom?: string; readonly resolution?: RequestedResolution }
-  | { readonly kind: 'flows'; readonly datetimeFrom: string; readonly resolution: RequestedResolution; readonly limit: number };
+  | {
+      readonly kind: 'prices';
+      readonly zones?: string[];
+      readonly datetimeFrom?: string;
+      readonly resolution?: RequestedResolution;
+    }
+  | {
+      readonly kind: 'flows';
+      readonly datetimeFrom: string;
+      readonly resolution: RequestedResolution;
+      readonly limit: number;
+    };
 
 const json = (res: ServerResponse, body: unknown) => {
   const text = JSON.stringify(body);
@@ -40,7 +50,10 @@ const json = (res: ServerResponse, body: unknown) => {
 
 /** What the floor answers for a route: the JSON body it writes, and the resolved range and resolution. */
 export interface FloorAnswer {
-  readonly body: { readonly meta: { readonly upstream_sources: string[]; readonly total?: number }; readonly data: unknown[] };
+  readonly body: {
+    readonly meta: { readonly upstream_sources: string[]; readonly total?: number };
+    readonly data: unknown[];
+  };
   readonly range: { readonly from: Date; readonly to: Date };
   readonly resolution: string;
 }
@@ -57,24 +70,39 @@ export interface FloorSource {
  */
 export function openFloorSource(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>): FloorSource {
   const pool = new pg.Pool({ connectionString: url, max: 10, options: sessionOptions(schema, 30_000) });
-  const run = async <T>(s: Statement): Promise<T[]> => takeRows<T>(await pool.query({ name: statementName(s.text), text: s.text, values: s.values }));
+  const run = async <T>(s: Statement): Promise<T[]> =>
+    takeRows<T>(await pool.query({ name: statementName(s.text), text: s.text, values: s.values }));
   const sdeps = { ...deps, db: undefined as never } as ServiceDeps;
   const memo = createReadMemo();
-  const sources = (s: Statement) => memo.get(statementKey(s), async () => (await run<{ source: string }>(s)).map((r) => r.source));
+  const sources = (s: Statement) =>
+    memo.get(statementKey(s), async () => (await run<{ source: string }>(s)).map((r) => r.source));
 
   const prices = async (route: Extract<FloorRoute, { kind: 'prices' }>): Promise<FloorAnswer> => {
     const r = resolvePriceQuery(sdeps, route);
-    const q: PriceQuery = { zoneIds: r.zoneIds, allZones: r.allZones, from: r.range.from, to: r.range.to, resolution: r.resolution };
+    const q: PriceQuery = {
+      zoneIds: r.zoneIds,
+      allZones: r.allZones,
+      from: r.range.from,
+      to: r.range.to,
+      resolution: r.resolution,
+    };
     const [data, upstream] = await Promise.all([run(pricesStatement(q)), sources(priceSourcesStatement(q))]);
     return { body: { meta: { upstream_sources: upstream }, data }, range: r.range, resolution: r.resolution };
   };
   const flows = async (route: Extract<FloorRoute, { kind: 'flows' }>): Promise<FloorAnswer> => {
     const sel = resolveFlowSelection(sdeps, route);
     const q = { ...sel.filter, resolution: sel.resolution };
-    const [positions, upstream] = await Promise.all([run<FlowPosition>(flowPositionsSql(q)), sources(flowSourcesStatement(sel.filter))]);
+    const [positions, upstream] = await Promise.all([
+      run<FlowPosition>(flowPositionsSql(q)),
+      sources(flowSourcesStatement(sel.filter)),
+    ]);
     const page = offsetPageQuery(positions, q, { offset: 0, limit: route.limit });
     const data = page.rows ? await run(flowRowsStatement(page.rows)) : [];
-    return { body: { meta: { upstream_sources: upstream, total: page.total }, data }, range: sel.range, resolution: sel.resolution };
+    return {
+      body: { meta: { upstream_sources: upstream, total: page.total }, data },
+      range: sel.range,
+      resolution: sel.resolution,
+    };
   };
   return {
     answer: (route) => (route.kind === 'prices' ? prices(route) : flows(route)),
@@ -83,7 +111,12 @@ export function openFloorSource(url: string, schema: string, deps: Omit<ServiceD
 }
 
 /** Starts the floor on loopback over `url` (schema `schema`), answering `routes` (path -> route); `deps` as {@link openFloorSource}. */
-export async function startFloor(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<Loopback> {
+export async function startFloor(
+  url: string,
+  schema: string,
+  deps: Omit<ServiceDeps, 'db'>,
+  routes: Record<string, FloorRoute>,
+): Promise<Loopback> {
   const source = openFloorSource(url, schema, deps);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const route = routes[req.url ?? ''];
@@ -100,4 +133,3 @@ export async function startFloor(url: string, schema: string, deps: Omit<Service
   };
   return listenOnLoopback(handle, () => source.close());
 }
-

@@ -54,7 +54,9 @@ export const TRIPLES: readonly Triple[] = [
 ];
 
 /** The floor's and Yoga alone's REST routes: `/<index in TRIPLES>`. */
-export const FLOOR_ROUTES: Readonly<Record<string, FloorRoute>> = Object.fromEntries(TRIPLES.map((t, i) => [`/${i}`, t.floor]));
+export const FLOOR_ROUTES: Readonly<Record<string, FloorRoute>> = Object.fromEntries(
+  TRIPLES.map((t, i) => [`/${i}`, t.floor]),
+);
 
 /** The bases of the two references. */
 interface References {
@@ -98,16 +100,23 @@ function rowCount(body: { data?: unknown; errors?: unknown }): number {
  * GraphQL answer with errors is a 200 too, and a fast one): the servers are compared on like work.
  */
 export async function checkSameRows(base: string, cases: readonly BenchCase[]): Promise<number> {
-  const counts = await Promise.all(cases.map(async (c) => {
-    const res = await fetch((c.base ?? base) + c.path, { method: c.method ?? 'GET', body: c.body, headers: c.body ? { 'content-type': 'application/json' } : {} });
-    if (res.status !== 200) throw new Error(`${c.name}: status ${res.status}`);
-    try {
-      return rowCount((await res.json()) as { data?: unknown; errors?: unknown });
-    } catch (error) {
-      throw new Error(`${c.name}: ${(error as Error).message}`);
-    }
-  }));
-  if (new Set(counts).size !== 1) throw new Error(`row counts differ: ${cases.map((c, i) => `${c.name} ${counts[i]}`).join(', ')}`);
+  const counts = await Promise.all(
+    cases.map(async (c) => {
+      const res = await fetch((c.base ?? base) + c.path, {
+        method: c.method ?? 'GET',
+        body: c.body,
+        headers: c.body ? { 'content-type': 'application/json' } : {},
+      });
+      if (res.status !== 200) throw new Error(`${c.name}: status ${res.status}`);
+      try {
+        return rowCount((await res.json()) as { data?: unknown; errors?: unknown });
+      } catch (error) {
+        throw new Error(`${c.name}: ${(error as Error).message}`);
+      }
+    }),
+  );
+  if (new Set(counts).size !== 1)
+    throw new Error(`row counts differ: ${cases.map((c, i) => `${c.name} ${counts[i]}`).join(', ')}`);
   return counts[0]!;
 }
 
@@ -129,11 +138,19 @@ export async function runFloorComparison(db: Database, opts: FloorOptions): Prom
       for (const [i, t] of TRIPLES.entries()) {
         const cases = referenceCases(i, { floor: floor.base, yoga: yoga.base });
         await checkSameRows(base, cases);
-        const results = await measureInterleaved(base, cases, opts.seconds * (t.long ?? 1), connections, t.long ? 2 : 4);
+        const results = await measureInterleaved(
+          base,
+          cases,
+          opts.seconds * (t.long ?? 1),
+          connections,
+          t.long ? 2 : 4,
+        );
         const [f, r, g, yr, yg] = results as [BenchResult, BenchResult, BenchResult, BenchResult, BenchResult];
         const errors = results.reduce((n, x) => n + x.errors + x.non2xx, 0);
         const alone = `${yr.p50} / ${yg.p50} (${ratio(yr, f)}, ${ratio(yg, f)})`;
-        lines.push(`| ${t.name} | ${f.p50} / ${f.p95} | ${r.p50} / ${r.p95} | ${g.p50} / ${g.p95} | ${ratio(r, f)} | ${ratio(g, f)} | ${alone} | ${ratio(r, yr)} / ${ratio(g, yg)} | ${f.rps} / ${r.rps} / ${g.rps} | ${errors} |`);
+        lines.push(
+          `| ${t.name} | ${f.p50} / ${f.p95} | ${r.p50} / ${r.p95} | ${g.p50} / ${g.p95} | ${ratio(r, f)} | ${ratio(g, f)} | ${alone} | ${ratio(r, yr)} / ${ratio(g, yg)} | ${f.rps} / ${r.rps} / ${g.rps} | ${errors} |`,
+        );
         process.stderr.write(`${lines.at(-1)}\n`);
       }
       lines.push('');

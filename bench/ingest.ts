@@ -27,14 +27,26 @@ export function yearOfQuarterHourPages(eic: string, days = 365, perPage = 100): 
   const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
   const pages: EntsoeReply[] = [];
   for (let first = 0; first < days; first += perPage) {
-    const parts = ['<?xml version="1.0" encoding="utf-8"?>\n<Publication_MarketDocument xmlns="urn:iec62325.351:tc57wg16:451-3:publicationdocument:7:3">', '<mRID>bench</mRID><revisionNumber>1</revisionNumber><type>A44</type>'];
+    const parts = [
+      '<?xml version="1.0" encoding="utf-8"?>\n<Publication_MarketDocument xmlns="urn:iec62325.351:tc57wg16:451-3:publicationdocument:7:3">',
+      '<mRID>bench</mRID><revisionNumber>1</revisionNumber><type>A44</type>',
+    ];
     for (let d = first; d < Math.min(days, first + perPage); d++) {
       const start = YEAR_START + d * DAY;
       parts.push(`<TimeSeries><mRID>${d + 1}</mRID><auction.type>A01</auction.type><businessType>A62</businessType>`);
-      parts.push(`<in_Domain.mRID codingScheme="A01">${eic}</in_Domain.mRID><out_Domain.mRID codingScheme="A01">${eic}</out_Domain.mRID>`);
-      parts.push('<contract_MarketAgreement.type>A01</contract_MarketAgreement.type><currency_Unit.name>EUR</currency_Unit.name><price_Measure_Unit.name>MWH</price_Measure_Unit.name><curveType>A01</curveType>');
-      parts.push(`<Period><timeInterval><start>${iso(start)}</start><end>${iso(start + DAY)}</end></timeInterval><resolution>PT15M</resolution>`);
-      for (let p = 1; p <= 96; p++) parts.push(`<Point><position>${p}</position><price.amount>${(40 + 30 * Math.sin((d * 96 + p) / 40)).toFixed(2)}</price.amount></Point>`);
+      parts.push(
+        `<in_Domain.mRID codingScheme="A01">${eic}</in_Domain.mRID><out_Domain.mRID codingScheme="A01">${eic}</out_Domain.mRID>`,
+      );
+      parts.push(
+        '<contract_MarketAgreement.type>A01</contract_MarketAgreement.type><currency_Unit.name>EUR</currency_Unit.name><price_Measure_Unit.name>MWH</price_Measure_Unit.name><curveType>A01</curveType>',
+      );
+      parts.push(
+        `<Period><timeInterval><start>${iso(start)}</start><end>${iso(start + DAY)}</end></timeInterval><resolution>PT15M</resolution>`,
+      );
+      for (let p = 1; p <= 96; p++)
+        parts.push(
+          `<Point><position>${p}</position><price.amount>${(40 + 30 * Math.sin((d * 96 + p) / 40)).toFixed(2)}</price.amount></Point>`,
+        );
       parts.push('</Period></TimeSeries>');
     }
     parts.push('</Publication_MarketDocument>');
@@ -56,7 +68,10 @@ export async function benchIngestYear(db: Database, opts: { zone?: string; fresh
   const range = [new Date(YEAR_START).toISOString(), new Date(YEAR_START + 365 * DAY).toISOString()];
   if (opts.fresh ?? true) {
     await db.rawQuery('DELETE FROM price_point WHERE zone_id = $1 AND ts >= $2 AND ts < $3', [zone.id, ...range]);
-    await db.rawQuery('DELETE FROM price_daily WHERE zone_id = $1 AND day >= $2::date AND day < $3::date', [zone.id, ...range]);
+    await db.rawQuery('DELETE FROM price_daily WHERE zone_id = $1 AND day >= $2::date AND day < $3::date', [
+      zone.id,
+      ...range,
+    ]);
   }
   const window = { item: 'prices', areaKey: zone.code, start: new Date(range[0]!), end: new Date(range[1]!) };
   const run = await startRun(db, { bench: 'ingest' }, new Date());
@@ -109,7 +124,12 @@ export async function runIngestBench(pgUrl: string, skipPg: boolean): Promise<st
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'pg-url': { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/test' }, 'skip-pg': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      'pg-url': { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/test' },
+      'skip-pg': { type: 'boolean', default: false },
+    },
+  });
   for (const line of await runIngestBench(values['pg-url']!, values['skip-pg']!)) console.log(line);
 }
 

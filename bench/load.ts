@@ -36,7 +36,12 @@ type Tracked = autocannon.Instance & PromiseLike<autocannon.Result>;
  * One autocannon run, keeping every 2xx (and 304) response time as autocannon's client measured it
  * (`process.hrtime`, fractional ms): its own histograms round to whole milliseconds.
  */
-async function sample(base: string, c: BenchCase, connections: number, limit: { duration: number } | { amount: number }): Promise<Sample> {
+async function sample(
+  base: string,
+  c: BenchCase,
+  connections: number,
+  limit: { duration: number } | { amount: number },
+): Promise<Sample> {
   const instance = autocannon({
     url: (c.base ?? base) + c.path,
     method: c.method ?? 'GET',
@@ -80,7 +85,13 @@ function summarize(name: string, samples: readonly Sample[]): BenchResult {
  * as `rounds` slices taken in turn, in alternating order, so that drift in the machine's speed
  * during the run weighs on every case alike.
  */
-export async function measureInterleaved(base: string, cases: readonly BenchCase[], seconds: number, connections: number, rounds = 4): Promise<BenchResult[]> {
+export async function measureInterleaved(
+  base: string,
+  cases: readonly BenchCase[],
+  seconds: number,
+  connections: number,
+  rounds = 4,
+): Promise<BenchResult[]> {
   for (const c of cases) await sample(base, c, connections, { amount: 20 });
   const samples = cases.map(() => [] as Sample[]);
   for (let round = 0; round < rounds; round++) {
@@ -98,6 +109,15 @@ export function graphqlCase(name: string, query: string): BenchCase {
 
 /** Formats results as a Markdown table. */
 export function table(title: string, results: readonly BenchResult[]): string {
-  const rows = results.map((r) => `| ${r.name} | ${r.p50} | ${r.p95 ?? ''} | ${r.p99} | ${r.rps} | ${r.errors + r.non2xx} |`);
-  return [`### ${title}`, '', '| case | p50 ms | p95 ms | p99 ms | req/s | errors |', '|---|---|---|---|---|---|', ...rows, ''].join('\n');
+  const rows = results.map(
+    (r) => `| ${r.name} | ${r.p50} | ${r.p95 ?? ''} | ${r.p99} | ${r.rps} | ${r.errors + r.non2xx} |`,
+  );
+  return [
+    `### ${title}`,
+    '',
+    '| case | p50 ms | p95 ms | p99 ms | req/s | errors |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }

@@ -10,7 +10,10 @@ export interface Loopback {
 }
 
 /** Listens with `handler` on a free loopback port; `release` runs after the server has closed. */
-export async function listenOnLoopback(handler: RequestListener, release: () => Promise<unknown> = async () => undefined): Promise<Loopback> {
+export async function listenOnLoopback(
+  handler: RequestListener,
+  release: () => Promise<unknown> = async () => undefined,
+): Promise<Loopback> {
   const server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {

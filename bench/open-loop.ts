@@ -113,7 +113,8 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<LoadTally> {
     const timing = { at: scheduled - start, ms: now - scheduled, sendMs: now - sent };
     if ('error' in answer) return void tally.other.set(answer.error, (tally.other.get(answer.error) ?? 0) + 1);
     const { status, headers } = answer;
-    if (status !== 200 && status !== 429) return void tally.other.set(`HTTP ${status}`, (tally.other.get(`HTTP ${status}`) ?? 0) + 1);
+    if (status !== 200 && status !== 429)
+      return void tally.other.set(`HTTP ${status}`, (tally.other.get(`HTTP ${status}`) ?? 0) + 1);
     if (RATE_LIMIT_HEADERS.some((h) => headers[h] === undefined)) tally.missingRateLimitHeaders++;
     tally.limitValues.add(String(headers['ratelimit-limit']));
     if (status === 200) {
@@ -136,7 +137,9 @@ export async function runOpenLoop(opts: OpenLoopOptions): Promise<LoadTally> {
         const i = tally.sent;
         const scheduled = start + (i * 1000) / opts.ratePerSecond;
         tally.dispatchLagMs.push(now - scheduled);
-        inflight.push(get(opts.agent, url, opts.keys[i % opts.keys.length]!, timeoutMs).then((a) => record(i, scheduled, now, a)));
+        inflight.push(
+          get(opts.agent, url, opts.keys[i % opts.keys.length]!, timeoutMs).then((a) => record(i, scheduled, now, a)),
+        );
       }
       if (tally.sent >= total) {
         clearInterval(timer);

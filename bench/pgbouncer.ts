@@ -24,14 +24,16 @@ export const pgbouncerAvailable = (): boolean => existsSync(PGBOUNCER);
  */
 function deployedWith(server: string, settings: Record<string, string>): string {
   const pending = new Map(Object.entries(settings));
-  const lines = readFileSync(DEPLOYED, 'utf8').split('\n').map((line) => {
-    if (/^\*\s*=/.test(line)) return `* = ${server}`;
-    const key = /^(\w+)\s*=/.exec(line)?.[1];
-    if (key === undefined || !pending.has(key)) return line;
-    const value = pending.get(key);
-    pending.delete(key);
-    return `${key} = ${value}`;
-  });
+  const lines = readFileSync(DEPLOYED, 'utf8')
+    .split('\n')
+    .map((line) => {
+      if (/^\*\s*=/.test(line)) return `* = ${server}`;
+      const key = /^(\w+)\s*=/.exec(line)?.[1];
+      if (key === undefined || !pending.has(key)) return line;
+      const value = pending.get(key);
+      pending.delete(key);
+      return `${key} = ${value}`;
+    });
   return `${lines.join('\n')}\n${[...pending].map(([key, value]) => `${key} = ${value}`).join('\n')}\n`;
 }
 
@@ -44,7 +46,10 @@ export interface Bouncer {
 }
 
 /** Starts PgBouncer in front of `server`, `poolSize` server connections per pool; `extra` lines go to its [pgbouncer] section. */
-export async function startPgbouncer(server: string, { extra = '', poolSize = 2 }: { extra?: string; poolSize?: number } = {}): Promise<Bouncer> {
+export async function startPgbouncer(
+  server: string,
+  { extra = '', poolSize = 2 }: { extra?: string; poolSize?: number } = {},
+): Promise<Bouncer> {
   const target = new URL(server);
   const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
   chmodSync(dir, 0o755);
@@ -61,8 +66,12 @@ export async function startPgbouncer(server: string, { extra = '', poolSize = 2 
     default_pool_size: String(poolSize),
     reserve_pool_size: '0',
   };
-  writeFileSync(ini, `${deployedWith(`host=${target.hostname} port=${target.port || 5432}`, settings)}${extra}\n`, { mode: 0o644 });
-  const child: ChildProcess = spawn(PGBOUNCER, process.getuid?.() === 0 ? ['-u', 'postgres', ini] : [ini], { stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(ini, `${deployedWith(`host=${target.hostname} port=${target.port || 5432}`, settings)}${extra}\n`, {
+    mode: 0o644,
+  });
+  const child: ChildProcess = spawn(PGBOUNCER, process.getuid?.() === 0 ? ['-u', 'postgres', ini] : [ini], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const stop = async () => {

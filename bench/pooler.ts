@@ -25,14 +25,17 @@ export interface PoolerOptions {
 const ROUNDS = 5;
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const spread = (values: readonly number[]) => `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+const spread = (values: readonly number[]) =>
+  `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
 
 /** One Markdown table per connection count: direct and pooled p50 (ms, median and range of the rounds) and their ratio. */
 export async function runPoolerComparison(direct: Database, opts: PoolerOptions): Promise<string> {
   const bouncer = await startPgbouncer(opts.pgUrl, { poolSize: testConfig(opts.config).DATABASE_POOL_SIZE });
   const lines: string[] = [];
   try {
-    const { db: pooled } = await openServerDatabase(testConfig({ ...opts.config, DATABASE_URL: bouncer.url, DATABASE_DIRECT_URL: opts.pgUrl }));
+    const { db: pooled } = await openServerDatabase(
+      testConfig({ ...opts.config, DATABASE_URL: bouncer.url, DATABASE_DIRECT_URL: opts.pgUrl }),
+    );
     const straight = await opts.serve(direct);
     const through = await opts.serve(pooled);
     try {
@@ -48,15 +51,26 @@ export async function runPoolerComparison(direct: Database, opts: PoolerOptions)
           const pooledP50: number[] = [];
           let errors = 0;
           for (let round = 0; round < ROUNDS; round++) {
-            const pair = [{ ...c, base: straight.base }, { ...c, base: through.base }];
+            const pair = [
+              { ...c, base: straight.base },
+              { ...c, base: through.base },
+            ];
             const flip = round % 2 === 1;
-            const measured = await measureInterleaved('', flip ? [...pair].reverse() : pair, opts.seconds / ROUNDS, connections, 1);
+            const measured = await measureInterleaved(
+              '',
+              flip ? [...pair].reverse() : pair,
+              opts.seconds / ROUNDS,
+              connections,
+              1,
+            );
             const [d, p] = flip ? measured.reverse() : measured;
             straightP50.push(d!.p50);
             pooledP50.push(p!.p50);
             errors += d!.errors + d!.non2xx + p!.errors + p!.non2xx;
           }
-          lines.push(`| ${c.name} | ${spread(straightP50)} | ${spread(pooledP50)} | ${(median(pooledP50) / median(straightP50)).toFixed(2)}x | ${errors} |`);
+          lines.push(
+            `| ${c.name} | ${spread(straightP50)} | ${spread(pooledP50)} | ${(median(pooledP50) / median(straightP50)).toFixed(2)}x | ${errors} |`,
+          );
         }
         lines.push('');
       }

@@ -18,7 +18,14 @@ const IDENTITY = { 'accept-encoding': 'identity' };
 const [surface = 'both', count = '200', only, connections = '1'] = process.argv.slice(2);
 const url = 'postgresql://postgres@127.0.0.1:5432/test';
 const db = await openPostgres(testConfig({ DATABASE_URL: url, DATABASE_SCHEMA: 'bench' }), url);
-const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000, RESPONSE_CACHE: false }), db });
+const app = await createApp({
+  config: testConfig({
+    RATE_LIMIT_CAPACITY: 1_000_000_000,
+    RATE_LIMIT_REFILL_PER_SECOND: 1_000_000,
+    RESPONSE_CACHE: false,
+  }),
+  db,
+});
 const served = await listenOnLoopback(app.yoga, () => app.close());
 const { base } = served;
 const floor = await startFloor(url, 'bench', { catalogue: await readCatalogue(db), now: Date.now }, FLOOR_ROUTES);
@@ -36,13 +43,21 @@ for (const [i, t] of TRIPLES.entries()) {
       }
       if (surface !== 'graphql') await (await fetch(base + t.rest, { headers: IDENTITY })).arrayBuffer();
       if (surface !== 'rest') {
-        await (await fetch(`${base}/graphql`, { method: 'POST', headers: { ...IDENTITY, 'content-type': 'application/json' }, body: JSON.stringify({ query: t.graphql }) })).arrayBuffer();
+        await (
+          await fetch(`${base}/graphql`, {
+            method: 'POST',
+            headers: { ...IDENTITY, 'content-type': 'application/json' },
+            body: JSON.stringify({ query: t.graphql }),
+          })
+        ).arrayBuffer();
       }
     }
   };
   await Promise.all(Array.from({ length: Number(connections) }, worker));
   const used = process.cpuUsage(cpu);
-  process.stderr.write(`${t.name}: ${((performance.now() - started) / n).toFixed(2)} ms per round, CPU ${((used.user + used.system) / 1000 / n).toFixed(2)} ms per round\n`);
+  process.stderr.write(
+    `${t.name}: ${((performance.now() - started) / n).toFixed(2)} ms per round, CPU ${((used.user + used.system) / 1000 / n).toFixed(2)} ms per round\n`,
+  );
 }
 await floor.close();
 await served.close();

@@ -7,7 +7,7 @@ import { prepareDatabase } from '../src/bootstrap.js';
 import { testConfig } from '../src/config.js';
 import { type Database, openPostgres } from '../src/db/client.js';
 import { openServerDatabase } from '../src/db/server-database.js';
-import { parseCommandLine, runCommandLine } from '../src/cli/command-line.js';
+import { type parseCommandLine, runCommandLine } from '../src/cli/command-line.js';
 import { createLogger } from '../src/logger.js';
 import { runAccess } from './access.js';
 import { runBackendComparison } from './backends.js';
@@ -60,7 +60,8 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
 type Args = ReturnType<typeof parseCommandLine<typeof CLI.options>>['values'];
 
 /** The REST envelope's content: meta and rows (REST computes no total count, so neither does this). */
-const PRICE_FIELDS = 'meta { provenance upstreamSources resolvedFrom resolvedTo resolution } edges { node { datetime biddingZone priceEurMwh interpolated year } }';
+const PRICE_FIELDS =
+  'meta { provenance upstreamSources resolvedFrom resolvedTo resolution } edges { node { datetime biddingZone priceEurMwh interpolated year } }';
 /** Each REST case with the same query through GraphQL, measured in interleaved rounds. */
 const PAIRS: (readonly [BenchCase, BenchCase])[] = [
   [
@@ -69,13 +70,23 @@ const PAIRS: (readonly [BenchCase, BenchCase])[] = [
   ],
   [
     { name: 'REST /prices DE_LU native 2 d', path: '/api/v1/prices?zone=DE_LU&datetime_from=now-2d&resolution=native' },
-    graphqlCase('GraphQL prices DE_LU native 2 d', `{ prices(zones: ["DE_LU"], from: "now-2d", resolution: NATIVE, first: 10000) { ${PRICE_FIELDS} } }`),
+    graphqlCase(
+      'GraphQL prices DE_LU native 2 d',
+      `{ prices(zones: ["DE_LU"], from: "now-2d", resolution: NATIVE, first: 10000) { ${PRICE_FIELDS} } }`,
+    ),
   ],
 ];
 
 /** The app on a free loopback port; `close` ends its connections, the server and the app's own resources. */
 async function serve(db: Database): Promise<Loopback> {
-  const app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000, RESPONSE_CACHE: false }), db });
+  const app = await createApp({
+    config: testConfig({
+      RATE_LIMIT_CAPACITY: 1_000_000_000,
+      RATE_LIMIT_REFILL_PER_SECOND: 1_000_000,
+      RESPONSE_CACHE: false,
+    }),
+    db,
+  });
   return listenOnLoopback(app.yoga, () => app.close());
 }
 
@@ -89,7 +100,9 @@ async function latency(title: string, db: Database, seconds: string, connections
     for (const pair of PAIRS) {
       const [rest, gql] = await measureInterleaved(base, pair, Number(seconds), c);
       results.push(rest!, gql!);
-      ratios.push(`- ${gql!.name}: p50 ${(gql!.p50 / rest!.p50).toFixed(2)}x REST's, throughput ${(rest!.rps / gql!.rps).toFixed(2)}x lower`);
+      ratios.push(
+        `- ${gql!.name}: p50 ${(gql!.p50 / rest!.p50).toFixed(2)}x REST's, throughput ${(rest!.rps / gql!.rps).toFixed(2)}x lower`,
+      );
     }
     parts.push(table(`${title}, ${c} connection${c > 1 ? 's' : ''}`, results), ...ratios, '');
   }
@@ -103,18 +116,31 @@ const connectionCounts = (list: string | undefined) => (list ?? '1').split(',').
 async function main(args: Args): Promise<void> {
   const seconds = args.seconds ?? (args.access ? '30' : '10');
   if (args.access) {
-    const text = await runAccess({ pgUrl: args['pg-url']!, redisUrl: args['redis-url']!, seconds: Number(seconds), keys: Number(args.keys) });
+    const text = await runAccess({
+      pgUrl: args['pg-url']!,
+      redisUrl: args['redis-url']!,
+      seconds: Number(seconds),
+      keys: Number(args.keys),
+    });
     mkdirSync('bench-results', { recursive: true });
     writeFileSync('bench-results/access.md', text);
     process.stdout.write(`${text}\n`);
     return;
   }
-  const report: string[] = [`Benchmark run ${new Date().toISOString()} (connections=${args.connections}, ${seconds} s per case)`, ''];
+  const report: string[] = [
+    `Benchmark run ${new Date().toISOString()} (connections=${args.connections}, ${seconds} s per case)`,
+    '',
+  ];
   const dir = mkdtempSync(join(tmpdir(), 'eumarket-bench-'));
   const pgliteDir = join(dir, 'pglite');
   try {
     if (args.large) {
-      const opts = { pgUrl: args['pg-url']!, years: Number(args.years), seconds: Number(seconds), connections: connectionCounts(args.connections)[0]! };
+      const opts = {
+        pgUrl: args['pg-url']!,
+        years: Number(args.years),
+        seconds: Number(seconds),
+        connections: connectionCounts(args.connections)[0]!,
+      };
       report.push(await runLarge({ ...opts, serve }));
     }
     const full = !args.large && !args.backends;
@@ -138,24 +164,55 @@ async function main(args: Args): Promise<void> {
       ({ db: pglite } = await openServerDatabase(config));
       await prepareDatabase(pglite, config, log, new Date());
       if (full) {
-        report.push(await latency('PGlite (embedded, on disk, on its thread over the wire protocol)', pglite, seconds, connectionCounts(args.connections)));
+        report.push(
+          await latency(
+            'PGlite (embedded, on disk, on its thread over the wire protocol)',
+            pglite,
+            seconds,
+            connectionCounts(args.connections),
+          ),
+        );
         report.push(await runTransport('PGlite', pglite, Number(seconds), connectionCounts(args.connections)[0]!));
       }
     }
     if (!args['skip-pg'] && !args.large) {
-      const config = testConfig({ DATABASE_URL: args['pg-url'], DATABASE_SCHEMA: 'bench', SEED_DEMO: true, MIGRATE_ON_START: true });
+      const config = testConfig({
+        DATABASE_URL: args['pg-url'],
+        DATABASE_SCHEMA: 'bench',
+        SEED_DEMO: true,
+        MIGRATE_ON_START: true,
+      });
       const db = await openPostgres(config, args['pg-url']!);
       await prepareDatabase(db, config, log, new Date());
       if (full) {
-        report.push(await runFloorComparison(db, { pgUrl: args['pg-url']!, seconds: Number(seconds), connections: connectionCounts(args.connections), serve }));
+        report.push(
+          await runFloorComparison(db, {
+            pgUrl: args['pg-url']!,
+            seconds: Number(seconds),
+            connections: connectionCounts(args.connections),
+            serve,
+          }),
+        );
         report.push(await runTransport('PostgreSQL 15', db, Number(seconds), connectionCounts(args.connections)[0]!));
       }
       if (args.pgbouncer) {
-        const opts = { pgUrl: args['pg-url']!, config: { DATABASE_SCHEMA: 'bench' }, cases: PAIRS[0]!, seconds: Number(seconds), connections: connectionCounts(args.connections), serve };
+        const opts = {
+          pgUrl: args['pg-url']!,
+          config: { DATABASE_SCHEMA: 'bench' },
+          cases: PAIRS[0]!,
+          seconds: Number(seconds),
+          connections: connectionCounts(args.connections),
+          serve,
+        };
         report.push(await runPoolerComparison(db, opts));
       }
       if (pglite) {
-        const opts = { cases: PAIRS.flat(), seconds: Number(seconds), connections: connectionCounts(args.connections), serve };
+        const opts = {
+          cases: PAIRS.flat(),
+          seconds: Number(seconds),
+          connections: connectionCounts(args.connections),
+          serve,
+        };
         report.push(await runBackendComparison(pglite, db, opts));
       }
       await db.close();
@@ -163,7 +220,12 @@ async function main(args: Args): Promise<void> {
     await pglite?.close();
     if (!args['skip-ingest'] && full) {
       const lines = await runIngestBench(args['pg-url']!, args['skip-pg']!);
-      report.push('### Ingestion: parse + load one year of one zone\'s 15-minute prices (35,040 points), 3 runs', '', ...lines.map((l) => `- ${l}`), '');
+      report.push(
+        "### Ingestion: parse + load one year of one zone's 15-minute prices (35,040 points), 3 runs",
+        '',
+        ...lines.map((l) => `- ${l}`),
+        '',
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

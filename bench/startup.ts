@@ -14,7 +14,9 @@ export function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -22,7 +24,10 @@ export function freePort(): Promise<number> {
 /** Resolves once `url` answers 200, polling every 20 ms. */
 async function firstOk(url: string, stop: () => boolean): Promise<void> {
   while (!stop()) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -34,7 +39,11 @@ async function firstOk(url: string, stop: () => boolean): Promise<void> {
  * the seconds until `/healthz` first answers 200 and until it prints that it is ready (`is up`),
  * then stops it with SIGTERM and waits for it to exit.
  */
-export async function timeStartup(env: Record<string, string>, timeoutMs = 180_000, args = ['dist/src/main.js']): Promise<StartupTimes> {
+export async function timeStartup(
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+  args = ['dist/src/main.js'],
+): Promise<StartupTimes> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, args, {
@@ -47,7 +56,9 @@ export async function timeStartup(env: Record<string, string>, timeoutMs = 180_0
   const gone = new Promise((r) => child.once('exit', r));
   void gone.then(() => (exited = true));
   try {
-    const answered = firstOk(`http://127.0.0.1:${port}/healthz`, () => exited).then(() => (performance.now() - started) / 1000);
+    const answered = firstOk(`http://127.0.0.1:${port}/healthz`, () => exited).then(
+      () => (performance.now() - started) / 1000,
+    );
     const ready = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('start-up timed out')), timeoutMs);
       let stdout = '';

@@ -8,12 +8,17 @@ import type { Database } from '../src/db/client.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, table } from './load.js';
 import { type Loopback, listenOnLoopback } from './loopback.js';
 
-const DASHBOARD_PRICES = '{ prices(zones: ["DE_LU", "FR"], from: "now-7d", to: "now", resolution: HOURLY, first: 500) { edges { node { biddingZone datetime priceEurMwh } } pageInfo { hasNextPage endCursor } } }';
+const DASHBOARD_PRICES =
+  '{ prices(zones: ["DE_LU", "FR"], from: "now-7d", to: "now", resolution: HOURLY, first: 500) { edges { node { biddingZone datetime priceEurMwh } } pageInfo { hasNextPage endCursor } } }';
 const PRICES = '/api/v1/prices';
 const FLOWS_14D = '/api/v1/flows?datetime_from=now-14d';
 
 async function listen(db: Database, cache: boolean): Promise<Loopback> {
-  const config = testConfig({ RATE_LIMIT_CAPACITY: 1_000_000_000, RATE_LIMIT_REFILL_PER_SECOND: 1_000_000, RESPONSE_CACHE: cache });
+  const config = testConfig({
+    RATE_LIMIT_CAPACITY: 1_000_000_000,
+    RATE_LIMIT_REFILL_PER_SECOND: 1_000_000,
+    RESPONSE_CACHE: cache,
+  });
   const app = await createApp({ config, db });
   return listenOnLoopback(app.yoga, () => app.close());
 }
@@ -24,7 +29,7 @@ async function sizes(base: string, path: string): Promise<string> {
   for (const coding of ['identity', 'gzip', 'br']) {
     const res = await fetch(base + path, { headers: { 'accept-encoding': coding } });
     const raw = res.headers.get('content-encoding');
-    const bytes = raw ? (await streamBytes(res)) : Buffer.from(await res.arrayBuffer()).length;
+    const bytes = raw ? await streamBytes(res) : Buffer.from(await res.arrayBuffer()).length;
     out.push(`${coding} ${bytes.toLocaleString('en')} B`);
   }
   return `- ${path}: ${out.join(', ')}`;
@@ -37,7 +42,9 @@ async function streamBytes(res: Response): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { 'accept-encoding': res.headers.get('content-encoding')! } }, (r) => {
       let n = 0;
-      r.on('data', (c: Buffer) => (n += c.length)).on('end', () => resolve(n)).on('error', reject);
+      r.on('data', (c: Buffer) => (n += c.length))
+        .on('end', () => resolve(n))
+        .on('error', reject);
     });
     req.on('error', reject).end();
   });
@@ -64,7 +71,13 @@ export async function runTransport(title: string, db: Database, seconds: number,
       results.push(c.headers?.['if-none-match'] ? { ...r!, non2xx: 0 } : r!);
     }
     const size = [await sizes(cached.base, FLOWS_14D), await sizes(cached.base, PRICES)];
-    return [table(`${title}: response caches and revalidation`, results), '#### Compressed sizes', '', ...size, ''].join('\n');
+    return [
+      table(`${title}: response caches and revalidation`, results),
+      '#### Compressed sizes',
+      '',
+      ...size,
+      '',
+    ].join('\n');
   } finally {
     await cached.close();
     await uncached.close();

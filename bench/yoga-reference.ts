@@ -64,7 +64,13 @@ const meta = (a: FloorAnswer) => ({
 
 const priceNode = (r: PriceRow) => {
   const at = new Date(r.datetime_ms);
-  return { datetime: formatUtc(at), biddingZone: r.zone, priceEurMwh: r.price, interpolated: r.interpolated, year: at.getUTCFullYear() };
+  return {
+    datetime: formatUtc(at),
+    biddingZone: r.zone,
+    priceEurMwh: r.price,
+    interpolated: r.interpolated,
+    year: at.getUTCFullYear(),
+  };
 };
 
 const flowNode = (r: FlowRow) => ({
@@ -84,19 +90,43 @@ const flowNode = (r: FlowRow) => ({
  * Starts the reference on loopback over `url` (schema `schema`): GraphQL at `/graphql`, and the
  * floor's `routes` (path -> route) as REST; `deps` as the floor's.
  */
-export async function startYogaReference(url: string, schema: string, deps: Omit<ServiceDeps, 'db'>, routes: Record<string, FloorRoute>): Promise<Loopback> {
+export async function startYogaReference(
+  url: string,
+  schema: string,
+  deps: Omit<ServiceDeps, 'db'>,
+  routes: Record<string, FloorRoute>,
+): Promise<Loopback> {
   const source = openFloorSource(url, schema, deps);
   const resolvers = {
     Resolution: { AUTO: 'auto', NATIVE: 'native', HOURLY: '1H', DAILY: '1D', WEEKLY: '1W' },
-    FlowType: { CONVERGENCE: 'convergence', CONGESTION: 'congestion', COUNTER_INTUITIVE: 'counter_intuitive', OUTAGE: 'outage' },
+    FlowType: {
+      CONVERGENCE: 'convergence',
+      CONGESTION: 'congestion',
+      COUNTER_INTUITIVE: 'counter_intuitive',
+      OUTAGE: 'outage',
+    },
     Query: {
       prices: async (_: unknown, args: { zones?: string[]; from?: string; resolution?: RequestedResolution }) => {
-        const a = await source.answer({ kind: 'prices', zones: args.zones, datetimeFrom: args.from, resolution: args.resolution });
+        const a = await source.answer({
+          kind: 'prices',
+          zones: args.zones,
+          datetimeFrom: args.from,
+          resolution: args.resolution,
+        });
         return { meta: meta(a), edges: (a.body.data as PriceRow[]).map((r) => ({ node: priceNode(r) })) };
       },
       flows: async (_: unknown, args: { from: string; resolution?: RequestedResolution; first: number }) => {
-        const a = await source.answer({ kind: 'flows', datetimeFrom: args.from, resolution: args.resolution ?? 'auto', limit: args.first });
-        return { totalCount: a.body.meta.total, meta: meta(a), edges: (a.body.data as FlowRow[]).map((r) => ({ node: flowNode(r) })) };
+        const a = await source.answer({
+          kind: 'flows',
+          datetimeFrom: args.from,
+          resolution: args.resolution ?? 'auto',
+          limit: args.first,
+        });
+        return {
+          totalCount: a.body.meta.total,
+          meta: meta(a),
+          edges: (a.body.data as FlowRow[]).map((r) => ({ node: flowNode(r) })),
+        };
       },
     },
   };
@@ -104,9 +134,21 @@ export async function startYogaReference(url: string, schema: string, deps: Omit
     onRequest({ url: requested, endResponse, fetchAPI }) {
       const route = routes[requested.pathname];
       if (!route) return;
-      return source.answer(route).then((a) => endResponse(new fetchAPI.Response(JSON.stringify(a.body), { headers: { 'content-type': 'application/json' } })));
+      return source
+        .answer(route)
+        .then((a) =>
+          endResponse(
+            new fetchAPI.Response(JSON.stringify(a.body), { headers: { 'content-type': 'application/json' } }),
+          ),
+        );
     },
   };
-  const yoga = createYoga({ schema: createSchema({ typeDefs: TYPE_DEFS, resolvers }), plugins: [rest, useGraphQlJit()], logging: false, landingPage: false, graphiql: false });
+  const yoga = createYoga({
+    schema: createSchema({ typeDefs: TYPE_DEFS, resolvers }),
+    plugins: [rest, useGraphQlJit()],
+    logging: false,
+    landingPage: false,
+    graphiql: false,
+  });
   return listenOnLoopback(yoga, () => source.close());
 }

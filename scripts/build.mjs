@@ -17,7 +17,14 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const NPM = process.env.npm_execpath;
-const COMMON = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
+const COMMON = [
+  'src',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/build.mjs',
+];
 
 /** What each target reads, what it must have written, and how it is built. */
 const TARGETS = {
@@ -26,7 +33,9 @@ const TARGETS = {
     outputs: ['dist/src/main.js', 'dist/web/index.html'],
     steps: [
       [process.execPath, [TSC, '-p', 'tsconfig.build.json']],
-      NPM ? [process.execPath, [NPM, 'run', 'build:dashboard', '--silent']] : ['npm', ['run', 'build:dashboard', '--silent']],
+      NPM
+        ? [process.execPath, [NPM, 'run', 'build:dashboard', '--silent']]
+        : ['npm', ['run', 'build:dashboard', '--silent']],
     ],
   },
   bench: {

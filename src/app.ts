@@ -99,14 +99,30 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const { config } = opts;
   const version = createDataVersion();
   restrictTimeZones(await readTimeZoneNames(opts.db));
-  const deps: ServiceDeps = { db: opts.db, catalogue: await readCatalogue(opts.db), now: opts.now ?? Date.now, memo: readMemo(version) };
+  const deps: ServiceDeps = {
+    db: opts.db,
+    catalogue: await readCatalogue(opts.db),
+    now: opts.now ?? Date.now,
+    memo: readMemo(version),
+  };
   const routes = docsRoutes(REST_PREFIX, buildOpenApi(ENDPOINTS));
   const policy = operationPolicyPlugins(config, schema, dashboardOperationsFile(opts.dashboardDir));
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();
   if (opts.db.pool) registerPoolMetrics(metrics, opts.db.pool);
-  const live = await startLiveEvents({ db: opts.db, limiter, perClient: config.SUBSCRIPTIONS_PER_CLIENT, logger, version });
-  const restCache = new RestCache({ version, now: deps.now, privateOnly: config.API_KEY_REQUIRED, store: config.RESPONSE_CACHE });
+  const live = await startLiveEvents({
+    db: opts.db,
+    limiter,
+    perClient: config.SUBSCRIPTIONS_PER_CLIENT,
+    logger,
+    version,
+  });
+  const restCache = new RestCache({
+    version,
+    now: deps.now,
+    privateOnly: config.API_KEY_REQUIRED,
+    store: config.RESPONSE_CACHE,
+  });
   const follower = config.INGEST_FOLLOW ? startServerFollower({ config, db: opts.db, logger, ...opts.follower }) : null;
   if (follower) registerIngestMetrics(metrics, follower);
   let draining = false;
@@ -136,11 +152,30 @@ export async function createApp(opts: AppOptions): Promise<App> {
       securityHeadersPlugin(),
       // 2. Probes, then access: health checks are never refused by a key or a rate limit; everything
       //    after accessPlugin (REST, dashboard, GraphQL) is authenticated and rate limited.
-      healthPlugin(opts.db, logger, { ...(follower ? { follower } : {}), events: live.listenerState, draining: () => draining }),
-      accessPlugin({ limiter, keys, requireKey: config.API_KEY_REQUIRED, trustProxy: config.TRUST_PROXY_HOPS, logger, metrics, timeoutMs: config.REQUEST_TIMEOUT_MS }),
+      healthPlugin(opts.db, logger, {
+        ...(follower ? { follower } : {}),
+        events: live.listenerState,
+        draining: () => draining,
+      }),
+      accessPlugin({
+        limiter,
+        keys,
+        requireKey: config.API_KEY_REQUIRED,
+        trustProxy: config.TRUST_PROXY_HOPS,
+        logger,
+        metrics,
+        timeoutMs: config.REQUEST_TIMEOUT_MS,
+      }),
       // 3. Routes answered before GraphQL: REST, the dashboard, then a JSON 404 for any other path
       //    but the GraphQL endpoint.
-      restPlugin({ endpoints: ENDPOINTS, deps, logger, routes, timeoutMs: config.REQUEST_TIMEOUT_MS, cache: restCache }),
+      restPlugin({
+        endpoints: ENDPOINTS,
+        deps,
+        logger,
+        routes,
+        timeoutMs: config.REQUEST_TIMEOUT_MS,
+        cache: restCache,
+      }),
       dashboardPlugin(opts.dashboardDir),
       notFoundPlugin(GRAPHQL_PATH),
       // 4. GraphQL refusals, before any work they guard: the body's declared size before
@@ -172,5 +207,14 @@ export async function createApp(opts: AppOptions): Promise<App> {
     await Promise.all([live.close(), follower?.close()]);
   };
   const startDraining = () => void (draining = true);
-  return { yoga, deps, logger, metrics, version, startDraining, endStreams, close: () => endStreams().then(() => limiter.close()) };
+  return {
+    yoga,
+    deps,
+    logger,
+    metrics,
+    version,
+    startDraining,
+    endStreams,
+    close: () => endStreams().then(() => limiter.close()),
+  };
 }

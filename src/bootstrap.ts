@@ -35,7 +35,9 @@ export async function prepareDatabase(
   } else {
     const pending = await pendingMigrations(db);
     if (pending.length) {
-      throw new Error(`The database has pending migrations (${pending.join(', ')}): run \`npm run db:migrate\` or set MIGRATE_ON_START=true`);
+      throw new Error(
+        `The database has pending migrations (${pending.join(', ')}): run \`npm run db:migrate\` or set MIGRATE_ON_START=true`,
+      );
     }
   }
   status('loading the zone catalogue');
@@ -46,7 +48,9 @@ export async function prepareDatabase(
 /** The first day of the demo data set a start with clock `now` loads (DEMO_HISTORY_DAYS back when set). */
 /** Where the demo data set starts: DEMO_HISTORY_DAYS before `now`, or the generator's default when unset. */
 export function demoFrom(config: Pick<Config, 'DEMO_HISTORY_DAYS'>, now: Date): Date | undefined {
-  return config.DEMO_HISTORY_DAYS === undefined ? undefined : new Date(now.getTime() - config.DEMO_HISTORY_DAYS * 86_400_000);
+  return config.DEMO_HISTORY_DAYS === undefined
+    ? undefined
+    : new Date(now.getTime() - config.DEMO_HISTORY_DAYS * 86_400_000);
 }
 
 /**
@@ -56,7 +60,9 @@ export function demoFrom(config: Pick<Config, 'DEMO_HISTORY_DAYS'>, now: Date): 
  */
 export async function generateStartDemo(config: Config, now: Date): Promise<GeneratedDemo> {
   const started = performance.now();
-  const data = await drainYielding(demoSteps({ now, from: demoFrom(config, now), thresholds: classificationThresholds(config) }));
+  const data = await drainYielding(
+    demoSteps({ now, from: demoFrom(config, now), thresholds: classificationThresholds(config) }),
+  );
   return { data, ms: Math.round(performance.now() - started) };
 }
 
@@ -73,10 +79,20 @@ async function seedDemoOnStart(
   const started = Date.now();
   const from = demoFrom(config, now);
   const progress = logger.isLevelEnabled('info')
-    ? createProgress({ stream: process.stderr, startLine: (months) => `demo data: loading ${months} month(s), first start only` })
+    ? createProgress({
+        stream: process.stderr,
+        startLine: (months) => `demo data: loading ${months} month(s), first start only`,
+      })
     : undefined;
   const log = (msg: string) => logger.info(msg);
-  const result = await seedDemo(db, { now, from, thresholds: classificationThresholds(config), log, progress: statusProgress(status, progress), generated });
+  const result = await seedDemo(db, {
+    now,
+    from,
+    thresholds: classificationThresholds(config),
+    log,
+    progress: statusProgress(status, progress),
+    generated,
+  });
   if (result) logger.info({ ...result, seconds: (Date.now() - started) / 1000 }, 'demo data loaded');
 }
 

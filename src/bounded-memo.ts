@@ -4,7 +4,11 @@
  * cost what they cost without the memo and never more memory. Keys `keep` refuses (too long to be
  * worth holding) are computed each time.
  */
-export function boundedMemo<K, V extends NonNullable<unknown>>(max: number, compute: (key: K) => V, keep: (key: K) => boolean = () => true): (key: K) => V {
+export function boundedMemo<K, V extends NonNullable<unknown>>(
+  max: number,
+  compute: (key: K) => V,
+  keep: (key: K) => boolean = () => true,
+): (key: K) => V {
   const results = new Map<K, V>();
   return (key) => {
     let value = results.get(key);

@@ -39,7 +39,10 @@ export function detachedFromRequest<T>(work: () => Promise<T>): Promise<T> {
 
 /** The error a request gets when its time limit passes (REST 504, GraphQL TIMEOUT). */
 export function timeoutError(ms: number): AppError {
-  return new AppError('TIMEOUT', `The request exceeded the ${ms / 1000} s time limit; narrow the range or page through it`);
+  return new AppError(
+    'TIMEOUT',
+    `The request exceeded the ${ms / 1000} s time limit; narrow the range or page through it`,
+  );
 }
 
 /** How early a timeout may be seen and still be the deadline's own: timers fire late, the server's statement timeout may come first. */
@@ -65,7 +68,12 @@ export function isTimeoutError(err: unknown): boolean {
  * or a statement cancelled then) rejects with that same error, whichever is seen first; one seen
  * earlier (a statement cancelled because its client left) passes through as it is.
  */
-export function withDeadline<T>(ms: number, clientSignal: AbortSignal | undefined, work: () => Promise<T>, limitMs: number = ms): Promise<T> {
+export function withDeadline<T>(
+  ms: number,
+  clientSignal: AbortSignal | undefined,
+  work: () => Promise<T>,
+  limitMs: number = ms,
+): Promise<T> {
   const controller = new AbortController();
   const onClientGone = () => controller.abort(clientSignal?.reason);
   clientSignal?.addEventListener('abort', onClientGone, { once: true });

@@ -20,7 +20,7 @@ const SHOWN_INPUT_CHARS = 80;
  * JavaScript prints them), text longer than 80 characters cut with `…`.
  */
 export function shownInput(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const cut = text.length > SHOWN_INPUT_CHARS ? `${text.slice(0, SHOWN_INPUT_CHARS)}…` : text;
   return typeof value === 'string' ? JSON.stringify(cut) : cut;
 }
@@ -66,9 +66,15 @@ export class AppError extends GraphQLError {
 export class InputError extends AppError {
   /** Its message names each issue's parameter and, where known, the value given: `zones.0: Unknown bidding zone: XX (got "XX")`. */
   constructor(readonly issues: readonly InputIssue[]) {
-    super('BAD_USER_INPUT', issues.map((i) => `${i.param}: ${i.msg}${i.input === undefined ? '' : ` (got ${shownInput(i.input)})`}`).join('; '), {
-      issues: issues.map(({ param, msg, type }) => ({ param, msg, type })),
-    });
+    super(
+      'BAD_USER_INPUT',
+      issues
+        .map((i) => `${i.param}: ${i.msg}${i.input === undefined ? '' : ` (got ${shownInput(i.input)})`}`)
+        .join('; '),
+      {
+        issues: issues.map(({ param, msg, type }) => ({ param, msg, type })),
+      },
+    );
   }
 
   /** Shorthand for a single issue. */

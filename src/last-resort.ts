@@ -43,7 +43,10 @@ export function installLastResort(proc: Pick<NodeJS.EventEmitter, 'on'>, opts: L
     recent.push(at);
     while (recent.length > 0 && (recent[0] as number) <= at - MINUTE_MS) recent.shift();
     const stop = !opts.ready() || recent.length > MAX_UNCAUGHT_PER_MINUTE;
-    opts.logger.fatal({ errorId: randomUUID(), err: asError(error) }, stop ? 'uncaught exception; stopping' : 'uncaught exception; serving on');
+    opts.logger.fatal(
+      { errorId: randomUUID(), err: asError(error) },
+      stop ? 'uncaught exception; stopping' : 'uncaught exception; serving on',
+    );
     if (!stop || stopping) return;
     stopping = true;
     opts.stop('uncaughtException');

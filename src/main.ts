@@ -54,7 +54,13 @@ async function main(): Promise<void> {
   let stopping = false;
   const close = (running: App, exitCode: number) => {
     closing = true;
-    server.close(() => void running.close().then(() => db?.close()).then(() => process.exit(exitCode)));
+    server.close(
+      () =>
+        void running
+          .close()
+          .then(() => db?.close())
+          .then(() => process.exit(exitCode)),
+    );
     void running.endStreams();
     server.closeIdleConnections();
     // A keep-alive connection whose response was in flight at close becomes idle when it ends.
@@ -93,11 +99,20 @@ async function main(): Promise<void> {
   // The engine's thread starts while this one loads the API's modules.
   const opening = import('./db/server-database.js').then(({ openServerDatabase }) => openServerDatabase(config));
   opening.catch(() => undefined);
-  const [{ prepareDatabase, generateStartDemo }, { createApp }] = await Promise.all([import('./bootstrap.js'), import('./app.js')]);
+  const [{ prepareDatabase, generateStartDemo }, { createApp }] = await Promise.all([
+    import('./bootstrap.js'),
+    import('./app.js'),
+  ]);
   const generated = demoCertain ? await generateStartDemo(config, now) : undefined;
   const opened = await opening;
   db = opened.db;
-  logger.info({ database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL', ...(opened.url ? { url: opened.url } : {}) }, 'database opened');
+  logger.info(
+    {
+      database: db.kind === 'pglite' ? `embedded PGlite at ${config.PGLITE_DIR}` : 'PostgreSQL',
+      ...(opened.url ? { url: opened.url } : {}),
+    },
+    'database opened',
+  );
   process.stdout.write(urlBlock(base, db, opened.url, config.SEED_DEMO));
   await prepareDatabase(db, config, logger, now, (detail) => gate.setDetail(detail), generated);
   opened.publish();
@@ -110,7 +125,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  const message = err instanceof ConfigError ? err.message : `Start-up failed: ${err instanceof Error ? err.message : String(err)}`;
+  const message =
+    err instanceof ConfigError ? err.message : `Start-up failed: ${err instanceof Error ? err.message : String(err)}`;
   process.stderr.write(`${message}\n`);
   process.exit(1);
 });

@@ -7,7 +7,11 @@
 /** package.json `engines.node`, kept equal to it by a test. */
 export const SUPPORTED_NODE = '^22.12.0 || ^24.0.0';
 
-const parse = (version: string): number[] => version.replace(/^[v^]/, '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+const parse = (version: string): number[] =>
+  version
+    .replace(/^[v^]/, '')
+    .split('.')
+    .map((n) => Number.parseInt(n, 10) || 0);
 
 /** Whether `version` satisfies one of the caret ranges of {@link SUPPORTED_NODE}. */
 export function isSupportedNode(version: string): boolean {

@@ -185,7 +185,10 @@ export function migrationList(dir = MIGRATIONS_DIR): MigrationList {
     : [];
   return {
     baseDir: dir,
-    lockfile: { path: 'migration_lock.toml', content: existsSync(lockPath) ? readFileSync(lockPath, 'utf8') : MIGRATION_LOCK },
+    lockfile: {
+      path: 'migration_lock.toml',
+      content: existsSync(lockPath) ? readFileSync(lockPath, 'utf8') : MIGRATION_LOCK,
+    },
     shadowDbInitScript: '',
     migrationDirectories: folders.map((name) => ({
       path: name,

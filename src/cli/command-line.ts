@@ -32,7 +32,12 @@ const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 /** Parses `argv` strictly against `cli.options` plus `--help`. @throws UsageError */
 export function parseCommandLine<O extends Options>(cli: CommandLine<O>, argv: readonly string[]) {
   try {
-    return parseArgs({ args: [...argv], options: { ...cli.options, ...HELP }, strict: true, allowPositionals: cli.positionals ?? false });
+    return parseArgs({
+      args: [...argv],
+      options: { ...cli.options, ...HELP },
+      strict: true,
+      allowPositionals: cli.positionals ?? false,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, ''));
@@ -49,7 +54,10 @@ export interface CliStreams {
 
 /** `text` on one line: line breaks (and the blanks around them) become `; `. */
 export function oneLine(text: string): string {
-  return text.trim().replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ');
+  return text
+    .trim()
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ');
 }
 
 /**

@@ -21,7 +21,7 @@ import { type IngestSummary, runIngest } from '../ingest/job.js';
 import { cachePurger } from '../events/cache-purge.js';
 import { createProgress } from '../ingest/progress.js';
 import { ITEMS, type Item } from '../ingest/windows.js';
-import { oneLine, parseCommandLine, runCommandLine, UsageError } from './command-line.js';
+import { oneLine, type parseCommandLine, runCommandLine, UsageError } from './command-line.js';
 
 /** Thrown for a missing or bad setting: exit code 2. */
 class SettingError extends ConfigError {}
@@ -59,7 +59,11 @@ interface Plan {
   lookbackDays: number;
 }
 
-const list = (values: readonly string[] | undefined): string[] => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+const list = (values: readonly string[] | undefined): string[] =>
+  (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 function date(text: string | undefined, name: string, now: Date): Date | null {
   if (text === undefined) return null;
@@ -78,7 +82,8 @@ function positive(text: string | undefined, name: string): number | null {
 function parsePlan(values: Values, now: Date): Plan {
   const what = list(values.what);
   const unknown = what.filter((w) => !(ITEMS as readonly string[]).includes(w));
-  if (unknown.length) throw new UsageError(`--what: unknown item(s) ${unknown.join(', ')}; expected ${ITEMS.join(', ')}`);
+  if (unknown.length)
+    throw new UsageError(`--what: unknown item(s) ${unknown.join(', ')}; expected ${ITEMS.join(', ')}`);
   const from = date(values.from, 'from', now);
   if (!from && !values.follow) throw new UsageError('--from is required (or use --follow)');
   const to = date(values.to, 'to', now) ?? now;
@@ -104,7 +109,8 @@ function summaryLine(s: IngestSummary, seconds: number): string {
   const base = `ingest: ${s.completed}/${s.planned} window(s), ${s.rows} row(s), ${s.requests} request(s) in ${seconds.toFixed(1)} s${s.unpublished.length ? `, ${s.unpublished.length} not published upstream yet (fetched again by the next run)` : ''}`;
   if (s.fatal) return `${base}; stopped: ${s.fatal.message}`;
   if (s.interrupted) return `${base}; interrupted (re-run to resume)`;
-  if (s.failed.length) return `${base}; ${s.failed.length} failed:\n${s.failed.map((f) => `  ${f.window}: ${f.error}`).join('\n')}`;
+  if (s.failed.length)
+    return `${base}; ${s.failed.length} failed:\n${s.failed.map((f) => `  ${f.window}: ${f.error}`).join('\n')}`;
   return base;
 }
 
@@ -118,13 +124,21 @@ export interface MainDeps {
 
 /** Runs the command; @returns the exit code. */
 export function main(argv: readonly string[], deps: MainDeps = {}): Promise<number> {
-  return runCommandLine(CLI, argv, ({ values }) => {
-    const plan = parsePlan(values, new Date());
-    const config = deps.config ?? loadConfig();
-    const token = config.ENTSOE_SECURITY_TOKEN;
-    if (!token) throw new SettingError('ENTSOE_SECURITY_TOKEN is not set: put your Transparency Platform token in the environment');
-    return ingest(plan, { ...config, ENTSOE_SECURITY_TOKEN: token }, deps);
-  }, deps);
+  return runCommandLine(
+    CLI,
+    argv,
+    ({ values }) => {
+      const plan = parsePlan(values, new Date());
+      const config = deps.config ?? loadConfig();
+      const token = config.ENTSOE_SECURITY_TOKEN;
+      if (!token)
+        throw new SettingError(
+          'ENTSOE_SECURITY_TOKEN is not set: put your Transparency Platform token in the environment',
+        );
+      return ingest(plan, { ...config, ENTSOE_SECURITY_TOKEN: token }, deps);
+    },
+    deps,
+  );
 }
 
 async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: string }, deps: MainDeps): Promise<number> {
@@ -137,7 +151,8 @@ async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: stri
     requestsPerMinute: config.ENTSOE_REQUESTS_PER_MINUTE,
     timeoutMs: config.ENTSOE_TIMEOUT_MS,
     maxAttempts: config.ENTSOE_MAX_ATTEMPTS,
-    onRetry: (e) => progress.note(`retry ${e.attempt}: ${e.request}: ${e.reason}; waiting ${(e.delayMs / 1000).toFixed(1)} s`),
+    onRetry: (e) =>
+      progress.note(`retry ${e.attempt}: ${e.request}: ${e.reason}; waiting ${(e.delayMs / 1000).toFixed(1)} s`),
   });
   const signal = deps.signal ?? interruptSignal(stderr);
   const purge = cachePurger(config.CACHE_PURGE_URL, (line) => progress.note(line));
@@ -148,15 +163,41 @@ async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: stri
     const p = plan;
     const once = async (range: { from: Date; to: Date }) => {
       const started = Date.now();
-      const args = { from: range.from.toISOString(), to: range.to.toISOString(), zones: p.zones, borders: p.borders, what: p.what, follow: p.follow };
-      const summary = await runIngest({ db, client, catalogue, signal, progress, thresholds: classificationThresholds(config), ...range, zones: p.zones, borders: p.borders, what: p.what, args, ...(purge ? { onCommitted: purge } : {}) });
+      const args = {
+        from: range.from.toISOString(),
+        to: range.to.toISOString(),
+        zones: p.zones,
+        borders: p.borders,
+        what: p.what,
+        follow: p.follow,
+      };
+      const summary = await runIngest({
+        db,
+        client,
+        catalogue,
+        signal,
+        progress,
+        thresholds: classificationThresholds(config),
+        ...range,
+        zones: p.zones,
+        borders: p.borders,
+        what: p.what,
+        args,
+        ...(purge ? { onCommitted: purge } : {}),
+      });
       stdout.write(`${summaryLine(summary, (Date.now() - started) / 1000)}\n`);
       return summary;
     };
     if (!p.follow) return exitCode(await once({ from: p.from!, to: p.to }), signal);
     if (p.from) await once({ from: p.from, to: new Date(Date.now() + 2 * DAY_MS) });
     const minutes = p.intervalMinutes ?? config.INGEST_FOLLOW_INTERVAL_MINUTES;
-    await follow({ runOnce: once, intervalMs: minutes * 60_000, lookbackDays: p.lookbackDays, signal, log: (l) => stderr.write(`${l}\n`) });
+    await follow({
+      runOnce: once,
+      intervalMs: minutes * 60_000,
+      lookbackDays: p.lookbackDays,
+      signal,
+      log: (l) => stderr.write(`${l}\n`),
+    });
     return signal.aborted ? 130 : 0;
   } catch (error) {
     stderr.write(`ingest failed: ${oneLine((error as Error).message)}\n`);

@@ -26,16 +26,21 @@ The database is the configured one: PostgreSQL with DATABASE_URL, else the embed
 /** Runs `npm run keys` with `argv`; @returns the exit code. */
 export function main(argv: readonly string[], streams: CliStreams & { config?: Config } = {}): Promise<number> {
   const stdout = streams.stdout ?? process.stdout;
-  return runCommandLine(CLI, argv, async ({ positionals }) => {
-    const command = parseKeysArgs(positionals);
-    const db = await openDatabase(streams.config ?? loadConfig());
-    try {
-      await assertSchemaReady(db);
-      await runKeysCommand(db, command, (line) => stdout.write(`${line}\n`));
-    } finally {
-      await db.close();
-    }
-  }, streams);
+  return runCommandLine(
+    CLI,
+    argv,
+    async ({ positionals }) => {
+      const command = parseKeysArgs(positionals);
+      const db = await openDatabase(streams.config ?? loadConfig());
+      try {
+        await assertSchemaReady(db);
+        await runKeysCommand(db, command, (line) => stdout.write(`${line}\n`));
+      } finally {
+        await db.close();
+      }
+    },
+    streams,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

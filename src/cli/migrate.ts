@@ -26,21 +26,26 @@ function describe(db: Database, config: Config): string {
 export function main(argv: readonly string[], streams: CliStreams = {}): Promise<number> {
   const stdout = streams.stdout ?? process.stdout;
   let verbose = false;
-  return runCommandLine(CLI, argv, async () => {
-    const config = loadConfig();
-    verbose = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace';
-    const db = await openDatabase(config);
-    try {
-      const { applied } = await migrate(db, { log: (msg) => stdout.write(`${msg}\n`) });
-      stdout.write(
-        applied.length
-          ? `${applied.length} migration(s) applied to ${describe(db, config)}.\n`
-          : `No pending migration: ${describe(db, config)} is up to date.\n`,
-      );
-    } finally {
-      await db.close();
-    }
-  }, { verbose: () => verbose, ...streams });
+  return runCommandLine(
+    CLI,
+    argv,
+    async () => {
+      const config = loadConfig();
+      verbose = config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace';
+      const db = await openDatabase(config);
+      try {
+        const { applied } = await migrate(db, { log: (msg) => stdout.write(`${msg}\n`) });
+        stdout.write(
+          applied.length
+            ? `${applied.length} migration(s) applied to ${describe(db, config)}.\n`
+            : `No pending migration: ${describe(db, config)} is up to date.\n`,
+        );
+      } finally {
+        await db.close();
+      }
+    },
+    { verbose: () => verbose, ...streams },
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -7,7 +7,9 @@ import { pendingMigrations } from '../db/migrate.js';
  */
 export async function assertSchemaReady(db: Database): Promise<void> {
   const [history] = await db.rawQuery<{ t: string | null }>(`SELECT to_regclass('_prisma_migrations')::text AS t`);
-  if (!history?.t) throw new Error('The database has no schema yet: run `npm run db:migrate` (or start the server once)');
+  if (!history?.t)
+    throw new Error('The database has no schema yet: run `npm run db:migrate` (or start the server once)');
   const pending = await pendingMigrations(db);
-  if (pending.length) throw new Error(`The database has pending migrations (${pending.join(', ')}): run \`npm run db:migrate\``);
+  if (pending.length)
+    throw new Error(`The database has pending migrations (${pending.join(', ')}): run \`npm run db:migrate\``);
 }

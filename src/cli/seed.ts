@@ -29,7 +29,11 @@ embedded one in PGLITE_DIR), migrating it first. Does nothing when the database 
   --force        deletes the demo rows first, then loads them again
   --large        the large data set instead (PostgreSQL only), month by month
   --years <n>    whole years of the large data set, 1 to 20 (default ${LARGE_DEFAULT_YEARS})`,
-  options: { force: { type: 'boolean', default: false }, large: { type: 'boolean', default: false }, years: { type: 'string' } },
+  options: {
+    force: { type: 'boolean', default: false },
+    large: { type: 'boolean', default: false },
+    years: { type: 'string' },
+  },
 } as const;
 
 interface SeedArgs {
@@ -41,11 +45,16 @@ interface SeedArgs {
 function plan(values: { force?: boolean; large?: boolean; years?: string }): SeedArgs {
   if (values.years !== undefined && !values.large) throw new UsageError('--years applies to --large only');
   const years = values.years === undefined ? LARGE_DEFAULT_YEARS : Number(values.years);
-  if (!Number.isInteger(years) || years < 1 || years > 20) throw new UsageError('--years must be a whole number from 1 to 20');
+  if (!Number.isInteger(years) || years < 1 || years > 20)
+    throw new UsageError('--years must be a whole number from 1 to 20');
   return { force: values.force === true, largeYears: values.large ? years : null };
 }
 
-async function seed({ force, largeYears }: SeedArgs, print: (line: string) => void, stderr: NodeJS.WritableStream): Promise<void> {
+async function seed(
+  { force, largeYears }: SeedArgs,
+  print: (line: string) => void,
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
   const started = performance.now();
   const config = loadConfig();
   if (largeYears !== null && !config.DATABASE_URL) throw new UsageError('--large needs PostgreSQL: set DATABASE_URL');
@@ -59,9 +68,19 @@ async function seed({ force, largeYears }: SeedArgs, print: (line: string) => vo
     }
     const thresholds = classificationThresholds(config);
     const now = new Date();
-    const result = largeYears === null
-      ? await seedDemo(db, { now, from: demoFrom(config, now), thresholds, log: print, progress: createProgress({ stream: stderr, startLine: (months) => `demo data: loading ${months} month(s)` }) })
-      : await seedLargeDemo(db, { now, years: largeYears, thresholds, log: print });
+    const result =
+      largeYears === null
+        ? await seedDemo(db, {
+            now,
+            from: demoFrom(config, now),
+            thresholds,
+            log: print,
+            progress: createProgress({
+              stream: stderr,
+              startLine: (months) => `demo data: loading ${months} month(s)`,
+            }),
+          })
+        : await seedLargeDemo(db, { now, years: largeYears, thresholds, log: print });
     if (result) {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       print(`demo data set ${result.from} .. ${result.to} loaded in ${seconds} s`);
@@ -77,7 +96,12 @@ async function seed({ force, largeYears }: SeedArgs, print: (line: string) => vo
 export function main(argv: readonly string[], streams: CliStreams = {}): Promise<number> {
   const stdout = streams.stdout ?? process.stdout;
   const stderr = streams.stderr ?? process.stderr;
-  return runCommandLine(CLI, argv, ({ values }) => seed(plan(values), (line) => stdout.write(`${line}\n`), stderr), streams);
+  return runCommandLine(
+    CLI,
+    argv,
+    ({ values }) => seed(plan(values), (line) => stdout.write(`${line}\n`), stderr),
+    streams,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -23,12 +23,14 @@ export interface EnumDecl<V extends string> {
 export const enumValues = <V extends string>(e: EnumDecl<V>): [V, ...V[]] => Object.keys(e.values) as [V, ...V[]];
 
 /** The GraphQL name of a value (the value itself when it is not one of the enum's). */
-export const graphqlValueName = (e: EnumDecl<string>, value: unknown): unknown => (e.values as Record<string, EnumValueDoc>)[String(value)]?.graphql ?? value;
+export const graphqlValueName = (e: EnumDecl<string>, value: unknown): unknown =>
+  (e.values as Record<string, EnumValueDoc>)[String(value)]?.graphql ?? value;
 
 /** The `resolution` a request asks for (spec 4.1 and 8). */
 export const REQUESTED_RESOLUTION: EnumDecl<RequestedResolution> = {
   graphql: 'Resolution',
-  description: 'Requested aggregation. AUTO picks by range width (<= 2 days NATIVE, <= 14 days HOURLY, <= 90 days DAILY, else WEEKLY). Buckets are UTC; WEEKLY buckets are ISO weeks from Monday 00:00 UTC; aggregates are time-weighted means.',
+  description:
+    'Requested aggregation. AUTO picks by range width (<= 2 days NATIVE, <= 14 days HOURLY, <= 90 days DAILY, else WEEKLY). Buckets are UTC; WEEKLY buckets are ISO weeks from Monday 00:00 UTC; aggregates are time-weighted means.',
   values: {
     auto: { graphql: 'AUTO', description: 'Choose by range width.' },
     native: { graphql: 'NATIVE', description: 'Values as published (15-minute or hourly); range at most 2 days.' },
@@ -43,8 +45,14 @@ export const APPLIED_RESOLUTION: EnumDecl<Resolution> = {
   graphql: 'AppliedResolution',
   description: 'Resolution the server applied (REST meta.resolution: native, 1H, 1D, 1W).',
   values: {
-    native: { graphql: 'NATIVE', description: 'Values as published: 15-minute or hourly prices, hourly flows (REST native).' },
-    '1H': { graphql: 'HOURLY', description: 'UTC hours; prices are time-weighted means of the native values (REST 1H).' },
+    native: {
+      graphql: 'NATIVE',
+      description: 'Values as published: 15-minute or hourly prices, hourly flows (REST native).',
+    },
+    '1H': {
+      graphql: 'HOURLY',
+      description: 'UTC hours; prices are time-weighted means of the native values (REST 1H).',
+    },
     '1D': { graphql: 'DAILY', description: 'UTC days from 00:00 UTC (REST 1D).' },
     '1W': { graphql: 'WEEKLY', description: 'ISO weeks from Monday 00:00 UTC (REST 1W).' },
   },
@@ -55,8 +63,15 @@ export const PROVENANCE: EnumDecl<Provenance> = {
   graphql: 'Provenance',
   description: 'MEASURED: upstream observations; DERIVED: computed from other signals.',
   values: {
-    measured: { graphql: 'MEASURED', description: 'Upstream observations: prices, measured physical flows (REST measured).' },
-    derived: { graphql: 'DERIVED', description: 'Computed: every aggregate, and flows where a physical flow was missing and the scheduled exchange stood in (REST derived).' },
+    measured: {
+      graphql: 'MEASURED',
+      description: 'Upstream observations: prices, measured physical flows (REST measured).',
+    },
+    derived: {
+      graphql: 'DERIVED',
+      description:
+        'Computed: every aggregate, and flows where a physical flow was missing and the scheduled exchange stood in (REST derived).',
+    },
   },
 };
 
@@ -65,9 +80,19 @@ export const FLOW_TYPE: EnumDecl<FlowTypeName> = {
   graphql: 'FlowType',
   description: 'Classification of a border-hour against the price gradient (DESIGN.md).',
   values: {
-    convergence: { graphql: 'CONVERGENCE', description: 'Power moves toward the higher price below the capacity limit, or prices are equal within eps (default 0.01 EUR/MWh).' },
-    congestion: { graphql: 'CONGESTION', description: 'Power moves toward the higher price at >= 97 % of the NTC of that direction.' },
-    counter_intuitive: { graphql: 'COUNTER_INTUITIVE', description: 'Power leaves the higher-price zone for the lower-price one (spread < -eps, EUR/MWh).' },
+    convergence: {
+      graphql: 'CONVERGENCE',
+      description:
+        'Power moves toward the higher price below the capacity limit, or prices are equal within eps (default 0.01 EUR/MWh).',
+    },
+    congestion: {
+      graphql: 'CONGESTION',
+      description: 'Power moves toward the higher price at >= 97 % of the NTC of that direction.',
+    },
+    counter_intuitive: {
+      graphql: 'COUNTER_INTUITIVE',
+      description: 'Power leaves the higher-price zone for the lower-price one (spread < -eps, EUR/MWh).',
+    },
     outage: { graphql: 'OUTAGE', description: 'The border was unavailable (outage record, or zero NTC both ways).' },
   },
 };
@@ -75,9 +100,18 @@ export const FLOW_TYPE: EnumDecl<FlowTypeName> = {
 /** Which flow is classified (GraphQL only: REST /flows classifies physical flows). */
 export const FLOW_BASIS: EnumDecl<'physical' | 'scheduled'> = {
   graphql: 'FlowBasis',
-  description: 'PHYSICAL: measured physical flows (ENTSO-E A11; scheduled exchanges where missing, marked derived). SCHEDULED: day-ahead scheduled commercial exchanges (A09), the basis of the literature on counter-intuitive flows.',
+  description:
+    'PHYSICAL: measured physical flows (ENTSO-E A11; scheduled exchanges where missing, marked derived). SCHEDULED: day-ahead scheduled commercial exchanges (A09), the basis of the literature on counter-intuitive flows.',
   values: {
-    physical: { graphql: 'PHYSICAL', description: 'Measured physical flows (A11); hours without one use the scheduled exchange and are marked derived.' },
-    scheduled: { graphql: 'SCHEDULED', description: 'Day-ahead scheduled commercial exchanges (A09), classified by the same rules; rows are never derived.' },
+    physical: {
+      graphql: 'PHYSICAL',
+      description:
+        'Measured physical flows (A11); hours without one use the scheduled exchange and are marked derived.',
+    },
+    scheduled: {
+      graphql: 'SCHEDULED',
+      description:
+        'Day-ahead scheduled commercial exchanges (A09), classified by the same rules; rows are never derived.',
+    },
   },
 };

@@ -106,10 +106,25 @@ export function fieldsOf<R>() {
     datetime: (get: Get<Date>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'datetime', get, value: get }),
     day: (get: Get<Date>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'day', get, value: get }),
     year: (get: Get<Date>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'year', get, value: get }),
-    float: (get: (row: R) => number | null, doc: FieldDoc & FloatExtras): Field<R> => ({ ...doc, kind: 'float', get, value: rounded(doc.round, get) }),
-    enum: (get: (row: R) => string | null, doc: FieldDoc & EnumExtras): Field<R> => ({ ...doc, kind: 'enum', get, value: get }),
+    float: (get: (row: R) => number | null, doc: FieldDoc & FloatExtras): Field<R> => ({
+      ...doc,
+      kind: 'float',
+      get,
+      value: rounded(doc.round, get),
+    }),
+    enum: (get: (row: R) => string | null, doc: FieldDoc & EnumExtras): Field<R> => ({
+      ...doc,
+      kind: 'enum',
+      get,
+      value: get,
+    }),
     strings: (get: Get<readonly string[]>, doc: FieldDoc): Field<R> => ({ ...doc, kind: 'strings', get, value: get }),
-    object: <T extends object>(get: Get<T>, doc: FieldDoc & { readonly contract: RowContract<T> }): Field<R> => ({ ...doc, kind: 'object', get, value: get }),
+    object: <T extends object>(get: Get<T>, doc: FieldDoc & { readonly contract: RowContract<T> }): Field<R> => ({
+      ...doc,
+      kind: 'object',
+      get,
+      value: get,
+    }),
   };
 }
 
@@ -117,8 +132,12 @@ export function fieldsOf<R>() {
 export const defineRow = <R>(contract: RowContract<R>): RowContract<R> => contract;
 
 /** The fields a surface shows, in contract order. */
-export const restFields = <R>(c: RowContract<R>) => c.fields.filter((f): f is Field<R> & { rest: string } => f.rest !== undefined);
-export const graphqlFields = <R>(c: RowContract<R>) => c.fields.filter((f): f is Field<R> & { graphql: string } => f.graphql !== undefined);
+export const restFields = <R>(c: RowContract<R>) =>
+  c.fields.filter((f): f is Field<R> & { rest: string } => f.rest !== undefined);
+export const graphqlFields = <R>(c: RowContract<R>) =>
+  c.fields.filter((f): f is Field<R> & { graphql: string } => f.graphql !== undefined);
 
 /** The row type of a service returning `{ meta, rows }`. */
-export type ServiceRow<F extends (...a: never[]) => Promise<{ rows: readonly unknown[] }>> = Awaited<ReturnType<F>>['rows'][number];
+export type ServiceRow<F extends (...a: never[]) => Promise<{ rows: readonly unknown[] }>> = Awaited<
+  ReturnType<F>
+>['rows'][number];

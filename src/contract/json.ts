@@ -94,7 +94,10 @@ function wireRowFactory(contract: RowContract<any>): WireRowFactory {
     if (fields.some((f) => f.rest === '__proto__')) throw new Error(`${contract.rest}: __proto__ cannot name a field`);
     const names = fields.map((f, i) => [JSON.stringify(f.rest), `v${i}`] as const);
     const literal = names.map(([key, v]) => `${key}: ${v}(row)`).join(', ');
-    factory = new Function('values', `const [${names.map(([, v]) => v).join(', ')}] = values;\nreturn (row) => ({ ${literal} });`) as WireRowFactory;
+    factory = new Function(
+      'values',
+      `const [${names.map(([, v]) => v).join(', ')}] = values;\nreturn (row) => ({ ${literal} });`,
+    ) as WireRowFactory;
     wireRowFactories.set(contract, factory);
   }
   return factory;
@@ -113,7 +116,11 @@ const CHUNK_ROWS = 1_000;
  * chunk's REST rows ({@link wireRowOf}) written by one native `JSON.stringify`, which costs less
  * than assembling the text field by field.
  */
-export function* jsonChunks<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Generator<string> {
+export function* jsonChunks<R>(
+  contract: RowContract<R>,
+  rows: readonly R[],
+  zoneOf?: RowTimeZone<R>,
+): Generator<string> {
   const wire = wireRowOf(contract, zoneOf);
   for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
     const chunk: WireRow[] = new Array<WireRow>(Math.min(CHUNK_ROWS, rows.length - at));

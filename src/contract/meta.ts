@@ -50,9 +50,22 @@ type PlainMetaKind = Exclude<MetaKind, 'enum' | 'object'>;
 
 /** One field of the meta (or of an object inside it); `get` reads its value from `S`, null or undefined when absent. */
 export type MetaField<S> =
-  | { [K in PlainMetaKind]: MetaFieldBase & { readonly kind: K; readonly get: (source: S) => MetaKindValues[K] | null | undefined } }[PlainMetaKind]
-  | (MetaFieldBase & { readonly kind: 'enum'; readonly values: EnumDecl<string>; readonly get: (source: S) => string | null | undefined })
-  | (MetaFieldBase & { readonly kind: 'object'; readonly fields: readonly MetaField<any>[]; readonly get: (source: S) => object | null | undefined });
+  | {
+      [K in PlainMetaKind]: MetaFieldBase & {
+        readonly kind: K;
+        readonly get: (source: S) => MetaKindValues[K] | null | undefined;
+      };
+    }[PlainMetaKind]
+  | (MetaFieldBase & {
+      readonly kind: 'enum';
+      readonly values: EnumDecl<string>;
+      readonly get: (source: S) => string | null | undefined;
+    })
+  | (MetaFieldBase & {
+      readonly kind: 'object';
+      readonly fields: readonly MetaField<any>[];
+      readonly get: (source: S) => object | null | undefined;
+    });
 
 /** The meta declared: its type's name on each surface and its fields in order. */
 export interface MetaDecl<S, F extends readonly MetaField<S>[] = readonly MetaField<S>[]> {
@@ -74,38 +87,73 @@ const PAGINATION_FIELDS = [
 
 const META_FIELDS = [
   {
-    rest: 'provenance', graphql: 'provenance', kind: 'enum', values: PROVENANCE, get: (m: Meta) => m.provenance,
-    description: '`measured`: upstream observations; `derived`: computed from other signals, or generated (the demo data set, upstream_sources `demo`).',
+    rest: 'provenance',
+    graphql: 'provenance',
+    kind: 'enum',
+    values: PROVENANCE,
+    get: (m: Meta) => m.provenance,
+    description:
+      '`measured`: upstream observations; `derived`: computed from other signals, or generated (the demo data set, upstream_sources `demo`).',
     graphqlDescription: 'measured or derived (derived also for the generated demo data set: upstreamSources demo).',
   },
   {
-    rest: 'upstream_sources', graphql: 'upstreamSources', kind: 'strings', absent: 'null', get: (m: Meta) => m.upstreamSources,
-    description: 'Where the data came from, e.g. "ENTSO-E Transparency Platform", or "demo" for the generated demo data set.',
+    rest: 'upstream_sources',
+    graphql: 'upstreamSources',
+    kind: 'strings',
+    absent: 'null',
+    get: (m: Meta) => m.upstreamSources,
+    description:
+      'Where the data came from, e.g. "ENTSO-E Transparency Platform", or "demo" for the generated demo data set.',
     graphqlDescription: 'Where the data came from ("ENTSO-E Transparency Platform", or "demo").',
   },
   {
-    rest: 'resolved_datetime_from', graphql: 'resolvedFrom', kind: 'naiveUtc', absent: 'null', get: (m: Meta) => m.range?.from, example: '2026-10-23T12:00:00',
+    rest: 'resolved_datetime_from',
+    graphql: 'resolvedFrom',
+    kind: 'naiveUtc',
+    absent: 'null',
+    get: (m: Meta) => m.range?.from,
+    example: '2026-10-23T12:00:00',
     description: 'Start of the range used, UTC, without offset.',
     graphqlDescription: 'Start of the range used, UTC.',
   },
   {
-    rest: 'resolved_datetime_to', graphql: 'resolvedTo', kind: 'naiveUtc', absent: 'null', get: (m: Meta) => m.range?.to,
+    rest: 'resolved_datetime_to',
+    graphql: 'resolvedTo',
+    kind: 'naiveUtc',
+    absent: 'null',
+    get: (m: Meta) => m.range?.to,
     description: 'End of the range used (exclusive), UTC, without offset.',
     graphqlDescription: 'End of the range used (exclusive), UTC.',
   },
   {
-    rest: 'resolution', graphql: 'resolution', kind: 'enum', values: APPLIED_RESOLUTION, absent: 'null', get: (m: Meta) => m.resolution,
+    rest: 'resolution',
+    graphql: 'resolution',
+    kind: 'enum',
+    values: APPLIED_RESOLUTION,
+    absent: 'null',
+    get: (m: Meta) => m.resolution,
     description: 'Applied resolution; null on endpoints without a resolution parameter.',
     graphqlDescription: 'Applied resolution; null where the field takes none.',
   },
   {
-    rest: 'pagination', kind: 'object', fields: PAGINATION_FIELDS, absent: 'null', get: (m: Meta) => m.pagination,
+    rest: 'pagination',
+    kind: 'object',
+    fields: PAGINATION_FIELDS,
+    absent: 'null',
+    get: (m: Meta) => m.pagination,
     description: 'On /flows only: the unsliced row count and the page; null elsewhere.',
   },
   {
-    rest: 'time_zone', graphql: 'timeZone', kind: 'string', absent: 'omitted', get: (m: Meta) => m.timeZone, example: 'Europe/Berlin',
-    description: 'Only when `tz` was given: the applied time zone, its canonical IANA name (`Europe/Berlin`, `UTC`) or `local`.',
-    graphqlDescription: 'The time zone applied (REST meta.time_zone): the canonical IANA name, UTC or local; null without timeZone.',
+    rest: 'time_zone',
+    graphql: 'timeZone',
+    kind: 'string',
+    absent: 'omitted',
+    get: (m: Meta) => m.timeZone,
+    example: 'Europe/Berlin',
+    description:
+      'Only when `tz` was given: the applied time zone, its canonical IANA name (`Europe/Berlin`, `UTC`) or `local`.',
+    graphqlDescription:
+      'The time zone applied (REST meta.time_zone): the canonical IANA name, UTC or local; null without timeZone.',
   },
 ] as const satisfies readonly MetaField<Meta>[];
 
@@ -120,27 +168,39 @@ export const META = {
 type Fields = readonly MetaField<any>[];
 
 /** The REST value of a field, present. */
-type RestValue<D> = D extends { kind: 'enum'; values: EnumDecl<infer V> } ? V
-  : D extends { kind: 'object'; fields: infer F extends Fields } ? WireOf<F>
-  : D extends { kind: 'strings' } ? string[]
-  : D extends { kind: 'int' } ? number
-  : string;
+type RestValue<D> = D extends { kind: 'enum'; values: EnumDecl<infer V> }
+  ? V
+  : D extends { kind: 'object'; fields: infer F extends Fields }
+    ? WireOf<F>
+    : D extends { kind: 'strings' }
+      ? string[]
+      : D extends { kind: 'int' }
+        ? number
+        : string;
 
 type RestName<D> = D extends { rest: infer N extends string } ? N : never;
 
 /** The REST JSON object of a list of meta fields: `null` where absent, the key left out where `omitted`. */
 export type WireOf<F extends Fields> = {
-  [D in F[number] as D extends { absent: 'omitted' } ? never : RestName<D>]: D extends { absent: 'null' } ? RestValue<D> | null : RestValue<D>;
+  [D in F[number] as D extends { absent: 'omitted' } ? never : RestName<D>]: D extends { absent: 'null' }
+    ? RestValue<D> | null
+    : RestValue<D>;
 } & {
   [D in F[number] as D extends { absent: 'omitted' } ? RestName<D> : never]?: RestValue<D>;
 };
 
 /** The type a meta declaration reads its values from. */
-export type SourceOf<D> = D extends { fields: readonly (infer F)[] } ? (F extends { get: (source: infer S) => unknown } ? S : never) : never;
+export type SourceOf<D> = D extends { fields: readonly (infer F)[] }
+  ? F extends { get: (source: infer S) => unknown }
+    ? S
+    : never
+  : never;
 
 /** The REST JSON meta. */
 export type WireMeta = WireOf<typeof META.fields>;
 
 /** The fields a surface shows, in declaration order. */
-export const restMetaFields = <S>(fields: readonly MetaField<S>[]) => fields.filter((f): f is MetaField<S> & { rest: string } => f.rest !== undefined);
-export const graphqlMetaFields = <S>(fields: readonly MetaField<S>[]) => fields.filter((f): f is MetaField<S> & { graphql: string } => f.graphql !== undefined);
+export const restMetaFields = <S>(fields: readonly MetaField<S>[]) =>
+  fields.filter((f): f is MetaField<S> & { rest: string } => f.rest !== undefined);
+export const graphqlMetaFields = <S>(fields: readonly MetaField<S>[]) =>
+  fields.filter((f): f is MetaField<S> & { graphql: string } => f.graphql !== undefined);

@@ -23,12 +23,15 @@ function failureOf(check: () => unknown, fallback: string): string | null {
 
 /** A list of codes checked one by one, so that each unknown code is an issue at its index (`zones.1`). */
 const codeList = (what: string, check: (v: string[]) => unknown) =>
-  z.array(z.string()).max(ARG_LIMITS.listEntries).superRefine((values, c) => {
-    values.forEach((v, i) => {
-      const message = failureOf(() => check([v]), `Invalid ${what}`);
-      if (message) c.addIssue({ code: 'custom', path: [i], message });
+  z
+    .array(z.string())
+    .max(ARG_LIMITS.listEntries)
+    .superRefine((values, c) => {
+      values.forEach((v, i) => {
+        const message = failureOf(() => check([v]), `Invalid ${what}`);
+        if (message) c.addIssue({ code: 'custom', path: [i], message });
+      });
     });
-  });
 
 /** A datetime bound: the grammar and supported range of {@link parseDateTime}. */
 export const datetimeCheck = z.string().superRefine((v, ctx) => {

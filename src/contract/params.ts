@@ -97,13 +97,23 @@ export const declOf = (p: ParamRef): ParamDecl => ('param' in p ? p.param : p);
 export const useOf = (p: ParamRef): ParamUse => ('param' in p ? p : { param: p });
 
 /** The parameter with a REST description and a GraphQL note of its own. */
-export const use = <D extends ParamDecl>(param: D, notes: { rest?: string; graphql?: string }): ParamUse<D> => ({ param, ...notes });
+export const use = <D extends ParamDecl>(param: D, notes: { rest?: string; graphql?: string }): ParamUse<D> => ({
+  param,
+  ...notes,
+});
 
 /** The declaration of a parameter reference type. */
 export type DeclIn<P> = P extends ParamUse<infer D> ? D : P;
 
 /** The value of a declared parameter. */
-export type ValueOf<D> = D extends EnumParam<string, infer V, infer K> ? (K extends 'enum' ? V : readonly V[]) : D extends { kind: infer K extends ParamKind } ? KindValues[K] : never;
+export type ValueOf<D> =
+  D extends EnumParam<string, infer V, infer K>
+    ? K extends 'enum'
+      ? V
+      : readonly V[]
+    : D extends { kind: infer K extends ParamKind }
+      ? KindValues[K]
+      : never;
 
 /** The service input of a list of parameters: each parameter's value under its input field (absent: undefined, unless it has a default). */
 export type InputOf<P extends readonly ParamRef[]> = {
@@ -117,7 +127,11 @@ export const nameOn = (surface: 'rest' | 'graphql', p: ParamRef): string | undef
  * The service input from the values a surface received under its own names (GraphQL null as
  * undefined; a GraphQL enum value is already its REST spelling).
  */
-export function inputOf<const P extends readonly ParamRef[]>(params: P, surface: 'rest' | 'graphql', values: Readonly<Record<string, unknown>>): InputOf<P> {
+export function inputOf<const P extends readonly ParamRef[]>(
+  params: P,
+  surface: 'rest' | 'graphql',
+  values: Readonly<Record<string, unknown>>,
+): InputOf<P> {
   const input: Record<string, unknown> = {};
   for (const ref of params) {
     const p = declOf(ref);
@@ -127,108 +141,195 @@ export function inputOf<const P extends readonly ParamRef[]>(params: P, surface:
   return input as InputOf<P>;
 }
 
-const datetimeGrammar = 'ISO 8601 datetime (UTC when no offset is given; a bare date is 00:00 UTC) or relative: `now`, optionally followed by `-<n><unit>` with unit m (minutes), H or h (hours), d, w, M (months), y. Offsets must lie within ±14:00; instants from 1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z.';
+const datetimeGrammar =
+  'ISO 8601 datetime (UTC when no offset is given; a bare date is 00:00 UTC) or relative: `now`, optionally followed by `-<n><unit>` with unit m (minutes), H or h (hours), d, w, M (months), y. Offsets must lie within ±14:00; instants from 1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z.';
 
 /** Start of the half-open range [from, to). */
 export const DATETIME_FROM = {
-  input: 'datetimeFrom', rest: 'datetime_from', graphql: 'from', kind: 'string', check: datetimeCheck, example: DEFAULT_FROM,
+  input: 'datetimeFrom',
+  rest: 'datetime_from',
+  graphql: 'from',
+  kind: 'string',
+  check: datetimeCheck,
+  example: DEFAULT_FROM,
   description: `Start of the range. ${datetimeGrammar} Default \`${DEFAULT_FROM}\`. Ranges are half-open [from, to).`,
-  graphqlDescription: () => `Start of the range (inclusive), REST datetime_from: ISO 8601 (UTC when no offset; a bare date is 00:00 UTC) or now[-<n><unit>] with unit m (minutes), H or h (hours), d, w, M (months), y. Default ${DEFAULT_FROM}.`,
+  graphqlDescription: () =>
+    `Start of the range (inclusive), REST datetime_from: ISO 8601 (UTC when no offset; a bare date is 00:00 UTC) or now[-<n><unit>] with unit m (minutes), H or h (hours), d, w, M (months), y. Default ${DEFAULT_FROM}.`,
 } as const satisfies ParamDecl;
 
 /** End of the half-open range [from, to). */
 export const DATETIME_TO = {
-  input: 'datetimeTo', rest: 'datetime_to', graphql: 'to', kind: 'string', check: datetimeCheck, example: DEFAULT_TO,
+  input: 'datetimeTo',
+  rest: 'datetime_to',
+  graphql: 'to',
+  kind: 'string',
+  check: datetimeCheck,
+  example: DEFAULT_TO,
   description: `End of the range (exclusive). ${datetimeGrammar} Default \`${DEFAULT_TO}\`. Ranges are half-open [from, to).`,
   graphqlDescription: () => `End of the range (exclusive), REST datetime_to; same formats. Default ${DEFAULT_TO}.`,
 } as const satisfies ParamDecl;
 
 /** The requested aggregation (spec 4.1 and 8). */
 export const RESOLUTION = {
-  input: 'resolution', rest: 'resolution', graphql: 'resolution', kind: 'enum', values: REQUESTED_RESOLUTION, default: 'auto',
-  description: 'Aggregation: auto (by range width: <= 2 days native, <= 14 days 1H, <= 90 days 1D, else 1W), native (range at most 2 days), 1H (at most 14 days), 1D, 1W. Buckets are UTC; 1W buckets are ISO weeks starting Monday 00:00 UTC (with `tz`: local hours, days and Monday-to-Monday weeks); aggregates are time-weighted means.',
+  input: 'resolution',
+  rest: 'resolution',
+  graphql: 'resolution',
+  kind: 'enum',
+  values: REQUESTED_RESOLUTION,
+  default: 'auto',
+  description:
+    'Aggregation: auto (by range width: <= 2 days native, <= 14 days 1H, <= 90 days 1D, else 1W), native (range at most 2 days), 1H (at most 14 days), 1D, 1W. Buckets are UTC; 1W buckets are ISO weeks starting Monday 00:00 UTC (with `tz`: local hours, days and Monday-to-Monday weeks); aggregates are time-weighted means.',
   graphqlDescription: (note) => `${note} Explicit NATIVE allows a range of at most 2 days, HOURLY at most 14 days.`,
 } as const satisfies ParamDecl;
 
 /** How naive bounds are read, where buckets start and which offset rows carry. */
 export const TIME_ZONE = {
-  input: 'tz', rest: 'tz', graphql: 'timeZone', kind: 'string', check: timeZoneCheck, example: 'Europe/Berlin',
+  input: 'tz',
+  rest: 'tz',
+  graphql: 'timeZone',
+  kind: 'string',
+  check: timeZoneCheck,
+  example: 'Europe/Berlin',
   description:
-    'Time zone: an IANA name (case-insensitive, e.g. Europe/Berlin), `UTC`, or `local` for each bidding zone\'s own time zone (a border: its first zone in stored orientation). Sets how datetime_from/datetime_to without offset are read (under `local` only when the selected zones share one time zone; otherwise give an offset), and where 1H/1D/1W buckets start: a local day has 23, 24 or 25 hours, a local week starts Monday 00:00 local. Row datetimes are the same instants written with the zone\'s offset (`2026-03-29T00:00:00+01:00`) and meta.time_zone names the zone. Omitted or `UTC`: UTC, unchanged.',
-  graphqlDescription: (note) => `Time zone of the output, REST tz: an IANA name (e.g. Europe/Berlin, case-insensitive), UTC, or local (each bidding zone's own zone). ${note} Omitted: UTC, output unchanged.`,
+    "Time zone: an IANA name (case-insensitive, e.g. Europe/Berlin), `UTC`, or `local` for each bidding zone's own time zone (a border: its first zone in stored orientation). Sets how datetime_from/datetime_to without offset are read (under `local` only when the selected zones share one time zone; otherwise give an offset), and where 1H/1D/1W buckets start: a local day has 23, 24 or 25 hours, a local week starts Monday 00:00 local. Row datetimes are the same instants written with the zone's offset (`2026-03-29T00:00:00+01:00`) and meta.time_zone names the zone. Omitted or `UTC`: UTC, unchanged.",
+  graphqlDescription: (note) =>
+    `Time zone of the output, REST tz: an IANA name (e.g. Europe/Berlin, case-insensitive), UTC, or local (each bidding zone's own zone). ${note} Omitted: UTC, output unchanged.`,
 } as const satisfies ParamDecl;
 
 /** A repeatable zone filter: short code (`DE_LU`) or EIC, case-insensitive. */
 export const ZONES = {
-  input: 'zones', rest: 'zone', graphql: 'zones', kind: 'strings', check: zonesCheck, example: ['DE_LU', 'FR'],
-  description: 'Bidding zone short code (e.g. DE_LU) or EIC, case-insensitive. Repeat to select several; omitted means all zones.',
-  graphqlDescription: (note) => `Bidding zones (short code such as DE_LU, or EIC; case-insensitive), REST zone. ${note}`,
+  input: 'zones',
+  rest: 'zone',
+  graphql: 'zones',
+  kind: 'strings',
+  check: zonesCheck,
+  example: ['DE_LU', 'FR'],
+  description:
+    'Bidding zone short code (e.g. DE_LU) or EIC, case-insensitive. Repeat to select several; omitted means all zones.',
+  graphqlDescription: (note) =>
+    `Bidding zones (short code such as DE_LU, or EIC; case-insensitive), REST zone. ${note}`,
 } as const satisfies ParamDecl;
 
 /** A repeatable border filter `ZONE_FROM->ZONE_TO` (either direction of flow is selected). */
 export const BORDERS = {
-  input: 'borders', rest: 'border', graphql: 'borders', kind: 'strings', check: bordersCheck, example: ['DE_LU->FR'],
-  description: 'Border written ZONE_FROM->ZONE_TO (codes or EICs; URL-encoded `-%3E` accepted). Selects the border whatever the direction of flow; the written orientation sets the sign of signed flows (positive = from -> to). Repeat for several.',
+  input: 'borders',
+  rest: 'border',
+  graphql: 'borders',
+  kind: 'strings',
+  check: bordersCheck,
+  example: ['DE_LU->FR'],
+  description:
+    'Border written ZONE_FROM->ZONE_TO (codes or EICs; URL-encoded `-%3E` accepted). Selects the border whatever the direction of flow; the written orientation sets the sign of signed flows (positive = from -> to). Repeat for several.',
   graphqlDescription: (note) => `Borders written A->B (short codes or EICs, case-insensitive), REST border. ${note}`,
 } as const satisfies ParamDecl;
 
 /** Flow types to keep. */
 export const FLOW_TYPES = {
-  input: 'flowTypes', rest: 'flow_type', graphql: 'flowTypes', kind: 'enums', values: FLOW_TYPE,
+  input: 'flowTypes',
+  rest: 'flow_type',
+  graphql: 'flowTypes',
+  kind: 'enums',
+  values: FLOW_TYPE,
   description: 'Flow type(s) to keep; repeat for several.',
   graphqlDescription: () => 'Flow types to keep.',
 } as const satisfies ParamDecl;
 
 /** Which flow is classified (GraphQL only). */
 export const BASIS = {
-  input: 'basis', graphql: 'basis', kind: 'enum', values: FLOW_BASIS, default: 'physical',
+  input: 'basis',
+  graphql: 'basis',
+  kind: 'enum',
+  values: FLOW_BASIS,
+  default: 'physical',
   description: 'Classify physical flows (default) or scheduled exchanges.',
 } as const satisfies ParamDecl;
 
 /** /flows page size (spec 4.6); GraphQL pages with `first`. */
 export const LIMIT = {
-  input: 'limit', rest: 'limit', kind: 'int', min: 1, max: PAGE_LIMITS.flows, default: PAGE_LIMITS.flows,
+  input: 'limit',
+  rest: 'limit',
+  kind: 'int',
+  min: 1,
+  max: PAGE_LIMITS.flows,
+  default: PAGE_LIMITS.flows,
   description: `Page size, 1 to ${PAGE_LIMITS.flows}.`,
 } as const satisfies ParamDecl;
 
 /** /flows rows skipped; GraphQL pages with `after`. */
 export const OFFSET = {
-  input: 'offset', rest: 'offset', kind: 'int', min: 0, default: 0,
+  input: 'offset',
+  rest: 'offset',
+  kind: 'int',
+  min: 0,
+  default: 0,
   description: 'Rows skipped before the page.',
 } as const satisfies ParamDecl;
 
 /** Width of the flow bins of the flow-price scatter, MW. */
 export const FLOW_BIN = {
-  input: 'flowBinMw', rest: 'flow_bin_mw', graphql: 'flowBinMw', kind: 'float', ...FLOW_BIN_MW,
+  input: 'flowBinMw',
+  rest: 'flow_bin_mw',
+  graphql: 'flowBinMw',
+  kind: 'float',
+  ...FLOW_BIN_MW,
   description: 'Width of the flow bins, MW.',
   graphqlDescription: () => `Width of the flow bins, MW (${FLOW_BIN_MW.min} to ${FLOW_BIN_MW.max}), REST flow_bin_mw.`,
 } as const satisfies ParamDecl;
 
 /** Width of the price-difference bins of the flow-price scatter, EUR/MWh. */
 export const PRICE_BIN = {
-  input: 'priceBin', rest: 'price_bin', graphql: 'priceBin', kind: 'float', ...PRICE_BIN_EUR_MWH,
+  input: 'priceBin',
+  rest: 'price_bin',
+  graphql: 'priceBin',
+  kind: 'float',
+  ...PRICE_BIN_EUR_MWH,
   description: 'Width of the price-difference bins, EUR/MWh.',
-  graphqlDescription: () => `Width of the price-difference bins, EUR/MWh (${PRICE_BIN_EUR_MWH.min} to ${PRICE_BIN_EUR_MWH.max}), REST price_bin.`,
+  graphqlDescription: () =>
+    `Width of the price-difference bins, EUR/MWh (${PRICE_BIN_EUR_MWH.min} to ${PRICE_BIN_EUR_MWH.max}), REST price_bin.`,
 } as const satisfies ParamDecl;
 
 /** Points of each flow duration curve. */
 export const POINTS = {
-  input: 'points', rest: 'points', graphql: 'points', kind: 'int', ...DURATION_POINTS,
+  input: 'points',
+  rest: 'points',
+  graphql: 'points',
+  kind: 'int',
+  ...DURATION_POINTS,
   description: `Points per curve (${DURATION_POINTS.default} = every whole percent).`,
-  graphqlDescription: () => `Points per curve at evenly spaced percentages from 0 to 100 (${DURATION_POINTS.min} to ${DURATION_POINTS.max}; ${DURATION_POINTS.default} = every whole percent).`,
+  graphqlDescription: () =>
+    `Points per curve at evenly spaced percentages from 0 to 100 (${DURATION_POINTS.min} to ${DURATION_POINTS.max}; ${DURATION_POINTS.default} = every whole percent).`,
 } as const satisfies ParamDecl;
 
 /** The range parameters every time-series endpoint and field takes. */
 export const RANGE = [DATETIME_FROM, DATETIME_TO] as const;
 
 /** Every declared parameter. */
-export const PARAMS: readonly ParamDecl[] = [DATETIME_FROM, DATETIME_TO, RESOLUTION, TIME_ZONE, ZONES, BORDERS, FLOW_TYPES, BASIS, LIMIT, OFFSET, FLOW_BIN, PRICE_BIN, POINTS];
+export const PARAMS: readonly ParamDecl[] = [
+  DATETIME_FROM,
+  DATETIME_TO,
+  RESOLUTION,
+  TIME_ZONE,
+  ZONES,
+  BORDERS,
+  FLOW_TYPES,
+  BASIS,
+  LIMIT,
+  OFFSET,
+  FLOW_BIN,
+  PRICE_BIN,
+  POINTS,
+];
 
 /**
  * The name `surface` gives the parameter an input issue names by its `input` (see above), among
  * `params` and then every declared one, and a GraphQL enum value in its GraphQL spelling; other names are kept.
  */
-export function issueName(surface: 'rest' | 'graphql', params: readonly ParamRef[], id: string, input: unknown): { param: string; input: unknown } {
+export function issueName(
+  surface: 'rest' | 'graphql',
+  params: readonly ParamRef[],
+  id: string,
+  input: unknown,
+): { param: string; input: unknown } {
   const p = params.map(declOf).find((d) => d.input === id) ?? PARAMS.find((d) => d.input === id);
   const name = (p && p[surface]) ?? id;
   const shown = surface === 'graphql' && p && 'values' in p ? graphqlValueName(p.values, input) : input;
@@ -236,7 +337,11 @@ export function issueName(surface: 'rest' | 'graphql', params: readonly ParamRef
 }
 
 /** Runs a service call taking `params` whose input errors name parameters by declaration; they come out named as `surface` names them. */
-export async function namedOn<T>(surface: 'rest' | 'graphql', params: readonly ParamRef[], work: () => Promise<T>): Promise<T> {
+export async function namedOn<T>(
+  surface: 'rest' | 'graphql',
+  params: readonly ParamRef[],
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (err) {

@@ -4,7 +4,10 @@ import type { TypedDocumentString } from './gql/graphql.js';
 /** A GraphQL answer with errors (or without data), carrying the messages and the HTTP status. */
 export class ApiError extends Error {
   override name = 'ApiError';
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
   }
 }
@@ -23,7 +26,11 @@ export function documentId<R, V>(doc: TypedDocumentString<R, V>): string {
 export async function request<R, V>(doc: TypedDocumentString<R, V>, variables: V, endpoint = '/graphql'): Promise<R> {
   const res = await fetch(endpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...keyHeaders() },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...keyHeaders(),
+    },
     body: JSON.stringify({ documentId: documentId(doc), variables }),
   });
   const body = (await res.json().catch(() => ({}))) as { data?: R | null; errors?: { message: string }[] };
@@ -43,7 +50,10 @@ export interface Page<N> {
  * Follows `endCursor` until the last page and returns every node, in order; `first` is a page
  * already fetched (the next one is asked for after its cursor).
  */
-export async function allNodes<N>(fetchPage: (after: string | null) => Promise<Page<N>>, first?: Page<N>): Promise<N[]> {
+export async function allNodes<N>(
+  fetchPage: (after: string | null) => Promise<Page<N>>,
+  first?: Page<N>,
+): Promise<N[]> {
   const nodes: N[] = [];
   let after: string | null = null;
   for (let page: Page<N> | undefined = first; ; page = undefined) {

@@ -2,15 +2,36 @@ import { BarChart, HeatmapChart, LineChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import { type ComposeOption, type EChartsType, init, use } from 'echarts/core';
 import type { BarSeriesOption, HeatmapSeriesOption, LineSeriesOption } from 'echarts/charts';
-import type { GridComponentOption, LegendComponentOption, TooltipComponentOption, VisualMapComponentOption } from 'echarts/components';
+import type {
+  GridComponentOption,
+  LegendComponentOption,
+  TooltipComponentOption,
+  VisualMapComponentOption,
+} from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { zoneColour } from './colours.js';
 import { FLOW_TYPES, type FlowTypeName } from './data.js';
 
-use([LineChart, HeatmapChart, BarChart, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent, CanvasRenderer, SVGRenderer]);
+use([
+  LineChart,
+  HeatmapChart,
+  BarChart,
+  GridComponent,
+  LegendComponent,
+  TooltipComponent,
+  VisualMapComponent,
+  CanvasRenderer,
+  SVGRenderer,
+]);
 
 type Option = ComposeOption<
-  LineSeriesOption | HeatmapSeriesOption | BarSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption | VisualMapComponentOption
+  | LineSeriesOption
+  | HeatmapSeriesOption
+  | BarSeriesOption
+  | GridComponentOption
+  | LegendComponentOption
+  | TooltipComponentOption
+  | VisualMapComponentOption
 >;
 
 /** Colour-blind safe (Okabe-Ito) colours of the flow types. */
@@ -74,7 +95,15 @@ export function priceLinesOption(series: Map<string, [number, number][]>, utc = 
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: eur },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: 'EUR/MWh', nameTextStyle: { align: 'left' }, scale: true },
-    series: [...series].map(([zone, points]) => ({ type: 'line', name: zone, data: points, showSymbol: false, sampling: 'lttb', color: zoneColour(zone), lineStyle: { width: 1.5 } })),
+    series: [...series].map(([zone, points]) => ({
+      type: 'line',
+      name: zone,
+      data: points,
+      showSymbol: false,
+      sampling: 'lttb',
+      color: zoneColour(zone),
+      lineStyle: { width: 1.5 },
+    })),
   };
 }
 
@@ -87,8 +116,20 @@ export function heatmapOption(cells: [number, number, number][], zones: readonly
     ...base(),
     legend: { show: false },
     grid: { left: 8, right: 16, top: 8, bottom: 64, containLabel: true },
-    tooltip: { trigger: 'item', renderMode: 'richText', confine: true, formatter: (p) => heatmapLabel(p, zones, tzName) },
-    xAxis: { type: 'category', name: `hour (${tzName})`, nameLocation: 'middle', nameGap: 24, data: Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0')), splitArea: { show: true } },
+    tooltip: {
+      trigger: 'item',
+      renderMode: 'richText',
+      confine: true,
+      formatter: (p) => heatmapLabel(p, zones, tzName),
+    },
+    xAxis: {
+      type: 'category',
+      name: `hour (${tzName})`,
+      nameLocation: 'middle',
+      nameGap: 24,
+      data: Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0')),
+      splitArea: { show: true },
+    },
     yAxis: { type: 'category', data: [...zones], inverse: true, splitArea: { show: true } },
     visualMap: {
       min,
@@ -101,7 +142,14 @@ export function heatmapOption(cells: [number, number, number][], zones: readonly
       text: [`${max} EUR/MWh`, `${min}`],
       inRange: { color: ['#2166ac', '#67a9cf', '#f7f7f7', '#ef8a62', '#b2182b'] },
     },
-    series: [{ type: 'heatmap', name: 'Mean price', data: cells, emphasis: { itemStyle: { borderColor: '#000', borderWidth: 1 } } }],
+    series: [
+      {
+        type: 'heatmap',
+        name: 'Mean price',
+        data: cells,
+        emphasis: { itemStyle: { borderColor: '#000', borderWidth: 1 } },
+      },
+    ],
   };
 }
 
@@ -115,7 +163,15 @@ function heatmapLabel(params: unknown, zones: readonly string[], tzName: string)
 export function tomorrowOption(series: Map<string, [number, number][]>): Option {
   const option = priceLinesOption(series);
   option.xAxis = { type: 'time', axisLabel: { formatter: '{HH}:{mm}' } };
-  option.series = [...series].map(([zone, points]) => ({ type: 'line', name: zone, data: points, showSymbol: false, step: 'start', color: zoneColour(zone), lineStyle: { width: 1.5 } }));
+  option.series = [...series].map(([zone, points]) => ({
+    type: 'line',
+    name: zone,
+    data: points,
+    showSymbol: false,
+    step: 'start',
+    color: zoneColour(zone),
+    lineStyle: { width: 1.5 },
+  }));
   return option;
 }
 
@@ -126,14 +182,28 @@ const flowLegend = (width: number): Option => ({
 });
 
 /** Hourly signed flows of a border, MW (positive from zone A to zone B), coloured by flow type; `width` of the chart, px. */
-export function flowsOption(flows: Record<FlowTypeName, [number, number][]>, zoneA: string, zoneB: string, width: number, utc = true): Option {
+export function flowsOption(
+  flows: Record<FlowTypeName, [number, number][]>,
+  zoneA: string,
+  zoneB: string,
+  width: number,
+  utc = true,
+): Option {
   return {
     ...base(utc),
     ...flowLegend(width),
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: mw },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: `MW, + = ${zoneA} → ${zoneB}`, nameTextStyle: { align: 'left' } },
-    series: FLOW_TYPES.map((t) => ({ type: 'bar', name: FLOW_LABELS[t], stack: 'flow', data: flows[t], itemStyle: { color: FLOW_COLOURS[t] }, barMaxWidth: 6, large: true })),
+    series: FLOW_TYPES.map((t) => ({
+      type: 'bar',
+      name: FLOW_LABELS[t],
+      stack: 'flow',
+      data: flows[t],
+      itemStyle: { color: FLOW_COLOURS[t] },
+      barMaxWidth: 6,
+      large: true,
+    })),
   };
 }
 
@@ -161,6 +231,12 @@ export function sharesOption(rows: readonly ShareRow[], width: number): Option {
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: percent },
     xAxis: { type: 'category', data: rows.map((r) => r.day.slice(5)) },
     yAxis: { type: 'value', max: 100, name: '% of hours', nameTextStyle: { align: 'left' } },
-    series: FLOW_TYPES.map((t) => ({ type: 'bar', name: FLOW_LABELS[t], stack: 'share', data: rows.map((r) => r[SHARE_FIELD[t]]), itemStyle: { color: FLOW_COLOURS[t] } })),
+    series: FLOW_TYPES.map((t) => ({
+      type: 'bar',
+      name: FLOW_LABELS[t],
+      stack: 'share',
+      data: rows.map((r) => r[SHARE_FIELD[t]]),
+      itemStyle: { color: FLOW_COLOURS[t] },
+    })),
   };
 }

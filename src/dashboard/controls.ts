@@ -23,7 +23,11 @@ export interface Selection {
   readonly tz: ViewTz;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown>, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, unknown>,
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const node: HTMLElementTagNameMap[K] = document.createElement(tag);
   Object.assign(node, props);
   node.append(...children);
@@ -34,14 +38,28 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string,
 export function renderZonePicker(list: HTMLElement, zones: readonly ZoneOption[], selected: ReadonlySet<string>): void {
   list.replaceChildren(
     ...zones.map((z) =>
-      el('label', { title: z.name }, el('input', { type: 'checkbox', name: 'zone', value: z.code, checked: selected.has(z.code) }), z.code, el('span', { className: 'visually-hidden' }, ` ${z.name}`)),
+      el(
+        'label',
+        { title: z.name },
+        el('input', { type: 'checkbox', name: 'zone', value: z.code, checked: selected.has(z.code) }),
+        z.code,
+        el('span', { className: 'visually-hidden' }, ` ${z.name}`),
+      ),
     ),
   );
 }
 
 /** Fills the border picker, `A->B` shown as `A – B`. */
-export function renderBorderPicker(select: HTMLSelectElement, borders: readonly BorderOption[], selected: string): void {
-  select.replaceChildren(...borders.map((b) => el('option', { value: b.key, selected: b.key === selected }, `${b.zoneA.code} – ${b.zoneB.code}`)));
+export function renderBorderPicker(
+  select: HTMLSelectElement,
+  borders: readonly BorderOption[],
+  selected: string,
+): void {
+  select.replaceChildren(
+    ...borders.map((b) =>
+      el('option', { value: b.key, selected: b.key === selected }, `${b.zoneA.code} – ${b.zoneB.code}`),
+    ),
+  );
 }
 
 /** Reads the form: checked zones in list order, the range choice and the border key. */
@@ -51,9 +69,19 @@ export function readSelection(form: HTMLFormElement): Selection {
   const range = String(data.get('range') ?? '7');
   const choice: RangeChoice =
     range === 'custom'
-      ? { kind: 'custom', from: (form.elements.namedItem('from') as HTMLInputElement).value, to: (form.elements.namedItem('to') as HTMLInputElement).value }
+      ? {
+          kind: 'custom',
+          from: (form.elements.namedItem('from') as HTMLInputElement).value,
+          to: (form.elements.namedItem('to') as HTMLInputElement).value,
+        }
       : { kind: 'days', days: Number(range) };
-  return { zones, range: choice, border: String(data.get('border') ?? ''), resolution: String(data.get('res') ?? 'HOURLY') as DashboardResolution, tz: data.get('tz') === 'local' ? 'local' : 'UTC' };
+  return {
+    zones,
+    range: choice,
+    border: String(data.get('border') ?? ''),
+    resolution: String(data.get('res') ?? 'HOURLY') as DashboardResolution,
+    tz: data.get('tz') === 'local' ? 'local' : 'UTC',
+  };
 }
 
 /** Puts a state's range, resolution and time zone into the form (zones and border: the pickers). */

@@ -2,9 +2,39 @@ import type { EChartsType } from 'echarts/core';
 import { ApiError, request } from './api.js';
 import { askForKey } from './api-key.js';
 import { mountChart } from './charts.js';
-import { applyState, type BorderOption, readSelection, renderBorderPicker, renderZonePicker, syncDateInputs } from './controls.js';
-import { DAY_MS, type FlowRow, flowSeries, HOUR_MS, hourOfDayMeans, isoDay, type PriceRow, priceSeries, type Range, resolveChoice, tomorrowOf } from './data.js';
-import { bounds, browserZone, fetchBorderAnalytics, fetchFlows, fetchMapHour, fetchPrices, fetchView, fetchZoneAnalytics, fitsOneRequest, type Scope } from './fetch.js';
+import {
+  applyState,
+  type BorderOption,
+  readSelection,
+  renderBorderPicker,
+  renderZonePicker,
+  syncDateInputs,
+} from './controls.js';
+import {
+  DAY_MS,
+  type FlowRow,
+  flowSeries,
+  HOUR_MS,
+  hourOfDayMeans,
+  isoDay,
+  type PriceRow,
+  priceSeries,
+  type Range,
+  resolveChoice,
+  tomorrowOf,
+} from './data.js';
+import {
+  bounds,
+  browserZone,
+  fetchBorderAnalytics,
+  fetchFlows,
+  fetchMapHour,
+  fetchPrices,
+  fetchView,
+  fetchZoneAnalytics,
+  fitsOneRequest,
+  type Scope,
+} from './fetch.js';
 import { addExports } from './export.js';
 import { drawMap, type EuropeMap, type MapHour } from './map.js';
 import { renderBorderAnalytics, renderCi, renderKpis, renderTrade } from './panels.js';
@@ -41,7 +71,10 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   const status = byId('status');
   const slider = byId<HTMLInputElement>('map-hour');
   const play = byId<HTMLButtonElement>('map-play');
-  const charts = Object.fromEntries(CHART_IDS.map((id) => [id, mountChart(byId(`${id}-chart`))])) as Record<ChartId, EChartsType>;
+  const charts = Object.fromEntries(CHART_IDS.map((id) => [id, mountChart(byId(`${id}-chart`))])) as Record<
+    ChartId,
+    EChartsType
+  >;
   let nowMs = Date.now();
   let borders: readonly BorderOption[] = [];
   let map: EuropeMap | null = null;
@@ -56,7 +89,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   const setState = () => {
     if (pending === 0 && needsKey) return askForKey(doc, needsKey);
     doc.body.dataset.state = pending > 0 ? 'loading' : failed ? 'error' : 'ready';
-    if (pending === 0 && !failed) status.textContent = `Server time ${new Date(nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
+    if (pending === 0 && !failed)
+      status.textContent = `Server time ${new Date(nowMs).toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
   };
   const track = async (work: () => Promise<void>): Promise<void> => {
     pending++;
@@ -82,18 +116,35 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     return typeof range === 'string' ? null : { range, tz: sel.tz };
   };
   const tzName = (scope: Scope) => (scope.tz === 'UTC' ? 'UTC' : localZone);
-  const hourFormat = () => new Intl.DateTimeFormat('en-GB', { timeZone: readSelection(form).tz === 'UTC' ? 'UTC' : localZone, dateStyle: 'medium', timeStyle: 'short' });
+  const hourFormat = () =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: readSelection(form).tz === 'UTC' ? 'UTC' : localZone,
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
   const syncUrl = () => {
     const sel = readSelection(form);
-    history.replaceState(null, '', writeState({ ...sel, hour: hourMs === null ? null : new Date(hourMs).toISOString().replace('.000Z', 'Z') }));
+    history.replaceState(
+      null,
+      '',
+      writeState({ ...sel, hour: hourMs === null ? null : new Date(hourMs).toISOString().replace('.000Z', 'Z') }),
+    );
   };
 
   const showPrices = (scope: Scope, rows: readonly PriceRow[], next: readonly PriceRow[]) => {
     const { zones, resolution } = readSelection(form);
     const series = priceSeries(rows, zones);
     const name = tzName(scope);
-    const hourOf = (ms: number) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: name, hour: '2-digit', hourCycle: 'h23' }).format(ms));
-    renderPrices(charts.prices, charts.heatmap, { zones, range: scope.range, series, cells: hourOfDayMeans(series, zones, hourOf), kind: RESOLUTION_WORD[resolution], tzName: name });
+    const hourOf = (ms: number) =>
+      Number(new Intl.DateTimeFormat('en-GB', { timeZone: name, hour: '2-digit', hourCycle: 'h23' }).format(ms));
+    renderPrices(charts.prices, charts.heatmap, {
+      zones,
+      range: scope.range,
+      series,
+      cells: hourOfDayMeans(series, zones, hourOf),
+      kind: RESOLUTION_WORD[resolution],
+      tzName: name,
+    });
     renderTomorrow(charts.tomorrow, { zones, day: tomorrowOf(nowMs), series: priceSeries(next, zones) });
   };
   const loadPrices = () =>
@@ -102,7 +153,10 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       const scope = currentScope();
       if (!scope) return;
       const { zones, resolution } = readSelection(form);
-      const [rows, next] = await Promise.all([fetchPrices(zones, scope, resolution), fetchPrices(zones, { range: tomorrowOf(nowMs), tz: 'UTC' }, 'NATIVE')]);
+      const [rows, next] = await Promise.all([
+        fetchPrices(zones, scope, resolution),
+        fetchPrices(zones, { range: tomorrowOf(nowMs), tz: 'UTC' }, 'NATIVE'),
+      ]);
       if (id === seq.prices) showPrices(scope, rows, next);
     });
 
@@ -122,8 +176,20 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     });
 
   const selectedBorder = () => borders.find((b) => b.key === readSelection(form).border);
-  const showFlows = (scope: Scope, border: BorderOption, flows: { rows: readonly FlowRow[]; shares: Parameters<typeof renderFlows>[2]['shares'] }, analytics: Awaited<ReturnType<typeof fetchBorderAnalytics>>) => {
-    renderFlows(charts.flows, charts.shares, { border, range: scope.range, flows: flowSeries(flows.rows, border.zoneA.code), hours: flows.rows.length, shares: flows.shares, tzName: tzName(scope) });
+  const showFlows = (
+    scope: Scope,
+    border: BorderOption,
+    flows: { rows: readonly FlowRow[]; shares: Parameters<typeof renderFlows>[2]['shares'] },
+    analytics: Awaited<ReturnType<typeof fetchBorderAnalytics>>,
+  ) => {
+    renderFlows(charts.flows, charts.shares, {
+      border,
+      range: scope.range,
+      flows: flowSeries(flows.rows, border.zoneA.code),
+      hours: flows.rows.length,
+      shares: flows.shares,
+      tzName: tzName(scope),
+    });
     renderBorderAnalytics(charts.duration, charts.scatter, border.zoneA.code, border.zoneB.code, analytics);
   };
   const loadFlows = () =>
@@ -132,12 +198,18 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       const scope = currentScope();
       const border = selectedBorder();
       if (!scope || !border) return;
-      const [flows, analytics] = await Promise.all([fetchFlows(border.key, scope), fetchBorderAnalytics(border.key, scope)]);
+      const [flows, analytics] = await Promise.all([
+        fetchFlows(border.key, scope),
+        fetchBorderAnalytics(border.key, scope),
+      ]);
       if (id === seq.flows) showFlows(scope, border, flows, analytics);
     });
 
   /** The hours the slider offers: those of the range up to the server's current hour. */
-  const mapHours = (range: Range): Range => ({ from: range.from, to: Math.max(range.from + HOUR_MS, Math.min(range.to, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS)) });
+  const mapHours = (range: Range): Range => ({
+    from: range.from,
+    to: Math.max(range.from + HOUR_MS, Math.min(range.to, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS)),
+  });
   /** Sets the slider and its label for the map's hour (kept when inside the range); returns that hour and its label. */
   const mapHourOf = (scope: Scope): { hourMs: number; label: string } => {
     const hours = mapHours(scope.range);
@@ -164,15 +236,20 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     map?.show(hour);
     markSelection();
     const values = [...hour.prices.values()];
-    byId('map-scale').textContent = values.length ? `${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)} EUR/MWh` : 'no prices';
+    byId('map-scale').textContent = values.length
+      ? `${Math.min(...values).toFixed(0)} to ${Math.max(...values).toFixed(0)} EUR/MWh`
+      : 'no prices';
     const against = [...hour.flows.values()].filter((f) => f.type === 'COUNTER_INTUITIVE');
-    byId('map-summary').textContent = `${hour.label}: prices for ${hour.prices.size} zones, flows at ${hour.flows.size} borders; ${against.length} against the price signal${against.length ? ` (${against.map((f) => `${f.from} → ${f.to}`).join(', ')})` : ''}.`;
+    byId('map-summary').textContent =
+      `${hour.label}: prices for ${hour.prices.size} zones, flows at ${hour.flows.size} borders; ${against.length} against the price signal${against.length ? ` (${against.map((f) => `${f.from} → ${f.to}`).join(', ')})` : ''}.`;
     byId('map').dataset.hour = new Date(at).toISOString();
   };
   const markSelection = () => {
     const sel = readSelection(form);
-    for (const g of byId('map').querySelectorAll<SVGGElement>('.zone')) g.classList.toggle('selected', sel.zones.includes(g.dataset.zone ?? ''));
-    for (const g of byId('map').querySelectorAll<SVGGElement>('.border')) g.classList.toggle('selected', g.dataset.border === sel.border);
+    for (const g of byId('map').querySelectorAll<SVGGElement>('.zone'))
+      g.classList.toggle('selected', sel.zones.includes(g.dataset.zone ?? ''));
+    for (const g of byId('map').querySelectorAll<SVGGElement>('.border'))
+      g.classList.toggle('selected', g.dataset.border === sel.border);
   };
 
   const REST_RES = { NATIVE: 'native', HOURLY: '1H', DAILY: '1D' } as const;
@@ -189,17 +266,28 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   const exports: Record<ChartId, [string, () => string | null]> = {
     prices: ['the price chart', () => rest('prices', { zone: sel().zones, resolution: REST_RES[sel().resolution] })],
     heatmap: ['the hour-of-day heatmap', () => rest('prices', { zone: sel().zones, resolution: '1H' })],
-    tomorrow: ["tomorrow's prices", () => rest('prices', { zone: sel().zones, resolution: 'native' }, tomorrowOf(nowMs))],
+    tomorrow: [
+      "tomorrow's prices",
+      () => rest('prices', { zone: sel().zones, resolution: 'native' }, tomorrowOf(nowMs)),
+    ],
     flows: ['the border flows', () => rest('flows', { border: sel().border, resolution: '1H' })],
     shares: ['the daily flow-type shares', () => rest('flow-type-summary', { border: sel().border, resolution: '1D' })],
     duration: ['the flow duration curve', () => rest('flow-duration', { border: sel().border, points: '101' })],
-    scatter: ['the flow/price scatter', () => rest('flow-price-scatter', { border: sel().border, flow_bin_mw: '100', price_bin: '2' })],
+    scatter: [
+      'the flow/price scatter',
+      () => rest('flow-price-scatter', { border: sel().border, flow_bin_mw: '100', price_bin: '2' }),
+    ],
     ci: ['the counter-intuitive share', () => rest('ci-share', { zone: sel().zones, resolution: '1D' })],
     trade: ['the imports and exports', () => rest('zone-import-export', { zone: sel().zones })],
   };
   for (const id of CHART_IDS) addExports(charts[id], exports[id][0], exports[id][1]);
 
-  const loaders: Record<Panel, () => Promise<void>> = { prices: loadPrices, zones: loadZones, flows: loadFlows, map: loadMap };
+  const loaders: Record<Panel, () => Promise<void>> = {
+    prices: loadPrices,
+    zones: loadZones,
+    flows: loadFlows,
+    map: loadMap,
+  };
   const due = new Set<Panel>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const later = (...panels: Panel[]) => {
@@ -265,40 +353,57 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     return track(async () => {
       const ids = { prices: ++seq.prices, zones: ++seq.zones, flows: ++seq.flows, map: ++seq.map };
       const at = mapHourOf(scope);
-      const view = await fetchView({ zones, border: border.key, scope, resolution, tomorrow: tomorrowOf(nowMs), hourMs: at.hourMs, hourLabel: at.label });
+      const view = await fetchView({
+        zones,
+        border: border.key,
+        scope,
+        resolution,
+        tomorrow: tomorrowOf(nowMs),
+        hourMs: at.hourMs,
+        hourLabel: at.label,
+      });
       if (ids.prices === seq.prices) showPrices(scope, view.prices, view.tomorrow);
       if (ids.zones === seq.zones) showZones(view.zones);
       if (ids.flows === seq.flows) showFlows(scope, border, view.flows, view.border);
       if (ids.map === seq.map) showMap(view.map, at.hourMs);
     });
   };
-  const refresh = () => track(async () => {
-    await readClock();
-    await loadAll();
-  });
+  const refresh = () =>
+    track(async () => {
+      await readClock();
+      await loadAll();
+    });
 
   await track(async () => {
     const catalogue = await request(StartQuery, {});
     setClock(catalogue.clock);
     borders = catalogue.borders;
-    const state = readState(doc.defaultView?.location.search ?? '', { zones: new Set(catalogue.zones.map((z) => z.code)), borders: new Set(borders.map((b) => b.key)) });
+    const state = readState(doc.defaultView?.location.search ?? '', {
+      zones: new Set(catalogue.zones.map((z) => z.code)),
+      borders: new Set(borders.map((b) => b.key)),
+    });
     hourMs = state.hour ? Date.parse(state.hour) : null;
     applyState(form, state);
     renderZonePicker(byId('zone-list'), catalogue.zones, new Set(state.zones));
     renderBorderPicker(byId<HTMLSelectElement>('border-select'), borders, state.border);
-    map = drawMap(byId('map'), catalogue.zones, borders.map((b) => b.key), {
-      zone: (code) => {
-        const box = form.querySelector<HTMLInputElement>(`input[name=zone][value="${code}"]`);
-        if (!box) return;
-        box.checked = !box.checked;
-        box.dispatchEvent(new Event('change', { bubbles: true }));
+    map = drawMap(
+      byId('map'),
+      catalogue.zones,
+      borders.map((b) => b.key),
+      {
+        zone: (code) => {
+          const box = form.querySelector<HTMLInputElement>(`input[name=zone][value="${code}"]`);
+          if (!box) return;
+          box.checked = !box.checked;
+          box.dispatchEvent(new Event('change', { bubbles: true }));
+        },
+        border: (key) => {
+          const select = byId<HTMLSelectElement>('border-select');
+          select.value = key;
+          select.dispatchEvent(new Event('change', { bubbles: true }));
+        },
       },
-      border: (key) => {
-        const select = byId<HTMLSelectElement>('border-select');
-        select.value = key;
-        select.dispatchEvent(new Event('change', { bubbles: true }));
-      },
-    });
+    );
     await loadAll();
     syncUrl();
     performance.mark(FIRST_RENDER_MARK);

@@ -18,7 +18,9 @@ export interface Range {
 }
 
 /** What the range picker holds: a preset of whole UTC days ending today, or custom UTC dates (inclusive). */
-export type RangeChoice = { readonly kind: 'days'; readonly days: number } | { readonly kind: 'custom'; readonly from: string; readonly to: string };
+export type RangeChoice =
+  | { readonly kind: 'days'; readonly days: number }
+  | { readonly kind: 'custom'; readonly from: string; readonly to: string };
 
 /** Start of the UTC day of `ms`. */
 export const floorDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
@@ -50,12 +52,16 @@ export function resolveChoice(choice: RangeChoice, nowMs: number): Range | strin
 }
 
 /** Tomorrow as a UTC day at server time `nowMs`: the day whose day-ahead prices are published today. */
-export const tomorrowOf = (nowMs: number): Range => ({ from: floorDay(nowMs) + DAY_MS, to: floorDay(nowMs) + 2 * DAY_MS });
+export const tomorrowOf = (nowMs: number): Range => ({
+  from: floorDay(nowMs) + DAY_MS,
+  to: floorDay(nowMs) + 2 * DAY_MS,
+});
 
 /** Splits a range into consecutive pieces of at most `maxMs`. */
 export function chunkRange(range: Range, maxMs: number): Range[] {
   const chunks: Range[] = [];
-  for (let from = range.from; from < range.to; from += maxMs) chunks.push({ from, to: Math.min(from + maxMs, range.to) });
+  for (let from = range.from; from < range.to; from += maxMs)
+    chunks.push({ from, to: Math.min(from + maxMs, range.to) });
   return chunks;
 }
 
@@ -99,7 +105,11 @@ export function priceStats(series: Map<string, [number, number][]>): PriceStats[
  * Mean price per zone and UTC hour of day, as heatmap cells [hour 0-23, zone index, EUR/MWh rounded to
  * 0.01]; hours without prices are left out.
  */
-export function hourOfDayMeans(series: Map<string, [number, number][]>, zones: readonly string[], hourOf: (ms: number) => number = (ms) => new Date(ms).getUTCHours()): [number, number, number][] {
+export function hourOfDayMeans(
+  series: Map<string, [number, number][]>,
+  zones: readonly string[],
+  hourOf: (ms: number) => number = (ms) => new Date(ms).getUTCHours(),
+): [number, number, number][] {
   const cells: [number, number, number][] = [];
   zones.forEach((zone, index) => {
     const sums = new Array<number>(24).fill(0);
@@ -134,7 +144,10 @@ export interface FlowRow {
  * in time order.
  */
 export function flowSeries(rows: readonly FlowRow[], zoneA: string): Record<FlowTypeName, [number, number][]> {
-  const out = Object.fromEntries(FLOW_TYPES.map((t) => [t, [] as [number, number][]])) as Record<FlowTypeName, [number, number][]>;
+  const out = Object.fromEntries(FLOW_TYPES.map((t) => [t, [] as [number, number][]])) as Record<
+    FlowTypeName,
+    [number, number][]
+  >;
   for (const r of rows) {
     const sign = r.biddingZoneFrom === zoneA ? 1 : -1;
     out[r.flowType]?.push([Date.parse(r.datetime), sign * r.netFlowMw]);

@@ -44,7 +44,10 @@ export function addExports(chart: EChartsType, name: string, csvPath: () => stri
     saveBlob(await res.blob(), `${file}.csv`);
   });
   png.addEventListener('click', () => {
-    const bytes = Uint8Array.from(atob(chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff' }).split(',')[1] ?? ''), (c) => c.charCodeAt(0));
+    const bytes = Uint8Array.from(
+      atob(chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff' }).split(',')[1] ?? ''),
+      (c) => c.charCodeAt(0),
+    );
     saveBlob(new Blob([bytes], { type: 'image/png' }), `${file}.png`);
   });
   svg.addEventListener('click', () => saveBlob(new Blob([chartSvg(chart)], { type: 'image/svg+xml' }), `${file}.svg`));

@@ -6,7 +6,17 @@ import { allNodes, request } from './api.js';
 import { chunkRange, DAY_MS, type FlowRow, HOUR_MS, HOURLY_CHUNK_MS, type PriceRow, type Range } from './data.js';
 import type { MapFlow, MapHour } from './map.js';
 import type { DashboardMapHourQuery } from './gql/graphql.js';
-import { FlowDurationQuery, FlowSharesQuery, FlowsQuery, MapHourQuery, PriceKpisQuery, PricesQuery, ScatterQuery, ViewQuery, ZoneAnalyticsQuery } from './queries.js';
+import {
+  FlowDurationQuery,
+  FlowSharesQuery,
+  FlowsQuery,
+  MapHourQuery,
+  PriceKpisQuery,
+  PricesQuery,
+  ScatterQuery,
+  ViewQuery,
+  ZoneAnalyticsQuery,
+} from './queries.js';
 import type { DashboardResolution, ViewTz } from './state.js';
 
 /** Widest range the API serves at explicit NATIVE resolution (2 days). */
@@ -32,12 +42,32 @@ export function bounds(range: Range, tz: ViewTz): { from: string; to: string; ti
 }
 
 /** Prices of `zones` at a resolution (NATIVE in 2-day and HOURLY in 14-day pieces). */
-export async function fetchPrices(zones: readonly string[], scope: Scope, resolution: DashboardResolution | 'NATIVE'): Promise<PriceRow[]> {
+export async function fetchPrices(
+  zones: readonly string[],
+  scope: Scope,
+  resolution: DashboardResolution | 'NATIVE',
+): Promise<PriceRow[]> {
   if (!zones.length) return [];
-  const size = resolution === 'NATIVE' ? NATIVE_CHUNK_MS : resolution === 'HOURLY' ? HOURLY_CHUNK_MS : scope.range.to - scope.range.from;
+  const size =
+    resolution === 'NATIVE'
+      ? NATIVE_CHUNK_MS
+      : resolution === 'HOURLY'
+        ? HOURLY_CHUNK_MS
+        : scope.range.to - scope.range.from;
   const pages = await Promise.all(
     chunkRange(scope.range, size).map((c) =>
-      allNodes(async (after) => (await request(PricesQuery, { zones: [...zones], ...bounds(c, scope.tz), resolution, first: PAGE.prices, after })).prices),
+      allNodes(
+        async (after) =>
+          (
+            await request(PricesQuery, {
+              zones: [...zones],
+              ...bounds(c, scope.tz),
+              resolution,
+              first: PAGE.prices,
+              after,
+            })
+          ).prices,
+      ),
     ),
   );
   return pages.flat();
@@ -46,14 +76,23 @@ export async function fetchPrices(zones: readonly string[], scope: Scope, resolu
 /** Hourly classified flows and the daily flow-type shares of a border. */
 export async function fetchFlows(border: string, scope: Scope) {
   const [pages, shares] = await Promise.all([
-    Promise.all(chunkRange(scope.range, HOURLY_CHUNK_MS).map((c) => allNodes(async (after) => (await request(FlowsQuery, { border, ...bounds(c, scope.tz), first: PAGE.flows, after })).flows))),
+    Promise.all(
+      chunkRange(scope.range, HOURLY_CHUNK_MS).map((c) =>
+        allNodes(
+          async (after) =>
+            (await request(FlowsQuery, { border, ...bounds(c, scope.tz), first: PAGE.flows, after })).flows,
+        ),
+      ),
+    ),
     request(FlowSharesQuery, { border, ...bounds(scope.range, scope.tz) }),
   ]);
   return { rows: pages.flat() as FlowRow[], shares: shares.flowTypeSummary.rows };
 }
 
 /** Scatter bins `[flow MW, price difference EUR/MWh, hours]`, summed over the pieces of a range. */
-function mergeBins(rows: readonly { netFlowMw: number; priceDeltaEurMwh: number; count: number }[]): [number, number, number][] {
+function mergeBins(
+  rows: readonly { netFlowMw: number; priceDeltaEurMwh: number; count: number }[],
+): [number, number, number][] {
   const bins = new Map<string, [number, number, number]>();
   for (const r of rows) {
     const key = `${r.netFlowMw}|${r.priceDeltaEurMwh}`;
@@ -68,7 +107,9 @@ function mergeBins(rows: readonly { netFlowMw: number; priceDeltaEurMwh: number;
 export async function fetchBorderAnalytics(border: string, scope: Scope) {
   const [duration, scatters] = await Promise.all([
     request(FlowDurationQuery, { border, ...bounds(scope.range, scope.tz) }),
-    Promise.all(chunkRange(scope.range, HOURLY_CHUNK_MS).map((c) => request(ScatterQuery, { border, ...bounds(c, scope.tz) }))),
+    Promise.all(
+      chunkRange(scope.range, HOURLY_CHUNK_MS).map((c) => request(ScatterQuery, { border, ...bounds(c, scope.tz) })),
+    ),
   ]);
   return { duration: duration.flowDuration.rows, scatter: mergeBins(scatters.flatMap((s) => s.flowPriceScatter.rows)) };
 }
@@ -82,14 +123,26 @@ export async function fetchZoneAnalytics(zones: readonly string[], scope: Scope)
 }
 
 /** The UTC hour `[hourMs, hourMs + 1 h)` as the API's arguments. */
-const hourBounds = (hourMs: number) => ({ from: new Date(hourMs).toISOString(), to: new Date(hourMs + HOUR_MS).toISOString() });
+const hourBounds = (hourMs: number) => ({
+  from: new Date(hourMs).toISOString(),
+  to: new Date(hourMs + HOUR_MS).toISOString(),
+});
 
-function mapHourOf(data: { prices: DashboardMapHourQuery['prices']; flows: DashboardMapHourQuery['flows'] }, label: string): MapHour {
+function mapHourOf(
+  data: { prices: DashboardMapHourQuery['prices']; flows: DashboardMapHourQuery['flows'] },
+  label: string,
+): MapHour {
   const prices = new Map(data.prices.edges.map((e) => [e.node.biddingZone, e.node.priceEurMwh]));
   const flows = new Map<string, MapFlow>();
   for (const { node } of data.flows.edges) {
     const border = [node.biddingZoneFrom, node.biddingZoneTo].sort().join('->');
-    flows.set(border, { border, from: node.biddingZoneFrom, to: node.biddingZoneTo, type: node.flowType, mw: node.netFlowMw });
+    flows.set(border, {
+      border,
+      from: node.biddingZoneFrom,
+      to: node.biddingZoneTo,
+      type: node.flowType,
+      mw: node.netFlowMw,
+    });
   }
   return { label, prices, flows };
 }
@@ -124,13 +177,32 @@ export async function fetchView(sel: ViewSelection) {
   const hour = hourBounds(sel.hourMs);
   const zones = [...sel.zones];
   const data = await request(ViewQuery, {
-    zones, border: sel.border, ...range, resolution: sel.resolution, tomorrowFrom: day.from, tomorrowTo: day.to,
-    mapFrom: hour.from, mapTo: hour.to, pricesFirst: PAGE.prices, flowsFirst: PAGE.flows,
+    zones,
+    border: sel.border,
+    ...range,
+    resolution: sel.resolution,
+    tomorrowFrom: day.from,
+    tomorrowTo: day.to,
+    mapFrom: hour.from,
+    mapTo: hour.to,
+    pricesFirst: PAGE.prices,
+    flowsFirst: PAGE.flows,
   });
   const [prices, tomorrow, flows] = await Promise.all([
-    allNodes(async (after) => (await request(PricesQuery, { zones, ...range, resolution: sel.resolution, first: PAGE.prices, after })).prices, data.prices),
-    allNodes(async (after) => (await request(PricesQuery, { zones, ...day, resolution: 'NATIVE', first: PAGE.prices, after })).prices, data.tomorrow),
-    allNodes(async (after) => (await request(FlowsQuery, { border: sel.border, ...range, first: PAGE.flows, after })).flows, data.flows),
+    allNodes(
+      async (after) =>
+        (await request(PricesQuery, { zones, ...range, resolution: sel.resolution, first: PAGE.prices, after })).prices,
+      data.prices,
+    ),
+    allNodes(
+      async (after) =>
+        (await request(PricesQuery, { zones, ...day, resolution: 'NATIVE', first: PAGE.prices, after })).prices,
+      data.tomorrow,
+    ),
+    allNodes(
+      async (after) => (await request(FlowsQuery, { border: sel.border, ...range, first: PAGE.flows, after })).flows,
+      data.flows,
+    ),
   ]);
   return {
     prices: prices as PriceRow[],

@@ -47,7 +47,8 @@ export function followLive(indicator: HTMLElement, onChange: (kinds: Set<LiveKin
   const show = () => {
     if (indicator.dataset.live === 'off') return;
     indicator.dataset.live = open.size === Object.keys(SUBSCRIPTIONS).length ? 'on' : 'connecting';
-    if (events === 0) indicator.textContent = indicator.dataset.live === 'on' ? 'Live updates on' : 'Live updates: connecting…';
+    if (events === 0)
+      indicator.textContent = indicator.dataset.live === 'on' ? 'Live updates on' : 'Live updates: connecting…';
   };
   const stopOff = (message: string) => {
     indicator.dataset.live = 'off';

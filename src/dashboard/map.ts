@@ -39,7 +39,10 @@ export interface EuropeMap {
   show(hour: MapHour): void;
 }
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
@@ -84,11 +87,46 @@ export interface MapPicks {
 }
 
 /** Draws the map of `zones` and `borders` (keys `A->B`) into `host`. */
-export function drawMap(host: HTMLElement, zones: readonly { code: string; name: string }[], borders: readonly string[], picks: MapPicks): EuropeMap {
-  const box: Feature = { type: 'Feature', properties: {}, geometry: { type: 'MultiPoint', coordinates: [[...EUROPE_BOUNDS[0]], [...EUROPE_BOUNDS[1]], [EUROPE_BOUNDS[0][0], EUROPE_BOUNDS[1][1]], [EUROPE_BOUNDS[1][0], EUROPE_BOUNDS[0][1]]] } };
-  const projection = geoConicConformal().rotate([-12, 0]).parallels([40, 65]).fitExtent([[8, 8], [WIDTH - 8, HEIGHT - 8]], box).clipExtent([[0, 0], [WIDTH, HEIGHT]]);
+export function drawMap(
+  host: HTMLElement,
+  zones: readonly { code: string; name: string }[],
+  borders: readonly string[],
+  picks: MapPicks,
+): EuropeMap {
+  const box: Feature = {
+    type: 'Feature',
+    properties: {},
+    geometry: {
+      type: 'MultiPoint',
+      coordinates: [
+        [...EUROPE_BOUNDS[0]],
+        [...EUROPE_BOUNDS[1]],
+        [EUROPE_BOUNDS[0][0], EUROPE_BOUNDS[1][1]],
+        [EUROPE_BOUNDS[1][0], EUROPE_BOUNDS[0][1]],
+      ],
+    },
+  };
+  const projection = geoConicConformal()
+    .rotate([-12, 0])
+    .parallels([40, 65])
+    .fitExtent(
+      [
+        [8, 8],
+        [WIDTH - 8, HEIGHT - 8],
+      ],
+      box,
+    )
+    .clipExtent([
+      [0, 0],
+      [WIDTH, HEIGHT],
+    ]);
   const path = geoPath(projection);
-  const root = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'europe', role: 'group', 'aria-label': 'Map of the bidding zones of Europe' });
+  const root = svg('svg', {
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    class: 'europe',
+    role: 'group',
+    'aria-label': 'Map of the bidding zones of Europe',
+  });
   const land = svg('g', { class: 'countries', 'aria-hidden': 'true' });
   const countryPaths = new Map<string, SVGPathElement[]>();
   for (const c of europeCountries()) {
@@ -118,8 +156,14 @@ export function drawMap(host: HTMLElement, zones: readonly { code: string; name:
   for (const z of zones) {
     const p = at(z.code);
     if (!p) continue;
-    const g = pickable(svg('g', { class: 'zone', 'data-zone': z.code, transform: `translate(${p[0].toFixed(1)} ${p[1].toFixed(1)})` }), () => picks.zone(z.code));
-    g.append(svg('circle', { r: 9 }), Object.assign(svg('text', { y: -12, 'text-anchor': 'middle' }), { textContent: z.code.replace('_', ' ') }));
+    const g = pickable(
+      svg('g', { class: 'zone', 'data-zone': z.code, transform: `translate(${p[0].toFixed(1)} ${p[1].toFixed(1)})` }),
+      () => picks.zone(z.code),
+    );
+    g.append(
+      svg('circle', { r: 9 }),
+      Object.assign(svg('text', { y: -12, 'text-anchor': 'middle' }), { textContent: z.code.replace('_', ' ') }),
+    );
     zoneNodes.set(z.code, labelled(g, `${z.code} ${z.name}`));
     markers.append(g);
   }
@@ -139,7 +183,10 @@ export function drawMap(host: HTMLElement, zones: readonly { code: string; name:
         g.classList.toggle('no-data', price === undefined);
         g.querySelector('circle')?.style.setProperty('fill', fill || null);
         for (const p of countryPaths.get(code) ?? []) p.style.setProperty('fill', fill || null);
-        labelled(g, `${code} ${names.get(code) ?? ''}: ${price === undefined ? 'no price data' : `${price.toFixed(2)} EUR/MWh`} at ${hour.label}`);
+        labelled(
+          g,
+          `${code} ${names.get(code) ?? ''}: ${price === undefined ? 'no price data' : `${price.toFixed(2)} EUR/MWh`} at ${hour.label}`,
+        );
       }
       for (const [key, g] of borderNodes) drawFlow(g, key, hour.flows.get(key), hour.label);
     },
@@ -157,7 +204,10 @@ function drawFlow(g: SVGGElement, key: string, flow: MapFlow | undefined, label:
   line.style.setProperty('stroke-width', flow ? (1.5 + Math.min(4, flow.mw / 1000)).toFixed(1) : null);
   if (!flow || flow.mw === 0) {
     arrow.setAttribute('d', '');
-    labelled(g, `Border ${a} – ${b}: ${flow ? `no flow, ${FLOW_LABELS[flow.type].toLowerCase()}` : 'no flow data'} at ${label}`);
+    labelled(
+      g,
+      `Border ${a} – ${b}: ${flow ? `no flow, ${FLOW_LABELS[flow.type].toLowerCase()}` : 'no flow data'} at ${label}`,
+    );
     return;
   }
   const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((n) => Number(line.getAttribute(n)));
@@ -166,8 +216,12 @@ function drawFlow(g: SVGGElement, key: string, flow: MapFlow | undefined, label:
   const mx = ((sx ?? 0) + (ex ?? 0)) / 2;
   const my = ((sy ?? 0) + (ey ?? 0)) / 2;
   const angle = Math.atan2((ey ?? 0) - (sy ?? 0), (ex ?? 0) - (sx ?? 0));
-  const pt = (r: number, da: number) => `${(mx + r * Math.cos(angle + da)).toFixed(1)},${(my + r * Math.sin(angle + da)).toFixed(1)}`;
+  const pt = (r: number, da: number) =>
+    `${(mx + r * Math.cos(angle + da)).toFixed(1)},${(my + r * Math.sin(angle + da)).toFixed(1)}`;
   arrow.setAttribute('d', `M${pt(7, 0)}L${pt(7, 2.5)}L${pt(7, -2.5)}Z`);
   (arrow as SVGPathElement).style.setProperty('fill', FLOW_COLOURS[flow.type]);
-  labelled(g, `Border ${a} – ${b}: ${Math.round(flow.mw)} MW from ${flow.from} to ${flow.to}, ${FLOW_LABELS[flow.type].toLowerCase()}, at ${label}`);
+  labelled(
+    g,
+    `Border ${a} – ${b}: ${Math.round(flow.mw)} MW from ${flow.from} to ${flow.to}, ${FLOW_LABELS[flow.type].toLowerCase()}, at ${label}`,
+  );
 }

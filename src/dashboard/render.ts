@@ -1,5 +1,13 @@
 import type { EChartsType } from 'echarts/core';
-import { flowsOption, FLOW_LABELS, heatmapOption, priceLinesOption, type ShareRow, sharesOption, tomorrowOption } from './charts.js';
+import {
+  flowsOption,
+  FLOW_LABELS,
+  heatmapOption,
+  priceLinesOption,
+  type ShareRow,
+  sharesOption,
+  tomorrowOption,
+} from './charts.js';
 import type { BorderOption } from './controls.js';
 import { DAY_MS, FLOW_TYPES, type FlowTypeName, isoDay, type Range } from './data.js';
 
@@ -41,11 +49,18 @@ export function renderPrices(lines: EChartsType, heatmap: EChartsType, view: Pri
     : 'Pick at least one bidding zone.';
   text('price-summary', summary);
   lines.setOption(priceLinesOption(view.series, view.tzName === 'UTC'), { notMerge: true });
-  describe(lines, `Line chart of ${view.kind} day-ahead prices, EUR/MWh. ${summary}`, { points, zones: view.zones.join(',') });
+  describe(lines, `Line chart of ${view.kind} day-ahead prices, EUR/MWh. ${summary}`, {
+    points,
+    zones: view.zones.join(','),
+  });
   heatmap.getDom().style.height = `${Math.max(160, 90 + 26 * view.zones.length)}px`;
   heatmap.resize();
   heatmap.setOption(heatmapOption(view.cells, view.zones, view.tzName), { notMerge: true });
-  describe(heatmap, `Heatmap of the mean price per zone and ${view.tzName} hour of day over ${span(view.range)}: ${view.cells.length} cells.`, { cells: view.cells.length });
+  describe(
+    heatmap,
+    `Heatmap of the mean price per zone and ${view.tzName} hour of day over ${span(view.range)}: ${view.cells.length} cells.`,
+    { cells: view.cells.length },
+  );
 }
 
 /** What the tomorrow panel shows. */
@@ -61,9 +76,10 @@ export function renderTomorrow(chart: EChartsType, view: TomorrowView): void {
   const points = pointCount(view.series.values());
   text('tomorrow-title', `Tomorrow, ${day} (UTC)`);
   const published = [...view.series].filter(([, p]) => p.length > 0);
-  const summary = points === 0
-    ? `Prices for ${day} are not published yet (the day-ahead auction publishes them around 12:45 CET the day before).`
-    : `Published for ${published.map(([zone, p]) => `${zone} (mean ${fmt(p.reduce((a, x) => a + x[1], 0) / p.length)} EUR/MWh)`).join(', ')}.`;
+  const summary =
+    points === 0
+      ? `Prices for ${day} are not published yet (the day-ahead auction publishes them around 12:45 CET the day before).`
+      : `Published for ${published.map(([zone, p]) => `${zone} (mean ${fmt(p.reduce((a, x) => a + x[1], 0) / p.length)} EUR/MWh)`).join(', ')}.`;
   text('tomorrow-summary', summary);
   chart.getDom().hidden = points === 0;
   chart.setOption(tomorrowOption(view.series), { notMerge: true });
@@ -94,7 +110,12 @@ export function renderFlows(flows: EChartsType, shares: EChartsType, view: Flows
   text('flows-title', `Border flows ${a} – ${b}`);
   text('flow-summary', summary);
   flows.setOption(flowsOption(view.flows, a, b, flows.getWidth(), view.tzName === 'UTC'), { notMerge: true });
-  describe(flows, `Bar chart of hourly flows coloured by flow type, MW. ${summary}`, { points: view.hours, border: view.border.key });
+  describe(flows, `Bar chart of hourly flows coloured by flow type, MW. ${summary}`, {
+    points: view.hours,
+    border: view.border.key,
+  });
   shares.setOption(sharesOption(view.shares, shares.getWidth()), { notMerge: true });
-  describe(shares, `Stacked bar chart of the daily flow-type shares of ${a} – ${b}: ${view.shares.length} days.`, { days: view.shares.length });
+  describe(shares, `Stacked bar chart of the daily flow-type shares of ${a} – ${b}: ${view.shares.length} days.`, {
+    days: view.shares.length,
+  });
 }

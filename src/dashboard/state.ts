@@ -54,7 +54,9 @@ function readRange(p: URLSearchParams): RangeChoice {
 /** The state of a query string (`?zones=DE_LU,FR&border=DE_LU->FR&range=7&res=HOURLY&tz=UTC&t=…`). */
 export function readState(search: string, known: Known): ViewState {
   const p = new URLSearchParams(search);
-  const zones = p.has('zones') ? [...new Set((p.get('zones') ?? '').split(',').filter((z) => known.zones.has(z)))] : DEFAULT_STATE.zones.filter((z) => known.zones.has(z));
+  const zones = p.has('zones')
+    ? [...new Set((p.get('zones') ?? '').split(',').filter((z) => known.zones.has(z)))]
+    : DEFAULT_STATE.zones.filter((z) => known.zones.has(z));
   const border = p.get('border') ?? '';
   const res = p.get('res') as DashboardResolution | null;
   const hour = p.get('t');

@@ -48,7 +48,13 @@ function acquire(pool: pg.Pool, signal: AbortSignal): Promise<pg.PoolClient> {
 /** How a running statement is cancelled: `pg_cancel_backend` from another connection, a protocol cancel request, or not at all. */
 export type Cancellation = 'backend' | 'protocol' | 'none';
 
-async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSignal, args: unknown[], how: Cancellation): Promise<unknown> {
+async function queryUntil(
+  pool: pg.Pool,
+  config: pg.PoolConfig,
+  signal: AbortSignal,
+  args: unknown[],
+  how: Cancellation,
+): Promise<unknown> {
   const client = await acquire(pool, signal);
   let cancelling: Promise<void> | undefined;
   const cancel = () => {
@@ -82,7 +88,10 @@ async function queryUntil(pool: pg.Pool, config: pg.PoolConfig, signal: AbortSig
  * instead (through a pooler, whose backend pids are not the server's); with `cancel: 'none'` (a
  * server without cancellation) it is left to finish, its connection then returned to the pool.
  */
-export function cancellablePool(config: pg.PoolConfig, { cancel = 'backend' }: { cancel?: Cancellation } = {}): pg.Pool {
+export function cancellablePool(
+  config: pg.PoolConfig,
+  { cancel = 'backend' }: { cancel?: Cancellation } = {},
+): pg.Pool {
   const pool = new pg.Pool(config);
   const plain = pool.query.bind(pool) as AnyQuery;
   const query: AnyQuery = (...args) => {

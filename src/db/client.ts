@@ -235,19 +235,26 @@ export interface PostgresOptions {
  * statements, so there opening one is waiting for the busy engine, bounded like the wait for a
  * pooled connection (its refusal, when the thread is gone, is immediate).
  */
-export async function openPostgres(config: Config, url: string, { embedded = false, pooled = false }: PostgresOptions = {}): Promise<Database> {
+export async function openPostgres(
+  config: Config,
+  url: string,
+  { embedded = false, pooled = false }: PostgresOptions = {},
+): Promise<Database> {
   const schema = embedded ? 'public' : config.DATABASE_SCHEMA;
   const session = (timeoutMs: number): pg.PoolConfig => {
     if (embedded) return { Client: pg.Client };
     if (pooled) return { Client: poolerClient(PromptClient, transactionSettings(schema, timeoutMs)) };
     return { Client: PromptClient, options: sessionOptions(schema, timeoutMs) };
   };
-  const pool = cancellablePool({
-    connectionString: url,
-    max: embedded ? Math.min(config.DATABASE_POOL_SIZE, EMBEDDED_POOL_SIZE) : config.DATABASE_POOL_SIZE,
-    ...session(config.REQUEST_TIMEOUT_MS),
-    connectionTimeoutMillis: Math.max(config.REQUEST_TIMEOUT_MS, CONNECT_TIMEOUT_MS),
-  }, { cancel: embedded ? 'none' : pooled ? 'protocol' : 'backend' });
+  const pool = cancellablePool(
+    {
+      connectionString: url,
+      max: embedded ? Math.min(config.DATABASE_POOL_SIZE, EMBEDDED_POOL_SIZE) : config.DATABASE_POOL_SIZE,
+      ...session(config.REQUEST_TIMEOUT_MS),
+      connectionTimeoutMillis: Math.max(config.REQUEST_TIMEOUT_MS, CONNECT_TIMEOUT_MS),
+    },
+    { cancel: embedded ? 'none' : pooled ? 'protocol' : 'backend' },
+  );
   pool.on('error', () => undefined);
   const probe = new pg.Pool({
     connectionString: url,
@@ -271,7 +278,8 @@ export async function openPostgres(config: Config, url: string, { embedded = fal
     },
     preparedQuery: pooled
       ? rawQuery
-      : async <T>(sql: string, params: unknown[] = []) => takeRows<T>(await pool.query({ name: statementName(sql), text: sql, values: params })),
+      : async <T>(sql: string, params: unknown[] = []) =>
+          takeRows<T>(await pool.query({ name: statementName(sql), text: sql, values: params })),
     async close() {
       await Promise.all([pool.end(), probe.end()]);
     },

@@ -30,7 +30,10 @@ export interface DirLock {
 
 /** Another process (or this one) holds the directory; the message says what to do, on one line. */
 export class DirectoryInUseError extends Error {
-  constructor(message: string, readonly owner: LockOwner | null) {
+  constructor(
+    message: string,
+    readonly owner: LockOwner | null,
+  ) {
     super(message);
     this.name = 'DirectoryInUseError';
   }
@@ -51,14 +54,24 @@ function commandOf(argv: readonly string[]): string {
 }
 
 function currentOwner(): LockOwner {
-  return { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), command: commandOf(process.argv) };
+  return {
+    pid: process.pid,
+    hostname: hostname(),
+    startedAt: new Date().toISOString(),
+    command: commandOf(process.argv),
+  };
 }
 
 function parseOwner(text: string): LockOwner | null {
   try {
     const owner = JSON.parse(text) as Partial<LockOwner>;
     if (typeof owner.pid !== 'number' || typeof owner.hostname !== 'string') return null;
-    return { pid: owner.pid, hostname: owner.hostname, startedAt: String(owner.startedAt ?? ''), command: String(owner.command ?? '?') };
+    return {
+      pid: owner.pid,
+      hostname: owner.hostname,
+      startedAt: String(owner.startedAt ?? ''),
+      command: String(owner.command ?? '?'),
+    };
   } catch {
     return null;
   }
@@ -149,14 +162,18 @@ function describe(owner: LockOwner): string {
 function refusal(dir: string, path: string, owner: LockOwner | null): DirectoryInUseError {
   const where = `The embedded database in ${dir}`;
   if (owner === null) {
-    return new DirectoryInUseError(`${where} is being opened by another process (lock file ${path}): try again, or delete that file if no process uses the directory`, null);
+    return new DirectoryInUseError(
+      `${where} is being opened by another process (lock file ${path}): try again, or delete that file if no process uses the directory`,
+      null,
+    );
   }
   if (owner.pid === process.pid && owner.hostname === hostname()) {
     return new DirectoryInUseError(`${where} is already open in this process: close it first`, owner);
   }
-  const remedy = owner.hostname === hostname()
-    ? 'stop it first, or point DATABASE_URL at PostgreSQL'
-    : `stop it first (if it no longer runs, delete ${path}), or point DATABASE_URL at PostgreSQL`;
+  const remedy =
+    owner.hostname === hostname()
+      ? 'stop it first, or point DATABASE_URL at PostgreSQL'
+      : `stop it first (if it no longer runs, delete ${path}), or point DATABASE_URL at PostgreSQL`;
   return new DirectoryInUseError(`${where} is in use by ${describe(owner)}: ${remedy}`, owner);
 }
 

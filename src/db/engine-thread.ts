@@ -55,20 +55,26 @@ export function endpointUrl(endpoint: EngineEndpoint): string {
  * registers tsx's loader first: on Node 20 a worker does not inherit the `--import tsx` hooks.
  */
 function newWorker(data: EngineThreadData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./engine-worker.js', import.meta.url), { workerData: data });
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./engine-worker.js', import.meta.url), { workerData: data });
   const source = JSON.stringify(new URL('./engine-worker.ts', import.meta.url).href);
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${source}); })`;
   return new Worker(bootstrap, { eval: true, workerData: data, execArgv: [] });
 }
 
-type WorkerReport = { type: 'ready'; endpoint: EngineEndpoint } | { type: 'failed'; message: string } | { type: 'stopped' };
+type WorkerReport =
+  | { type: 'ready'; endpoint: EngineEndpoint }
+  | { type: 'failed'; message: string }
+  | { type: 'stopped' };
 type WorkerNotification = { type: 'notification'; channel: string; payload: string };
 
 function nextReport(worker: Worker): Promise<WorkerReport> {
   return new Promise((resolve, reject) => {
-    const onMessage = (report: WorkerReport | WorkerNotification) => report.type !== 'notification' && done(() => resolve(report));
+    const onMessage = (report: WorkerReport | WorkerNotification) =>
+      report.type !== 'notification' && done(() => resolve(report));
     const onError = (error: Error) => done(() => reject(error));
-    const onExit = (code: number) => done(() => reject(new Error(`the embedded engine's thread exited with code ${code}`)));
+    const onExit = (code: number) =>
+      done(() => reject(new Error(`the embedded engine's thread exited with code ${code}`)));
     function done(settle: () => void) {
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
       settle();
@@ -104,7 +110,8 @@ export async function startEngineThread(dir: string, listen: readonly string[] =
     url: endpointUrl(report.endpoint),
     alive: () => !exited,
     onNotification(channel, cb) {
-      const onMessage = (m: WorkerReport | WorkerNotification) => m.type === 'notification' && m.channel === channel && cb(m.payload);
+      const onMessage = (m: WorkerReport | WorkerNotification) =>
+        m.type === 'notification' && m.channel === channel && cb(m.payload);
       worker.on('message', onMessage);
       return () => void worker.off('message', onMessage);
     },

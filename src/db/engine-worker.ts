@@ -16,7 +16,10 @@ import { forwardNotifications } from './wire-notifications.js';
 import type { EngineEndpoint, EngineThreadData } from './engine-thread.js';
 
 // Loaded once the compile cache is on (static imports are compiled before it turns on).
-const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]);
+const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+  import('@electric-sql/pglite'),
+  import('@electric-sql/pglite-socket'),
+]);
 
 const data = workerData as EngineThreadData;
 const port = parentPort;
@@ -33,10 +36,14 @@ const port = parentPort;
  */
 const START_PARAMS = [
   ...PGlite.defaultStartParams,
-  '-c', 'wal_level=minimal',
-  '-c', 'max_wal_senders=0',
-  '-c', 'plan_cache_mode=force_custom_plan',
-  '-c', 'random_page_cost=1.1',
+  '-c',
+  'wal_level=minimal',
+  '-c',
+  'max_wal_senders=0',
+  '-c',
+  'plan_cache_mode=force_custom_plan',
+  '-c',
+  'random_page_cost=1.1',
 ];
 
 async function serve(): Promise<void> {
@@ -44,7 +51,9 @@ async function serve(): Promise<void> {
   for (const channel of data.listen) await db.exec(`LISTEN "${channel.replaceAll('"', '""')}"`);
   if (data.socketPath) rmSync(data.socketPath, { force: true });
   const server = new PGLiteSocketServer({
-    db: forwardNotifications(batchCopyIn(batchExtendedQuery(db)), (n) => port?.postMessage({ type: 'notification', ...n })),
+    db: forwardNotifications(batchCopyIn(batchExtendedQuery(db)), (n) =>
+      port?.postMessage({ type: 'notification', ...n }),
+    ),
     maxConnections: data.maxConnections,
     ...(data.socketPath ? { path: data.socketPath } : { host: '127.0.0.1', port: 0 }),
   });
@@ -55,7 +64,8 @@ async function serve(): Promise<void> {
     : { host: '127.0.0.1', port: Number(conn.slice(conn.lastIndexOf(':') + 1)) };
   port?.on('message', (message: unknown) => {
     if (message !== 'stop') return;
-    void server.stop()
+    void server
+      .stop()
       .then(() => db.close())
       .finally(() => {
         if (data.socketPath) rmSync(data.socketPath, { force: true });

@@ -91,7 +91,10 @@ export async function migrate(db: Database, opts: MigrateOptions = {}): Promise<
  * Names of the migrations in the migrations folder that the database has not applied (failed ones
  * included), in order; empty when the schema is up to date.
  */
-export async function pendingMigrations(db: Pick<Database, 'rawQuery'>, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+export async function pendingMigrations(
+  db: Pick<Database, 'rawQuery'>,
+  dir: string = MIGRATIONS_DIR,
+): Promise<string[]> {
   const names = migrationNames(dir);
   const [table] = await db.rawQuery<{ t: string | null }>(`SELECT to_regclass('_prisma_migrations')::text AS t`);
   if (!table?.t) return names;
@@ -158,14 +161,22 @@ function checkHistory(files: MigrationFile[], history: HistoryRow[], log: (msg: 
  * applying one left that row, its effects rolled back with the transaction); returns the history
  * without them.
  */
-async function recoverInterrupted(session: Session, history: HistoryRow[], log: (msg: string) => void): Promise<HistoryRow[]> {
-  const interrupted = history.filter((row) => row.rolled_back_at === null && row.finished_at === null && row.logs === null);
+async function recoverInterrupted(
+  session: Session,
+  history: HistoryRow[],
+  log: (msg: string) => void,
+): Promise<HistoryRow[]> {
+  const interrupted = history.filter(
+    (row) => row.rolled_back_at === null && row.finished_at === null && row.logs === null,
+  );
   for (const row of interrupted) {
     await session.query(
       `UPDATE _prisma_migrations SET rolled_back_at = now(), logs = 'interrupted before it committed; rolled back and applied again' WHERE id = $1`,
       [row.id],
     );
-    log(`migration ${row.migration_name} was interrupted before it committed (its transaction rolled back); applying it again`);
+    log(
+      `migration ${row.migration_name} was interrupted before it committed (its transaction rolled back); applying it again`,
+    );
   }
   return history.filter((row) => !interrupted.includes(row));
 }
@@ -193,10 +204,12 @@ async function applyOne(session: Session, migration: MigrationFile, log: (msg: s
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await session.query(
-      'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name, logs) VALUES ($1, $2, now(), $3, $4)',
-      [id, migration.checksum, migration.name, message],
-    ).catch(() => undefined);
+    await session
+      .query(
+        'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name, logs) VALUES ($1, $2, now(), $3, $4)',
+        [id, migration.checksum, migration.name, message],
+      )
+      .catch(() => undefined);
     throw new MigrationError(`migration ${migration.name} failed: ${message}`, { cause: error });
   }
   log(`applied migration ${migration.name} (${Date.now() - started} ms)`);
@@ -231,7 +244,9 @@ async function locked<T>(session: Session, fn: (session: Session) => Promise<T>)
     await session.query(`SELECT pg_advisory_lock(${LOCK_KEY})`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new MigrationError(`could not take the migration lock ${LOCK_KEY} (is another migration running?): ${reason}`);
+    throw new MigrationError(
+      `could not take the migration lock ${LOCK_KEY} (is another migration running?): ${reason}`,
+    );
   }
   const unlock = () => session.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`);
   let result: T;
@@ -252,7 +267,10 @@ async function locked<T>(session: Session, fn: (session: Session) => Promise<T>)
 const queues = new WeakMap<PGlite, Promise<unknown>>();
 function serialised<T>(pglite: PGlite, fn: () => Promise<T>): Promise<T> {
   const run = (queues.get(pglite) ?? Promise.resolve()).then(fn, fn);
-  queues.set(pglite, run.catch(() => undefined));
+  queues.set(
+    pglite,
+    run.catch(() => undefined),
+  );
   return run;
 }
 

@@ -52,7 +52,9 @@ export function poolerClient(Base: typeof pg.Client, settings: string): typeof p
         if (BEGINS.test(queryText(args[0]))) {
           return Promise.allSettled([plain(...args), plain(settings)]).then((results) => outcome(results, 0));
         }
-        return Promise.allSettled([plain(`BEGIN; ${settings}`), plain(...args), plain('COMMIT')]).then((results) => outcome(results, 1));
+        return Promise.allSettled([plain(`BEGIN; ${settings}`), plain(...args), plain('COMMIT')]).then((results) =>
+          outcome(results, 1),
+        );
       };
       const query: AnyQuery = (...args) => {
         if (typeof (args[0] as { submit?: unknown } | null)?.submit === 'function') return plain(...args);
@@ -79,7 +81,12 @@ const CANCEL_REQUEST_CODE = 80877102;
  * 1.18 exit (`bad client state: 0`, pgbouncer/pgbouncer#801).
  */
 export function cancelRequest(client: pg.ClientBase): Promise<void> {
-  const { processID, secretKey, host, port } = client as unknown as { processID: number | null; secretKey: number | null; host: string; port: number };
+  const { processID, secretKey, host, port } = client as unknown as {
+    processID: number | null;
+    secretKey: number | null;
+    host: string;
+    port: number;
+  };
   if (processID === null || secretKey === null) return Promise.resolve();
   const message = Buffer.alloc(16);
   message.writeInt32BE(16, 0);
@@ -116,11 +123,14 @@ export async function checkSessionOptions(db: Database, config: Config, setting:
     const [row] = await db.rawQuery<{ path: string; timeout: string }>(
       `SELECT current_setting('search_path') AS path, (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS timeout`,
     );
-    if (row?.path !== config.DATABASE_SCHEMA || row.timeout !== String(config.REQUEST_TIMEOUT_MS)) throw new Error(poolerMessage(setting, 'ignored'));
+    if (row?.path !== config.DATABASE_SCHEMA || row.timeout !== String(config.REQUEST_TIMEOUT_MS))
+      throw new Error(poolerMessage(setting, 'ignored'));
     return db;
   } catch (error) {
     await db.close().catch(() => undefined);
     const message = error instanceof Error ? error.message : String(error);
-    throw /unsupported startup parameter/i.test(message) ? new Error(poolerMessage(setting, 'refused'), { cause: error }) : error;
+    throw /unsupported startup parameter/i.test(message)
+      ? new Error(poolerMessage(setting, 'refused'), { cause: error })
+      : error;
   }
 }

@@ -36,7 +36,9 @@ export interface ReadingOptions {
 
 /** Whether `replica` has replayed the WAL up to `lsn` (a server not in recovery always has). */
 async function replayed(replica: Database, lsn: string): Promise<boolean> {
-  const [row] = await replica.rawQuery<{ ok: boolean | null }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [lsn]);
+  const [row] = await replica.rawQuery<{ ok: boolean | null }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [
+    lsn,
+  ]);
   return row?.ok !== false;
 }
 
@@ -73,7 +75,11 @@ async function replicaLags(primary: Database, replicas: readonly Database[]): Pr
 }
 
 /** A database reading from `replicas` in turn, with `primary` for the rest (see the module comment). */
-export function readingFrom(primary: Database, replicas: readonly Database[], { maxWaitMs = REPLICA_WAIT_MAX_MS }: ReadingOptions = {}): Database {
+export function readingFrom(
+  primary: Database,
+  replicas: readonly Database[],
+  { maxWaitMs = REPLICA_WAIT_MAX_MS }: ReadingOptions = {},
+): Database {
   let turn = 0;
   const next = (): Database => replicas[turn++ % replicas.length]!;
   const first = replicas[0]!;

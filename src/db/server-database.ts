@@ -39,7 +39,11 @@ export interface ServerDatabase {
  */
 export async function openServerDatabase(config: Config): Promise<ServerDatabase> {
   const client = () => import('./client.js');
-  if (config.DATABASE_URL) return { db: await openServerPrimaryAndReplicas(await client(), config, config.DATABASE_URL), publish: () => undefined };
+  if (config.DATABASE_URL)
+    return {
+      db: await openServerPrimaryAndReplicas(await client(), config, config.DATABASE_URL),
+      publish: () => undefined,
+    };
   const dir = config.PGLITE_DIR;
   if (dir.startsWith('memory://')) return { db: await (await client()).openPglite(dir), publish: () => undefined };
   mkdirSync(dir, { recursive: true });
@@ -79,7 +83,11 @@ export async function openServerDatabase(config: Config): Promise<ServerDatabase
 }
 
 /** The server's PostgreSQL database: the primary at `url`, reading from DATABASE_READ_URL's replicas when set. */
-async function openServerPrimaryAndReplicas(client: typeof ClientModule, config: Config, url: string): Promise<Database> {
+async function openServerPrimaryAndReplicas(
+  client: typeof ClientModule,
+  config: Config,
+  url: string,
+): Promise<Database> {
   const primary = await openServerPostgres(client, config, url);
   if (!config.DATABASE_READ_URL) return primary;
   const pooled = Boolean(config.DATABASE_DIRECT_URL && config.DATABASE_DIRECT_URL !== url);
@@ -102,13 +110,23 @@ const DIRECT_POOL_SIZE = 4;
 /** The server's PostgreSQL database at `url`, with its direct connection when DATABASE_DIRECT_URL differs (see the module comment). */
 async function openServerPostgres(client: typeof ClientModule, config: Config, url: string): Promise<Database> {
   const directUrl = config.DATABASE_DIRECT_URL;
-  if (!directUrl || directUrl === url) return refuseReadOnly(await checkSessionOptions(await client.openPostgres(config, url), config, 'DATABASE_URL'), 'DATABASE_URL');
+  if (!directUrl || directUrl === url)
+    return refuseReadOnly(
+      await checkSessionOptions(await client.openPostgres(config, url), config, 'DATABASE_URL'),
+      'DATABASE_URL',
+    );
   const directConfig = { ...config, DATABASE_POOL_SIZE: Math.min(config.DATABASE_POOL_SIZE, DIRECT_POOL_SIZE) };
-  const direct = await refuseReadOnly(await checkSessionOptions(await client.openPostgres(directConfig, directUrl), config, 'DATABASE_DIRECT_URL'), 'DATABASE_DIRECT_URL');
-  const pooled = await client.openPostgres(config, url, { pooled: true }).then((db) => refuseReadOnly(db, 'DATABASE_URL')).catch(async (error: unknown) => {
-    await direct.close();
-    throw error;
-  });
+  const direct = await refuseReadOnly(
+    await checkSessionOptions(await client.openPostgres(directConfig, directUrl), config, 'DATABASE_DIRECT_URL'),
+    'DATABASE_DIRECT_URL',
+  );
+  const pooled = await client
+    .openPostgres(config, url, { pooled: true })
+    .then((db) => refuseReadOnly(db, 'DATABASE_URL'))
+    .catch(async (error: unknown) => {
+      await direct.close();
+      throw error;
+    });
   return {
     ...pooled,
     direct,

@@ -40,7 +40,10 @@ export function notificationScanner(found: (n: WireNotification) => void): (chun
         if (bodyBytes === body.length) {
           const channelEnd = body.indexOf(0, 4);
           const payloadEnd = body.indexOf(0, channelEnd + 1);
-          found({ channel: body.toString('utf8', 4, channelEnd), payload: body.toString('utf8', channelEnd + 1, payloadEnd) });
+          found({
+            channel: body.toString('utf8', 4, channelEnd),
+            payload: body.toString('utf8', channelEnd + 1, payloadEnd),
+          });
           body = null;
         }
       } else {
@@ -61,7 +64,10 @@ export function notificationScanner(found: (n: WireNotification) => void): (chun
 }
 
 /** Wraps `engine` so every notification in its protocol outputs also reaches `onNotification`. */
-export function forwardNotifications<E extends WireEngine>(engine: E, onNotification: (n: WireNotification) => void): E {
+export function forwardNotifications<E extends WireEngine>(
+  engine: E,
+  onNotification: (n: WireNotification) => void,
+): E {
   const run: WireEngine['execProtocolRawStream'] = (message, options) => {
     const scan = notificationScanner(onNotification);
     return engine.execProtocolRawStream(message, {

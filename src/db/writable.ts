@@ -27,7 +27,10 @@ function readOnlyMessage(setting: Exclude<UrlSetting, 'DATABASE_READ_URL'>, stan
  * `db`, once found writable; closed, and a {@link ReadOnlyDatabaseError} naming `setting` thrown,
  * when its transactions are read-only.
  */
-export async function refuseReadOnly(db: Database, setting: Exclude<UrlSetting, 'DATABASE_READ_URL'>): Promise<Database> {
+export async function refuseReadOnly(
+  db: Database,
+  setting: Exclude<UrlSetting, 'DATABASE_READ_URL'>,
+): Promise<Database> {
   let row: { readOnly: string; standby: boolean } | undefined;
   try {
     [row] = await db.rawQuery<{ readOnly: string; standby: boolean }>(

@@ -33,7 +33,9 @@ class Chunker {
   next(): CopyWriter {
     if (this.writer === null || this.inChunk === COPY_CHUNK_ROWS) {
       if (this.writer) this.payloads.push(this.writer.finish());
-      this.writer = new CopyWriter(Math.max(1, Math.min(COPY_CHUNK_ROWS, this.total - this.rows)) * this.bytesPerRow + 64);
+      this.writer = new CopyWriter(
+        Math.max(1, Math.min(COPY_CHUNK_ROWS, this.total - this.rows)) * this.bytesPerRow + 64,
+      );
       this.inChunk = 0;
     }
     this.inChunk++;
@@ -111,7 +113,11 @@ function classification(w: CopyWriter, c: BorderHourClassColumns | undefined): v
  * reported) of every border for the hours of `slice`, border after border; `borderIds` in the
  * order of `data.flows`.
  */
-export function demoBorderHourPayloads(data: DemoDataSet, borderIds: readonly number[], slice: HourSlice): DemoPayloads {
+export function demoBorderHourPayloads(
+  data: DemoDataSet,
+  borderIds: readonly number[],
+  slice: HourSlice,
+): DemoPayloads {
   const out = new Chunker(data.flows.length * (slice.to - slice.from), 224);
   data.flows.forEach((f, j) => {
     const borderId = borderIds[j] as number;

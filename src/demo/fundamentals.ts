@@ -47,11 +47,17 @@ function drivers(seed: number, days: number, hours: number): Drivers {
   return { fuel, cloud, wind };
 }
 
-function isolatedHour(p: ZoneProfile, ms: number, dr: Drivers, idx: { d: number; r: number; k: number }, rng: Rng): number {
+function isolatedHour(
+  p: ZoneProfile,
+  ms: number,
+  dr: Drivers,
+  idx: { d: number; r: number; k: number },
+  rng: Rng,
+): number {
   const days = dr.fuel.length;
   const hours = dr.wind.length / REGIONS.length;
   const season = Math.cos((2 * Math.PI * (dayOfYear(ms) - 15)) / 365.25);
-  const sun = Math.pow(0.5 - 0.5 * season, 1.2);
+  const sun = (0.5 - 0.5 * season) ** 1.2;
   const lh = localHour(ms, p.stdOffsetH);
   const wd = localWeekday(ms, p.stdOffsetH);
   const fuelShare = p.region === 'nordic' ? 0.4 : 1;
@@ -71,7 +77,12 @@ function isolatedHour(p: ZoneProfile, ms: number, dr: Drivers, idx: { d: number;
  * Isolated hourly prices per zone, EUR/MWh: `result[zone][hour]` for hours `start + k h`.
  * Deterministic in `seed`.
  */
-export function isolatedPrices(profiles: readonly ZoneProfile[], start: number, hours: number, seed: number): Float64Array[] {
+export function isolatedPrices(
+  profiles: readonly ZoneProfile[],
+  start: number,
+  hours: number,
+  seed: number,
+): Float64Array[] {
   const days = Math.ceil((hours * HOUR_MS) / DAY_MS) + 1;
   const dr = drivers(seed, days, hours);
   return profiles.map((p) => {

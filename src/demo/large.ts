@@ -58,9 +58,16 @@ export async function seedLargeDemo(db: Database, options: LargeDemoOptions): Pr
   const years = options.years ?? LARGE_DEFAULT_YEARS;
   const catalogue = await ensureCatalogue(db);
   let started = performance.now();
-  const data = generateDemo({ now: options.now, from: largeDemoFrom(options.now, years), seed: options.seed, thresholds: options.thresholds });
+  const data = generateDemo({
+    now: options.now,
+    from: largeDemoFrom(options.now, years),
+    seed: options.seed,
+    thresholds: options.thresholds,
+  });
   const generate = Math.round(performance.now() - started);
-  log(`large demo data: generated ${data.zones.length} zones, ${data.borders.length} borders, ${data.hours} hours in ${generate} ms (rss ${mb(process.memoryUsage().rss)})`);
+  log(
+    `large demo data: generated ${data.zones.length} zones, ${data.borders.length} borders, ${data.hours} hours in ${generate} ms (rss ${mb(process.memoryUsage().rss)})`,
+  );
   const totals = { prices: 0, borderHours: 0, outages: 0, pricesMs: 0, borderHoursMs: 0, rollupsMs: 0 };
   const slices = monthSlices(data);
   await inTransaction(db, async (sql) => {
@@ -78,11 +85,16 @@ export async function seedLargeDemo(db: Database, options: LargeDemoOptions): Pr
       totals.borderHours += hours.length;
       totals.borderHoursMs += performance.now() - t;
       t = performance.now();
-      const window = { from: new Date(data.range.start + slice.from * HOUR_MS), to: new Date(data.range.start + slice.to * HOUR_MS) };
+      const window = {
+        from: new Date(data.range.start + slice.from * HOUR_MS),
+        to: new Date(data.range.start + slice.to * HOUR_MS),
+      };
       await refreshFlowRollups(sql, window);
       totals.rollupsMs += performance.now() - t;
       if (i % 12 === 11 || i === slices.length - 1) {
-        log(`large demo data: ${i + 1}/${slices.length} months loaded up to ${window.to.toISOString().slice(0, 10)} (rss ${mb(process.memoryUsage().rss)})`);
+        log(
+          `large demo data: ${i + 1}/${slices.length} months loaded up to ${window.to.toISOString().slice(0, 10)} (rss ${mb(process.memoryUsage().rss)})`,
+        );
       }
     }
     await recordDemoLoad(sql, { from: new Date(data.range.start), to: new Date(data.range.end) });
@@ -90,7 +102,9 @@ export async function seedLargeDemo(db: Database, options: LargeDemoOptions): Pr
   started = performance.now();
   await vacuumAnalyzeMarketTables(db);
   const analyze = Math.round(performance.now() - started);
-  log(`large demo data: ${totals.prices} prices, ${totals.borderHours} border-hours, ${totals.outages} outages; VACUUM ANALYZE in ${analyze} ms`);
+  log(
+    `large demo data: ${totals.prices} prices, ${totals.borderHours} border-hours, ${totals.outages} outages; VACUUM ANALYZE in ${analyze} ms`,
+  );
   return {
     zones: data.zones.length,
     borders: data.borders.length,

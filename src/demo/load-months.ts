@@ -6,7 +6,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ProgressReporter, SILENT_PROGRESS } from '../ingest/progress.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
-import { appendBorderHourPayloads, appendPricePayloads, loadBorderHours, loadPrices } from '../repositories/ingest/load.js';
+import {
+  appendBorderHourPayloads,
+  appendPricePayloads,
+  loadBorderHours,
+  loadPrices,
+} from '../repositories/ingest/load.js';
 import type { Sql } from '../repositories/sql/executor.js';
 import { HOUR_MS } from './calendar.js';
 import type { DemoDataSet } from './generate.js';
@@ -45,10 +50,14 @@ export async function loadDemoMonths(
     progress.begin(label);
     await nextTurn();
     let t = performance.now();
-    const prices = await (empty.prices ? appendMonthPrices(sql, data, ids, slice) : upsertMonthPrices(sql, data, catalogue, slice));
+    const prices = await (empty.prices
+      ? appendMonthPrices(sql, data, ids, slice)
+      : upsertMonthPrices(sql, data, catalogue, slice));
     totals.pricesMs += performance.now() - t;
     t = performance.now();
-    const hours = await (empty.borderHours ? appendMonthHours(sql, data, ids, slice) : upsertMonthHours(sql, data, catalogue, slice));
+    const hours = await (empty.borderHours
+      ? appendMonthHours(sql, data, ids, slice)
+      : upsertMonthHours(sql, data, catalogue, slice));
     totals.borderHoursMs += performance.now() - t;
     totals.prices += prices;
     totals.borderHours += hours;
@@ -72,13 +81,23 @@ async function appendMonthHours(sql: Sql, data: DemoDataSet, ids: DemoIds, slice
   return rows;
 }
 
-async function upsertMonthPrices(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, slice: HourSlice): Promise<number> {
+async function upsertMonthPrices(
+  sql: Sql,
+  data: DemoDataSet,
+  catalogue: StoredCatalogue,
+  slice: HourSlice,
+): Promise<number> {
   const rows = demoPriceRows(data, catalogue, slice);
   await loadPrices(sql, rows);
   return rows.length;
 }
 
-async function upsertMonthHours(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, slice: HourSlice): Promise<number> {
+async function upsertMonthHours(
+  sql: Sql,
+  data: DemoDataSet,
+  catalogue: StoredCatalogue,
+  slice: HourSlice,
+): Promise<number> {
   const rows = demoBorderHourRows(data, catalogue, slice);
   await loadBorderHours(sql, rows);
   return rows.length;

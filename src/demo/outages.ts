@@ -17,7 +17,13 @@ export interface DemoOutage {
   readonly mrid: string;
 }
 
-function oneOutage(rng: Rng, borders: readonly BorderProfile[], from: number, to: number, latestStart: number): DemoOutage {
+function oneOutage(
+  rng: Rng,
+  borders: readonly BorderProfile[],
+  from: number,
+  to: number,
+  latestStart: number,
+): DemoOutage {
   const border = rng.int(0, borders.length - 1);
   const spanHours = Math.floor((to - from) / HOUR_MS);
   const hours = Math.min(rng.int(2, 30), Math.max(1, Math.floor(spanHours / 2)));
@@ -56,7 +62,12 @@ export function demoOutages(borders: readonly BorderProfile[], start: number, en
 }
 
 /** Per border, one flag per hour from `start`: 1 where an outage overlaps the hour. */
-export function outageHours(outages: readonly DemoOutage[], borderCount: number, start: number, hours: number): Uint8Array[] {
+export function outageHours(
+  outages: readonly DemoOutage[],
+  borderCount: number,
+  start: number,
+  hours: number,
+): Uint8Array[] {
   const flags = Array.from({ length: borderCount }, () => new Uint8Array(hours));
   for (const o of outages) {
     const first = Math.max(0, Math.floor((o.startsAt - start) / HOUR_MS));

@@ -119,7 +119,8 @@ export function* coupledPriceSteps(
     const first = grid.hourFirst[k] as number;
     const count = (grid.hourFirst[k + 1] as number) - first;
     for (let q = 0; q < count; q++) {
-      for (let z = 0; z < n; z++) periodIso[z] = periodIsolated(iso[z] as Float64Array, k, q, count, profiles[z]?.noise ?? 0, rng);
+      for (let z = 0; z < n; z++)
+        periodIso[z] = periodIsolated(iso[z] as Float64Array, k, q, count, profiles[z]?.noise ?? 0, rng);
       clusterPrices(periodIso, weights, roots, out);
       for (let z = 0; z < n; z++) (prices[z] as Float64Array)[first + q] = cents(out[z] as number);
     }

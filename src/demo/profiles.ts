@@ -95,7 +95,17 @@ export interface BorderProfile {
 const TOL_SAME = 8;
 const TOL_CROSS = 4;
 const TOL_DIV = 300;
-const LOOP_PRONE = new Set(['CZ->DE_LU', 'CZ->PL', 'DE_LU->PL', 'AT->CZ', 'AT->HU', 'CZ->SK', 'PL->SK', 'BE->NL', 'BE->FR']);
+const LOOP_PRONE = new Set([
+  'CZ->DE_LU',
+  'CZ->PL',
+  'DE_LU->PL',
+  'AT->CZ',
+  'AT->HU',
+  'CZ->SK',
+  'PL->SK',
+  'BE->NL',
+  'BE->FR',
+]);
 
 /** Every catalogue border between two demo zones, with capacities drawn from the seed. */
 export function demoBorders(seed: number): BorderProfile[] {

@@ -77,7 +77,13 @@ export function demoPriceRows(data: DemoDataSet, catalogue: StoredCatalogue, sli
   return rows;
 }
 
-function oneBorderRows(f: BorderFlows, borderId: number, stamps: readonly Date[], first: number, rows: BorderHourRow[]): void {
+function oneBorderRows(
+  f: BorderFlows,
+  borderId: number,
+  stamps: readonly Date[],
+  first: number,
+  rows: BorderHourRow[],
+): void {
   for (let j = 0; j < stamps.length; j++) {
     const k = first + j;
     const physicalAbMw = orNull(f.physicalAb[k] as number);
@@ -105,8 +111,15 @@ function oneBorderRows(f: BorderFlows, borderId: number, stamps: readonly Date[]
  * Border-hour rows (MW, stored orientation) with their precomputed classification, for the hours
  * of `slice` (default all), border after border.
  */
-export function demoBorderHourRows(data: DemoDataSet, catalogue: StoredCatalogue, slice = allHours(data)): BorderHourRow[] {
-  const stamps = Array.from({ length: slice.to - slice.from }, (_, j) => new Date(data.range.start + (slice.from + j) * HOUR_MS));
+export function demoBorderHourRows(
+  data: DemoDataSet,
+  catalogue: StoredCatalogue,
+  slice = allHours(data),
+): BorderHourRow[] {
+  const stamps = Array.from(
+    { length: slice.to - slice.from },
+    (_, j) => new Date(data.range.start + (slice.from + j) * HOUR_MS),
+  );
   const rows: BorderHourRow[] = [];
   for (const f of data.flows) {
     const b = data.borders[f.border];

@@ -10,7 +10,14 @@ import type { ProgressReporter } from '../ingest/progress.js';
 import type { StoredCatalogue } from '../domain/catalogue.js';
 import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
 import { allowLoadMemory, allowLongStatements, analyzeMarketTables } from '../repositories/ingest/maintenance.js';
-import { type DemoLoadState, deleteDemoData, demoLoadState, lockDemoLoad, recordDemoLoad, truncateEmptyMarketTables } from '../repositories/ingest/demo-data.js';
+import {
+  type DemoLoadState,
+  deleteDemoData,
+  demoLoadState,
+  lockDemoLoad,
+  recordDemoLoad,
+  truncateEmptyMarketTables,
+} from '../repositories/ingest/demo-data.js';
 import { type LoadWindow, loadOutages } from '../repositories/ingest/load.js';
 import { inTransaction, type Sql } from '../repositories/sql/executor.js';
 import { type DemoDataSet, type DemoOptions, generateDemo } from './generate.js';
@@ -48,7 +55,9 @@ export interface SeedDemoResult {
   /** [from, to) of the data set, ISO UTC. */
   readonly from: string;
   readonly to: string;
-  readonly timingsMs: Readonly<Record<'generate' | 'prices' | 'outages' | 'borderHours' | 'flowRollups' | 'analyze', number>> &
+  readonly timingsMs: Readonly<
+    Record<'generate' | 'prices' | 'outages' | 'borderHours' | 'flowRollups' | 'analyze', number>
+  > &
     Readonly<Partial<Record<'indexes' | 'priceRollups', number>>>;
 }
 
@@ -95,7 +104,9 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     return null;
   }
   const catalogue = await ensureCatalogue(db);
-  const [data, generate] = options.generated ? [options.generated.data, options.generated.ms] : await timed(() => generateDemo(options));
+  const [data, generate] = options.generated
+    ? [options.generated.data, options.generated.ms]
+    : await timed(() => generateDemo(options));
   log(`demo data: generated ${data.zones.length} zones, ${data.borders.length} borders in ${generate} ms`);
   const window = { from: new Date(data.range.start), to: new Date(data.range.end) };
   const loaded = await inTransaction(db, async (sql) => {
@@ -107,7 +118,9 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     }
     const gone = await deleteDemoData(sql);
     if (gone.prices + gone.borderHours + gone.outages > 0) {
-      log(`demo data: replacing an interrupted load (${gone.prices} prices, ${gone.borderHours} border-hours, ${gone.outages} outages)`);
+      log(
+        `demo data: replacing an interrupted load (${gone.prices} prices, ${gone.borderHours} border-hours, ${gone.outages} outages)`,
+      );
     }
     await truncateEmptyMarketTables(sql);
     return loadDemo(sql, data, catalogue, window, options);
@@ -128,7 +141,10 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
 /** The price rollup month by month (its sums are exact: numeric), each an index range scan. */
 async function refreshMonthlyPriceDaily(sql: Sql, data: DemoDataSet): Promise<void> {
   for (const slice of monthSlices(data)) {
-    await refreshPriceDaily(sql, { from: new Date(data.range.start + slice.from * HOUR_MS), to: new Date(data.range.start + slice.to * HOUR_MS) });
+    await refreshPriceDaily(sql, {
+      from: new Date(data.range.start + slice.from * HOUR_MS),
+      to: new Date(data.range.start + slice.to * HOUR_MS),
+    });
   }
 }
 
@@ -136,21 +152,38 @@ async function refreshMonthlyPriceDaily(sql: Sql, data: DemoDataSet): Promise<vo
  * The price rollup of the demo prices: computed from the generated arrays (bit-identical, see
  * `demoPriceDays`) when the load emptied both tables, else refreshed from the stored prices.
  */
-async function buildPriceDaily(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, emptied: readonly string[]): Promise<void> {
+async function buildPriceDaily(
+  sql: Sql,
+  data: DemoDataSet,
+  catalogue: StoredCatalogue,
+  emptied: readonly string[],
+): Promise<void> {
   if (!emptied.includes('price_point') || !emptied.includes('price_daily')) return refreshMonthlyPriceDaily(sql, data);
   const ids = demoIds(data, catalogue).zones;
   const zoneId = new Map(data.prices.map((z, i) => [z.code, ids[i] as number]));
-  await appendDemoPriceDays(sql, demoPriceDays(data).map(({ zone, ...day }) => ({ zoneId: zoneId.get(zone) as number, ...day })));
+  await appendDemoPriceDays(
+    sql,
+    demoPriceDays(data).map(({ zone, ...day }) => ({ zoneId: zoneId.get(zone) as number, ...day })),
+  );
 }
 
 /** Loads the data set and records it, inside the caller's transaction. */
-async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue, window: LoadWindow, options: SeedDemoOptions) {
+async function loadDemo(
+  sql: Sql,
+  data: DemoDataSet,
+  catalogue: StoredCatalogue,
+  window: LoadWindow,
+  options: SeedDemoOptions,
+) {
   const log = options.log ?? (() => {});
   await allowLongStatements(sql);
   await allowLoadMemory(sql, LOAD_MEMORY);
   const emptied = await truncateEmptyMarketTables(sql);
   const empty = { prices: emptied.includes('price_point'), borderHours: emptied.includes('border_hour') };
-  const deferred = await dropIndexes(sql, BULK_TABLES.filter((t) => emptied.includes(t)));
+  const deferred = await dropIndexes(
+    sql,
+    BULK_TABLES.filter((t) => emptied.includes(t)),
+  );
   const [outages, outagesMs] = await timed(() => loadOutages(sql, demoOutageRows(data, catalogue)));
   const [totals, monthsMs] = await timed(() => loadDemoMonths(sql, data, catalogue, empty, options.progress));
   const [, indexes] = await timed(() => restoreIndexes(sql, deferred));
@@ -159,11 +192,20 @@ async function loadDemo(sql: Sql, data: DemoDataSet, catalogue: StoredCatalogue,
     await refreshFlowRollups(sql, window);
     await rebuildCoverage(sql);
   });
-  log(`demo data: ${totals.prices} prices, ${totals.borderHours} border-hours and ${outages} outages loaded in ${monthsMs + outagesMs} ms, indexes built in ${indexes} ms, rollups in ${priceRollups + flowRollups} ms`);
+  log(
+    `demo data: ${totals.prices} prices, ${totals.borderHours} border-hours and ${outages} outages loaded in ${monthsMs + outagesMs} ms, indexes built in ${indexes} ms, rollups in ${priceRollups + flowRollups} ms`,
+  );
   await timed(() => recordDemoLoad(sql, window));
   const ms = (x: number) => Math.round(x);
   return {
     counts: { prices: totals.prices, borderHours: totals.borderHours, outages },
-    timings: { prices: ms(totals.pricesMs), outages: outagesMs, borderHours: ms(totals.borderHoursMs), indexes, priceRollups, flowRollups },
+    timings: {
+      prices: ms(totals.pricesMs),
+      outages: outagesMs,
+      borderHours: ms(totals.borderHoursMs),
+      indexes,
+      priceRollups,
+      flowRollups,
+    },
   };
 }

@@ -3,7 +3,13 @@
  * `classifyHour` (src/domain/classification.ts). Pure: shared by `reclassify` and the demo generator
  * so both write identical values.
  */
-import { type BorderHourInput, type ClassificationThresholds, type FlowType, PRICE_DECIMALS, classifyHour } from './classification.js';
+import {
+  type BorderHourInput,
+  type ClassificationThresholds,
+  type FlowType,
+  PRICE_DECIMALS,
+  classifyHour,
+} from './classification.js';
 
 /** Decimal places kept in hourly zone prices (EUR/MWh): 1e-6, the resolution the classification compares at. */
 export const HOURLY_PRICE_DECIMALS = PRICE_DECIMALS;

@@ -44,4 +44,7 @@ export function isEuSummerTime(ms: number): boolean {
 const KEPT_YEARS = 64;
 
 /** Start and end instants (epoch ms) of a year's EU summer time, computed once per year. */
-const summerTimeOf = boundedMemo(KEPT_YEARS, (year: number): readonly [number, number] => [euSwitchInstant(year, 2), euSwitchInstant(year, 9)]);
+const summerTimeOf = boundedMemo(KEPT_YEARS, (year: number): readonly [number, number] => [
+  euSwitchInstant(year, 2),
+  euSwitchInstant(year, 9),
+]);

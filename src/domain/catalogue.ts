@@ -65,9 +65,25 @@ export class Catalogue<Z extends CatalogueZone = CatalogueZone, B extends Catalo
     this.zones = Object.freeze([...zones]);
     this.borders = Object.freeze([...borders]);
     this.byCode = new Map(this.zones.map((z) => [z.code, z]));
-    this.byName = new Map(this.zones.flatMap((z) => [[z.code.toUpperCase(), z], [z.eic.toUpperCase(), z]] as const));
+    this.byName = new Map(
+      this.zones.flatMap(
+        (z) =>
+          [
+            [z.code.toUpperCase(), z],
+            [z.eic.toUpperCase(), z],
+          ] as const,
+      ),
+    );
     this.byKey = new Map(this.borders.map((b) => [b.key, b]));
-    this.byZone = group(this.borders.flatMap((b) => [[b.a, b], [b.b, b]] as const));
+    this.byZone = group(
+      this.borders.flatMap(
+        (b) =>
+          [
+            [b.a, b],
+            [b.b, b],
+          ] as const,
+      ),
+    );
   }
 
   /** The zone of a short code, exactly as stored. */
@@ -98,12 +114,17 @@ export class Catalogue<Z extends CatalogueZone = CatalogueZone, B extends Catalo
 
   /** Neighbouring zone codes of a zone, sorted. */
   neighboursOf(code: string): string[] {
-    return this.bordersOf(code).map((b) => (b.a === code ? b.b : b.a)).sort();
+    return this.bordersOf(code)
+      .map((b) => (b.a === code ? b.b : b.a))
+      .sort();
   }
 
   /** Known zone codes close to an unknown text (prefix, then small edit distance), at most 3. */
   suggestZones(text: string): string[] {
-    return closestCodes(text, this.zones.map((z) => z.code));
+    return closestCodes(
+      text,
+      this.zones.map((z) => z.code),
+    );
   }
 
   /** `Unknown bidding zone: DE; did you mean DE_LU?` (suggestions where some code is close). */

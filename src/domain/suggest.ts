@@ -27,9 +27,7 @@ export function closestCodes(text: string, codes: readonly string[]): string[] {
   const wanted = text.trim().toUpperCase().replaceAll('-', '_');
   if (wanted === '') return [];
   const sorted = [...codes].sort();
-  const prefixed = sorted
-    .filter((c) => c.toUpperCase().startsWith(wanted))
-    .sort((x, y) => x.length - y.length);
+  const prefixed = sorted.filter((c) => c.toUpperCase().startsWith(wanted)).sort((x, y) => x.length - y.length);
   if (prefixed.length) return prefixed.slice(0, MAX_SUGGESTIONS);
   const limit = Math.min(MAX_DISTANCE, Math.floor(wanted.length / 2));
   return sorted

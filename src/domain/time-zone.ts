@@ -5,7 +5,10 @@ import { closestCodes, didYouMean } from './suggest.js';
  * The time zone a request asked for with `tz` / `timeZone`: none (UTC, the spec's output), one
  * IANA zone for every row, or `local`: each bidding zone's own IANA zone.
  */
-export type TimeZoneChoice = { readonly kind: 'utc' } | { readonly kind: 'zone'; readonly name: string } | { readonly kind: 'local' };
+export type TimeZoneChoice =
+  | { readonly kind: 'utc' }
+  | { readonly kind: 'zone'; readonly name: string }
+  | { readonly kind: 'local' };
 
 /** The value meta.time_zone reports: the canonical IANA name or `local`; undefined without `tz`. */
 export function timeZoneLabel(tz: TimeZoneChoice, given: boolean): string | undefined {
@@ -81,7 +84,8 @@ function suggestableZones(): string[] {
 export function closestZones(text: string): string[] {
   const wanted = text.trim().replaceAll(' ', '_');
   const reading = intlReading(wanted);
-  const readAs = reading !== undefined && reading.toUpperCase() !== wanted.toUpperCase() ? zoneNamed(reading) : undefined;
+  const readAs =
+    reading !== undefined && reading.toUpperCase() !== wanted.toUpperCase() ? zoneNamed(reading) : undefined;
   if (readAs !== undefined) return [readAs];
   const names = suggestableZones();
   const byName = closestCodes(wanted, names);
@@ -91,7 +95,9 @@ export function closestZones(text: string): string[] {
     const city = n.slice(n.lastIndexOf('/') + 1);
     byCity.set(city, [...(byCity.get(city) ?? []), n]);
   }
-  return closestCodes(wanted, [...byCity.keys()]).flatMap((city) => byCity.get(city) ?? []).slice(0, 3);
+  return closestCodes(wanted, [...byCity.keys()])
+    .flatMap((city) => byCity.get(city) ?? [])
+    .slice(0, 3);
 }
 
 /**
@@ -108,7 +114,12 @@ export function parseTimeZone(text: string | undefined, param = 'tz'): TimeZoneC
   const name = zoneNamed(wanted);
   if (name === undefined) {
     const hint = didYouMean([[wanted, closestZones(wanted)]]);
-    throw InputError.of(param, `Unknown time zone '${text}': expected an IANA time zone name (e.g. Europe/Berlin), UTC or local${hint}`, 'value_error', text);
+    throw InputError.of(
+      param,
+      `Unknown time zone '${text}': expected an IANA time zone name (e.g. Europe/Berlin), UTC or local${hint}`,
+      'value_error',
+      text,
+    );
   }
   return name === 'UTC' ? { kind: 'utc' } : { kind: 'zone', name };
 }
@@ -119,7 +130,14 @@ function formatterOf(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(tz, f);
   }
@@ -129,7 +147,8 @@ function formatterOf(tz: string): Intl.DateTimeFormat {
 /** Offset of an IANA zone east of UTC at an instant, in minutes (whole seconds of the instant). */
 export function offsetMinutesAt(tz: string, ms: number): number {
   const parts: Record<string, number> = {};
-  for (const p of formatterOf(tz).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  for (const p of formatterOf(tz).formatToParts(new Date(ms)))
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
   const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
   return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
 }

@@ -9,8 +9,7 @@ export interface TimeRange {
 }
 
 const RELATIVE = /^now(?:-(\d{1,6})([mHhdwMy]))?$/;
-const ABSOLUTE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 const MS = { m: MINUTE_MS, H: HOUR_MS, h: HOUR_MS, d: DAY_MS, w: WEEK_MS } as const;
 
@@ -123,11 +122,21 @@ export function parseDateTime(text: string, now: Date, naive?: NaiveZone): DateT
     return { ok: false, type: 'value_error', msg: NAIVE_REFUSED_MSG };
   }
   if (read === 'offset') {
-    return { ok: false, type: 'datetime_parsing', msg: 'Invalid datetime: the UTC offset must lie within -14:00..+14:00 with minutes below 60' };
+    return {
+      ok: false,
+      type: 'datetime_parsing',
+      msg: 'Invalid datetime: the UTC offset must lie within -14:00..+14:00 with minutes below 60',
+    };
   }
   const t = read.getTime();
-  if (!(t >= MIN_INSTANT_MS)) return { ok: false, type: 'greater_than_equal', msg: 'Input should be greater than or equal to 1900-01-01T00:00:00Z' };
-  if (t > MAX_INSTANT_MS) return { ok: false, type: 'less_than_equal', msg: 'Input should be less than or equal to 2200-01-01T00:00:00Z' };
+  if (!(t >= MIN_INSTANT_MS))
+    return {
+      ok: false,
+      type: 'greater_than_equal',
+      msg: 'Input should be greater than or equal to 1900-01-01T00:00:00Z',
+    };
+  if (t > MAX_INSTANT_MS)
+    return { ok: false, type: 'less_than_equal', msg: 'Input should be less than or equal to 2200-01-01T00:00:00Z' };
   return { ok: true, instant: read };
 }
 
@@ -140,7 +149,12 @@ export const DEFAULT_TO = 'now';
  * @throws InputError naming the parameter by its declared id (`datetimeFrom`, `datetimeTo`) when a value is
  * unreadable, outside the supported range (see {@link parseDateTime}) or from >= to; on `tz` for a naive bound {@link NAIVE_REFUSED} refuses.
  */
-export function resolveRange(fromText: string | undefined, toText: string | undefined, nowMs: number, naive?: NaiveZone): TimeRange {
+export function resolveRange(
+  fromText: string | undefined,
+  toText: string | undefined,
+  nowMs: number,
+  naive?: NaiveZone,
+): TimeRange {
   const now = new Date(Math.floor(nowMs / 1000) * 1000);
   const from = parseDateTime(fromText ?? DEFAULT_FROM, now, naive);
   const to = parseDateTime(toText ?? DEFAULT_TO, now, naive);
@@ -165,7 +179,10 @@ export function formatUtcNaive(d: Date): string {
 const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 
 /** `HH:MM:00Z` for every minute of a day: instants on whole minutes are written with one concatenation. */
-const MINUTE_OF_DAY = Array.from({ length: 1_440 }, (_, m) => `${TWO_DIGITS[Math.floor(m / 60)]}:${TWO_DIGITS[m % 60]}:00Z`);
+const MINUTE_OF_DAY = Array.from(
+  { length: 1_440 },
+  (_, m) => `${TWO_DIGITS[Math.floor(m / 60)]}:${TWO_DIGITS[m % 60]}:00Z`,
+);
 
 /** First instant past year 9999 (ms): from there on `toISOString` writes six-digit years. */
 const YEAR_10000_MS = 253_402_300_800_000;

@@ -33,12 +33,20 @@ export const PURGE_TIMEOUT_MS = 5_000;
 export type CachePurger = (event: DataEvent) => Promise<void>;
 
 /** A purger sending to `url`, or undefined without one (CACHE_PURGE_URL unset); `warn` is told of failures. */
-export function cachePurger(url: string | undefined, warn: (line: string) => void = () => {}, options: PurgeOptions = {}): CachePurger | undefined {
+export function cachePurger(
+  url: string | undefined,
+  warn: (line: string) => void = () => {},
+  options: PurgeOptions = {},
+): CachePurger | undefined {
   if (!url) return undefined;
   const { repurgeAfterMs = REPURGE_AFTER_MS, keepAlive = true } = options;
   const send = async (tags: readonly string[]) => {
     try {
-      const res = await fetch(url, { method: 'PURGE', headers: { [SURROGATE_KEY_HEADER]: tags.join(' ') }, signal: AbortSignal.timeout(PURGE_TIMEOUT_MS) });
+      const res = await fetch(url, {
+        method: 'PURGE',
+        headers: { [SURROGATE_KEY_HEADER]: tags.join(' ') },
+        signal: AbortSignal.timeout(PURGE_TIMEOUT_MS),
+      });
       await res.arrayBuffer();
       if (!res.ok) warn(`cache purge of ${tags.join(' ')} refused: HTTP ${res.status}`);
     } catch (err) {

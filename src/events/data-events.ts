@@ -70,10 +70,22 @@ export function readDataEvent(payload: string | undefined, schema: string): Read
     return { dropped: 'not JSON' };
   }
   const parsed = payloadSchema.safeParse(raw);
-  if (!parsed.success) return { dropped: `not a data event (${parsed.error.issues[0]?.path.join('.') || 'payload'}: ${parsed.error.issues[0]?.message ?? 'invalid'})` };
+  if (!parsed.success)
+    return {
+      dropped: `not a data event (${parsed.error.issues[0]?.path.join('.') || 'payload'}: ${parsed.error.issues[0]?.message ?? 'invalid'})`,
+    };
   const p = parsed.data;
   if (p.schema !== schema) return { dropped: 'an event of another schema' };
   const from = new Date(p.from);
   const to = new Date(p.to);
-  return { event: { kind: p.kind, item: p.item, zones: p.kind === 'prices' ? p.areas : [], borders: p.kind === 'flows' ? p.areas : [], from, to } };
+  return {
+    event: {
+      kind: p.kind,
+      item: p.item,
+      zones: p.kind === 'prices' ? p.areas : [],
+      borders: p.kind === 'flows' ? p.areas : [],
+      from,
+      to,
+    },
+  };
 }

@@ -23,7 +23,10 @@ export interface SubscriptionGate {
 }
 
 /** Builds a gate over the shared limiter with at most `perClient` open streams per client. */
-export function createSubscriptionGate(limiter: Pick<TokenBucketLimiter, 'consume'>, perClient: number): SubscriptionGate {
+export function createSubscriptionGate(
+  limiter: Pick<TokenBucketLimiter, 'consume'>,
+  perClient: number,
+): SubscriptionGate {
   const open = new Map<string, number>();
   return {
     async admit(context) {
@@ -31,7 +34,11 @@ export function createSubscriptionGate(limiter: Pick<TokenBucketLimiter, 'consum
       if (!client) throw new Error('subscription: no client in the GraphQL context (is accessPlugin installed?)');
       const count = open.get(client.id) ?? 0;
       if (count >= perClient) {
-        throw new AppError('SUBSCRIPTION_LIMIT', `Too many open subscriptions: at most ${perClient} per client; close one first`, { limit: perClient });
+        throw new AppError(
+          'SUBSCRIPTION_LIMIT',
+          `Too many open subscriptions: at most ${perClient} per client; close one first`,
+          { limit: perClient },
+        );
       }
       open.set(client.id, count + 1);
       let released = false;
@@ -50,7 +57,10 @@ export function createSubscriptionGate(limiter: Pick<TokenBucketLimiter, 'consum
       if (!decision.allowed) {
         release();
         const retryAfter = retryAfterSeconds(decision);
-        throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), { retryAfter, http: { status: 429, headers: { 'Retry-After': String(retryAfter) } } });
+        throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), {
+          retryAfter,
+          http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+        });
       }
       return release;
     },

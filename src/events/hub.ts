@@ -54,7 +54,11 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 const keyOf = (e: DataEvent) => `${e.kind}\n${e.item}\n${e.zones.join(',')}\n${e.borders.join(',')}`;
 
 /** `a` with its range widened to cover `b`'s. */
-const widened = (a: DataEvent, b: DataEvent): DataEvent => ({ ...a, from: a.from <= b.from ? a.from : b.from, to: a.to >= b.to ? a.to : b.to });
+const widened = (a: DataEvent, b: DataEvent): DataEvent => ({
+  ...a,
+  from: a.from <= b.from ? a.from : b.from,
+  to: a.to >= b.to ? a.to : b.to,
+});
 
 /** One subscriber's stream: a bounded, coalescing queue read as an async iterator. */
 class HubStream implements AsyncIterableIterator<HubItem> {

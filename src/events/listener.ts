@@ -40,7 +40,10 @@ export interface ListenOptions {
  * Warns of payloads dropped as not data events of the schema: the first at once, then at most one
  * line per `everyMs`, with the number dropped since the previous line (anyone may NOTIFY).
  */
-function droppedWarning(logger: Logger | undefined, everyMs: number): (reason: string, payload: string | undefined) => void {
+function droppedWarning(
+  logger: Logger | undefined,
+  everyMs: number,
+): (reason: string, payload: string | undefined) => void {
   let last = -Infinity;
   let dropped = 0;
   return (reason, payload) => {
@@ -48,13 +51,20 @@ function droppedWarning(logger: Logger | undefined, everyMs: number): (reason: s
     const now = performance.now();
     if (now - last < everyMs) return;
     last = now;
-    logger?.warn({ reason, bytes: Buffer.byteLength(payload ?? ''), dropped }, 'data events: dropped notifications that are not data events of this schema');
+    logger?.warn(
+      { reason, bytes: Buffer.byteLength(payload ?? ''), dropped },
+      'data events: dropped notifications that are not data events of this schema',
+    );
     dropped = 0;
   };
 }
 
 /** Starts delivering the schema's data events to `onEvent`; resolves once listening. */
-export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) => void, opts: ListenOptions = {}): Promise<DataEventListener> {
+export async function listenForDataEvents(
+  db: Database,
+  onEvent: (e: DataEvent) => void,
+  opts: ListenOptions = {},
+): Promise<DataEventListener> {
   const channel = dataEventsChannel(db.schema);
   const warnDropped = droppedWarning(opts.logger, opts.warnEveryMs ?? 60_000);
   const hand = (event: DataEvent) => {
@@ -85,14 +95,24 @@ export async function listenForDataEvents(db: Database, onEvent: (e: DataEvent) 
   }
   const pool = directOf(db).pool;
   if (!pool) throw new Error('database without its engine or pool');
-  return listenOnPostgres({ ...pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) }, channel, deliver, opts);
+  return listenOnPostgres(
+    { ...pool.options, application_name: `emk_events:${db.schema}`.slice(0, 63) },
+    channel,
+    deliver,
+    opts,
+  );
 }
 
 function listeningSince(since: number): ListenerState {
   return { state: 'listening', since };
 }
 
-async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliver: (payload: string | undefined) => void, opts: ListenOptions): Promise<DataEventListener> {
+async function listenOnPostgres(
+  options: pg.ClientConfig,
+  channel: string,
+  deliver: (payload: string | undefined) => void,
+  opts: ListenOptions,
+): Promise<DataEventListener> {
   const first = opts.reconnectMs ?? 500;
   let closed = false;
   let client: pg.Client | null = null;
@@ -126,7 +146,10 @@ async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliv
   const schedule = () => {
     timer = setTimeout(() => {
       connect().catch((err: unknown) => {
-        opts.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'data events: cannot listen; retrying');
+        opts.logger?.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'data events: cannot listen; retrying',
+        );
         pause = Math.min(pause * 2, 30_000);
         if (!closed) schedule();
       });
@@ -135,7 +158,10 @@ async function listenOnPostgres(options: pg.ClientConfig, channel: string, deliv
   };
 
   await connect().catch((err: unknown) => {
-    opts.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'data events: cannot listen yet; retrying');
+    opts.logger?.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'data events: cannot listen yet; retrying',
+    );
     schedule();
   });
   return {

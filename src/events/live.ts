@@ -42,7 +42,10 @@ export async function startLiveEvents(opts: LiveEventsOptions): Promise<LiveEven
     opts.version?.bump();
     hub.publish(e);
   };
-  const listener = await listenForDataEvents(opts.db, onEvent, { ...(opts.logger ? { logger: opts.logger } : {}), onReconnect: () => opts.version?.bump() });
+  const listener = await listenForDataEvents(opts.db, onEvent, {
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    onReconnect: () => opts.version?.bump(),
+  });
   let closing: Promise<void> | undefined;
   return {
     hub,

@@ -36,7 +36,11 @@ export const builder = new SchemaBuilder<{
   relay: {
     cursorType: 'String',
     clientMutationId: 'omit',
-    edgesFieldOptions: { nullable: { list: false, items: false }, description: 'The rows of this page.', complexity: { field: 0, multiplier: 1 } },
+    edgesFieldOptions: {
+      nullable: { list: false, items: false },
+      description: 'The rows of this page.',
+      complexity: { field: 0, multiplier: 1 },
+    },
     nodeFieldOptions: { nullable: false, description: 'The row.', extensions: { pothosExposedField: 'node' } },
     cursorFieldOptions: { description: 'Opaque keyset cursor of the row; pass it as `after` to continue.' },
     pageInfoFieldOptions: { description: 'Where this page sits in the whole result.' },
@@ -67,9 +71,11 @@ const DateTimeResolver = new GraphQLScalarType({
 });
 
 builder.addScalarType('DateTime', lastInstantMemo(DateTimeResolver), {
-  description: 'An instant in UTC, RFC 3339 with Z, seconds precision unless milliseconds are set (e.g. 2026-11-01T00:00:00Z), as REST writes it; row instants under a timeZone argument carry the offset of that zone instead (e.g. 2026-03-29T00:00:00+01:00), as REST tz writes them. Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
+  description:
+    'An instant in UTC, RFC 3339 with Z, seconds precision unless milliseconds are set (e.g. 2026-11-01T00:00:00Z), as REST writes it; row instants under a timeZone argument carry the offset of that zone instead (e.g. 2026-03-29T00:00:00+01:00), as REST tz writes them. Inputs without offset are not accepted here; use the String range arguments for the REST-style shorthand.',
 });
 builder.queryType({
-  description: 'European electricity market data: day-ahead prices (EUR/MWh), cross-border flows (MW) and their classification. Every root field of an operation spends one token from the caller\'s rate-limit bucket, like one REST request.',
+  description:
+    "European electricity market data: day-ahead prices (EUR/MWh), cross-border flows (MW) and their classification. Every root field of an operation spends one token from the caller's rate-limit bucket, like one REST request.",
   directives: { rateLimit: {} },
 });

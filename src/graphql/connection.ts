@@ -5,7 +5,8 @@ import { InputError } from '../errors.js';
 import { PAGE_LIMITS } from '../limits.js';
 
 /** Opaque keyset cursor: base64url of a JSON array. */
-export const encodeCursor = (parts: readonly unknown[]): string => Buffer.from(JSON.stringify(parts)).toString('base64url');
+export const encodeCursor = (parts: readonly unknown[]): string =>
+  Buffer.from(JSON.stringify(parts)).toString('base64url');
 
 /** A connection edge whose cursor is only encoded when a client selects it. */
 export interface Edge<T> {
@@ -14,7 +15,10 @@ export interface Edge<T> {
 }
 
 class LazyEdge<T> implements Edge<T> {
-  constructor(readonly node: T, private readonly cursorOf: (node: T) => string) {}
+  constructor(
+    readonly node: T,
+    private readonly cursorOf: (node: T) => string,
+  ) {}
 
   get cursor(): string {
     return this.cursorOf(this.node);
@@ -22,7 +26,8 @@ class LazyEdge<T> implements Edge<T> {
 }
 
 /** Edges of a page; `cursorOf` runs only for the cursors a query reads. */
-export const lazyEdges = <T>(nodes: readonly T[], cursorOf: (node: T) => string): Edge<T>[] => nodes.map((n) => new LazyEdge(n, cursorOf));
+export const lazyEdges = <T>(nodes: readonly T[], cursorOf: (node: T) => string): Edge<T>[] =>
+  nodes.map((n) => new LazyEdge(n, cursorOf));
 
 const CURSOR_TEXT = /^[A-Za-z0-9_-]{1,1024}$/;
 
@@ -52,7 +57,8 @@ export function decodeCursor<S extends z.ZodType>(cursor: string, schema: S): z.
     throw InputError.of('after', 'Invalid cursor: pass the cursor of an edge unchanged', 'value_error');
   }
   const result = schema.safeParse(parts);
-  if (!result.success) throw InputError.of('after', 'Invalid cursor: pass the cursor of an edge unchanged', 'value_error');
+  if (!result.success)
+    throw InputError.of('after', 'Invalid cursor: pass the cursor of an edge unchanged', 'value_error');
   return result.data;
 }
 
@@ -90,7 +96,11 @@ export interface KeysetCursor<T, S extends z.ZodType> {
 /** @throws InputError on `last` or `before`, the one given (BAD_USER_INPUT), when backward paging is asked for. */
 export function assertForward(args: PageArgs): void {
   if (args.last != null || args.before != null) {
-    throw InputError.of(args.last != null ? 'last' : 'before', 'Only forward pagination (first/after) is supported', 'value_error');
+    throw InputError.of(
+      args.last != null ? 'last' : 'before',
+      'Only forward pagination (first/after) is supported',
+      'value_error',
+    );
   }
 }
 
@@ -110,6 +120,11 @@ export async function keysetPage<T, S extends z.ZodType>(
   const edges = lazyEdges(rows.slice(0, limit), (node) => encodeCursor(cursor.partsOf(node)));
   return {
     edges,
-    pageInfo: { hasNextPage: rows.length > limit, hasPreviousPage: after !== undefined, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+    pageInfo: {
+      hasNextPage: rows.length > limit,
+      hasPreviousPage: after !== undefined,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
   };
 }

@@ -16,4 +16,7 @@ query DeLuPricesLastTwoDays {
 `;
 
 /** GraphiQL's options: the page title and {@link GRAPHIQL_DEFAULT_QUERY}. */
-export const GRAPHIQL_OPTIONS: GraphiQLOptions = { title: 'European electricity market API', defaultQuery: GRAPHIQL_DEFAULT_QUERY };
+export const GRAPHIQL_OPTIONS: GraphiQLOptions = {
+  title: 'European electricity market API',
+  defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+};

@@ -20,6 +20,9 @@ export function maskError(logger: Logger) {
     const errorId = randomUUID();
     logger.error({ err: original, errorId }, 'unhandled GraphQL error');
     const where = error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {};
-    return new GraphQLError('Internal Server Error', { ...where, extensions: { code: 'INTERNAL_SERVER_ERROR', errorId, unexpected: true } });
+    return new GraphQLError('Internal Server Error', {
+      ...where,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', errorId, unexpected: true },
+    });
   };
 }

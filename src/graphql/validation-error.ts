@@ -26,7 +26,10 @@ const argOf = (issue: ValidationFailure['issues'][number]): string => String(key
  * Issues of the arguments the plugin left unchecked (it stops at the first argument that fails),
  * checked with their {@link ARG_SCHEMAS}, all in the order of the arguments.
  */
-function everyArgumentIssue(failure: ValidationFailure, args: Readonly<Record<string, unknown>>): ValidationFailure['issues'] {
+function everyArgumentIssue(
+  failure: ValidationFailure,
+  args: Readonly<Record<string, unknown>>,
+): ValidationFailure['issues'] {
   const failed = new Set(failure.issues.map(argOf));
   const names = Object.keys(args);
   const others = names.flatMap((name) => {
@@ -36,7 +39,8 @@ function everyArgumentIssue(failure: ValidationFailure, args: Readonly<Record<st
     const result = schema.safeParse(value);
     return result.success ? [] : result.error.issues.map((i) => ({ message: i.message, path: [name, ...i.path] }));
   });
-  const rank = (i: ValidationFailure['issues'][number]) => (names.includes(argOf(i)) ? names.indexOf(argOf(i)) : names.length);
+  const rank = (i: ValidationFailure['issues'][number]) =>
+    names.includes(argOf(i)) ? names.indexOf(argOf(i)) : names.length;
   return [...failure.issues, ...others].sort((a, b) => rank(a) - rank(b));
 }
 
@@ -46,11 +50,19 @@ function everyArgumentIssue(failure: ValidationFailure, args: Readonly<Record<st
  * that the message reads like REST's 422 entry: `zones.0: Unknown bidding zone: XX (got "XX")`.
  * Every invalid argument is listed, not only the first one the plugin met.
  */
-export function argumentValidationError(failure: ValidationFailure, args: Readonly<Record<string, unknown>>): InputError {
+export function argumentValidationError(
+  failure: ValidationFailure,
+  args: Readonly<Record<string, unknown>>,
+): InputError {
   return new InputError(
     everyArgumentIssue(failure, args).map((i): InputIssue => {
       const path = i.path ?? [];
-      return { param: path.length ? path.map((p) => String(keyOf(p))).join('.') : 'input', msg: i.message, type: 'value_error', input: path.length ? valueAt(args, path) : undefined };
+      return {
+        param: path.length ? path.map((p) => String(keyOf(p))).join('.') : 'input',
+        msg: i.message,
+        type: 'value_error',
+        input: path.length ? valueAt(args, path) : undefined,
+      };
     }),
   );
 }

@@ -30,7 +30,9 @@ export function isSettled(range: TimeRange | null, nowMs: number, relative: bool
 
 /** The max-age of a successful response, seconds. */
 export function maxAgeSeconds(input: Omit<CachePolicyInput, 'privateOnly'>): number {
-  return isSettled(input.range, input.nowMs, input.relative) ? RESPONSE_CACHE.settledMaxAgeS : RESPONSE_CACHE.recentMaxAgeS;
+  return isSettled(input.range, input.nowMs, input.relative)
+    ? RESPONSE_CACHE.settledMaxAgeS
+    : RESPONSE_CACHE.recentMaxAgeS;
 }
 
 /** The Cache-Control header of a successful response. */
@@ -81,7 +83,10 @@ export function graphqlCacheControlPlugin(keysRequired: boolean): Plugin {
       if (readable === undefined) return;
       addVary(response.headers, 'Accept', 'Accept-Encoding', API_KEY_HEADER);
       const keep = readable && response.status === 200;
-      response.headers.set('cache-control', keep ? cacheControlOf(RESPONSE_CACHE.recentMaxAgeS, isForCaller(request, keysRequired)) : ERROR_CACHE_CONTROL);
+      response.headers.set(
+        'cache-control',
+        keep ? cacheControlOf(RESPONSE_CACHE.recentMaxAgeS, isForCaller(request, keysRequired)) : ERROR_CACHE_CONTROL,
+      );
     },
   };
 }

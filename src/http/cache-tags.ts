@@ -62,7 +62,14 @@ export function setCacheTags(headers: Headers, tags: readonly string[]): void {
 export function eventTags(event: DataEvent, catalogue: Catalogue = DATA_CATALOGUE): string[] {
   if (event.kind === 'prices') {
     const borders = event.zones.flatMap((z) => catalogue.bordersOf(z).map((b) => `flows:${b.key}`));
-    return [...new Set([...event.zones.flatMap((z) => [`prices:${z}`, `flows:${z}`]), 'prices:all', ...borders, 'flows:all'])];
+    return [
+      ...new Set([...event.zones.flatMap((z) => [`prices:${z}`, `flows:${z}`]), 'prices:all', ...borders, 'flows:all']),
+    ];
   }
-  return [...new Set([...event.borders.flatMap((k) => [`flows:${k}`, ...k.split('->').map((z) => `flows:${z}`)]), 'flows:all'])];
+  return [
+    ...new Set([
+      ...event.borders.flatMap((k) => [`flows:${k}`, ...k.split('->').map((z) => `flows:${z}`)]),
+      'flows:all',
+    ]),
+  ];
 }

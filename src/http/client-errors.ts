@@ -8,8 +8,16 @@ import type { Duplex } from 'node:stream';
 
 /** Node.js' error codes of a request it could not read, with the status and detail given for each. */
 const REFUSALS: Readonly<Record<string, readonly [number, string, string]>> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Request header fields too large: the request line and headers may hold 16 KiB'],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Content Too Large', 'Content too large: the chunk extensions of the request body are over the limit'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'Request header fields too large: the request line and headers may hold 16 KiB',
+  ],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [
+    413,
+    'Content Too Large',
+    'Content too large: the chunk extensions of the request body are over the limit',
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'Request timeout: the request was not received in time'],
 };
 const BAD_REQUEST = [400, 'Bad Request', 'Bad request: the request is not valid HTTP/1.1'] as const;

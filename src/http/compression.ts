@@ -34,7 +34,8 @@ export function negotiateCoding(acceptEncoding: string | null): Coding | null {
   return best;
 }
 
-const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|graphql-response\+json|javascript|xml|ld\+json|problem\+json)|image\/svg\+xml)/i;
+const COMPRESSIBLE =
+  /^(text\/(?!event-stream)|application\/(json|graphql-response\+json|javascript|xml|ld\+json|problem\+json)|image\/svg\+xml)/i;
 
 /**
  * Whether a response may be compressed at all (its type, status, method and coding allow it). The
@@ -47,7 +48,8 @@ export function isCompressible(method: string, response: Response): boolean {
 
 /** Whether the method and the headers (content type, no coding yet, no `no-transform`) allow compression. */
 function headersAllow(method: string, header: (name: string) => string | null | undefined): boolean {
-  if (method === 'HEAD' || header('content-encoding') != null || /no-transform/i.test(header('cache-control') ?? '')) return false;
+  if (method === 'HEAD' || header('content-encoding') != null || /no-transform/i.test(header('cache-control') ?? ''))
+    return false;
   return COMPRESSIBLE.test(header('content-type') ?? '');
 }
 
@@ -58,7 +60,11 @@ const brotliWhole = promisify(zlib.brotliCompress);
  * The coding to send a 200's whole body of `size` bytes with `headers` in: null when the request,
  * the headers or the size call for the identity (the rules of {@link compressionPlugin}).
  */
-export function wholeBodyCoding(request: Request, headers: readonly (readonly [string, string])[], size: number): Coding | null {
+export function wholeBodyCoding(
+  request: Request,
+  headers: readonly (readonly [string, string])[],
+  size: number,
+): Coding | null {
   const header = (name: string) => headers.find(([k]) => k === name)?.[1];
   if (size < COMPRESSION.thresholdBytes || !headersAllow(request.method, header)) return null;
   return negotiateCoding(request.headers.get('accept-encoding'));
@@ -69,9 +75,15 @@ export function wholeBodyCoding(request: Request, headers: readonly (readonly [s
  * a buffer of its own size (zlib's output can be a view of a larger or pooled buffer).
  */
 export async function compressWhole(body: Uint8Array, coding: Coding): Promise<Uint8Array<ArrayBuffer>> {
-  const out = coding === 'gzip'
-    ? await gzipWhole(body, { level: COMPRESSION.gzipLevel })
-    : await brotliWhole(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
+  const out =
+    coding === 'gzip'
+      ? await gzipWhole(body, { level: COMPRESSION.gzipLevel })
+      : await brotliWhole(body, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+          },
+        });
   return new Uint8Array(out);
 }
 
@@ -104,7 +116,8 @@ function compressor(coding: Coding): zlib.Gzip | zlib.BrotliCompress {
  */
 function zlibTransform(z: zlib.Gzip | zlib.BrotliCompress, flushKind: number): TransformStream<Uint8Array, Uint8Array> {
   let pending = 0;
-  const write = (chunk: Uint8Array) => new Promise<void>((resolve, reject) => z.write(chunk, (err) => (err ? reject(err) : resolve())));
+  const write = (chunk: Uint8Array) =>
+    new Promise<void>((resolve, reject) => z.write(chunk, (err) => (err ? reject(err) : resolve())));
   return new TransformStream<Uint8Array, Uint8Array>({
     start(controller) {
       const stop = (err?: Error) => {
@@ -148,7 +161,10 @@ export function compressStream(body: ReadableStream<Uint8Array>, coding: Coding)
 }
 
 /** The first bytes of a stream, read until `threshold` bytes or its end, and the rest of it. */
-async function peek(body: ReadableStream<Uint8Array>, threshold: number): Promise<{ head: Uint8Array[]; size: number; done: boolean; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+async function peek(
+  body: ReadableStream<Uint8Array>,
+  threshold: number,
+): Promise<{ head: Uint8Array[]; size: number; done: boolean; reader: ReadableStreamDefaultReader<Uint8Array> }> {
   const reader = body.getReader();
   const head: Uint8Array[] = [];
   let size = 0;
@@ -229,7 +245,8 @@ export function compressionPlugin(): Plugin {
 
 /** Removes `Content-Encoding: none` (Yoga's event streams send it; `none` is not a content coding). */
 function dropNoneCoding(response: Response): void {
-  if (response.headers.get('content-encoding')?.trim().toLowerCase() === 'none') response.headers.delete('content-encoding');
+  if (response.headers.get('content-encoding')?.trim().toLowerCase() === 'none')
+    response.headers.delete('content-encoding');
 }
 
 /**
@@ -240,7 +257,11 @@ function dropNoneCoding(response: Response): void {
 function keepCodedEtag(request: Request, response: Response): void {
   const coding = negotiateCoding(request.headers.get('accept-encoding'));
   const coded = coding && codedEtag(response.headers.get('etag'), coding);
-  if (coded && coded !== response.headers.get('etag') && listedEtags(request.headers.get('if-none-match')).includes(coded)) {
+  if (
+    coded &&
+    coded !== response.headers.get('etag') &&
+    listedEtags(request.headers.get('if-none-match')).includes(coded)
+  ) {
     response.headers.set('etag', coded);
   }
 }

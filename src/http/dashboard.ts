@@ -4,7 +4,14 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'graphql-yoga';
 import { PROJECT_ROOT } from '../project-root.js';
-import { DASHBOARD_ASSET_PREFIX, DASHBOARD_OPERATIONS_FILE, DOCS_PATH, FAVICON_PATH, GRAPHQL_PATH, OPENAPI_PATH } from './paths.js';
+import {
+  DASHBOARD_ASSET_PREFIX,
+  DASHBOARD_OPERATIONS_FILE,
+  DOCS_PATH,
+  FAVICON_PATH,
+  GRAPHQL_PATH,
+  OPENAPI_PATH,
+} from './paths.js';
 
 /** The icon's source, served at {@link FAVICON_PATH} when the bundle has none. */
 const FAVICON_SOURCE = join(PROJECT_ROOT, 'src/dashboard/favicon.svg');
@@ -76,11 +83,16 @@ export function dashboardPlugin(dir: string = defaultDashboardDir()): Plugin {
   const assets = new Map<string, Buffer>();
   const serve = (name: string, fallback: string | null, endResponse: (r: Response) => void): Promise<void> => {
     const cached = assets.get(name);
-    const found = cached ? Promise.resolve(cached) : readOrNull(join(dir, name)).then((c) => c ?? (fallback ? readOrNull(fallback) : null));
+    const found = cached
+      ? Promise.resolve(cached)
+      : readOrNull(join(dir, name)).then((c) => c ?? (fallback ? readOrNull(fallback) : null));
     return found.then((content) => {
       if (!content) return;
       assets.set(name, content);
-      const headers = { 'content-type': TYPES[extname(name)] ?? 'application/octet-stream', 'cache-control': cacheControl(name) };
+      const headers = {
+        'content-type': TYPES[extname(name)] ?? 'application/octet-stream',
+        'cache-control': cacheControl(name),
+      };
       endResponse(new Response(new Uint8Array(content), { headers }));
     });
   };
@@ -88,7 +100,9 @@ export function dashboardPlugin(dir: string = defaultDashboardDir()): Plugin {
     onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
       if (url.pathname === '/' || url.pathname === '/index.html') {
-        return readOrNull(join(dir, 'index.html')).then((page) => endResponse(page ? html(page.toString('utf8'), 200) : html(MISSING, 503)));
+        return readOrNull(join(dir, 'index.html')).then((page) =>
+          endResponse(page ? html(page.toString('utf8'), 200) : html(MISSING, 503)),
+        );
       }
       if (url.pathname === FAVICON_PATH) return serve('favicon.svg', FAVICON_SOURCE, endResponse);
       if (!url.pathname.startsWith(DASHBOARD_ASSET_PREFIX)) return;

@@ -23,7 +23,10 @@ export interface Readiness {
 }
 
 const UNREACHABLE: Readiness = { status: 'unavailable', detail: 'database unreachable' };
-const BUSY: Readiness = { status: 'busy', detail: `the database did not answer within ${READY_WAIT_MS / 1000} s: busy, not down` };
+const BUSY: Readiness = {
+  status: 'busy',
+  detail: `the database did not answer within ${READY_WAIT_MS / 1000} s: busy, not down`,
+};
 
 /**
  * One readiness check, as long as the database takes: it answers and no migration is pending.
@@ -89,10 +92,16 @@ export interface ReadySources {
   readonly now?: () => number;
 }
 
-const DRAINING = { status: 'draining', detail: 'shutting down: serving the requests in flight, not taking new ones from the balancer' };
+const DRAINING = {
+  status: 'draining',
+  detail: 'shutting down: serving the requests in flight, not taking new ones from the balancer',
+};
 
 /** The `/readyz` `events` section, and whether the listener has been down too long. */
-function eventsReport(state: ListenerState, now: number): { events: { state: ListenerState['state']; since: string }; stale: boolean } {
+function eventsReport(
+  state: ListenerState,
+  now: number,
+): { events: { state: ListenerState['state']; since: string }; stale: boolean } {
   const stale = state.state === 'reconnecting' && now - state.since > EVENTS_DOWN_UNREADY_MS;
   return { events: { state: state.state, since: new Date(state.since).toISOString() }, stale };
 }
@@ -108,9 +117,11 @@ function replicaSection(db: Database): () => Promise<{ replicas?: ReplicaLag[] }
   if (!lagOf) return () => Promise.resolve({});
   let running: Promise<ReplicaLag[] | undefined> | undefined;
   const check = () =>
-    (running ??= lagOf().catch(() => undefined).finally(() => {
-      running = undefined;
-    }));
+    (running ??= lagOf()
+      .catch(() => undefined)
+      .finally(() => {
+        running = undefined;
+      }));
   return () => within(check(), READY_WAIT_MS).then((replicas) => (replicas ? { replicas } : {}));
 }
 
@@ -137,11 +148,28 @@ export function healthPlugin(db: Database, logger: Logger, sources: ReadySources
       const lag = replicas();
       return ready().then(async (db) => {
         const events = sources.events ? eventsReport(sources.events(), now()) : undefined;
-        const r: Readiness = db.status === 'ready' && events?.stale ? { status: 'unavailable', detail: `data events listener down since ${events.events.since}: cached answers may be stale` } : db;
+        const r: Readiness =
+          db.status === 'ready' && events?.stale
+            ? {
+                status: 'unavailable',
+                detail: `data events listener down since ${events.events.since}: cached answers may be stale`,
+              }
+            : db;
         if (r.status !== 'ready') logger.warn({ status: r.status, detail: r.detail }, 'not ready');
-        const report = follower && r.status === 'ready' ? await within(ingestReport(follower, now()).catch(() => undefined), READY_WAIT_MS) : undefined;
+        const report =
+          follower && r.status === 'ready'
+            ? await within(
+                ingestReport(follower, now()).catch(() => undefined),
+                READY_WAIT_MS,
+              )
+            : undefined;
         const ingest = follower && r.status === 'ready' ? { ingest: report } : {};
-        endResponse(json({ ...r, ...(events ? { events: events.events } : {}), ...(await lag), ...ingest }, r.status === 'unavailable' ? 503 : 200));
+        endResponse(
+          json(
+            { ...r, ...(events ? { events: events.events } : {}), ...(await lag), ...ingest },
+            r.status === 'unavailable' ? 503 : 200,
+          ),
+        );
       });
     },
   };

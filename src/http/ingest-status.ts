@@ -57,19 +57,38 @@ export async function ingestReport(status: FollowerStatus, now: number): Promise
  * Adds `ingest_follower_leader` (1 on the instance that follows), and per item
  * `ingest_last_success_timestamp_seconds{item}` and `ingest_lag_seconds{item}`, read at scrape time.
  */
-export function registerIngestMetrics(metrics: ServiceMetrics, status: FollowerStatus, now: () => number = Date.now): void {
+export function registerIngestMetrics(
+  metrics: ServiceMetrics,
+  status: FollowerStatus,
+  now: () => number = Date.now,
+): void {
   const registers = [metrics.registry];
   let pending: Promise<IngestReport> | null = null;
   const read = () => (pending ??= ingestReport(status, now()).finally(() => (pending = null)));
-  new Gauge({ name: 'ingest_follower_failed_cycles', help: 'Follow cycles in a row that failed on this instance (0 after a success).', registers, collect() { this.set(status.cycles().consecutiveFailures); } });
-  new Gauge({ name: 'ingest_follower_leader', help: '1 when this instance runs the ENTSO-E follower (INGEST_FOLLOW leader), else 0.', registers, collect() { this.set(status.isLeader() ? 1 : 0); } });
+  new Gauge({
+    name: 'ingest_follower_failed_cycles',
+    help: 'Follow cycles in a row that failed on this instance (0 after a success).',
+    registers,
+    collect() {
+      this.set(status.cycles().consecutiveFailures);
+    },
+  });
+  new Gauge({
+    name: 'ingest_follower_leader',
+    help: '1 when this instance runs the ENTSO-E follower (INGEST_FOLLOW leader), else 0.',
+    registers,
+    collect() {
+      this.set(status.isLeader() ? 1 : 0);
+    },
+  });
   new Gauge({
     name: 'ingest_last_success_timestamp_seconds',
     help: 'Unix time of the last successful ingestion window, by item.',
     labelNames: ['item'],
     registers,
     async collect() {
-      for (const [item, r] of Object.entries((await read()).items)) this.set({ item }, Date.parse(r.last_success) / 1000);
+      for (const [item, r] of Object.entries((await read()).items))
+        this.set({ item }, Date.parse(r.last_success) / 1000);
     },
   });
   new Gauge({

@@ -24,10 +24,32 @@ export interface ServiceMetrics extends AccessMetrics {
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): ServiceMetrics {
   const registry = new Registry();
   if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const latency = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request latency by route and status.', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers: [registry] });
-  const rejections = new Counter({ name: 'rate_limit_rejections_total', help: 'Requests refused by the rate limit (429).', labelNames: ['surface'], registers: [registry] });
-  const operations = new Histogram({ name: 'graphql_operation_duration_seconds', help: 'GraphQL execution time by operation name.', labelNames: ['operation', 'type'], buckets: LATENCY_BUCKETS, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route and status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const rejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused by the rate limit (429).',
+    labelNames: ['surface'],
+    registers: [registry],
+  });
+  const operations = new Histogram({
+    name: 'graphql_operation_duration_seconds',
+    help: 'GraphQL execution time by operation name.',
+    labelNames: ['operation', 'type'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   const names = new Set<string>();
   return {
     registry,
@@ -47,7 +69,9 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): ServiceM
 }
 
 /** The counters of a connection pool, as node-postgres' `pg.Pool` exposes them. */
-export type PoolCounters = Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'> & { readonly options: { readonly max?: number } };
+export type PoolCounters = Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'> & {
+  readonly options: { readonly max?: number };
+};
 
 /**
  * Adds the database pool gauges, read at scrape time: `db_pool_connections{state}` (open, idle,
@@ -67,8 +91,22 @@ export function registerPoolMetrics(metrics: ServiceMetrics, pool: PoolCounters)
       this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
     },
   });
-  new Gauge({ name: 'db_pool_waiting_requests', help: 'Queries waiting for a free database connection.', registers, collect() { this.set(pool.waitingCount); } });
-  new Gauge({ name: 'db_pool_max', help: 'Configured maximum of database connections (DATABASE_POOL_SIZE).', registers, collect() { this.set(pool.options.max ?? 10); } });
+  new Gauge({
+    name: 'db_pool_waiting_requests',
+    help: 'Queries waiting for a free database connection.',
+    registers,
+    collect() {
+      this.set(pool.waitingCount);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_max',
+    help: 'Configured maximum of database connections (DATABASE_POOL_SIZE).',
+    registers,
+    collect() {
+      this.set(pool.options.max ?? 10);
+    },
+  });
 }
 
 /**
@@ -103,7 +141,9 @@ export function metricsPlugin(metrics: ServiceMetrics, opts: MetricsPluginOption
     onRequest({ request, url, endResponse }) {
       started.set(request, performance.now());
       if (routePath(url.pathname) !== path || request.method !== 'GET') return;
-      return metrics.registry.metrics().then((body) => endResponse(new Response(body, { headers: { 'content-type': metrics.registry.contentType } })));
+      return metrics.registry
+        .metrics()
+        .then((body) => endResponse(new Response(body, { headers: { 'content-type': metrics.registry.contentType } })));
     },
     onExecute({ args }) {
       const start = performance.now();

@@ -43,5 +43,10 @@ export const FAVICON_PATH = '/favicon.ico';
  * cannot send a header before it has run (the page then asks for the key and sends it).
  */
 export function isDashboardPath(pathname: string): boolean {
-  return pathname === DASHBOARD_PATH || pathname === '/index.html' || pathname === FAVICON_PATH || pathname.startsWith(DASHBOARD_ASSET_PREFIX);
+  return (
+    pathname === DASHBOARD_PATH ||
+    pathname === '/index.html' ||
+    pathname === FAVICON_PATH ||
+    pathname.startsWith(DASHBOARD_ASSET_PREFIX)
+  );
 }

@@ -66,7 +66,11 @@ export interface SecurityHeadersOptions {
 }
 
 /** The CSP for a response: relaxed only for the HTML pages (dashboard, GraphiQL, Swagger UI). */
-export function contentSecurityPolicy(pathname: string, contentType: string | null, opts: SecurityHeadersOptions = {}): string {
+export function contentSecurityPolicy(
+  pathname: string,
+  contentType: string | null,
+  opts: SecurityHeadersOptions = {},
+): string {
   if (!(contentType ?? '').includes('text/html')) return API_CSP;
   const path = routePath(pathname);
   if (path === (opts.graphqlPath ?? GRAPHQL_PATH)) return GRAPHIQL_CSP;
@@ -81,14 +85,20 @@ export function securityHeadersPlugin(opts: SecurityHeadersOptions = {}): Plugin
     onResponse({ request, response }) {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
       const { pathname } = new URL(request.url, 'http://localhost');
-      response.headers.set('Content-Security-Policy', contentSecurityPolicy(pathname, response.headers.get('content-type'), opts));
+      response.headers.set(
+        'Content-Security-Policy',
+        contentSecurityPolicy(pathname, response.headers.get('content-type'), opts),
+      );
     },
   };
 }
 
 /** Splits a comma-separated origin list (`*` or empty: any origin). */
 export function parseOrigins(value: string): string[] {
-  const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   return origins.length === 0 || origins.includes('*') ? ['*'] : origins;
 }
 
@@ -104,7 +114,13 @@ export function corsOptions(origins: readonly string[]): Exclude<CORSOptions, fa
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
     allowedHeaders: ['content-type', 'x-api-key'],
-    exposedHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', ...EXPOSED_RESPONSE_HEADERS],
+    exposedHeaders: [
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+      ...EXPOSED_RESPONSE_HEADERS,
+    ],
     maxAge: 600,
   };
 }

@@ -6,7 +6,10 @@
 
 /** The field names of a Vary value, trimmed, empty items dropped. */
 export function varyNames(value: string | null | undefined): string[] {
-  return (value ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
 }
 
 /** A Vary value listing the names of `value` and then those of `added` not already in it. */

@@ -209,16 +209,24 @@ export class EntsoeClient {
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     this.requestCount++;
     try {
-      const res = await this.o.fetch(this.url(req), { signal: combined, headers: { accept: 'application/xml, application/zip, text/xml;q=0.9, */*;q=0.5' } });
+      const res = await this.o.fetch(this.url(req), {
+        signal: combined,
+        headers: { accept: 'application/xml, application/zip, text/xml;q=0.9, */*;q=0.5' },
+      });
       if (RETRY_STATUS.has(res.status)) {
         await res.body?.cancel().catch(() => undefined);
-        return { kind: 'retry', reason: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.headers.get('retry-after'), this.o.now()) };
+        return {
+          kind: 'retry',
+          reason: `HTTP ${res.status}`,
+          retryAfterMs: parseRetryAfter(res.headers.get('retry-after'), this.o.now()),
+        };
       }
       const body = new Uint8Array(await res.arrayBuffer());
       return this.classify(res, body);
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
-      if (timeout.aborted) return { kind: 'retry', reason: `timed out after ${this.o.timeoutMs} ms`, retryAfterMs: null };
+      if (timeout.aborted)
+        return { kind: 'retry', reason: `timed out after ${this.o.timeoutMs} ms`, retryAfterMs: null };
       if (error instanceof EntsoeError) throw error;
       return { kind: 'retry', reason: this.networkReason(error), retryAfterMs: null };
     }

@@ -52,9 +52,15 @@ export async function follow(opts: FollowOptions): Promise<number> {
     cycles++;
     opts.onCycle?.(summary);
     if (summary.fatal instanceof EntsoeAuthError) throw summary.fatal;
-    const problems = summary.fatal ? `; stopped: ${summary.fatal.message}` : summary.failed.length ? `; ${summary.failed.length} window(s) failed` : '';
+    const problems = summary.fatal
+      ? `; stopped: ${summary.fatal.message}`
+      : summary.failed.length
+        ? `; ${summary.failed.length} window(s) failed`
+        : '';
     const waiting = summary.unpublished.length ? `, ${summary.unpublished.length} not published yet` : '';
-    log(`follow cycle ${cycles}: ${summary.completed}/${summary.planned} window(s), ${summary.rows} row(s)${waiting}${problems}`);
+    log(
+      `follow cycle ${cycles}: ${summary.completed}/${summary.planned} window(s), ${summary.rows} row(s)${waiting}${problems}`,
+    );
     if (opts.signal?.aborted) break;
     try {
       await sleep(interval, opts.signal);

@@ -9,11 +9,27 @@ import type { ClassificationThresholds } from '../domain/classification.js';
 import type { StoredCatalogue, ZoneRecord } from '../domain/catalogue.js';
 import { refreshFlowRollups } from '../repositories/flows/rollup.js';
 import { borderHourSpan, deleteOutagesByMrid } from '../repositories/ingest/ledger.js';
-import { type BorderHourGroup, type BorderHourRow, type BorderOutageRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../repositories/ingest/load.js';
+import {
+  type BorderHourGroup,
+  type BorderHourRow,
+  type BorderOutageRow,
+  type PricePointRow,
+  loadBorderHours,
+  loadOutages,
+  loadPrices,
+} from '../repositories/ingest/load.js';
 import { reclassify } from '../repositories/flows/reclassify.js';
 import type { Sql } from '../repositories/sql/executor.js';
 import type { EntsoeClient, EntsoeReply, EntsoeRequest } from './client.js';
-import { type DayAheadPrices, type DirectedHourlySeries, type EntsoeResult, type TransmissionOutage, parseNetTransferCapacity, parsePhysicalFlows, parseScheduledExchanges } from './entsoe/index.js';
+import {
+  type DayAheadPrices,
+  type DirectedHourlySeries,
+  type EntsoeResult,
+  type TransmissionOutage,
+  parseNetTransferCapacity,
+  parsePhysicalFlows,
+  parseScheduledExchanges,
+} from './entsoe/index.js';
 import { dataOf, OUTAGE_PAGES, PRICE_PAGES, fetchPages } from './paging.js';
 import type { PlannedWindow } from './windows.js';
 
@@ -55,21 +71,38 @@ function borderOf(ctx: ItemContext, key: string) {
  * Reclassifies border-hours of some borders over [from, to), then refreshes the daily flow rollups
  * when border facts were loaded (`factsChanged`) or a stored classification changed.
  */
-async function reclassifyRange(sql: Sql, ctx: LoadContext, range: { from: Date; to: Date }, borderIds: readonly number[], factsChanged: boolean): Promise<void> {
+async function reclassifyRange(
+  sql: Sql,
+  ctx: LoadContext,
+  range: { from: Date; to: Date },
+  borderIds: readonly number[],
+  factsChanged: boolean,
+): Promise<void> {
   if (range.from >= range.to || borderIds.length === 0) return;
   const result = await reclassify(sql, { ...range, borderIds, thresholds: ctx.thresholds });
   if (factsChanged || result.changed > 0) await refreshFlowRollups(sql, range);
 }
 
 /** Price rows of a zone from parsed A44 pages; a period published twice keeps its first value. */
-export function zonePriceRows(pages: readonly (DayAheadPrices | null)[], zone: { id: number; eic: string }): PricePointRow[] {
+export function zonePriceRows(
+  pages: readonly (DayAheadPrices | null)[],
+  zone: { id: number; eic: string },
+): PricePointRow[] {
   const byTs = new Map<number, PricePointRow>();
   for (const data of pages) {
     for (const series of data?.series ?? []) {
       if (series.zoneEic !== zone.eic) continue;
       for (const p of series.points) {
         const key = p.ts.getTime();
-        if (!byTs.has(key)) byTs.set(key, { zoneId: zone.id, ts: p.ts, periodMinutes: p.periodMinutes, priceEurMwh: p.priceEurMwh, interpolated: p.interpolated, source: SOURCE });
+        if (!byTs.has(key))
+          byTs.set(key, {
+            zoneId: zone.id,
+            ts: p.ts,
+            periodMinutes: p.periodMinutes,
+            priceEurMwh: p.priceEurMwh,
+            interpolated: p.interpolated,
+            source: SOURCE,
+          });
       }
     }
   }
@@ -78,11 +111,19 @@ export function zonePriceRows(pages: readonly (DayAheadPrices | null)[], zone: {
 
 /** Price rows of a zone from A44 replies (see {@link zonePriceRows}). */
 export function priceRows(replies: readonly EntsoeReply[], zone: { id: number; eic: string }): PricePointRow[] {
-  return zonePriceRows(replies.map((r) => PRICE_PAGES.read(r).data), zone);
+  return zonePriceRows(
+    replies.map((r) => PRICE_PAGES.read(r).data),
+    zone,
+  );
 }
 
 /** Writes price rows, refreshes the daily rollup, reclassifies the zone's borders over the touched hours. */
-export async function loadPriceRows(sql: Sql, ctx: LoadContext, zone: ZoneRecord, rows: readonly PricePointRow[]): Promise<void> {
+export async function loadPriceRows(
+  sql: Sql,
+  ctx: LoadContext,
+  zone: ZoneRecord,
+  rows: readonly PricePointRow[],
+): Promise<void> {
   const touched = await loadPrices(sql, rows);
   if (!touched) return;
   const borderIds = ctx.catalogue.bordersOf(zone.code).map((b) => b.id);
@@ -95,7 +136,10 @@ export function ignoredSeriesText(pages: readonly (DayAheadPrices | null)[]): st
   if (!ignored.length) return undefined;
   const groups = new Map<string, { count: number; ms: number }>();
   for (const s of ignored) {
-    const name = s.reason === 'other-sequence' ? `of sequence ${s.sequence}` : `not day-ahead (contract ${s.contractType ?? 'none'})`;
+    const name =
+      s.reason === 'other-sequence'
+        ? `of sequence ${s.sequence}`
+        : `not day-ahead (contract ${s.contractType ?? 'none'})`;
     const group = groups.get(name) ?? { count: 0, ms: 0 };
     group.count++;
     group.ms += s.start && s.end ? s.end.getTime() - s.start.getTime() : 0;
@@ -107,42 +151,89 @@ export function ignoredSeriesText(pages: readonly (DayAheadPrices | null)[]): st
 
 async function preparePrices(ctx: ItemContext, w: PlannedWindow, signal?: AbortSignal): Promise<PreparedWindow> {
   const zone = zoneOf(ctx, w.areaKey);
-  const req: EntsoeRequest = { documentType: 'A44', contractType: 'A01', inDomain: zone.eic, outDomain: zone.eic, periodStart: w.start, periodEnd: w.end };
+  const req: EntsoeRequest = {
+    documentType: 'A44',
+    contractType: 'A01',
+    inDomain: zone.eic,
+    outDomain: zone.eic,
+    periodStart: w.start,
+    periodEnd: w.end,
+  };
   const pages = await fetchPages(ctx.client, req, PRICE_PAGES, signal);
   const rows = zonePriceRows(pages, zone);
   const ignored = ignoredSeriesText(pages);
-  const unpublished = rows.length ? undefined : `no day-ahead prices for ${zone.code} upstream yet${ignored ? ` (${ignored})` : ''}`;
-  return { rows: rows.length, load: (sql) => loadPriceRows(sql, ctx, zone, rows), ...(unpublished ? { unpublished } : {}), ...(ignored ? { ignored } : {}) };
+  const unpublished = rows.length
+    ? undefined
+    : `no day-ahead prices for ${zone.code} upstream yet${ignored ? ` (${ignored})` : ''}`;
+  return {
+    rows: rows.length,
+    load: (sql) => loadPriceRows(sql, ctx, zone, rows),
+    ...(unpublished ? { unpublished } : {}),
+    ...(ignored ? { ignored } : {}),
+  };
 }
 
 type HourlyParser = (body: Uint8Array, status: number) => EntsoeResult<readonly DirectedHourlySeries[]>;
 
-const HOURLY: Record<'flows' | 'schedules' | 'ntc', { doc: EntsoeRequest['documentType']; contract?: string; group: BorderHourGroup; parse: HourlyParser }> = {
+const HOURLY: Record<
+  'flows' | 'schedules' | 'ntc',
+  { doc: EntsoeRequest['documentType']; contract?: string; group: BorderHourGroup; parse: HourlyParser }
+> = {
   flows: { doc: 'A11', group: 'physical', parse: (b, s) => parsePhysicalFlows(b, { httpStatus: s }) },
   // No contract filter: the reply holds A05 (total) and A01 (day-ahead); the parser prefers A05.
   schedules: { doc: 'A09', group: 'scheduled', parse: (b, s) => parseScheduledExchanges(b, { httpStatus: s }) },
   ntc: { doc: 'A61', contract: 'A01', group: 'ntc', parse: (b, s) => parseNetTransferCapacity(b, { httpStatus: s }) },
 };
 
-function hourlyValues(reply: EntsoeReply, parse: HourlyParser, fromEic: string, toEic: string): Map<number, { mw: number; interpolated: boolean }> {
+function hourlyValues(
+  reply: EntsoeReply,
+  parse: HourlyParser,
+  fromEic: string,
+  toEic: string,
+): Map<number, { mw: number; interpolated: boolean }> {
   const out = new Map<number, { mw: number; interpolated: boolean }>();
   for (const s of dataOf(parse(reply.body, reply.status)) ?? []) {
     if (s.fromZoneEic !== fromEic || s.toZoneEic !== toEic) continue;
-    for (const p of s.points) if (!out.has(p.ts.getTime())) out.set(p.ts.getTime(), { mw: p.mw, interpolated: p.interpolated });
+    for (const p of s.points)
+      if (!out.has(p.ts.getTime())) out.set(p.ts.getTime(), { mw: p.mw, interpolated: p.interpolated });
   }
   return out;
 }
 
-function borderHourRow(group: BorderHourGroup, borderId: number, ts: number, ab?: { mw: number; interpolated: boolean }, ba?: { mw: number; interpolated: boolean }): BorderHourRow {
+function borderHourRow(
+  group: BorderHourGroup,
+  borderId: number,
+  ts: number,
+  ab?: { mw: number; interpolated: boolean },
+  ba?: { mw: number; interpolated: boolean },
+): BorderHourRow {
   const base = { borderId, ts: new Date(ts) };
   const [abMw, baMw] = [ab?.mw ?? null, ba?.mw ?? null];
   const interpolated = Boolean(ab?.interpolated || ba?.interpolated);
-  if (group === 'physical') return { ...base, physicalAbMw: abMw, physicalBaMw: baMw, physicalInterpolated: interpolated, physicalSource: SOURCE };
-  if (group === 'scheduled') return { ...base, scheduledAbMw: abMw, scheduledBaMw: baMw, scheduledInterpolated: interpolated, scheduledSource: SOURCE };
+  if (group === 'physical')
+    return {
+      ...base,
+      physicalAbMw: abMw,
+      physicalBaMw: baMw,
+      physicalInterpolated: interpolated,
+      physicalSource: SOURCE,
+    };
+  if (group === 'scheduled')
+    return {
+      ...base,
+      scheduledAbMw: abMw,
+      scheduledBaMw: baMw,
+      scheduledInterpolated: interpolated,
+      scheduledSource: SOURCE,
+    };
   return { ...base, ntcAbMw: abMw, ntcBaMw: baMw, ntcSource: SOURCE };
 }
 
-async function prepareBorderHours(ctx: ItemContext, w: PlannedWindow & { item: 'flows' | 'schedules' | 'ntc' }, signal?: AbortSignal): Promise<PreparedWindow> {
+async function prepareBorderHours(
+  ctx: ItemContext,
+  w: PlannedWindow & { item: 'flows' | 'schedules' | 'ntc' },
+  signal?: AbortSignal,
+): Promise<PreparedWindow> {
   const spec = HOURLY[w.item];
   const { border, a, b } = borderOf(ctx, w.areaKey);
   const base = { documentType: spec.doc, contractType: spec.contract, periodStart: w.start, periodEnd: w.end };
@@ -178,7 +269,16 @@ export function outageRows(outages: readonly TransmissionOutage[], borderId: num
   for (const o of outages) {
     if (o.status !== 'active') continue;
     const key = `${o.start.getTime()}|${o.end.getTime()}`;
-    if (!byInterval.has(key)) byInterval.set(key, { borderId, startsAt: o.start, endsAt: o.end, planned: o.planned, reason: o.reasonText, mrid: o.mRID, source: SOURCE });
+    if (!byInterval.has(key))
+      byInterval.set(key, {
+        borderId,
+        startsAt: o.start,
+        endsAt: o.end,
+        planned: o.planned,
+        reason: o.reasonText,
+        mrid: o.mRID,
+        source: SOURCE,
+      });
   }
   return [...byInterval.values()];
 }
@@ -187,8 +287,17 @@ async function prepareOutages(ctx: ItemContext, w: PlannedWindow, signal?: Abort
   const { border, a, b } = borderOf(ctx, w.areaKey);
   const pair = new Set([a.eic, b.eic]);
   const all: TransmissionOutage[] = [];
-  for (const [out, into] of [[a, b], [b, a]] as const) {
-    const req: EntsoeRequest = { documentType: 'A78', outDomain: out.eic, inDomain: into.eic, periodStart: w.start, periodEnd: w.end };
+  for (const [out, into] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    const req: EntsoeRequest = {
+      documentType: 'A78',
+      outDomain: out.eic,
+      inDomain: into.eic,
+      periodStart: w.start,
+      periodEnd: w.end,
+    };
     for (const parsed of await fetchPages(ctx.client, req, OUTAGE_PAGES, signal)) {
       all.push(...parsed.filter((o) => pair.has(o.fromZoneEic) && pair.has(o.toZoneEic)));
     }
@@ -205,7 +314,14 @@ async function prepareOutages(ctx: ItemContext, w: PlannedWindow, signal?: Abort
       const from = new Date(Math.min(...spans.map((s) => s.startsAt.getTime())));
       const to = new Date(Math.max(...spans.map((s) => s.endsAt.getTime())));
       const stored = await borderHourSpan(sql, border.id, new Date(from.getTime() - HOUR_MS + 1), to);
-      if (stored) await reclassifyRange(sql, ctx, { from: stored.first, to: new Date(stored.last.getTime() + HOUR_MS) }, [border.id], false);
+      if (stored)
+        await reclassifyRange(
+          sql,
+          ctx,
+          { from: stored.first, to: new Date(stored.last.getTime() + HOUR_MS) },
+          [border.id],
+          false,
+        );
     },
   };
 }

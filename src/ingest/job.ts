@@ -18,7 +18,14 @@ import { type EntsoeClient, EntsoeTransportError } from './client.js';
 import { EntsoeAuthError, EntsoeError, redactSecrets } from './entsoe/index.js';
 import { type ItemContext, prepareWindow } from './items.js';
 import { type ProgressReporter, SILENT_PROGRESS } from './progress.js';
-import { type Item, type PlannedWindow, type TargetSelection, planWindows, targetsFor, windowLabel } from './windows.js';
+import {
+  type Item,
+  type PlannedWindow,
+  type TargetSelection,
+  planWindows,
+  targetsFor,
+  windowLabel,
+} from './windows.js';
 
 /** Inputs of one run. */
 export interface IngestOptions extends TargetSelection {
@@ -64,7 +71,9 @@ function message(error: unknown): string {
 
 /** Errors of one request (an acknowledgement, a malformed document): the run goes on with other windows. */
 function isWindowError(error: unknown): boolean {
-  return error instanceof EntsoeError && !(error instanceof EntsoeAuthError) && !(error instanceof EntsoeTransportError);
+  return (
+    error instanceof EntsoeError && !(error instanceof EntsoeAuthError) && !(error instanceof EntsoeTransportError)
+  );
 }
 
 interface RunState {
@@ -76,7 +85,13 @@ interface RunState {
   fatal: Error | null;
 }
 
-async function handleWindow(opts: IngestOptions, ctx: ItemContext, runId: number, w: PlannedWindow, state: RunState): Promise<boolean> {
+async function handleWindow(
+  opts: IngestOptions,
+  ctx: ItemContext,
+  runId: number,
+  w: PlannedWindow,
+  state: RunState,
+): Promise<boolean> {
   const now = opts.now ?? (() => new Date());
   const progress = opts.progress ?? SILENT_PROGRESS;
   const label = windowLabel(w);
@@ -117,12 +132,20 @@ async function handleWindow(opts: IngestOptions, ctx: ItemContext, runId: number
 }
 
 /** Plans the windows of a selection that are still to fetch. */
-export async function planRun(db: Database, sel: TargetSelection, range: { from: Date; to: Date }): Promise<{ windows: PlannedWindow[]; upToDate: number }> {
+export async function planRun(
+  db: Database,
+  sel: TargetSelection,
+  range: { from: Date; to: Date },
+): Promise<{ windows: PlannedWindow[]; upToDate: number }> {
   const targets = targetsFor(sel);
   const items = [...new Set(targets.map((t) => t.item))];
   const areas = [...new Set(targets.map((t) => t.areaKey))];
   const done = await readFinishedWindows(db, items, areas, range);
-  const windows = planWindows(targets, range, done.map((d) => ({ ...d, item: d.item as Item })));
+  const windows = planWindows(
+    targets,
+    range,
+    done.map((d) => ({ ...d, item: d.item as Item })),
+  );
   const pending = new Set(windows.map((w) => `${w.item}|${w.areaKey}`));
   return { windows, upToDate: targets.filter((t) => !pending.has(`${t.item}|${t.areaKey}`)).length };
 }
@@ -141,18 +164,31 @@ export async function runIngest(opts: IngestOptions): Promise<IngestSummary> {
   const lease = await startRun(opts.db, opts.args ?? {}, now());
   try {
     const abandonedRuns = await closeAbandonedRuns(opts.db, lease.id, now());
-    if (abandonedRuns.length) progress.note(`run(s) ${abandonedRuns.join(', ')} left running by a process that ended: closed as abandoned`);
+    if (abandonedRuns.length)
+      progress.note(`run(s) ${abandonedRuns.join(', ')} left running by a process that ended: closed as abandoned`);
     const requestsBefore = opts.client.requestCount;
     const state = await runWindows(opts, lease.id, windows, upToDate, catalogue);
     const error = runError(state);
     await finishRun(opts.db, lease.id, error ? 'failed' : 'done', error, now());
-    return { runId: lease.id, planned: windows.length, ...state, requests: opts.client.requestCount - requestsBefore, abandonedRuns };
+    return {
+      runId: lease.id,
+      planned: windows.length,
+      ...state,
+      requests: opts.client.requestCount - requestsBefore,
+      abandonedRuns,
+    };
   } finally {
     await lease.release();
   }
 }
 
-async function runWindows(opts: IngestOptions, runId: number, windows: readonly PlannedWindow[], upToDate: number, catalogue: StoredCatalogue): Promise<RunState> {
+async function runWindows(
+  opts: IngestOptions,
+  runId: number,
+  windows: readonly PlannedWindow[],
+  upToDate: number,
+  catalogue: StoredCatalogue,
+): Promise<RunState> {
   const progress = opts.progress ?? SILENT_PROGRESS;
   const ctx: ItemContext = { client: opts.client, catalogue, thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS };
   const state: RunState = { completed: 0, rows: 0, failed: [], unpublished: [], interrupted: false, fatal: null };

@@ -55,7 +55,10 @@ export function elect(db: Database, opts: ElectionOptions): Election {
       leader = false;
     }
   };
-  const running = db.kind === 'pglite' ? leadUntil(stop.signal, async () => stop.signal.throwIfAborted()) : compete(db, opts, stop.signal, leadUntil);
+  const running =
+    db.kind === 'pglite'
+      ? leadUntil(stop.signal, async () => stop.signal.throwIfAborted())
+      : compete(db, opts, stop.signal, leadUntil);
   return {
     isLeader: () => leader,
     async close() {
@@ -81,7 +84,12 @@ function heartbeat(client: pg.Client, leaseMs: number, lost: AbortController): (
   return beat;
 }
 
-async function compete(db: Database, opts: ElectionOptions, stop: AbortSignal, leadUntil: (signal: AbortSignal, fence: () => Promise<void>) => Promise<void>): Promise<void> {
+async function compete(
+  db: Database,
+  opts: ElectionOptions,
+  stop: AbortSignal,
+  leadUntil: (signal: AbortSignal, fence: () => Promise<void>) => Promise<void>,
+): Promise<void> {
   const pool = directOf(db).pool;
   if (!pool) throw new Error('PostgreSQL database without its pool');
   while (!stop.aborted) {
@@ -104,7 +112,10 @@ async function compete(db: Database, opts: ElectionOptions, stop: AbortSignal, l
         if (!stop.aborted) opts.logger?.warn('ingest follower: leadership lost; competing again');
       }
     } catch (err) {
-      opts.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'ingest follower: leader election failed; retrying');
+      opts.logger?.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        'ingest follower: leader election failed; retrying',
+      );
     } finally {
       lost.abort();
       stop.removeEventListener('abort', onStop);

@@ -6,7 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { describeRequest, type EntsoeClient, type EntsoeReply, type EntsoeRequest } from './client.js';
-import { type DayAheadPrices, EntsoeError, type EntsoeResult, parseDayAheadPrices, readOutagePage, type TransmissionOutage } from './entsoe/index.js';
+import {
+  type DayAheadPrices,
+  EntsoeError,
+  type EntsoeResult,
+  parseDayAheadPrices,
+  readOutagePage,
+  type TransmissionOutage,
+} from './entsoe/index.js';
 
 /** TimeSeries per page of A44 replies (the platform's limit for energy prices). */
 export const PRICE_PAGE_SIZE = 100;
@@ -76,12 +83,19 @@ function fingerprint(data: unknown): string {
  * pages of one window never legitimately repeat, but a server ignoring `offset` repeats page 0.
  * @throws EntsoePagingError, and the client's and parser's errors.
  */
-export async function fetchPages<T>(client: EntsoeClient, req: EntsoeRequest, item: PagedItem<T>, signal?: AbortSignal): Promise<T[]> {
+export async function fetchPages<T>(
+  client: EntsoeClient,
+  req: EntsoeRequest,
+  item: PagedItem<T>,
+  signal?: AbortSignal,
+): Promise<T[]> {
   const pages: T[] = [];
   const seen = new Map<string, number>();
   for (let offset = 0; ; offset += item.size) {
     if (pages.length === MAX_PAGES) {
-      throw new EntsoePagingError(`${describeRequest(req)}: more than ${MAX_PAGES} pages of ${item.size} documents; not stored`);
+      throw new EntsoePagingError(
+        `${describeRequest(req)}: more than ${MAX_PAGES} pages of ${item.size} documents; not stored`,
+      );
     }
     const page = item.read(await client.get(offset ? { ...req, offset } : req, signal));
     if (page.documents > 0) {

@@ -62,7 +62,10 @@ export function createProgress(options: ProgressOptions = {}): ProgressReporter 
   const stream = options.stream ?? process.stderr;
   const tty = options.tty ?? Boolean(stream.isTTY);
   const now = options.now ?? Date.now;
-  const startLine = options.startLine ?? ((n: number, upToDate: number) => `${n} window(s) to fetch${upToDate ? `, ${upToDate} target(s) already up to date` : ''}`);
+  const startLine =
+    options.startLine ??
+    ((n: number, upToDate: number) =>
+      `${n} window(s) to fetch${upToDate ? `, ${upToDate} target(s) already up to date` : ''}`);
   let total = 0;
   let done = 0;
   let started = now();
@@ -94,7 +97,9 @@ export function createProgress(options: ProgressOptions = {}): ProgressReporter 
       if (outcome.error) print(`failed ${label}: ${outcome.error}`);
       else if (!tty) {
         const left = eta(done, total, now() - started);
-        print(`[${done}/${total}] ${label}: ${outcome.rows} row(s) (elapsed ${clock()}${left === null ? '' : `, ETA ${formatDuration(left)}`})`);
+        print(
+          `[${done}/${total}] ${label}: ${outcome.rows} row(s) (elapsed ${clock()}${left === null ? '' : `, ETA ${formatDuration(left)}`})`,
+        );
       } else draw();
     },
     note(line) {

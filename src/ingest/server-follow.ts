@@ -76,7 +76,11 @@ function clientFor(config: Config, logger?: Logger): EntsoeClient {
     requestsPerMinute: config.ENTSOE_REQUESTS_PER_MINUTE,
     timeoutMs: config.ENTSOE_TIMEOUT_MS,
     maxAttempts: config.ENTSOE_MAX_ATTEMPTS,
-    onRetry: (e) => logger?.warn({ attempt: e.attempt, request: e.request, reason: e.reason, delayMs: e.delayMs }, 'ENTSO-E request retried'),
+    onRetry: (e) =>
+      logger?.warn(
+        { attempt: e.attempt, request: e.request, reason: e.reason, delayMs: e.delayMs },
+        'ENTSO-E request retried',
+      ),
   });
 }
 
@@ -92,18 +96,36 @@ export function startServerFollower(opts: ServerFollowerOptions): ServerFollower
   const lead = async (signal: AbortSignal, fence: () => Promise<void>) => {
     const catalogue = await ensureCatalogue(directOf(db));
     const runOnce = async (range: { from: Date; to: Date }) =>
-      fence().then(() => runIngest({ db: directOf(db), client, catalogue, signal, thresholds: classificationThresholds(config), ...range, ...selection, args: { ...range, follow: 'server' }, ...(purge ? { onCommitted: purge } : {}) }));
+      fence().then(() =>
+        runIngest({
+          db: directOf(db),
+          client,
+          catalogue,
+          signal,
+          thresholds: classificationThresholds(config),
+          ...range,
+          ...selection,
+          args: { ...range, follow: 'server' },
+          ...(purge ? { onCommitted: purge } : {}),
+        }),
+      );
     while (!signal.aborted) {
       try {
         await follow({ runOnce, intervalMs, signal, onCycle, log: (line) => logger?.info(line) });
       } catch (err) {
         if (err instanceof EntsoeAuthError) {
-          logger?.error({ err: err.message }, 'ingest follower: the platform rejected the token; not following until restart');
+          logger?.error(
+            { err: err.message },
+            'ingest follower: the platform rejected the token; not following until restart',
+          );
           await delay(2 ** 31 - 1, undefined, { signal }).catch(() => undefined);
           return;
         }
         cycles.failed();
-        logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'ingest follower: cycle failed; retrying at the next one');
+        logger?.error(
+          { err: err instanceof Error ? err.message : String(err) },
+          'ingest follower: cycle failed; retrying at the next one',
+        );
         await delay(intervalMs, undefined, { signal }).catch(() => undefined);
       }
     }
@@ -114,5 +136,10 @@ export function startServerFollower(opts: ServerFollowerOptions): ServerFollower
     leaseMs: config.INGEST_FOLLOW_LEADER_LEASE_SECONDS * 1000,
     ...(logger ? { logger } : {}),
   });
-  return { isLeader: election.isLeader, cycles: cycles.read, freshness: () => readIngestFreshness(db), close: election.close };
+  return {
+    isLeader: election.isLeader,
+    cycles: cycles.read,
+    freshness: () => readIngestFreshness(db),
+    close: election.close,
+  };
 }

@@ -137,7 +137,11 @@ function mergeTouching(ivs: readonly Interval[]): Interval[] {
  * Plans the windows still to fetch for each target over [from, to): the range minus what done
  * windows cover, widened to whole hours, split on UTC years. Ordered by target, then time.
  */
-export function planWindows(targets: readonly Target[], range: { from: Date; to: Date }, done: readonly DoneWindow[]): PlannedWindow[] {
+export function planWindows(
+  targets: readonly Target[],
+  range: { from: Date; to: Date },
+  done: readonly DoneWindow[],
+): PlannedWindow[] {
   const whole = { start: range.from.getTime(), end: range.to.getTime() };
   const coverage = new Map<string, Interval[]>();
   for (const d of done) {
@@ -155,6 +159,7 @@ export function planWindows(targets: readonly Target[], range: { from: Date; to:
 
 /** A short label of a window for progress lines, e.g. `prices ES 2025-09-29..2025-10-03`. */
 export function windowLabel(w: PlannedWindow): string {
-  const day = (d: Date) => (d.getTime() % DAY_MS === 0 ? d.toISOString().slice(0, 10) : d.toISOString().slice(0, 16) + 'Z');
+  const day = (d: Date) =>
+    d.getTime() % DAY_MS === 0 ? d.toISOString().slice(0, 10) : d.toISOString().slice(0, 16) + 'Z';
   return `${w.item} ${w.areaKey} ${day(w.start)}..${day(w.end)}`;
 }

@@ -1,6 +1,20 @@
 import {
-  AsyncByteQueue, Bool, type DataType, DateDay, Field as ArrowField, Float64, Int32, List, makeBuilder, makeData, RecordBatch,
-  RecordBatchStreamWriter, Schema, Struct, TimestampMillisecond, Utf8,
+  AsyncByteQueue,
+  Bool,
+  type DataType,
+  DateDay,
+  Field as ArrowField,
+  Float64,
+  Int32,
+  List,
+  makeBuilder,
+  makeData,
+  RecordBatch,
+  RecordBatchStreamWriter,
+  Schema,
+  Struct,
+  TimestampMillisecond,
+  Utf8,
 } from 'apache-arrow';
 import { type Field, restFields, type RowContract } from '../contract/fields.js';
 import { type RowTimeZone, yearOf } from '../contract/json.js';
@@ -71,7 +85,12 @@ function objectOf<R>(contract: RowContract<R>): (row: R) => Record<string, Cell>
 }
 
 /** A record batch of rows: one builder per column. */
-function batchOf<R>(schema: Schema, contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): RecordBatch {
+function batchOf<R>(
+  schema: Schema,
+  contract: RowContract<R>,
+  rows: readonly R[],
+  zoneOf?: RowTimeZone<R>,
+): RecordBatch {
   const cells = restFields(contract).map((f) => cellOf(f, zoneOf));
   const children = schema.fields.map((field, i) => {
     const builder = makeBuilder({ type: field.type, nullValues: [null, undefined] });
@@ -112,7 +131,11 @@ const BATCH_ROWS = 1_000;
  * batch of `BATCH_ROWS` rows per chunk, then the end-of-stream marker. Columns are typed from the
  * contract (int32, float64, bool, UTC millisecond timestamps, dates, utf8, lists, structs).
  */
-export function* arrowChunks<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Generator<Uint8Array> {
+export function* arrowChunks<R>(
+  contract: RowContract<R>,
+  rows: readonly R[],
+  zoneOf?: RowTimeZone<R>,
+): Generator<Uint8Array> {
   const schema = arrowSchema(contract);
   const sink = new Collector();
   const writer = new RecordBatchStreamWriter({ autoDestroy: false });

@@ -73,7 +73,9 @@ export interface RestCacheOptions {
 
 /** The declared parameters of a query string, sorted by name, values in their order: equal for equivalent URLs. */
 export function canonicalQuery(schema: z.ZodObject, params: URLSearchParams): string {
-  const names = Object.keys(schema.shape).filter((n) => params.has(n)).sort();
+  const names = Object.keys(schema.shape)
+    .filter((n) => params.has(n))
+    .sort();
   return new URLSearchParams(names.flatMap((n) => params.getAll(n).map((v) => [n, v]))).toString();
 }
 
@@ -137,7 +139,10 @@ function replay(start: BodyStart): ReadableStream<Uint8Array> {
 
 const notModified = (headers: Iterable<readonly [string, string]>): Response => {
   const keep = ['etag', 'cache-control', 'vary'];
-  return new Response(null, { status: 304, headers: [...headers].filter(([k]) => keep.includes(k)) as [string, string][] });
+  return new Response(null, {
+    status: 304,
+    headers: [...headers].filter(([k]) => keep.includes(k)) as [string, string][],
+  });
 };
 
 /**
@@ -147,7 +152,8 @@ const notModified = (headers: Iterable<readonly [string, string]>): Response => 
  */
 async function whole(req: CacheRequest, entry: Entry, cacheControl: string): Promise<Response> {
   const headers = [...entry.headers, ['cache-control', cacheControl] as const];
-  const identity = () => new req.responseClass(entry.body, { status: 200, headers: headers.map(([k, v]) => [k, v] as [string, string]) });
+  const identity = () =>
+    new req.responseClass(entry.body, { status: 200, headers: headers.map(([k, v]) => [k, v] as [string, string]) });
   const coding = wholeBodyCoding(req.request, headers, entry.body.byteLength);
   if (!coding) return identity();
   const pending = (entry.coded[coding] ??= compressWhole(entry.body, coding));
@@ -166,7 +172,10 @@ export class RestCache {
 
   constructor(private readonly opts: RestCacheOptions) {
     this.maxEntryBytes = opts.maxEntryBytes ?? RESPONSE_CACHE.maxEntryBytes;
-    this.entries = new LRUCache<string, Entry>({ maxSize: opts.maxBytes ?? RESPONSE_CACHE.maxBytes, sizeCalculation: (e) => Math.max(1, e.body.byteLength) });
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: opts.maxBytes ?? RESPONSE_CACHE.maxBytes,
+      sizeCalculation: (e) => Math.max(1, e.body.byteLength),
+    });
     opts.version.onChange(() => this.entries.clear());
   }
 
@@ -189,12 +198,16 @@ export class RestCache {
     const privateOnly = isForCaller(req.request, this.opts.privateOnly);
     if (hit) {
       const cacheControl = cacheControlOf(hit.maxAge, privateOnly);
-      return matchesIfNoneMatch(ifNoneMatch, hit.etag) ? notModified([...hit.headers, ['cache-control', cacheControl]]) : whole(req, hit, cacheControl);
+      return matchesIfNoneMatch(ifNoneMatch, hit.etag)
+        ? notModified([...hit.headers, ['cache-control', cacheControl]])
+        : whole(req, hit, cacheControl);
     }
     const { response, range, text } = await serve();
     if (response.status !== 200 || (text === undefined && !response.body)) return response;
     const wholeText = text !== undefined ? utf8.encode(text) : null;
-    const start = wholeText ? null : await readUpTo(response.body!, this.opts.maxTaggedBytes ?? RESPONSE_CACHE.maxTaggedBytes);
+    const start = wholeText
+      ? null
+      : await readUpTo(response.body!, this.opts.maxTaggedBytes ?? RESPONSE_CACHE.maxTaggedBytes);
     const maxAge = maxAgeSeconds({ range, nowMs: this.opts.now(), relative });
     const cacheControl = cacheControlOf(maxAge, privateOnly);
     addVary(response.headers, API_KEY_HEADER);
@@ -212,6 +225,8 @@ export class RestCache {
     const entryOf = (body: Uint8Array<ArrayBuffer>): Entry => ({ body, etag, headers, maxAge, coded: {} });
     const entry = wholeText ? entryOf(wholeText) : keep ? entryOf(concatBytes(start!.chunks, size)) : null;
     if (keep && entry) this.entries.set(key, entry, relative ? { ttl: maxAge * 1_000 } : {});
-    return start ? new Response(replay(start), { status: 200, headers: response.headers }) : whole(req, entry!, cacheControl);
+    return start
+      ? new Response(replay(start), { status: 200, headers: response.headers })
+      : whole(req, entry!, cacheControl);
   }
 }

@@ -20,9 +20,12 @@ export function csvColumns<R>(contract: RowContract<R>, prefix: readonly string[
 export function schemaColumns(row: z.ZodObject, prefix: readonly string[] = []): CsvColumn[] {
   return Object.entries(row.shape).flatMap(([name, field]) => {
     let schema = field as z.ZodType;
-    while (schema.def.type === 'nullable' || schema.def.type === 'optional') schema = (schema as z.ZodNullable).unwrap() as z.ZodType;
+    while (schema.def.type === 'nullable' || schema.def.type === 'optional')
+      schema = (schema as z.ZodNullable).unwrap() as z.ZodType;
     const path = [...prefix, name];
-    return schema.def.type === 'object' ? schemaColumns(schema as z.ZodObject, path) : [{ header: path.join('.'), path }];
+    return schema.def.type === 'object'
+      ? schemaColumns(schema as z.ZodObject, path)
+      : [{ header: path.join('.'), path }];
   });
 }
 
@@ -77,7 +80,8 @@ export function csvLineOf(columns: readonly CsvColumn[]): (row: WireRow) => stri
 }
 
 /** The header line (CRLF-terminated) of columns. */
-export const csvHeader = (columns: readonly CsvColumn[]): string => `${columns.map((c) => csvText(c.header)).join(',')}\r\n`;
+export const csvHeader = (columns: readonly CsvColumn[]): string =>
+  `${columns.map((c) => csvText(c.header)).join(',')}\r\n`;
 
 /** Rows per chunk of {@link csvChunks}. */
 const CHUNK_ROWS = 1_000;
@@ -86,7 +90,11 @@ const CHUNK_ROWS = 1_000;
  * CSV text of domain rows, in chunks: the header line, then `CHUNK_ROWS` lines at a time. Values are
  * the contract's wire values (those of the JSON rows), so the two formats agree field by field.
  */
-export function* csvChunks<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Generator<string> {
+export function* csvChunks<R>(
+  contract: RowContract<R>,
+  rows: readonly R[],
+  zoneOf?: RowTimeZone<R>,
+): Generator<string> {
   const columns = csvColumns(contract);
   const wire = wireRowOf(contract, zoneOf);
   const line = csvLineOf(columns);

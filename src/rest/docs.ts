@@ -35,7 +35,10 @@ const page = (prefix: string) => `<!doctype html>
 export function docsRoutes(prefix: string, openapi: object): StaticRoutes {
   const body = JSON.stringify(openapi);
   const routes = new Map<string, () => Response | Promise<Response>>([
-    [`${prefix}/openapi.json`, () => new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } })],
+    [
+      `${prefix}/openapi.json`,
+      () => new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+    ],
     [`${prefix}/docs`, () => new Response(page(prefix), { headers: { 'content-type': 'text/html; charset=utf-8' } })],
   ]);
   for (const [file, type] of Object.entries(ASSETS)) {

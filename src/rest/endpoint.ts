@@ -35,7 +35,10 @@ export interface EndpointExample {
   /** Query parameters, typed as their schemas (repeated parameters as arrays, numbers as numbers). */
   readonly query: Readonly<Record<string, string | number | readonly string[]>>;
   /** The response body: the envelope with meta and a row or two. */
-  readonly response: { readonly meta: Readonly<Record<string, unknown>>; readonly data: readonly Readonly<Record<string, unknown>>[] };
+  readonly response: {
+    readonly meta: Readonly<Record<string, unknown>>;
+    readonly data: readonly Readonly<Record<string, unknown>>[];
+  };
 }
 
 /** How an endpoint is named and shown in the OpenAPI document; every field has a default. */
@@ -57,7 +60,10 @@ export interface Endpoint extends EndpointDocs {
   readonly query: z.ZodObject;
   readonly row: z.ZodObject;
   /** The meta and rows of a valid query (parsed by `query`). */
-  readonly handle: (deps: ServiceDeps, query: Readonly<Record<string, unknown>>) => Promise<{ meta: Meta; data: JsonRows }>;
+  readonly handle: (
+    deps: ServiceDeps,
+    query: Readonly<Record<string, unknown>>,
+  ) => Promise<{ meta: Meta; data: JsonRows }>;
 }
 
 /** An endpoint as declared: its parameters and rows are declared in contract/, its rows written by their contract. */
@@ -72,7 +78,10 @@ export interface RowsEndpointSpec<P extends readonly ParamRef[], R> extends Endp
   /** Row contract: the OpenAPI row schema and the JSON of each row. */
   readonly contract: RowContract<R>;
   /** The rows; under `tz`, `rowTimeZone` gives the IANA zone each row's instants are written in. */
-  readonly rows: (deps: ServiceDeps, input: InputOf<P>) => Promise<{ meta: Meta; rows: readonly R[]; rowTimeZone?: RowTimeZone<R> }>;
+  readonly rows: (
+    deps: ServiceDeps,
+    input: InputOf<P>,
+  ) => Promise<{ meta: Meta; rows: readonly R[]; rowTimeZone?: RowTimeZone<R> }>;
 }
 
 /** Declares an endpoint whose query schema derives from its parameters and whose row schema and serialiser derive from its row contract. */
@@ -84,7 +93,14 @@ export function rowsEndpoint<const P extends readonly ParamRef[], R>(spec: RowsE
     row: rowSchema(contract),
     async handle(deps, query) {
       const result = await namedOn('rest', params, () => rows(deps, inputOf(params, 'rest', query)));
-      return { meta: result.meta, data: new JsonRows(() => jsonChunks(contract, result.rows, result.rowTimeZone), { contract, rows: result.rows, rowTimeZone: result.rowTimeZone }) };
+      return {
+        meta: result.meta,
+        data: new JsonRows(() => jsonChunks(contract, result.rows, result.rowTimeZone), {
+          contract,
+          rows: result.rows,
+          rowTimeZone: result.rowTimeZone,
+        }),
+      };
     },
   };
 }

@@ -45,7 +45,8 @@ function streamed(chunks: Iterator<string | Uint8Array>, headers: Record<string,
 }
 
 /** The file name offered for a download: the path's last segment and the format's extension. */
-const fileName = (path: string, extension: string): string => `${path.split('/').filter(Boolean).at(-1) ?? 'data'}.${extension}`;
+const fileName = (path: string, extension: string): string =>
+  `${path.split('/').filter(Boolean).at(-1) ?? 'data'}.${extension}`;
 
 /** The CSV response of an endpoint's rows, streamed chunk by chunk, its meta in headers. */
 export function csvResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows, url: URL): Response {
@@ -57,7 +58,12 @@ export function csvResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>
 }
 
 /** The Arrow IPC stream of an endpoint's rows, one record batch per pull, its meta in headers. */
-export function arrowResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows, url: URL): Response {
+export function arrowResponse(
+  endpoint: Endpoint,
+  meta: z.infer<typeof MetaSchema>,
+  data: JsonRows,
+  url: URL,
+): Response {
   return streamed(arrowChunks(data.table.contract, data.table.rows, data.table.rowTimeZone), {
     'content-type': ARROW_CONTENT_TYPE,
     'content-disposition': `attachment; filename="${fileName(endpoint.path, 'arrows')}"`,

@@ -18,7 +18,11 @@ export const META_HEADERS = {
 } as const;
 
 /** Headers a browser script may read across origins (Access-Control-Expose-Headers). */
-export const EXPOSED_RESPONSE_HEADERS: readonly string[] = [...Object.values(META_HEADERS), 'Link', 'Content-Disposition'];
+export const EXPOSED_RESPONSE_HEADERS: readonly string[] = [
+  ...Object.values(META_HEADERS),
+  'Link',
+  'Content-Disposition',
+];
 
 /** Header-safe text: characters outside printable ASCII percent-encoded. */
 const headerText = (text: string): string => text.replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c));

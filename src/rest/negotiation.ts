@@ -15,13 +15,10 @@ export const MEDIA_TYPES: Readonly<Record<Format, string>> = {
 };
 
 /** The `format` query parameter of every endpoint; omitted, the Accept header decides. */
-export const formatParam = z
-  .enum(FORMATS)
-  .optional()
-  .meta({
-    description:
-      'Response format: `json` (the envelope), `csv` (RFC 4180, a header row of the JSON field names, nested fields dotted, lists joined with `;`) or `arrow` (Arrow IPC stream, typed columns: UTC millisecond timestamps, float64, int32, bool, utf8, lists, structs); CSV and Arrow carry the meta in X-* response headers. Wins over the Accept header; omitted, Accept decides by q-value (`text/csv`, `application/vnd.apache.arrow.stream`; `*/*` gives JSON). Errors are always JSON.',
-  });
+export const formatParam = z.enum(FORMATS).optional().meta({
+  description:
+    'Response format: `json` (the envelope), `csv` (RFC 4180, a header row of the JSON field names, nested fields dotted, lists joined with `;`) or `arrow` (Arrow IPC stream, typed columns: UTC millisecond timestamps, float64, int32, bool, utf8, lists, structs); CSV and Arrow carry the meta in X-* response headers. Wins over the Accept header; omitted, Accept decides by q-value (`text/csv`, `application/vnd.apache.arrow.stream`; `*/*` gives JSON). Errors are always JSON.',
+});
 
 interface MediaRange {
   readonly type: string;
@@ -60,10 +57,17 @@ export function negotiateFormat(accept: string | null): Format {
 const REMEMBERED_ACCEPTS = 256;
 /** Longest Accept header remembered, characters. */
 const REMEMBERED_ACCEPT_CHARS = 512;
-const negotiated = boundedMemo(REMEMBERED_ACCEPTS, formatOfAccept, (accept) => accept.length <= REMEMBERED_ACCEPT_CHARS);
+const negotiated = boundedMemo(
+  REMEMBERED_ACCEPTS,
+  formatOfAccept,
+  (accept) => accept.length <= REMEMBERED_ACCEPT_CHARS,
+);
 
 function formatOfAccept(accept: string): Format {
-  const ranges = accept.split(',').map((r, i) => parseRange(r, i)).filter((r): r is MediaRange => r !== null);
+  const ranges = accept
+    .split(',')
+    .map((r, i) => parseRange(r, i))
+    .filter((r): r is MediaRange => r !== null);
   const scored = FORMATS.map((format) => {
     const best = ranges
       .map((r) => ({ r, s: specificity(r, MEDIA_TYPES[format]) }))

@@ -1,7 +1,15 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Endpoint } from './endpoint.js';
-import { addParameterExamples, API_KEY_SCHEME, operationIdOf, registerSharedComponents, responsesOf, tagOf, tagsOf } from './openapi-parts.js';
+import {
+  addParameterExamples,
+  API_KEY_SCHEME,
+  operationIdOf,
+  registerSharedComponents,
+  responsesOf,
+  tagOf,
+  tagsOf,
+} from './openapi-parts.js';
 import { MetaSchema } from './schemas.js';
 import { csvOfWireRows, schemaColumns } from './csv.js';
 import type { WireRow } from '../contract/json.js';

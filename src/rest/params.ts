@@ -19,7 +19,9 @@ function valueSchema(p: ParamDecl): z.ZodType {
     case 'float':
       return numberSchema(p);
     case 'enum':
-      return p.default === undefined ? z.enum(enumValues(p.values)).optional() : z.enum(enumValues(p.values)).default(p.default);
+      return p.default === undefined
+        ? z.enum(enumValues(p.values)).optional()
+        : z.enum(enumValues(p.values)).default(p.default);
     case 'enums':
       return z.array(z.enum(enumValues(p.values))).optional();
   }
@@ -28,7 +30,10 @@ function valueSchema(p: ParamDecl): z.ZodType {
 /** The schema of a parameter as an endpoint uses it, documented for OpenAPI. */
 function paramSchema(ref: ParamRef): z.ZodType {
   const { param: p, rest } = useOf(ref);
-  return valueSchema(p).meta({ description: rest ?? p.description, ...(p.example === undefined ? {} : { example: p.example }) });
+  return valueSchema(p).meta({
+    description: rest ?? p.description,
+    ...(p.example === undefined ? {} : { example: p.example }),
+  });
 }
 
 /**
@@ -36,8 +41,12 @@ function paramSchema(ref: ParamRef): z.ZodType {
  * (the order of OpenAPI's parameters and of a 422's entries); GraphQL-only parameters left out.
  */
 export function restQuery(params: readonly ParamRef[]): z.ZodObject {
-  return z.object(Object.fromEntries(params.flatMap((ref) => {
-    const name = declOf(ref).rest;
-    return name === undefined ? [] : [[name, paramSchema(ref)]];
-  })));
+  return z.object(
+    Object.fromEntries(
+      params.flatMap((ref) => {
+        const name = declOf(ref).rest;
+        return name === undefined ? [] : [[name, paramSchema(ref)]];
+      }),
+    ),
+  );
 }

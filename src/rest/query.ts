@@ -64,7 +64,10 @@ function issueType(issue: z.core.$ZodIssue, kind: 'int' | 'float' | null): strin
 function issueMessage(issue: z.core.$ZodIssue, kind: 'int' | 'float' | null): string {
   switch (issue.code) {
     case 'invalid_value':
-      return `Input should be ${issue.values.map((v) => `'${String(v)}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
+      return `Input should be ${issue.values
+        .map((v) => `'${String(v)}'`)
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' or $1')}`;
     case 'invalid_type':
       return kind ? PARSING[kind].msg : issue.message;
     case 'too_small':

@@ -33,7 +33,11 @@ type ResponseClass = typeof Response;
  * Response of the server's own fetch API, which the Node adapter writes to the socket as it is,
  * where the global Response's body would be read back through a stream of encoded chunks.
  */
-function streamedJson(meta: unknown, rows: JsonRows, ServerResponse: ResponseClass): { response: Response; text?: string } {
+function streamedJson(
+  meta: unknown,
+  rows: JsonRows,
+  ServerResponse: ResponseClass,
+): { response: Response; text?: string } {
   const chunks = rows.chunks();
   const taken: string[] = [];
   let size = 0;
@@ -78,12 +82,22 @@ function parsedQuery(endpoint: Endpoint, url: URL): Record<string, unknown> {
   return query;
 }
 
-async function runEndpoint(endpoint: Endpoint, deps: ServiceDeps, url: URL, query: Record<string, unknown>, chosen: Format, ServerResponse: ResponseClass): Promise<ServedResponse> {
+async function runEndpoint(
+  endpoint: Endpoint,
+  deps: ServiceDeps,
+  url: URL,
+  query: Record<string, unknown>,
+  chosen: Format,
+  ServerResponse: ResponseClass,
+): Promise<ServedResponse> {
   const { meta, data } = await inQueryOrder(queryWithFormat(endpoint.query), () => endpoint.handle(deps, query));
   const wireMeta = metaToWire(meta);
-  const { response, text } = chosen === 'csv' ? { response: csvResponse(endpoint, wireMeta, data, url) }
-    : chosen === 'arrow' ? { response: arrowResponse(endpoint, wireMeta, data, url) }
-    : streamedJson(wireMeta, data, ServerResponse);
+  const { response, text } =
+    chosen === 'csv'
+      ? { response: csvResponse(endpoint, wireMeta, data, url) }
+      : chosen === 'arrow'
+        ? { response: arrowResponse(endpoint, wireMeta, data, url) }
+        : streamedJson(wireMeta, data, ServerResponse);
   if (chosen === 'json') withHeaders(response, metaHeaders(wireMeta, url));
   addVary(response.headers, varyOf(chosen));
   return { response, range: meta.range, ...(text !== undefined ? { text } : {}) };
@@ -96,7 +110,8 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 
 /** A successful answer with its cache tags (see cache-tags.ts). */
 function tagged(response: Response, endpoint: Endpoint, query: Record<string, unknown>, deps: ServiceDeps): Response {
-  if (response.status < 300 || response.status === 304) setCacheTags(response.headers, responseTags(endpoint.reads, query, deps.catalogue));
+  if (response.status < 300 || response.status === 304)
+    setCacheTags(response.headers, responseTags(endpoint.reads, query, deps.catalogue));
   return response;
 }
 
@@ -125,7 +140,10 @@ export function restPlugin(opts: {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(json({ detail: 'Method Not Allowed' }, 405, { allow: 'GET, HEAD' }));
       }
-      if (!endpoint) return Promise.resolve(route!()).then(endResponse, (err: unknown) => endResponse(errorResponse(err, opts.logger)));
+      if (!endpoint)
+        return Promise.resolve(route!()).then(endResponse, (err: unknown) =>
+          endResponse(errorResponse(err, opts.logger)),
+        );
       let query: Record<string, unknown>;
       try {
         query = parsedQuery(endpoint, url);
@@ -133,9 +151,22 @@ export function restPlugin(opts: {
         return endResponse(errorResponse(err, opts.logger));
       }
       const format = representation(request, url);
-      const run = () => withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => runEndpoint(endpoint, opts.deps, url, query, format, fetchAPI.Response), opts.timeoutMs);
-      const work = opts.cache?.respond({ path, query: endpoint.query, url, request, format, responseClass: fetchAPI.Response }, run) ?? run().then((r) => r.response);
-      return work.then((response) => endResponse(tagged(response, endpoint, query, opts.deps)), (err: unknown) => endResponse(errorResponse(err, opts.logger)));
+      const run = () =>
+        withDeadline(
+          remainingMs(request, opts.timeoutMs),
+          request.signal,
+          () => runEndpoint(endpoint, opts.deps, url, query, format, fetchAPI.Response),
+          opts.timeoutMs,
+        );
+      const work =
+        opts.cache?.respond(
+          { path, query: endpoint.query, url, request, format, responseClass: fetchAPI.Response },
+          run,
+        ) ?? run().then((r) => r.response);
+      return work.then(
+        (response) => endResponse(tagged(response, endpoint, query, opts.deps)),
+        (err: unknown) => endResponse(errorResponse(err, opts.logger)),
+      );
     },
   };
 }

@@ -90,13 +90,15 @@ export class ApiKeyAuthenticator {
     const now = this.clock();
     const hit = this.cache.get(keyHash);
     if (hit && hit.expires > now) return hit.keyId;
-    const keyId = detachedFromRequest(() => findActiveKeyIdByHash(primaryOf(this.db), keyHash)).catch((err: unknown) => {
-      this.cache.delete(keyHash);
-      this.opts.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'API key lookup failed');
-      const mapped = databaseAppError(err);
-      if (mapped?.code === 'TIMEOUT') throw mapped;
-      throw new AppError('DATABASE_UNAVAILABLE', 'Service Unavailable: the API key could not be checked');
-    });
+    const keyId = detachedFromRequest(() => findActiveKeyIdByHash(primaryOf(this.db), keyHash)).catch(
+      (err: unknown) => {
+        this.cache.delete(keyHash);
+        this.opts.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'API key lookup failed');
+        const mapped = databaseAppError(err);
+        if (mapped?.code === 'TIMEOUT') throw mapped;
+        throw new AppError('DATABASE_UNAVAILABLE', 'Service Unavailable: the API key could not be checked');
+      },
+    );
     if (this.ttl > 0) this.remember(keyHash, keyId, now);
     return keyId;
   }

@@ -32,7 +32,10 @@ export const UNKNOWN_ADDRESS = 'unknown';
 export function clientAddress(serverContext: unknown, forwardedFor: string | null, trustedHops: number): string {
   const socket = normalize((serverContext as NodeServerContext | undefined)?.req?.socket?.remoteAddress);
   if (trustedHops <= 0 || !forwardedFor) return socket ?? UNKNOWN_ADDRESS;
-  const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
+  const hops = forwardedFor
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   const chain = [...hops, socket ?? UNKNOWN_ADDRESS];
   const candidate = normalize(chain[Math.max(0, chain.length - 1 - trustedHops)]);
   return candidate ?? socket ?? UNKNOWN_ADDRESS;
@@ -51,8 +54,13 @@ export function addressBucket(address: string): string {
   const [head = '', tail = ''] = address.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** Identity of a request with a valid key. */
@@ -91,5 +99,6 @@ export function recordDecision(client: ClientIdentity, decision: LimitDecision):
   const access = byClient.get(client);
   if (!access) return;
   const current = access.decision;
-  if (!current || (current.allowed && (!decision.allowed || decision.remaining < current.remaining))) access.decision = decision;
+  if (!current || (current.allowed && (!decision.allowed || decision.remaining < current.remaining)))
+    access.decision = decision;
 }

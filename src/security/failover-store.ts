@@ -48,7 +48,10 @@ export class FailoverBucketStore implements BucketStore {
     if (this.down) return;
     this.down = true;
     const reason = err instanceof Error ? err.message : String(err);
-    this.logger.warn({ reason, policy: 'fail-open-to-memory' }, 'rate limit store unavailable: using per-instance memory buckets until it recovers');
+    this.logger.warn(
+      { reason, policy: 'fail-open-to-memory' },
+      'rate limit store unavailable: using per-instance memory buckets until it recovers',
+    );
   }
 
   private markUp(): void {

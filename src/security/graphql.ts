@@ -28,7 +28,8 @@ export const RATE_LIMIT_DIRECTIVE = 'rateLimit';
 export function fieldCost(args: Partial<RateLimitArgs>, shape: BucketShape): number {
   const duration = args.duration ?? DEFAULT_RATE_DURATION;
   const limit = args.limit ?? (shape.refillPerSecond * duration) / REQUEST_COST_TOKENS;
-  if (!(limit > 0) || !(duration > 0)) throw new RangeError(`@${RATE_LIMIT_DIRECTIVE} needs a positive limit and duration`);
+  if (!(limit > 0) || !(duration > 0))
+    throw new RangeError(`@${RATE_LIMIT_DIRECTIVE} needs a positive limit and duration`);
   return Math.min(shape.capacity, Math.max(1, Math.ceil((shape.refillPerSecond * duration) / limit)));
 }
 
@@ -93,7 +94,9 @@ function record(res: RateLimiterRes, context: Partial<AccessContext>): void {
  * marked `@rateLimit`. Refusals raise an AppError RATE_LIMITED (HTTP 429 with Retry-After through
  * Yoga's `extensions.http`); every decision is recorded for the RateLimit-* response headers.
  */
-export function graphqlRateLimit(limiter: TokenBucketLimiter): { rateLimitDirectiveTransformer: (schema: GraphQLSchema) => GraphQLSchema } {
+export function graphqlRateLimit(limiter: TokenBucketLimiter): {
+  rateLimitDirectiveTransformer: (schema: GraphQLSchema) => GraphQLSchema;
+} {
   const { rateLimitDirectiveTransformer } = rateLimitDirective<Partial<AccessContext>, TokenBucketDirectiveOptions>({
     name: RATE_LIMIT_DIRECTIVE,
     defaultDuration: String(DEFAULT_RATE_DURATION),
@@ -102,7 +105,10 @@ export function graphqlRateLimit(limiter: TokenBucketLimiter): { rateLimitDirect
     limiterOptions: { bucket: limiter },
     setState: (res, _args, _source, _fieldArgs, context) => record(res, context),
     onLimit: (res) => {
-      const retryAfter = res instanceof TokenBucketRes ? retryAfterSeconds(res.decision) : Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+      const retryAfter =
+        res instanceof TokenBucketRes
+          ? retryAfterSeconds(res.decision)
+          : Math.max(1, Math.ceil(res.msBeforeNext / 1000));
       throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), {
         retryAfter,
         http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
@@ -118,7 +124,15 @@ export const rateLimitDirectiveDefinition = new GraphQLDirective({
   description: `Spends tokens from the caller's rate limit bucket when the field resolves: cost = ceil(r * duration / limit), r the bucket's refill per second (RATE_LIMIT_REFILL_PER_SECOND), at least 1 (defaults: ${REQUEST_COST_TOKENS} token, like a REST request).`,
   locations: [DirectiveLocation.FIELD_DEFINITION, DirectiveLocation.OBJECT],
   args: {
-    limit: { type: GraphQLInt, description: 'Calls allowed per duration. Omitted: the refill per second times duration, the rate of REST requests.' },
-    duration: { type: new GraphQLNonNull(GraphQLInt), defaultValue: DEFAULT_RATE_DURATION, description: 'Seconds the limit applies to.' },
+    limit: {
+      type: GraphQLInt,
+      description:
+        'Calls allowed per duration. Omitted: the refill per second times duration, the rate of REST requests.',
+    },
+    duration: {
+      type: new GraphQLNonNull(GraphQLInt),
+      defaultValue: DEFAULT_RATE_DURATION,
+      description: 'Seconds the limit applies to.',
+    },
   },
 });

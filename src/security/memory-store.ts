@@ -1,4 +1,12 @@
-import { type BucketShape, type BucketState, type BucketStore, type Clock, msUntilFull, takeTokens, type TakeResult } from './token-bucket.js';
+import {
+  type BucketShape,
+  type BucketState,
+  type BucketStore,
+  type Clock,
+  msUntilFull,
+  takeTokens,
+  type TakeResult,
+} from './token-bucket.js';
 
 /** Every this many takes, buckets that are full again are dropped. */
 const SWEEP_EVERY = 1024;

@@ -4,10 +4,27 @@ import { AppError } from '../errors.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import { API_KEY_HEADER, type ApiKeyAuthenticator } from './api-keys.js';
-import { type AccessContext, accessOf, addressClient, attachAccess, clientAddress, type ClientIdentity, keyClient, type RequestAccess } from './client.js';
+import {
+  type AccessContext,
+  accessOf,
+  addressClient,
+  attachAccess,
+  clientAddress,
+  type ClientIdentity,
+  keyClient,
+  type RequestAccess,
+} from './client.js';
 import { rateLimitMessage } from './graphql.js';
 import { type LimitDecision, rateLimitHeaders, retryAfterSeconds, type TokenBucketLimiter } from './token-bucket.js';
-import { GRAPHQL_PATH, HEALTH_PATH, isDashboardPath, METRICS_PATH, READY_PATH, REST_PREFIX, routePath } from '../http/paths.js';
+import {
+  GRAPHQL_PATH,
+  HEALTH_PATH,
+  isDashboardPath,
+  METRICS_PATH,
+  READY_PATH,
+  REST_PREFIX,
+  routePath,
+} from '../http/paths.js';
 import { REQUEST_COST_TOKENS } from '../limits.js';
 
 /** Counters the access layer reports to (see `src/http/metrics.ts`). */
@@ -85,7 +102,11 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
     counted.add(access);
     const decision = access.decision as LimitDecision;
     const retryAfter = retryAfterSeconds(decision);
-    return json(errorBody(kind, rateLimitMessage(retryAfter), 'RATE_LIMITED', { retryAfter }), 429, rateLimitHeaders(decision));
+    return json(
+      errorBody(kind, rateLimitMessage(retryAfter), 'RATE_LIMITED', { retryAfter }),
+      429,
+      rateLimitHeaders(decision),
+    );
   };
 
   const reject401 = async (request: Request, address: string, kind: PathKind, err: AppError): Promise<Response> => {
@@ -93,17 +114,26 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
     attachAccess(request, access);
     access.decision = await opts.limiter.consume(access.client.id, REQUEST_COST_TOKENS);
     if (!access.decision.allowed) return refuse(access, kind);
-    return json(errorBody(kind, err.message, 'UNAUTHENTICATED'), 401, { ...rateLimitHeaders(access.decision), 'WWW-Authenticate': WWW_AUTHENTICATE });
+    return json(errorBody(kind, err.message, 'UNAUTHENTICATED'), 401, {
+      ...rateLimitHeaders(access.decision),
+      'WWW-Authenticate': WWW_AUTHENTICATE,
+    });
   };
 
   const identify = async (request: Request, address: string, kind: PathKind): Promise<ClientIdentity | AppError> => {
     const header = request.headers.get(API_KEY_HEADER);
     if (kind === 'document' || header === null) {
-      if (opts.requireKey && kind !== 'document') return new AppError('UNAUTHENTICATED', `Missing API key: send it in the ${API_KEY_HEADER} header`);
+      if (opts.requireKey && kind !== 'document')
+        return new AppError('UNAUTHENTICATED', `Missing API key: send it in the ${API_KEY_HEADER} header`);
       return addressClient(address);
     }
     try {
-      const keyId = await withDeadline(remainingMs(request, opts.timeoutMs), request.signal, () => opts.keys.authenticate(header), opts.timeoutMs);
+      const keyId = await withDeadline(
+        remainingMs(request, opts.timeoutMs),
+        request.signal,
+        () => opts.keys.authenticate(header),
+        opts.timeoutMs,
+      );
       return keyClient(keyId, address);
     } catch (err) {
       if (err instanceof AppError && err.code === 'UNAUTHENTICATED') return err;
@@ -137,8 +167,11 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
       if (access) extendContext({ client: access.client });
     },
     onResponse({ request, response, serverContext }) {
-      const access = accessOf(request) ?? { client: addressClient(clientAddress(serverContext, request.headers.get('x-forwarded-for'), hops)) };
-      if (access.decision && !access.decision.allowed && !counted.has(access)) opts.metrics?.rateLimitRejected('graphql');
+      const access = accessOf(request) ?? {
+        client: addressClient(clientAddress(serverContext, request.headers.get('x-forwarded-for'), hops)),
+      };
+      if (access.decision && !access.decision.allowed && !counted.has(access))
+        opts.metrics?.rateLimitRejected('graphql');
       return withHeaders(access, opts.limiter, response).catch((err: unknown) => {
         opts.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'rate limit headers unavailable');
       });

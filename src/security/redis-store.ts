@@ -102,7 +102,13 @@ export class RedisBucketStore implements BucketStore {
     if (this.redis.status !== 'ready' && !(await this.ready())) {
       throw new StoreUnavailableError(`redis is ${this.redis.status}`);
     }
-    const reply = await this.redis.emkTokenBucket(this.keyPrefix + key, shape.capacity, shape.refillPerSecond, cost, now === undefined ? '' : String(now));
+    const reply = await this.redis.emkTokenBucket(
+      this.keyPrefix + key,
+      shape.capacity,
+      shape.refillPerSecond,
+      cost,
+      now === undefined ? '' : String(now),
+    );
     return { allowed: reply[0] === 1, tokens: Number(reply[1]) };
   }
 

@@ -67,7 +67,12 @@ export interface LimitDecision {
  * The refill-then-take step on a stored state (undefined = full bucket). The Redis Lua script
  * implements exactly this; keep them in step. A clock running behind the stored instant refills nothing.
  */
-export function takeTokens(state: BucketState | undefined, cost: number, shape: BucketShape, now: number): { result: TakeResult; state: BucketState } {
+export function takeTokens(
+  state: BucketState | undefined,
+  cost: number,
+  shape: BucketShape,
+  now: number,
+): { result: TakeResult; state: BucketState } {
   const base = state ?? { tokens: shape.capacity, at: now };
   const at = Math.max(base.at, now);
   const tokens = Math.min(shape.capacity, base.tokens + tokensIn(at - base.at, shape));

@@ -17,9 +17,20 @@ export function percentOf(part: number, total: number): number {
 }
 
 /** Aggregates are computed from other signals: provenance `derived` (DESIGN.md). */
-async function derivedMeta(deps: ServiceDeps, sel: Pick<ResolvedFlowSelection, 'filter' | 'range'> & { timeZone?: ResolvedFlowSelection['timeZone'] }, resolution: Meta['resolution']): Promise<Meta> {
+async function derivedMeta(
+  deps: ServiceDeps,
+  sel: Pick<ResolvedFlowSelection, 'filter' | 'range'> & { timeZone?: ResolvedFlowSelection['timeZone'] },
+  resolution: Meta['resolution'],
+): Promise<Meta> {
   const sources = await findFlowSources(deps.db, sel.filter, deps.memo);
-  return { provenance: 'derived', upstreamSources: sourceLabels(sources), range: sel.range, resolution, pagination: null, timeZone: sel.timeZone?.label };
+  return {
+    provenance: 'derived',
+    upstreamSources: sourceLabels(sources),
+    range: sel.range,
+    resolution,
+    pagination: null,
+    timeZone: sel.timeZone?.label,
+  };
 }
 
 function zoneIds(deps: ServiceDeps, zones: readonly string[] | undefined): number[] | null {
@@ -34,7 +45,9 @@ function orientedBorders(deps: ServiceDeps, sel: ResolvedFlowSelection, fallback
   }
   if (!fallbackAll) return [];
   const ids = sel.filter.borderIds ? new Set(sel.filter.borderIds) : null;
-  return deps.catalogue.borders.filter((b) => !ids || ids.has(b.id)).map((b) => ({ borderId: b.id, flip: false, name: b.key }));
+  return deps.catalogue.borders
+    .filter((b) => !ids || ids.has(b.id))
+    .map((b) => ({ borderId: b.id, flip: false, name: b.key }));
 }
 
 /** Daily (or weekly) flow-type breakdown per border, in the border's stored orientation. */
@@ -46,8 +59,14 @@ export async function getFlowTypeSummary(deps: ServiceDeps, input: FlowSelection
   ]);
   // Object literals, not spreads: 15,000 rows for 5 years of weeks, and spreads copy slowly.
   const rows = counts.map((r) => ({
-    day: r.day, zoneA: r.zoneA, zoneB: r.zoneB, convergence: r.convergence, congestion: r.congestion,
-    counterIntuitive: r.counterIntuitive, outage: r.outage, hours: r.hours,
+    day: r.day,
+    zoneA: r.zoneA,
+    zoneB: r.zoneB,
+    convergence: r.convergence,
+    congestion: r.congestion,
+    counterIntuitive: r.counterIntuitive,
+    outage: r.outage,
+    hours: r.hours,
     convergencePct: percentOf(r.convergence, r.hours),
     congestionPct: percentOf(r.congestion, r.hours),
     counterIntuitivePct: percentOf(r.counterIntuitive, r.hours),
@@ -65,13 +84,22 @@ export async function getCiShare(deps: ServiceDeps, input: FlowSelection) {
     findCiCounts(deps.db, sel.range, ids, sel.resolution, sel.timeZone.byZoneId ?? undefined),
     derivedMeta(deps, sel, sel.resolution),
   ]);
-  const rows = counts.map((r) => ({ day: r.day, zone: r.zone, ciHours: r.ciHours, totalHours: r.totalHours, ciPercentage: percentOf(r.ciHours, r.totalHours) }));
+  const rows = counts.map((r) => ({
+    day: r.day,
+    zone: r.zone,
+    ciHours: r.ciHours,
+    totalHours: r.totalHours,
+    ciPercentage: percentOf(r.ciHours, r.totalHours),
+  }));
   const zoneOf = rowZoneOf(sel.timeZone);
   return { meta, rows, rowTimeZone: zoneOf && ((r: { zone: string }) => zoneOf(r.zone)) };
 }
 
 /** Flow/price scatter bins (MW, EUR/MWh) per written border. */
-export async function getFlowPriceScatter(deps: ServiceDeps, input: FlowSelection & { flowBinMw: number; priceBin: number }) {
+export async function getFlowPriceScatter(
+  deps: ServiceDeps,
+  input: FlowSelection & { flowBinMw: number; priceBin: number },
+) {
   const sel = resolveFlowSelection(deps, { ...input, zones: [], flowTypes: [] });
   const borders = orientedBorders(deps, sel, true);
   const [rows, meta] = await Promise.all([
@@ -96,7 +124,10 @@ export async function getFlowDuration(deps: ServiceDeps, input: FlowSelection & 
 /** Zones and range of a per-zone aggregate; `tz` only sets how naive bounds are read (rows hold no instants). */
 function zoneRangeInput(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
   const check = new IssueCollector();
-  const codes = check.attempt(() => (input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code))) ?? [];
+  const codes =
+    check.attempt(() =>
+      input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code),
+    ) ?? [];
   const ids = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
   const timeZone = check.attempt(() => applyTimeZone(deps, input.tz, codes));
   const range = check.attempt(() => resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone?.naive));
@@ -111,7 +142,14 @@ export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { t
     findPriceKpis(deps.db, range, ids),
     findPriceSources(deps.db, { zoneIds: ids, from: range.from, to: range.to, resolution: '1D' }, deps.memo),
   ]);
-  const meta: Meta = { provenance: 'derived', upstreamSources: sourceLabels(sources), range, resolution: null, pagination: null, timeZone };
+  const meta: Meta = {
+    provenance: 'derived',
+    upstreamSources: sourceLabels(sources),
+    range,
+    resolution: null,
+    pagination: null,
+    timeZone,
+  };
   return { meta, rows };
 }
 
@@ -119,7 +157,9 @@ export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { t
 export async function getZoneImportExport(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
   const { ids, range, timeZone } = zoneRangeInput(deps, input);
   const zoneSet = new Set(ids);
-  const borderIds = deps.catalogue.borders.filter((b) => zoneSet.has(b.zoneAId) || zoneSet.has(b.zoneBId)).map((b) => b.id);
+  const borderIds = deps.catalogue.borders
+    .filter((b) => zoneSet.has(b.zoneAId) || zoneSet.has(b.zoneBId))
+    .map((b) => b.id);
   const [rows, meta] = await Promise.all([
     findZoneExchange(deps.db, range, ids),
     derivedMeta(deps, { range, filter: { from: range.from, to: range.to, borderIds, flowTypes: [] } }, null),

@@ -83,12 +83,21 @@ function catalogueMeta(coverages: readonly (Coverage | null)[]): Meta {
 
 /** Zones by code (all when none is given), each with its neighbours and coverage, ordered by code. */
 export async function getZones(deps: ServiceDeps, input: { zones?: readonly string[] | undefined }) {
-  const codes = input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code);
+  const codes = input.zones?.length
+    ? deps.catalogue.resolveZones(input.zones)
+    : deps.catalogue.zones.map((z) => z.code);
   const sorted = [...codes].sort();
   const coverage = await getZoneCoverage(deps, sorted);
   const rows: ZoneCatalogueRow[] = sorted.map((code, i) => {
     const zone = deps.catalogue.zone(code)!;
-    return { code, eic: zone.eic, name: zone.name, timeZone: zone.timeZone, neighbours: deps.catalogue.neighboursOf(code), coverage: coverage[i]! };
+    return {
+      code,
+      eic: zone.eic,
+      name: zone.name,
+      timeZone: zone.timeZone,
+      neighbours: deps.catalogue.neighboursOf(code),
+      coverage: coverage[i]!,
+    };
   });
   return { meta: catalogueMeta(coverage.map((c) => c.prices)), rows };
 }
@@ -98,7 +107,9 @@ export async function getZones(deps: ServiceDeps, input: { zones?: readonly stri
  * orientation with its coverage, ordered by key.
  */
 export async function getBorders(deps: ServiceDeps, input: { borders?: readonly string[] | undefined }) {
-  const keys = input.borders?.length ? deps.catalogue.resolveBorders(input.borders).map((b) => b.key) : deps.catalogue.borders.map((b) => b.key);
+  const keys = input.borders?.length
+    ? deps.catalogue.resolveBorders(input.borders).map((b) => b.key)
+    : deps.catalogue.borders.map((b) => b.key);
   const sorted = [...new Set(keys)].sort();
   const coverage = await getBorderCoverage(deps, sorted);
   const rows: BorderCatalogueRow[] = sorted.map((key, i) => {

@@ -35,7 +35,11 @@ export interface ResolvedFlowSelection {
   readonly borderTimeZones: BorderTimeZones | undefined;
 }
 
-function borderIdsOf(deps: ServiceDeps, sel: FlowSelection, check: IssueCollector): { ids: number[] | null; written: ResolvedFlowSelection['written']; zoneCodes: string[] | null } {
+function borderIdsOf(
+  deps: ServiceDeps,
+  sel: FlowSelection,
+  check: IssueCollector,
+): { ids: number[] | null; written: ResolvedFlowSelection['written']; zoneCodes: string[] | null } {
   const refs = (sel.borders?.length && check.attempt(() => deps.catalogue.resolveBorders(sel.borders!))) || [];
   const written = refs.flatMap((r) => {
     const b = deps.catalogue.border(r.key);
@@ -67,13 +71,24 @@ export function resolveFlowSelection(
   const { ids, written, zoneCodes } = borderIdsOf(deps, sel, check);
   const idSet = ids && new Set(ids);
   const borders = deps.catalogue.borders.filter((b) => !idSet || idSet.has(b.id));
-  const tzZones = tzOnZones ? (zoneCodes ?? deps.catalogue.zones.map((z) => z.code)) : [...new Set(borders.map((b) => b.a))];
+  const tzZones = tzOnZones
+    ? (zoneCodes ?? deps.catalogue.zones.map((z) => z.code))
+    : [...new Set(borders.map((b) => b.a))];
   const timeZone = check.attempt(() => applyTimeZone(deps, sel.tz, tzZones));
   const range = check.attempt(() => resolveRange(sel.datetimeFrom, sel.datetimeTo, deps.now(), timeZone?.naive));
   const applied = range && check.attempt(() => applyResolution(sel.resolution ?? 'auto', range));
   check.done();
   const resolution = lift(applied!);
   const perZone = timeZone!.perZone;
-  const borderTimeZones = perZone ? { borderIds: borders.map((b) => b.id), names: borders.map((b) => perZone.get(b.a) ?? 'UTC') } : undefined;
-  return { filter: { from: range!.from, to: range!.to, borderIds: ids, flowTypes: sel.flowTypes ?? [] }, range: range!, resolution, written, timeZone: timeZone!, borderTimeZones };
+  const borderTimeZones = perZone
+    ? { borderIds: borders.map((b) => b.id), names: borders.map((b) => perZone.get(b.a) ?? 'UTC') }
+    : undefined;
+  return {
+    filter: { from: range!.from, to: range!.to, borderIds: ids, flowTypes: sel.flowTypes ?? [] },
+    range: range!,
+    resolution,
+    written,
+    timeZone: timeZone!,
+    borderTimeZones,
+  };
 }

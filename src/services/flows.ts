@@ -19,19 +19,28 @@ export interface FlowsInput extends FlowSelection {
  * meta of a flow response: `derived` when any row's flow was derived from scheduled exchanges
  * (physical flow missing) or any source is the demo data set, else `measured`.
  */
-export async function flowMeta(deps: ServiceDeps, sel: ResolvedFlowSelection, derived: boolean): Promise<Omit<Meta, 'pagination'>> {
+export async function flowMeta(
+  deps: ServiceDeps,
+  sel: ResolvedFlowSelection,
+  derived: boolean,
+): Promise<Omit<Meta, 'pagination'>> {
   return metaOf(sel, derived, await findFlowSources(deps.db, sel.filter, deps.memo));
 }
 
 function metaOf(sel: ResolvedFlowSelection, derived: boolean, sources: readonly string[]): Omit<Meta, 'pagination'> {
   return {
-    provenance: provenanceOf(derived ? 'derived' : 'measured', sources), upstreamSources: sourceLabels(sources), range: sel.range, resolution: sel.resolution,
+    provenance: provenanceOf(derived ? 'derived' : 'measured', sources),
+    upstreamSources: sourceLabels(sources),
+    range: sel.range,
+    resolution: sel.resolution,
     timeZone: sel.timeZone.label,
   };
 }
 
 /** Under `tz`, the IANA zone a flow row is written in: its border's zone A's (A sorts first). */
-export function flowRowTimeZone(sel: ResolvedFlowSelection): ((row: { zoneFrom: string; zoneTo: string }) => string) | undefined {
+export function flowRowTimeZone(
+  sel: ResolvedFlowSelection,
+): ((row: { zoneFrom: string; zoneTo: string }) => string) | undefined {
   const perZone = sel.timeZone.perZone;
   if (!perZone) return undefined;
   return (r) => perZone.get(r.zoneFrom < r.zoneTo ? r.zoneFrom : r.zoneTo) ?? 'UTC';
@@ -49,17 +58,36 @@ export async function getFlowOffsetPage(deps: ServiceDeps, input: FlowsInput): P
   ]);
   const meta = metaOf(sel, summary.derived, sources);
   const next = offset + limit < summary.total ? offset + limit : null;
-  return { meta: { ...meta, pagination: { total: summary.total, limit, offset, nextOffset: next } }, rows, rowTimeZone: flowRowTimeZone(sel) };
+  return {
+    meta: { ...meta, pagination: { total: summary.total, limit, offset, nextOffset: next } },
+    rows,
+    rowTimeZone: flowRowTimeZone(sel),
+  };
 }
 
 /** A resolved flow query for keyset paging (GraphQL): filter, resolution and basis. */
-export function resolveFlowQuery(deps: ServiceDeps, input: FlowSelection & { basis?: FlowBasis }): { sel: ResolvedFlowSelection; query: FlowQuery } {
+export function resolveFlowQuery(
+  deps: ServiceDeps,
+  input: FlowSelection & { basis?: FlowBasis },
+): { sel: ResolvedFlowSelection; query: FlowQuery } {
   const sel = resolveFlowSelection(deps, input);
-  return { sel, query: { ...sel.filter, resolution: sel.resolution, basis: input.basis ?? 'physical', timeZones: sel.borderTimeZones } };
+  return {
+    sel,
+    query: {
+      ...sel.filter,
+      resolution: sel.resolution,
+      basis: input.basis ?? 'physical',
+      timeZones: sel.borderTimeZones,
+    },
+  };
 }
 
 /** One keyset page of flow rows after `after`, at most `limit`. */
-export function getFlowKeysetPage(deps: ServiceDeps, query: FlowQuery, page: { after?: FlowQuery['after']; limit: number }): Promise<FlowRecord[]> {
+export function getFlowKeysetPage(
+  deps: ServiceDeps,
+  query: FlowQuery,
+  page: { after?: FlowQuery['after']; limit: number },
+): Promise<FlowRecord[]> {
   return findFlowRows(deps.db, { ...query, ...page });
 }
 

@@ -30,7 +30,10 @@ export interface ResolvedPriceQuery {
 /** Validates and resolves a price request. @throws InputError (422) on any invalid input. */
 export function resolvePriceQuery(deps: ServiceDeps, input: PricesInput): ResolvedPriceQuery {
   const check = new IssueCollector();
-  const codes = check.attempt(() => (input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code))) ?? [];
+  const codes =
+    check.attempt(() =>
+      input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code),
+    ) ?? [];
   const zoneIds = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
   const timeZone = check.attempt(() => applyTimeZone(deps, input.tz, codes));
   const range = check.attempt(() => resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone?.naive));
@@ -41,7 +44,13 @@ export function resolvePriceQuery(deps: ServiceDeps, input: PricesInput): Resolv
 }
 
 function toQuery(q: ResolvedPriceQuery): PriceQuery {
-  const query = { zoneIds: q.zoneIds, allZones: q.allZones, from: q.range.from, to: q.range.to, resolution: q.resolution };
+  const query = {
+    zoneIds: q.zoneIds,
+    allZones: q.allZones,
+    from: q.range.from,
+    to: q.range.to,
+    resolution: q.resolution,
+  };
   const tz = q.timeZone.byZoneId;
   return tz && q.resolution !== 'native' ? { ...query, timeZones: tz } : query;
 }
@@ -49,7 +58,14 @@ function toQuery(q: ResolvedPriceQuery): PriceQuery {
 /** meta of a price response: measured upstream values (demo data: derived), sources from the stored data. */
 export async function priceMeta(deps: ServiceDeps, q: ResolvedPriceQuery): Promise<Meta> {
   const sources = await findPriceSources(deps.db, toQuery(q), deps.memo);
-  return { provenance: provenanceOf('measured', sources), upstreamSources: sourceLabels(sources), range: q.range, resolution: q.resolution, pagination: null, timeZone: q.timeZone.label };
+  return {
+    provenance: provenanceOf('measured', sources),
+    upstreamSources: sourceLabels(sources),
+    range: q.range,
+    resolution: q.resolution,
+    pagination: null,
+    timeZone: q.timeZone.label,
+  };
 }
 
 /** Day-ahead prices (EUR/MWh) for the request, every row of the range (REST /prices). */

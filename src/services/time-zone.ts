@@ -34,7 +34,11 @@ export interface AppliedTimeZone {
  * refuses them when they span several.
  * @throws InputError on `tz` for an unknown time zone.
  */
-export function applyTimeZone(deps: ServiceDeps, tz: string | undefined, zoneCodes: readonly string[]): AppliedTimeZone {
+export function applyTimeZone(
+  deps: ServiceDeps,
+  tz: string | undefined,
+  zoneCodes: readonly string[],
+): AppliedTimeZone {
   const choice = parseTimeZone(tz);
   const label = timeZoneLabel(choice, tz !== undefined);
   if (choice.kind === 'utc') return { choice, label, perZone: null, byZoneId: null, naive: undefined };

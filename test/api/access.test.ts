@@ -20,7 +20,11 @@ describe('access control of the real app: one token bucket for REST and GraphQL'
     expect(first.headers.get('ratelimit-limit')).toBe('5');
     expect(first.headers.get('ratelimit-remaining')).toBe('4');
     expect(first.headers.get('x-content-type-options')).toBe('nosniff');
-    const gql = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'query { zones { code } borders { key } }' }) });
+    const gql = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'query { zones { code } borders { key } }' }),
+    });
     expect(gql.status).toBe(200);
     expect(gql.headers.get('ratelimit-remaining')).toBe('2');
     expect((await t.graphql(TwoRootFields)).data?.zones.length).toBeGreaterThan(40);
@@ -65,25 +69,41 @@ describe('GraphQL operation limits', () => {
   });
   afterAll(() => t?.close());
   const post = async (body: unknown) => {
-    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, json: (await res.json()) as any };
   };
 
   it('counts page sizes: a huge page of a deep selection is refused before any resolver runs, spending no token', async () => {
-    const ok = await post({ query: '{ flows(first: 1000) { edges { node { datetime from { code } to { code } } } } }' });
+    const ok = await post({
+      query: '{ flows(first: 1000) { edges { node { datetime from { code } to { code } } } } }',
+    });
     expect(ok.json.errors).toBeUndefined();
     const remaining = Number((await t.get('/healthz')).headers.get('ratelimit-remaining'));
     const big = await post({
-      query: 'query Big($n: Int) { a: flows(first: $n) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } b: zones { code } }',
+      query:
+        'query Big($n: Int) { a: flows(first: $n) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } b: zones { code } }',
       variables: { n: 20000 },
     });
-    expect(big.json).toEqual({ errors: [{ message: expect.stringMatching(/^Query complexity \d+ exceeds the limit of \d+$/), extensions: { code: 'QUERY_TOO_COMPLEX' } }] });
+    expect(big.json).toEqual({
+      errors: [
+        {
+          message: expect.stringMatching(/^Query complexity \d+ exceeds the limit of \d+$/),
+          extensions: { code: 'QUERY_TOO_COMPLEX' },
+        },
+      ],
+    });
     expect(Number((await t.get('/healthz')).headers.get('ratelimit-remaining'))).toBe(remaining);
   });
 
-  it('scores a repeated document with each request\'s own variables', async () => {
-    const query = 'query Pages($n: Int, $z: [String!]) { a: flows(first: $n, zones: $z) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } }';
-    const codes = async (n: number, z?: string[]) => (await post({ query, variables: { n, z } })).json.errors?.map((e: any) => e.extensions.code) ?? [];
+  it("scores a repeated document with each request's own variables", async () => {
+    const query =
+      'query Pages($n: Int, $z: [String!]) { a: flows(first: $n, zones: $z) { edges { node { datetime from { code name eic timeZone neighbours { code name eic timeZone } } } } } }';
+    const codes = async (n: number, z?: string[]) =>
+      (await post({ query, variables: { n, z } })).json.errors?.map((e: any) => e.extensions.code) ?? [];
     expect(await codes(10)).toEqual([]);
     expect(await codes(20000)).toEqual(['QUERY_TOO_COMPLEX']);
     expect(await codes(10)).toEqual([]);
@@ -100,7 +120,10 @@ describe('GraphQL operation limits', () => {
   });
 
   it('limits depth and breadth (aliases count)', async () => {
-    const deep = await post({ query: '{ zone(code: "FR") { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { code } } } } } } } } } } }' });
+    const deep = await post({
+      query:
+        '{ zone(code: "FR") { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { neighbours { code } } } } } } } } } } }',
+    });
     expect(deep.json.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
     const aliases = Array.from({ length: 130 }, (_, i) => `a${i}: zones { code }`).join(' ');
     expect((await post({ query: `{ ${aliases} }` })).json.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
@@ -124,7 +147,12 @@ describe('production switches on the real app', () => {
     const page = await t.get('/graphql', { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type') ?? '').not.toMatch(/text\/html/);
     expect(await page.text()).not.toMatch(/GraphiQL/i);
-    const post = (query: string) => t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const post = (query: string) =>
+      t.get('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
     const introspection = (await (await post('{ __schema { types { name } } }')).json()) as any;
     expect(introspection.data).toBeUndefined();
     expect(introspection.errors[0].message).toMatch(/introspection/i);

@@ -15,7 +15,8 @@ const WITH_BORDER = [SUMMARY, SCATTER, DURATION];
 const WITH_ZONE = [CI_SHARE, DURATION, KPIS, EXCHANGE];
 
 const RESOLUTION_MSG = "Input should be 'auto', 'native', '1H', '1D' or '1W'";
-const DATETIME_MSG = "Invalid datetime: expected an ISO 8601 datetime (UTC when no offset) or 'now' optionally followed by -<n><unit>, unit one of m, H, h, d, w, M, y";
+const DATETIME_MSG =
+  "Invalid datetime: expected an ISO 8601 datetime (UTC when no offset) or 'now' optionally followed by -<n><unit>, unit one of m, H, h, d, w, M, y";
 const FLOAT_MSG = 'Input should be a valid number, unable to parse string as a number';
 const INT_MSG = 'Input should be a valid integer, unable to parse string as an integer';
 const RANGE = 'datetime_from=2025-10-20&datetime_to=2025-10-27';
@@ -28,11 +29,19 @@ interface Issue {
 }
 
 const issue = (param: string, msg: string, type: string, input?: unknown): Issue => ({
-  loc: ['query', param], msg, type, ...(input === undefined ? {} : { input }),
+  loc: ['query', param],
+  msg,
+  type,
+  ...(input === undefined ? {} : { input }),
 });
 const floatIssue = (param: string, input: string) => issue(param, FLOAT_MSG, 'float_parsing', input);
 const capIssue = (resolution: string, tail: string) =>
-  issue('resolution', `resolution=${resolution} allows a range of at most ${tail} (use a coarser resolution, auto, or a shorter range)`, 'value_error', resolution);
+  issue(
+    'resolution',
+    `resolution=${resolution} allows a range of at most ${tail} (use a coarser resolution, auto, or a shorter range)`,
+    'value_error',
+    resolution,
+  );
 
 describe.each(BACKENDS)('aggregate endpoint contract on %s', (backend) => {
   let t: TestApp;
@@ -61,13 +70,19 @@ describe.each(BACKENDS)('aggregate endpoint contract on %s', (backend) => {
         issue('datetime_from', DATETIME_MSG, 'datetime_parsing', 'yesterday'),
         issue('datetime_to', DATETIME_MSG, 'datetime_parsing', '2025-02-30'),
       ]);
-      expect(await detail(`${path}?datetime_from=now-3x`)).toEqual([issue('datetime_from', DATETIME_MSG, 'datetime_parsing', 'now-3x')]);
+      expect(await detail(`${path}?datetime_from=now-3x`)).toEqual([
+        issue('datetime_from', DATETIME_MSG, 'datetime_parsing', 'now-3x'),
+      ]);
     });
 
     it('rejects an empty or inverted range on datetime_to', async () => {
       const later = 'datetime_to must be later than datetime_from';
-      expect(await detail(`${path}?datetime_from=2025-10-02&datetime_to=2025-10-02`)).toEqual([issue('datetime_to', later, 'value_error', '2025-10-02')]);
-      expect(await detail(`${path}?datetime_from=now&datetime_to=now-1d`)).toEqual([issue('datetime_to', later, 'value_error', 'now-1d')]);
+      expect(await detail(`${path}?datetime_from=2025-10-02&datetime_to=2025-10-02`)).toEqual([
+        issue('datetime_to', later, 'value_error', '2025-10-02'),
+      ]);
+      expect(await detail(`${path}?datetime_from=now&datetime_to=now-1d`)).toEqual([
+        issue('datetime_to', later, 'value_error', 'now-1d'),
+      ]);
       expect(await detail(`${path}?datetime_from=2099-01-01`)).toEqual([issue('datetime_to', later, 'value_error')]);
     });
 
@@ -78,24 +93,32 @@ describe.each(BACKENDS)('aggregate endpoint contract on %s', (backend) => {
     it('reports no pagination and derived provenance', async () => {
       const { meta } = await ok(`${path}?${RANGE}`);
       expect(meta).toMatchObject({ provenance: 'derived', upstream_sources: ['demo'], pagination: null });
-      expect(meta).toMatchObject({ resolved_datetime_from: '2025-10-20T00:00:00', resolved_datetime_to: '2025-10-27T00:00:00' });
+      expect(meta).toMatchObject({
+        resolved_datetime_from: '2025-10-20T00:00:00',
+        resolved_datetime_to: '2025-10-27T00:00:00',
+      });
     });
   });
 
   describe.each(WITH_RESOLUTION)('%s with a resolution parameter', (path) => {
     it('rejects unknown resolutions (case-sensitive) with type enum', async () => {
       for (const bad of ['bogus', '1h', '15min', '']) {
-        expect(await detail(`${path}?resolution=${bad}`), bad).toEqual([issue('resolution', RESOLUTION_MSG, 'enum', bad)]);
+        expect(await detail(`${path}?resolution=${bad}`), bad).toEqual([
+          issue('resolution', RESOLUTION_MSG, 'enum', bad),
+        ]);
       }
     });
 
     it('caps explicit native at 48 hours and 1H at 14 days, on the resolution parameter', async () => {
-      expect(await detail(`${path}?resolution=native&datetime_from=2025-10-20&datetime_to=2025-10-22T00:00:01`))
-        .toEqual([capIssue('native', '2 days; this range is longer than 2 days')]);
-      expect(await detail(`${path}?resolution=native&datetime_from=2025-10-20&datetime_to=2025-10-23`))
-        .toEqual([capIssue('native', '2 days; this range is 3.00 days')]);
-      expect(await detail(`${path}?resolution=1H&datetime_from=2025-10-01&datetime_to=2025-10-16`))
-        .toEqual([capIssue('1H', '14 days; this range is 15.00 days')]);
+      expect(
+        await detail(`${path}?resolution=native&datetime_from=2025-10-20&datetime_to=2025-10-22T00:00:01`),
+      ).toEqual([capIssue('native', '2 days; this range is longer than 2 days')]);
+      expect(await detail(`${path}?resolution=native&datetime_from=2025-10-20&datetime_to=2025-10-23`)).toEqual([
+        capIssue('native', '2 days; this range is 3.00 days'),
+      ]);
+      expect(await detail(`${path}?resolution=1H&datetime_from=2025-10-01&datetime_to=2025-10-16`)).toEqual([
+        capIssue('1H', '14 days; this range is 15.00 days'),
+      ]);
       await ok(`${path}?resolution=native&datetime_from=2025-10-20&datetime_to=2025-10-22`);
       await ok(`${path}?resolution=1H&datetime_from=2025-10-01&datetime_to=2025-10-15`);
     });
@@ -116,7 +139,9 @@ describe.each(BACKENDS)('aggregate endpoint contract on %s', (backend) => {
         expect(meta.pagination, q).toBeNull();
         expect(data.length).toBeGreaterThan(0);
       }
-      expect((await ok(`${path}?datetime_from=2023-01-01&datetime_to=2025-11-01&resolution=native`)).meta.resolution).toBeNull();
+      expect(
+        (await ok(`${path}?datetime_from=2023-01-01&datetime_to=2025-11-01&resolution=native`)).meta.resolution,
+      ).toBeNull();
     });
   });
 
@@ -130,7 +155,9 @@ describe.each(BACKENDS)('aggregate endpoint contract on %s', (backend) => {
       ['FR->', "Invalid border 'FR->': expected ZONE_FROM->ZONE_TO"],
       ['FR->DE_LU->NL', "Invalid border 'FR->DE_LU->NL': expected ZONE_FROM->ZONE_TO"],
     ])('rejects border=%s as value_error', async (bad, msg) => {
-      expect(await detail(`${path}?border=FR->DE_LU&border=${encodeURIComponent(bad)}`)).toEqual([issue('border', msg, 'value_error', bad)]);
+      expect(await detail(`${path}?border=FR->DE_LU&border=${encodeURIComponent(bad)}`)).toEqual([
+        issue('border', msg, 'value_error', bad),
+      ]);
     });
 
     it('accepts codes, EICs, lower case and the URL-encoded arrow', async () => {
@@ -140,19 +167,30 @@ describe.each(BACKENDS)('aggregate endpoint contract on %s', (backend) => {
 
   describe.each(WITH_ZONE)('%s with a zone parameter', (path) => {
     it('rejects unknown zones as value_error naming them', async () => {
-      expect(await detail(`${path}?zone=FR&zone=ATLANTIS&zone=XX`)).toEqual([issue('zone', 'Unknown bidding zone: ATLANTIS, XX', 'value_error', ['ATLANTIS', 'XX'])]);
+      expect(await detail(`${path}?zone=FR&zone=ATLANTIS&zone=XX`)).toEqual([
+        issue('zone', 'Unknown bidding zone: ATLANTIS, XX', 'value_error', ['ATLANTIS', 'XX']),
+      ]);
     });
   });
 
   it('applies at least 1D on /flow-type-summary and reports it', async () => {
     for (const resolution of ['native', '1H', 'auto']) {
-      expect((await ok(`${SUMMARY}?datetime_from=2025-10-20&datetime_to=2025-10-22&resolution=${resolution}`)).meta.resolution).toBe('1D');
+      expect(
+        (await ok(`${SUMMARY}?datetime_from=2025-10-20&datetime_to=2025-10-22&resolution=${resolution}`)).meta
+          .resolution,
+      ).toBe('1D');
     }
   });
 
   it('rejects non-numeric scatter bins as float_parsing', async () => {
-    expect(await detail(`${SCATTER}?flow_bin_mw=abc&price_bin=x`)).toEqual([floatIssue('flow_bin_mw', 'abc'), floatIssue('price_bin', 'x')]);
-    expect(await detail(`${SCATTER}?price_bin=0x10&flow_bin_mw=`)).toEqual([floatIssue('flow_bin_mw', ''), floatIssue('price_bin', '0x10')]);
+    expect(await detail(`${SCATTER}?flow_bin_mw=abc&price_bin=x`)).toEqual([
+      floatIssue('flow_bin_mw', 'abc'),
+      floatIssue('price_bin', 'x'),
+    ]);
+    expect(await detail(`${SCATTER}?price_bin=0x10&flow_bin_mw=`)).toEqual([
+      floatIssue('flow_bin_mw', ''),
+      floatIssue('price_bin', '0x10'),
+    ]);
   });
 
   it('rejects scatter bins out of range with the bound in the message', async () => {
@@ -177,8 +215,12 @@ describe.each(BACKENDS)('aggregate endpoint contract on %s', (backend) => {
     for (const bad of ['abc', '1.5', '', '1e2']) {
       expect(await detail(`${DURATION}?points=${bad}`), bad).toEqual([issue('points', INT_MSG, 'int_parsing', bad)]);
     }
-    expect(await detail(`${DURATION}?points=1`)).toEqual([issue('points', 'Input should be greater than or equal to 2', 'greater_than_equal', '1')]);
-    expect(await detail(`${DURATION}?points=1002`)).toEqual([issue('points', 'Input should be less than or equal to 1001', 'less_than_equal', '1002')]);
+    expect(await detail(`${DURATION}?points=1`)).toEqual([
+      issue('points', 'Input should be greater than or equal to 2', 'greater_than_equal', '1'),
+    ]);
+    expect(await detail(`${DURATION}?points=1002`)).toEqual([
+      issue('points', 'Input should be less than or equal to 1001', 'less_than_equal', '1002'),
+    ]);
     expect((await ok(`${DURATION}?${RANGE}&border=ES->FR&points=3.0`)).data).toHaveLength(3);
   });
 });

@@ -16,7 +16,11 @@ function readCsv(text: string): string[][] {
       for (;;) {
         if (i >= text.length) throw new Error('unterminated quoted field');
         if (text[i] === '"') {
-          if (text[i + 1] === '"') { field += '"'; i += 2; continue; }
+          if (text[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
           i++;
           break;
         }
@@ -24,14 +28,21 @@ function readCsv(text: string): string[][] {
       }
       if (i < text.length && text[i] !== ',' && text[i] !== '\r') throw new Error(`text after a closing quote at ${i}`);
     } else if (c === ',') {
-      record.push(field); field = ''; i++;
+      record.push(field);
+      field = '';
+      i++;
     } else if (c === '\r') {
       if (text[i + 1] !== '\n') throw new Error(`bare CR at ${i}`);
-      record.push(field); records.push(record); record = []; field = ''; i += 2;
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i += 2;
     } else if (c === '\n') {
       throw new Error(`bare LF at ${i}`);
     } else {
-      field += c; i++;
+      field += c;
+      i++;
     }
   }
   if (field !== '' || record.length > 0) throw new Error('last record without CRLF');
@@ -63,31 +74,43 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
   });
   afterAll(() => t?.close());
 
-  it.each(ENDPOINTS.map((e) => [e.path] as const))('%s as CSV holds the JSON rows field by field', async (path) => {
-    const [jsonRes, csvRes] = await Promise.all([t.get(`${path}?${queryOf(path)}`), t.get(`${path}?${queryOf(path)}&format=csv`)]);
-    expect(csvRes.status).toBe(200);
-    expect(csvRes.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-    const body = (await jsonRes.json()) as { data: Record<string, unknown>[] };
-    expect(body.data.length).toBeGreaterThan(0);
-    const [header, ...records] = readCsv(await csvRes.text());
-    const withObjects = body.data.find((r) => Object.values(r).every((v) => v !== null)) ?? body.data[0];
-    const expected = body.data.map((r) => {
-      const out: Record<string, string> = {};
-      flatten(r, '', out, shapeOf(withObjects, body.data));
-      return out;
-    });
-    expect(header).toEqual(Object.keys(expected[0] ?? {}));
-    expect(records.map((rec) => Object.fromEntries(rec.map((v, i) => [header?.[i], v])))).toEqual(expected);
-  }, 120_000);
+  it.each(ENDPOINTS.map((e) => [e.path] as const))(
+    '%s as CSV holds the JSON rows field by field',
+    async (path) => {
+      const [jsonRes, csvRes] = await Promise.all([
+        t.get(`${path}?${queryOf(path)}`),
+        t.get(`${path}?${queryOf(path)}&format=csv`),
+      ]);
+      expect(csvRes.status).toBe(200);
+      expect(csvRes.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+      const body = (await jsonRes.json()) as { data: Record<string, unknown>[] };
+      expect(body.data.length).toBeGreaterThan(0);
+      const [header, ...records] = readCsv(await csvRes.text());
+      const withObjects = body.data.find((r) => Object.values(r).every((v) => v !== null)) ?? body.data[0];
+      const expected = body.data.map((r) => {
+        const out: Record<string, string> = {};
+        flatten(r, '', out, shapeOf(withObjects, body.data));
+        return out;
+      });
+      expect(header).toEqual(Object.keys(expected[0] ?? {}));
+      expect(records.map((rec) => Object.fromEntries(rec.map((v, i) => [header?.[i], v])))).toEqual(expected);
+    },
+    120_000,
+  );
 
   it('writes local-time rows under tz exactly as the JSON does, offsets included', async () => {
-    const query = '/api/v1/prices?datetime_from=2025-10-25&datetime_to=2025-10-28&zone=DE_LU&resolution=1D&tz=Europe/Berlin';
+    const query =
+      '/api/v1/prices?datetime_from=2025-10-25&datetime_to=2025-10-28&zone=DE_LU&resolution=1D&tz=Europe/Berlin';
     const json = (await (await t.get(query)).json()) as { data: { datetime: string; price_mwh: number }[] };
     const csv = await t.get(`${query}&format=csv`);
     expect(csv.headers.get('x-time-zone')).toBe('Europe/Berlin');
     const [header, ...records] = readCsv(await csv.text());
     const at = (name: string) => header!.indexOf(name);
-    expect(records.map((r) => r[at('datetime')])).toEqual(['2025-10-25T00:00:00+02:00', '2025-10-26T00:00:00+02:00', '2025-10-27T00:00:00+01:00']);
+    expect(records.map((r) => r[at('datetime')])).toEqual([
+      '2025-10-25T00:00:00+02:00',
+      '2025-10-26T00:00:00+02:00',
+      '2025-10-27T00:00:00+01:00',
+    ]);
     expect(records.map((r) => r[at('datetime')])).toEqual(json.data.map((r) => r.datetime));
     expect(records.map((r) => Number(r[at('price_mwh')]))).toEqual(json.data.map((r) => r.price_mwh));
   }, 60_000);
@@ -113,29 +136,46 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
     expect(readCsv(text)).toHaveLength(1 + total);
   });
 
-  it.each(ENDPOINTS.map((e) => [e.path] as const))('%s as Arrow holds the JSON rows in typed columns', async (path) => {
-    const [jsonRes, arrowRes] = await Promise.all([t.get(`${path}?${queryOf(path)}`), t.get(`${path}?${queryOf(path)}&format=arrow`)]);
-    expect(arrowRes.status).toBe(200);
-    expect(arrowRes.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
-    const body = (await jsonRes.json()) as { data: Record<string, unknown>[] };
-    const table = tableFromIPC(new Uint8Array(await arrowRes.arrayBuffer()));
-    expect(table.schema.fields.map((f) => f.name)).toEqual(Object.keys(body.data[0] ?? {}));
-    const rows = table.toArray().map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
-    expect(rows).toEqual(body.data.map((r) => arrowExpected(r, table.schema.fields)));
-  }, 120_000);
+  it.each(ENDPOINTS.map((e) => [e.path] as const))(
+    '%s as Arrow holds the JSON rows in typed columns',
+    async (path) => {
+      const [jsonRes, arrowRes] = await Promise.all([
+        t.get(`${path}?${queryOf(path)}`),
+        t.get(`${path}?${queryOf(path)}&format=arrow`),
+      ]);
+      expect(arrowRes.status).toBe(200);
+      expect(arrowRes.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
+      const body = (await jsonRes.json()) as { data: Record<string, unknown>[] };
+      const table = tableFromIPC(new Uint8Array(await arrowRes.arrayBuffer()));
+      expect(table.schema.fields.map((f) => f.name)).toEqual(Object.keys(body.data[0] ?? {}));
+      const rows = table.toArray().map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
+      expect(rows).toEqual(body.data.map((r) => arrowExpected(r, table.schema.fields)));
+    },
+    120_000,
+  );
 
-  it.each(ENDPOINTS.map((e) => [e.path] as const))('%s as Arrow under tz=Europe/Paris holds the JSON rows: instants as they are, local days as those dates', async (path) => {
-    const query = `${queryOf(path)}&tz=Europe/Paris`;
-    const [jsonRes, arrowRes] = await Promise.all([t.get(`${path}?${query}`), t.get(`${path}?${query}&format=arrow`)]);
-    expect([jsonRes.status, arrowRes.status]).toEqual([200, 200]);
-    const body = (await jsonRes.json()) as { data: Record<string, unknown>[] };
-    const table = tableFromIPC(new Uint8Array(await arrowRes.arrayBuffer()));
-    const rows = table.toArray().map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
-    expect(rows).toEqual(body.data.map((r) => arrowExpected(r, table.schema.fields)));
-  }, 120_000);
+  it.each(ENDPOINTS.map((e) => [e.path] as const))(
+    '%s as Arrow under tz=Europe/Paris holds the JSON rows: instants as they are, local days as those dates',
+    async (path) => {
+      const query = `${queryOf(path)}&tz=Europe/Paris`;
+      const [jsonRes, arrowRes] = await Promise.all([
+        t.get(`${path}?${query}`),
+        t.get(`${path}?${query}&format=arrow`),
+      ]);
+      expect([jsonRes.status, arrowRes.status]).toEqual([200, 200]);
+      const body = (await jsonRes.json()) as { data: Record<string, unknown>[] };
+      const table = tableFromIPC(new Uint8Array(await arrowRes.arrayBuffer()));
+      const rows = table.toArray().map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
+      expect(rows).toEqual(body.data.map((r) => arrowExpected(r, table.schema.fields)));
+    },
+    120_000,
+  );
 
   it('streams a /flows page as Arrow record batches of 1,000 rows', async () => {
-    const res = await t.get('/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-27&resolution=1H&format=arrow', { headers: { accept: 'text/csv' } });
+    const res = await t.get(
+      '/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-27&resolution=1H&format=arrow',
+      { headers: { accept: 'text/csv' } },
+    );
     const total = Number(res.headers.get('x-total-count'));
     expect(total).toBeGreaterThan(5_000);
     const reader = res.body!.getReader();
@@ -171,13 +211,20 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = (await res.json()) as { detail: { loc: string[]; type: string; input: unknown }[] };
-    expect(body.detail.map((d) => d.loc)).toEqual([['query', 'resolution'], ['query', 'format']]);
+    expect(body.detail.map((d) => d.loc)).toEqual([
+      ['query', 'resolution'],
+      ['query', 'format'],
+    ]);
     expect(body.detail[1]).toMatchObject({ type: 'enum', input: 'xml' });
   });
 
   it('carries the meta in headers, with paging and a Link to the next page on /flows', async () => {
-    const res = await t.get('/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-21&limit=100&offset=200&format=csv');
-    const json = (await (await t.get('/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-21&limit=100&offset=200')).json()) as { meta: any };
+    const res = await t.get(
+      '/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-21&limit=100&offset=200&format=csv',
+    );
+    const json = (await (
+      await t.get('/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-21&limit=100&offset=200')
+    ).json()) as { meta: any };
     const h = (name: string) => res.headers.get(name);
     expect(h('x-provenance')).toBe(json.meta.provenance);
     expect(h('x-upstream-sources')).toBe(json.meta.upstream_sources.join(', '));
@@ -186,10 +233,14 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
     expect(h('x-resolution')).toBe(json.meta.resolution);
     expect(h('x-total-count')).toBe(String(json.meta.pagination.total));
     expect([h('x-limit'), h('x-offset'), h('x-next-offset')]).toEqual(['100', '200', '300']);
-    expect(h('link')).toBe('</api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-21&limit=100&offset=300&format=csv>; rel="next"');
+    expect(h('link')).toBe(
+      '</api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-21&limit=100&offset=300&format=csv>; rel="next"',
+    );
     expect(h('content-disposition')).toBe('attachment; filename="flows.csv"');
     await res.arrayBuffer();
-    const last = await t.get(`/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-21&offset=${json.meta.pagination.total - 1}&format=csv`);
+    const last = await t.get(
+      `/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-21&offset=${json.meta.pagination.total - 1}&format=csv`,
+    );
     expect(last.headers.get('x-next-offset')).toBeNull();
     expect(last.headers.get('link')).toBeNull();
     expect(readCsv(await last.text())).toHaveLength(2);
@@ -201,7 +252,15 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
     expect(res.headers.get('x-resolution')).toBeNull();
     expect(res.headers.get('x-total-count')).toBeNull();
     const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase();
-    for (const name of ['x-provenance', 'x-upstream-sources', 'x-resolved-datetime-from', 'x-total-count', 'x-next-offset', 'link']) expect(exposed).toContain(name);
+    for (const name of [
+      'x-provenance',
+      'x-upstream-sources',
+      'x-resolved-datetime-from',
+      'x-total-count',
+      'x-next-offset',
+      'link',
+    ])
+      expect(exposed).toContain(name);
     await res.arrayBuffer();
   });
 
@@ -217,7 +276,10 @@ describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
 /** The nested shape of an endpoint's rows: objects merged over all rows (a null object takes another row's keys). */
 function shapeOf(sample: Record<string, unknown> | undefined, rows: readonly Record<string, unknown>[]): unknown {
   const merge = (values: unknown[]): unknown => {
-    const objects = values.filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v)) as Record<string, unknown>[];
+    const objects = values.filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v)) as Record<
+      string,
+      unknown
+    >[];
     if (objects.length === 0) return null;
     const keys = [...new Set(objects.flatMap((o) => Object.keys(o)))];
     return Object.fromEntries(keys.map((k) => [k, merge(objects.map((o) => o[k]))]));
@@ -226,13 +288,18 @@ function shapeOf(sample: Record<string, unknown> | undefined, rows: readonly Rec
 }
 
 /** A JSON row as Arrow gives it back: datetimes and days as epoch milliseconds, structs field by field. */
-function arrowExpected(row: Record<string, unknown> | null, fields: readonly ArrowField[]): Record<string, unknown> | null {
+function arrowExpected(
+  row: Record<string, unknown> | null,
+  fields: readonly ArrowField[],
+): Record<string, unknown> | null {
   if (row === null) return null;
-  return Object.fromEntries(fields.map((f) => {
-    const v = row[f.name];
-    if (v === null || v === undefined) return [f.name, null];
-    if (DataType.isTimestamp(f.type) || DataType.isDate(f.type)) return [f.name, Date.parse(v as string)];
-    if (DataType.isStruct(f.type)) return [f.name, arrowExpected(v as Record<string, unknown>, f.type.children)];
-    return [f.name, v];
-  }));
+  return Object.fromEntries(
+    fields.map((f) => {
+      const v = row[f.name];
+      if (v === null || v === undefined) return [f.name, null];
+      if (DataType.isTimestamp(f.type) || DataType.isDate(f.type)) return [f.name, Date.parse(v as string)];
+      if (DataType.isStruct(f.type)) return [f.name, arrowExpected(v as Record<string, unknown>, f.type.children)];
+      return [f.name, v];
+    }),
+  );
 }

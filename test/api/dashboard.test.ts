@@ -39,7 +39,10 @@ describe('the dashboard route with a built bundle', () => {
     const page = await (await t.get('/')).text();
     const js = /src="(\/dashboard\/main-[A-Z0-9]{8}\.js)"/.exec(page)?.[1];
     const css = /href="(\/dashboard\/main-[A-Z0-9]{8}\.css)"/.exec(page)?.[1];
-    for (const [path, type] of [[js, 'text/javascript; charset=utf-8'], [css, 'text/css; charset=utf-8']] as const) {
+    for (const [path, type] of [
+      [js, 'text/javascript; charset=utf-8'],
+      [css, 'text/css; charset=utf-8'],
+    ] as const) {
       const res = await t.get(path ?? '/missing');
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toBe(type);
@@ -61,7 +64,15 @@ describe('the dashboard route with a built bundle', () => {
   });
 
   it('answers 404 for names outside the bundle, other methods and path tricks', async () => {
-    for (const path of ['/dashboard/nope.js', '/dashboard/.hidden.js', '/dashboard/..%2Fpackage.json', '/dashboard/../package.json', '/dashboard/sub/main.js', '/dashboard/index.html', '/dashboard/']) {
+    for (const path of [
+      '/dashboard/nope.js',
+      '/dashboard/.hidden.js',
+      '/dashboard/..%2Fpackage.json',
+      '/dashboard/../package.json',
+      '/dashboard/sub/main.js',
+      '/dashboard/index.html',
+      '/dashboard/',
+    ]) {
       const res = await t.get(path);
       expect(res.status, path).toBe(404);
       expect(await res.json()).toEqual({ detail: 'Not Found' });
@@ -78,14 +89,26 @@ describe("the dashboard's persisted GraphQL documents", () => {
   let manifest: Record<string, string>;
   const other = join(mkdtempSync(join(tmpdir(), 'manifest-')), 'clients.json');
   const post = async (body: unknown) => {
-    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown>; errors?: { extensions?: { code?: string } }[] } };
+    const res = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { data?: Record<string, unknown>; errors?: { extensions?: { code?: string } }[] },
+    };
   };
   beforeAll(async () => {
     bundle = await buildTestDashboard();
     manifest = JSON.parse(readFileSync(join(bundle.dir, DASHBOARD_OPERATIONS_FILE), 'utf8')) as Record<string, string>;
     writeFileSync(other, JSON.stringify({ 'sha256:other': '{ zones { code } }' }));
-    t = await createTestApp('pglite', 'empty', { PERSISTED_OPERATIONS_FILE: other, PERSISTED_OPERATIONS_ONLY: true }, { dashboardDir: bundle.dir });
+    t = await createTestApp(
+      'pglite',
+      'empty',
+      { PERSISTED_OPERATIONS_FILE: other, PERSISTED_OPERATIONS_ONLY: true },
+      { dashboardDir: bundle.dir },
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -117,7 +140,10 @@ describe("the dashboard's persisted GraphQL documents", () => {
 
   it('refuses to start on a bundle whose documents no longer fit the schema, naming the rebuild', async () => {
     const stale = mkdtempSync(join(tmpdir(), 'eumarket-stale-dashboard-'));
-    writeFileSync(join(stale, DASHBOARD_OPERATIONS_FILE), JSON.stringify({ 'sha256:gone': '{ zones { removedField } }' }));
+    writeFileSync(
+      join(stale, DASHBOARD_OPERATIONS_FILE),
+      JSON.stringify({ 'sha256:gone': '{ zones { removedField } }' }),
+    );
     try {
       const start = () => operationPolicyPlugins(testConfig({}), schema, join(stale, DASHBOARD_OPERATIONS_FILE));
       expect(start).toThrow(ConfigError);
@@ -148,7 +174,11 @@ describe('the dashboard with API_KEY_REQUIRED=true', () => {
     expect(assets.length).toBe(3);
     for (const path of [...assets, '/index.html', '/favicon.ico']) expect((await t.get(path)).status, path).toBe(200);
     expect((await t.get('/api/v1/prices')).status).toBe(401);
-    const gql = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    const gql = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
     expect(gql.status).toBe(401);
     expect((await t.get('/dashboard/nope.js')).status).toBe(404);
   });

@@ -13,23 +13,30 @@ import { TEST_DATABASE_URL } from '../support/env.js';
 import { BACKENDS, createTestApp } from '../support/app.js';
 
 describe.each(BACKENDS)('failures answered as JSON, the server keeps serving, on %s', (backend) => {
-  it.runIf(backend === 'pglite')('answers 503 and fails readiness when the database is gone, with /healthz still up', async () => {
-    const t = await createTestApp(backend, 'empty');
-    await t.db.pglite!.close();
-    try {
-      const rest = await t.get('/api/v1/prices');
-      expect(rest.status).toBe(503);
-      expect(await rest.json()).toEqual({ detail: 'The database is unavailable; retry shortly' });
-      const gql = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ prices { totalCount } }' }) });
-      expect(gql.status).toBe(503);
-      const gqlBody = (await gql.json()) as any;
-      expect(gqlBody.errors[0].extensions).toEqual({ code: 'DATABASE_UNAVAILABLE' });
-      expect((await t.get('/readyz')).status).toBe(503);
-      expect((await t.get('/healthz')).status).toBe(200);
-    } finally {
-      await t.close();
-    }
-  });
+  it.runIf(backend === 'pglite')(
+    'answers 503 and fails readiness when the database is gone, with /healthz still up',
+    async () => {
+      const t = await createTestApp(backend, 'empty');
+      await t.db.pglite!.close();
+      try {
+        const rest = await t.get('/api/v1/prices');
+        expect(rest.status).toBe(503);
+        expect(await rest.json()).toEqual({ detail: 'The database is unavailable; retry shortly' });
+        const gql = await t.get('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ prices { totalCount } }' }),
+        });
+        expect(gql.status).toBe(503);
+        const gqlBody = (await gql.json()) as any;
+        expect(gqlBody.errors[0].extensions).toEqual({ code: 'DATABASE_UNAVAILABLE' });
+        expect((await t.get('/readyz')).status).toBe(503);
+        expect((await t.get('/healthz')).status).toBe(200);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });
 
 describe('request time limit', () => {
@@ -42,12 +49,23 @@ describe('request time limit', () => {
     row: z.object({}),
     handle: async (_deps, q) => {
       await new Promise((r) => setTimeout(r, q.ms as number));
-      return { meta: { provenance: 'measured', upstreamSources: null, range: null, resolution: null, pagination: null }, data: new JsonRows(() => [][Symbol.iterator](), { contract: PRICE_ROW, rows: [] }) };
+      return {
+        meta: { provenance: 'measured', upstreamSources: null, range: null, resolution: null, pagination: null },
+        data: new JsonRows(() => [][Symbol.iterator](), { contract: PRICE_ROW, rows: [] }),
+      };
     },
   };
   const yoga = createYoga({
     schema: undefined,
-    plugins: [restPlugin({ endpoints: [slow], deps: {} as ServiceDeps, logger: createLogger({ LOG_LEVEL: 'silent' }), routes: new Map(), timeoutMs: 100 })],
+    plugins: [
+      restPlugin({
+        endpoints: [slow],
+        deps: {} as ServiceDeps,
+        logger: createLogger({ LOG_LEVEL: 'silent' }),
+        routes: new Map(),
+        timeoutMs: 100,
+      }),
+    ],
   });
 
   it('answers 504 with a JSON body past the limit and keeps serving', async () => {
@@ -86,16 +104,32 @@ describe('an internal error on the real app', () => {
     const t = await createTestApp('pglite', 'empty');
     try {
       await t.db.rawQuery('ALTER TABLE price_point RENAME TO price_point_gone');
-      const rest = await t.get('/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=native');
+      const rest = await t.get(
+        '/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=native',
+      );
       expect(rest.status).toBe(500);
       const restText = await rest.text();
-      expect(JSON.parse(restText)).toEqual({ detail: 'Internal Server Error', error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-      const gql = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ prices(zones: ["FR"], from: "2025-10-01", to: "2025-10-02", resolution: NATIVE) { totalCount } }' }) });
+      expect(JSON.parse(restText)).toEqual({
+        detail: 'Internal Server Error',
+        error_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
+      const gql = await t.get('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: '{ prices(zones: ["FR"], from: "2025-10-01", to: "2025-10-02", resolution: NATIVE) { totalCount } }',
+        }),
+      });
       const gqlText = await gql.text();
       expect(JSON.parse(gqlText).errors).toEqual([
-        { message: 'Internal Server Error', path: ['prices'], extensions: { code: 'INTERNAL_SERVER_ERROR', errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) } },
+        {
+          message: 'Internal Server Error',
+          path: ['prices'],
+          extensions: { code: 'INTERNAL_SERVER_ERROR', errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+        },
       ]);
-      for (const text of [restText, gqlText]) expect(text).not.toMatch(/price_point|relation|SELECT|\bat \w+ \(|\.ts:\d+/);
+      for (const text of [restText, gqlText])
+        expect(text).not.toMatch(/price_point|relation|SELECT|\bat \w+ \(|\.ts:\d+/);
       expect((await t.get('/healthz')).status).toBe(200);
     } finally {
       await t.close();
@@ -113,7 +147,11 @@ describe('paths the server does not have', () => {
         expect(res.headers.get('content-type')).toMatch(/application\/json/);
         expect(await res.json()).toEqual({ detail: 'Not Found' });
       }
-      const gql = await t.get('/graphql/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ zones { code } }' }) });
+      const gql = await t.get('/graphql/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ zones { code } }' }),
+      });
       expect(gql.status).toBe(200);
     } finally {
       await t.close();

@@ -25,7 +25,9 @@ describe.each(BACKENDS)('flow endpoints agree with the hourly /flows rows on %s'
     expect(hourly.length).toBeGreaterThan(7 * 24 * 40);
     const keys = new Set(hourly.map((r) => `${r.datetime}|${borderOf(r)}`));
     expect(keys.size).toBe(hourly.length);
-    expect(new Set(hourly.map((r) => r.flow_type))).toEqual(new Set(['convergence', 'congestion', 'counter_intuitive', 'outage']));
+    expect(new Set(hourly.map((r) => r.flow_type))).toEqual(
+      new Set(['convergence', 'congestion', 'counter_intuitive', 'outage']),
+    );
     for (const r of hourly.filter((x) => x.price_from !== null && x.price_to !== null).slice(0, 500)) {
       expect(r.price_delta).toBeCloseTo(r.price_to - r.price_from, 3);
       if (r.flow_type === 'counter_intuitive') expect(r.price_delta).toBeLessThan(-0.01);
@@ -56,8 +58,13 @@ describe.each(BACKENDS)('flow endpoints agree with the hourly /flows rows on %s'
   it('aggregates 1D rows as the hour counts and means of the hourly rows', async () => {
     const daily = (await get(`/api/v1/flows?${RANGE}&resolution=1D&border=FR->ES`)).data;
     for (const d of daily) {
-      const hours = hourly.filter((r) => day(r) === d.datetime.slice(0, 10) && r.bidding_zone_from === d.bidding_zone_from
-        && r.bidding_zone_to === d.bidding_zone_to && r.flow_type === d.flow_type);
+      const hours = hourly.filter(
+        (r) =>
+          day(r) === d.datetime.slice(0, 10) &&
+          r.bidding_zone_from === d.bidding_zone_from &&
+          r.bidding_zone_to === d.bidding_zone_to &&
+          r.flow_type === d.flow_type,
+      );
       expect(d.hours).toBe(hours.length);
       expect(d.net_flow_mw).toBeCloseTo(hours.reduce((s, r) => s + r.net_flow_mw, 0) / hours.length, 1);
     }
@@ -69,7 +76,9 @@ describe.each(BACKENDS)('flow endpoints agree with the hourly /flows rows on %s'
     expect(meta.resolution).toBe('1D');
     expect(data.length).toBe(7 * new Set(hourly.map(borderOf)).size);
     for (const s of data) {
-      const rows = hourly.filter((r) => day(r) === s.day && borderOf(r) === `${s.bidding_zone_from}->${s.bidding_zone_to}`);
+      const rows = hourly.filter(
+        (r) => day(r) === s.day && borderOf(r) === `${s.bidding_zone_from}->${s.bidding_zone_to}`,
+      );
       expect(s.hours).toBe(rows.length);
       expect(s.convergence + s.congestion + s.counter_intuitive + s.outage).toBeCloseTo(100, 2);
       for (const type of ['convergence', 'congestion', 'counter_intuitive', 'outage']) {
@@ -82,8 +91,14 @@ describe.each(BACKENDS)('flow endpoints agree with the hourly /flows rows on %s'
     const { data } = await get(`/api/v1/ci-share?${RANGE}&resolution=1D&zone=FR&zone=DE_LU&zone=NO_2`);
     expect(data.length).toBe(21);
     for (const c of data) {
-      const rows = hourly.filter((r) => day(r) === c.day.slice(0, 10) && (r.bidding_zone_from === c.zone || r.bidding_zone_to === c.zone));
-      const ci = new Set(rows.filter((r) => r.flow_type === 'counter_intuitive' && r.bidding_zone_from === c.zone).map((r) => r.datetime));
+      const rows = hourly.filter(
+        (r) => day(r) === c.day.slice(0, 10) && (r.bidding_zone_from === c.zone || r.bidding_zone_to === c.zone),
+      );
+      const ci = new Set(
+        rows
+          .filter((r) => r.flow_type === 'counter_intuitive' && r.bidding_zone_from === c.zone)
+          .map((r) => r.datetime),
+      );
       expect(c.ci_hours).toBe(ci.size);
       expect(c.total_hours).toBe(new Set(rows.map((r) => r.datetime)).size);
       expect(c.ci_percentage).toBeCloseTo(c.total_hours ? (100 * c.ci_hours) / c.total_hours : 0, 3);
@@ -91,7 +106,9 @@ describe.each(BACKENDS)('flow endpoints agree with the hourly /flows rows on %s'
   });
 
   it('scatter counts the non-outage hours of a border, signed in the written orientation', async () => {
-    const { data } = await get(`/api/v1/flow-price-scatter?${RANGE}&resolution=1H&border=FR->DE_LU&flow_bin_mw=10000&price_bin=1000`);
+    const { data } = await get(
+      `/api/v1/flow-price-scatter?${RANGE}&resolution=1H&border=FR->DE_LU&flow_bin_mw=10000&price_bin=1000`,
+    );
     const rows = hourly.filter((r) => borderOf(r) === 'DE_LU->FR' && r.flow_type !== 'outage');
     expect(data.reduce((s, p) => s + p.count, 0)).toBe(rows.length);
     expect(data.every((p) => p.bidding_zone_from === 'FR' && p.bidding_zone_to === 'DE_LU')).toBe(true);
@@ -100,7 +117,9 @@ describe.each(BACKENDS)('flow endpoints agree with the hourly /flows rows on %s'
   it('duration curves run from the largest to the smallest signed hourly flow', async () => {
     const { meta, data } = await get(`/api/v1/flow-duration?${RANGE}&border=ES->FR&points=5`);
     expect(meta.resolution).toBeNull();
-    const signed = hourly.filter((r) => borderOf(r) === 'ES->FR').map((r) => (r.bidding_zone_from === 'ES' ? r.net_flow_mw : -r.net_flow_mw));
+    const signed = hourly
+      .filter((r) => borderOf(r) === 'ES->FR')
+      .map((r) => (r.bidding_zone_from === 'ES' ? r.net_flow_mw : -r.net_flow_mw));
     expect(data.map((p) => p.percentage)).toEqual([0, 25, 50, 75, 100]);
     expect(data[0].flow_mw).toBeCloseTo(Math.max(...signed), 2);
     expect(data[4].flow_mw).toBeCloseTo(Math.min(...signed), 2);
@@ -117,7 +136,11 @@ describe.each(BACKENDS)('flow endpoints agree with the hourly /flows rows on %s'
     expect(data[0].import_mwh).toBeCloseTo(imp, 0);
     expect(data[0].net_export_mwh).toBeCloseTo(exp - imp, 0);
     const byHour = new Map<string, number>();
-    for (const r of rows) byHour.set(r.datetime, (byHour.get(r.datetime) ?? 0) + (r.bidding_zone_from === 'ES' ? r.net_flow_mw : -r.net_flow_mw));
+    for (const r of rows)
+      byHour.set(
+        r.datetime,
+        (byHour.get(r.datetime) ?? 0) + (r.bidding_zone_from === 'ES' ? r.net_flow_mw : -r.net_flow_mw),
+      );
     expect(data[0].net_exporter_hours).toBe([...byHour.values()].filter((v) => v > 0).length);
     expect(data[0].peak_export_mw).toBeCloseTo(Math.max(0, ...byHour.values()), 1);
   });
@@ -136,8 +159,12 @@ describe.each(BACKENDS)('flow endpoints agree with the hourly /flows rows on %s'
 
   it('rejects bad flow parameters with 422s naming them', async () => {
     for (const [q, param, type] of [
-      ['limit=0', 'limit', 'greater_than_equal'], ['limit=20001', 'limit', 'less_than_equal'], ['limit=abc', 'limit', 'int_parsing'],
-      ['offset=-1', 'offset', 'greater_than_equal'], ['flow_type=sideways', 'flow_type', 'enum'], ['border=FR->PL', 'border', 'value_error'],
+      ['limit=0', 'limit', 'greater_than_equal'],
+      ['limit=20001', 'limit', 'less_than_equal'],
+      ['limit=abc', 'limit', 'int_parsing'],
+      ['offset=-1', 'offset', 'greater_than_equal'],
+      ['flow_type=sideways', 'flow_type', 'enum'],
+      ['border=FR->PL', 'border', 'value_error'],
       ['zone=XX', 'zone', 'value_error'],
     ] as const) {
       const res = await t.get(`/api/v1/flows?${q}`);

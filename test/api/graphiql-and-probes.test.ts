@@ -14,12 +14,28 @@ describe('GraphiQL default query and the probe paths', () => {
   it('opens GraphiQL on a default query that is valid against the schema', async () => {
     expect(validate(schema, parse(GRAPHIQL_DEFAULT_QUERY))).toEqual([]);
     const page = await (await t.get('/graphql', { headers: { accept: 'text/html' } })).text();
-    expect(page.includes(`"defaultQuery":${JSON.stringify(GRAPHIQL_DEFAULT_QUERY)}`), 'the page passes the default query to GraphiQL').toBe(true);
+    expect(
+      page.includes(`"defaultQuery":${JSON.stringify(GRAPHIQL_DEFAULT_QUERY)}`),
+      'the page passes the default query to GraphiQL',
+    ).toBe(true);
   });
 
   it('answers the default query with the last 48 hours of DE_LU quarter-hour prices in one page', async () => {
-    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: GRAPHIQL_DEFAULT_QUERY }) });
-    const body = (await res.json()) as { errors?: unknown; data: { prices: { meta: { resolution: string; resolvedFrom: string }; totalCount: number; edges: { node: { datetime: string } }[] } } };
+    const res = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: GRAPHIQL_DEFAULT_QUERY }),
+    });
+    const body = (await res.json()) as {
+      errors?: unknown;
+      data: {
+        prices: {
+          meta: { resolution: string; resolvedFrom: string };
+          totalCount: number;
+          edges: { node: { datetime: string } }[];
+        };
+      };
+    };
     expect(body.errors).toBeUndefined();
     const { meta, totalCount, edges } = body.data.prices;
     expect(meta.resolution).toBe('NATIVE');

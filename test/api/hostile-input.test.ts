@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
 
-const REST_PATHS = ['prices', 'flows', 'flow-type-summary', 'ci-share', 'flow-price-scatter', 'flow-duration', 'price-kpis', 'zone-import-export'];
+const REST_PATHS = [
+  'prices',
+  'flows',
+  'flow-type-summary',
+  'ci-share',
+  'flow-price-scatter',
+  'flow-duration',
+  'price-kpis',
+  'zone-import-export',
+];
 const GRAPHQL_FIELDS: Record<string, string> = {
   prices: 'totalCount',
   flows: 'totalCount',
@@ -14,12 +23,26 @@ const GRAPHQL_FIELDS: Record<string, string> = {
 };
 
 /** Instants that resolve outside 1900-01-01..2200-01-01 UTC, or carry an impossible offset. */
-const OUT_OF_RANGE = ['now-2026y', 'now-999999d', '0001-01-01', '9999-12-31T23:59:59', '2024-01-01T00:00:00-99:99', '2024-01-01T00:00:00+14:30'];
+const OUT_OF_RANGE = [
+  'now-2026y',
+  'now-999999d',
+  '0001-01-01',
+  '9999-12-31T23:59:59',
+  '2024-01-01T00:00:00-99:99',
+  '2024-01-01T00:00:00+14:30',
+];
 
-type GraphQLBody = { data?: unknown; errors?: { message: string; extensions?: { code?: string; issues?: { param: string; type: string }[] } }[] };
+type GraphQLBody = {
+  data?: unknown;
+  errors?: { message: string; extensions?: { code?: string; issues?: { param: string; type: string }[] } }[];
+};
 
 async function graphql(t: TestApp, query: string): Promise<GraphQLBody> {
-  const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const res = await t.get('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as GraphQLBody;
 }
@@ -40,7 +63,10 @@ describe.each(BACKENDS)('hostile input answered as client errors, on %s', (backe
           const res = await t.get(`/api/v1/${path}?${param}=${encodeURIComponent(value)}`);
           expect(res.status, `${path} ${param}=${value}`).toBe(422);
           const body = (await res.json()) as { detail: { loc: string[]; input: string }[] };
-          expect(body.detail.map((d) => d.loc), `${path} ${param}=${value}`).toEqual([['query', param]]);
+          expect(
+            body.detail.map((d) => d.loc),
+            `${path} ${param}=${value}`,
+          ).toEqual([['query', param]]);
           expect(body.detail[0]?.input).toBe(value);
         }
       }
@@ -59,7 +85,10 @@ describe.each(BACKENDS)('hostile input answered as client errors, on %s', (backe
       for (const value of OUT_OF_RANGE) {
         for (const arg of ['from', 'to']) {
           const body = await graphql(t, `{ ${field}(${arg}: ${JSON.stringify(value)}) { ${selection} } }`);
-          expect(body.errors?.map((e) => e.extensions?.code), `${field} ${arg}=${value}`).toEqual(['BAD_USER_INPUT']);
+          expect(
+            body.errors?.map((e) => e.extensions?.code),
+            `${field} ${arg}=${value}`,
+          ).toEqual(['BAD_USER_INPUT']);
           expect(body.errors?.[0]?.extensions?.issues?.map((i) => i.param)).toEqual([arg]);
         }
       }
@@ -91,16 +120,25 @@ describe.each(BACKENDS)('hostile input answered as client errors, on %s', (backe
       for (const cursor of bad) {
         const body = await graphql(t, `{ ${field}(after: ${JSON.stringify(cursor)}) { totalCount } }`);
         const label = `${field} ${Buffer.from(cursor, 'base64url').toString()}`;
-        expect(body.errors?.map((e) => e.extensions?.code), label).toEqual(['BAD_USER_INPUT']);
+        expect(
+          body.errors?.map((e) => e.extensions?.code),
+          label,
+        ).toEqual(['BAD_USER_INPUT']);
         expect(body.errors?.[0]?.message, label).toMatch(/^after: Invalid cursor/);
       }
     }
   });
 
   it('accepts cursors of the shape the connections hand out', async () => {
-    const prices = await graphql(t, `{ prices(after: ${JSON.stringify(b64('["2025-10-01T00:00:00.000Z","DE_LU"]'))}) { totalCount } }`);
+    const prices = await graphql(
+      t,
+      `{ prices(after: ${JSON.stringify(b64('["2025-10-01T00:00:00.000Z","DE_LU"]'))}) { totalCount } }`,
+    );
     expect(prices.errors).toBeUndefined();
-    const flows = await graphql(t, `{ flows(after: ${JSON.stringify(b64('["2025-10-01T00:00:00.000Z","DE_LU","FR","congestion"]'))}) { totalCount } }`);
+    const flows = await graphql(
+      t,
+      `{ flows(after: ${JSON.stringify(b64('["2025-10-01T00:00:00.000Z","DE_LU","FR","congestion"]'))}) { totalCount } }`,
+    );
     expect(flows.errors).toBeUndefined();
   });
 });

@@ -56,8 +56,13 @@ describe.each(BACKENDS)('hostile REST parameters on %s', (backend) => {
 
   it('answers generated combinations of hostile parameters without a server error or an internal detail', async () => {
     const request = fc.constantFrom(...ENDPOINTS.map((e) => e.path)).chain((path) =>
-      fc.tuple(fc.constant(path), fc.uniqueArray(fc.constantFrom(...paramsOf(path)), { minLength: 1, maxLength: 4 }).chain((names) =>
-        fc.tuple(...names.map(hostileParam)))));
+      fc.tuple(
+        fc.constant(path),
+        fc
+          .uniqueArray(fc.constantFrom(...paramsOf(path)), { minLength: 1, maxLength: 4 })
+          .chain((names) => fc.tuple(...names.map(hostileParam))),
+      ),
+    );
     await fc.assert(
       fc.asyncProperty(request, async ([path, sent]) => {
         const { problem } = await ask(path, sent);

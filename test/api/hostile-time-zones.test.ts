@@ -14,22 +14,29 @@ const RANGE = { datetime_from: '2025-09-22T00:00:00Z', datetime_to: '2025-11-06T
 const TZ_ENDPOINTS = ENDPOINTS.filter((e) => 'tz' in e.query.shape);
 
 /** The resolutions an endpoint is asked with: its default and 1D where it takes one. */
-const resolutionsOf = (shape: object): (string | undefined)[] => ('resolution' in shape ? [undefined, '1D', '1W'] : [undefined]);
+const resolutionsOf = (shape: object): (string | undefined)[] =>
+  'resolution' in shape ? [undefined, '1D', '1W'] : [undefined];
 
 /** Every leaf of a type, two levels of objects deep. */
 function selection(type: GraphQLOutputType, depth = 0): string {
   const named = getNamedType(type);
   if (isLeafType(named)) return '';
   if (!isObjectType(named) || depth > 2) return '{ __typename }';
-  const parts = Object.values(named.getFields()).filter((f) => f.args.length === 0).map((f) => `${f.name} ${selection(f.type, depth + 1)}`.trim());
+  const parts = Object.values(named.getFields())
+    .filter((f) => f.args.length === 0)
+    .map((f) => `${f.name} ${selection(f.type, depth + 1)}`.trim());
   return `{ ${parts.join(' ')} }`;
 }
 
-const TZ_FIELDS = Object.values(schema.getQueryType()!.getFields()).filter((f) => f.args.some((a) => a.name === 'timeZone'));
+const TZ_FIELDS = Object.values(schema.getQueryType()!.getFields()).filter((f) =>
+  f.args.some((a) => a.name === 'timeZone'),
+);
 
 /** One query of `field` over the demo range with `$tz` as its time zone. */
 function operation(field: GraphQLField<unknown, unknown>): string {
-  const range = field.args.some((a) => a.name === 'from') ? `from: "${RANGE.datetime_from}", to: "${RANGE.datetime_to}", ` : '';
+  const range = field.args.some((a) => a.name === 'from')
+    ? `from: "${RANGE.datetime_from}", to: "${RANGE.datetime_to}", `
+    : '';
   return `query Tz($tz: String) { ${field.name}(${range}timeZone: $tz) ${selection(field.type)} }`;
 }
 
@@ -49,8 +56,12 @@ describe.each(BACKENDS)('time zones Intl knows but the database does not, on %s'
           const params = new URLSearchParams({ ...RANGE, tz, ...(resolution && { resolution }) });
           const res = await t.get(`${e.path}?${params}`);
           const text = await res.text();
-          const locs = res.status === 422 ? (JSON.parse(text) as { detail: { loc: string[] }[] }).detail.map((d) => d.loc.join('.')) : [];
-          if (res.status !== 422 || !locs.includes('query.tz') || leakIn(text, [tz])) problems.push(`${e.path}?${params}: ${res.status} ${text.slice(0, 200)}`);
+          const locs =
+            res.status === 422
+              ? (JSON.parse(text) as { detail: { loc: string[] }[] }).detail.map((d) => d.loc.join('.'))
+              : [];
+          if (res.status !== 422 || !locs.includes('query.tz') || leakIn(text, [tz]))
+            problems.push(`${e.path}?${params}: ${res.status} ${text.slice(0, 200)}`);
         }
       }
     }
@@ -68,9 +79,15 @@ describe.each(BACKENDS)('time zones Intl knows but the database does not, on %s'
           body: JSON.stringify({ query: operation(field), variables: { tz } }),
         });
         const text = await res.text();
-        const body = JSON.parse(text) as { errors?: { extensions?: { code?: string; issues?: { param: string }[] } }[] };
+        const body = JSON.parse(text) as {
+          errors?: { extensions?: { code?: string; issues?: { param: string }[] } }[];
+        };
         const error = body.errors?.[0]?.extensions;
-        const ok = res.status < 500 && error?.code === 'BAD_USER_INPUT' && error.issues?.some((i) => i.param === 'timeZone') && !leakIn(text, [tz]);
+        const ok =
+          res.status < 500 &&
+          error?.code === 'BAD_USER_INPUT' &&
+          error.issues?.some((i) => i.param === 'timeZone') &&
+          !leakIn(text, [tz]);
         if (!ok) problems.push(`${field.name}(timeZone: ${tz}): ${res.status} ${text.slice(0, 200)}`);
       }
     }

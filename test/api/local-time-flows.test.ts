@@ -19,7 +19,9 @@ const BORDERS = { 'ES->PT': 'Europe/Lisbon', 'DE_LU->FR': 'Europe/Berlin', 'FI->
 const DAY = '2025-10-26';
 
 const localDay = (ms: number, tz: string): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+  new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(ms),
+  );
 
 describe.each(BACKENDS)('/flows with a time zone on %s', (backend) => {
   let t: TestApp;
@@ -36,13 +38,24 @@ describe.each(BACKENDS)('/flows with a time zone on %s', (backend) => {
 
   for (const [border, tz] of Object.entries(BORDERS)) {
     it(`${border}: the local day ${DAY} in ${tz} has 25 hours and the mean of its hourly rows`, async () => {
-      const hourly = await flows({ border, datetime_from: '2025-10-25T12:00:00Z', datetime_to: '2025-10-27T12:00:00Z', resolution: '1H' });
+      const hourly = await flows({
+        border,
+        datetime_from: '2025-10-25T12:00:00Z',
+        datetime_to: '2025-10-27T12:00:00Z',
+        resolution: '1H',
+      });
       expect(hourly.meta).not.toHaveProperty('time_zone');
       const inDay = hourly.data.filter((r) => localDay(Date.parse(r.datetime), tz) === DAY);
       expect(inDay).toHaveLength(25);
 
       const named = tz === 'Europe/Lisbon';
-      const daily = await flows({ border, datetime_from: DAY, datetime_to: '2025-10-27', resolution: '1D', tz: named ? tz : 'local' });
+      const daily = await flows({
+        border,
+        datetime_from: DAY,
+        datetime_to: '2025-10-27',
+        resolution: '1D',
+        tz: named ? tz : 'local',
+      });
       expect(daily.meta.time_zone).toBe(named ? tz : 'local');
       const groups = new Map<string, number[]>();
       for (const r of inDay) {
@@ -50,7 +63,11 @@ describe.each(BACKENDS)('/flows with a time zone on %s', (backend) => {
         groups.set(key, [...(groups.get(key) ?? []), r.net_flow_mw]);
       }
       expect(daily.data).toHaveLength(groups.size);
-      const start = { 'Europe/Lisbon': `${DAY}T00:00:00+01:00`, 'Europe/Berlin': `${DAY}T00:00:00+02:00`, 'Europe/Helsinki': `${DAY}T00:00:00+03:00` }[tz];
+      const start = {
+        'Europe/Lisbon': `${DAY}T00:00:00+01:00`,
+        'Europe/Berlin': `${DAY}T00:00:00+02:00`,
+        'Europe/Helsinki': `${DAY}T00:00:00+03:00`,
+      }[tz];
       for (const r of daily.data) {
         expect(r.datetime).toBe(start);
         const values = groups.get(`${r.bidding_zone_from}|${r.bidding_zone_to}|${r.flow_type}`)!;
@@ -61,15 +78,32 @@ describe.each(BACKENDS)('/flows with a time zone on %s', (backend) => {
     });
   }
 
-  it('hourly rows keep their instants and carry the offset of the border\'s zone A', async () => {
-    const plain = await flows({ border: 'FR->DE_LU', datetime_from: '2025-10-26T00:00:00Z', datetime_to: '2025-10-26T02:00:00Z', resolution: '1H' });
-    const local = await flows({ border: 'FR->DE_LU', datetime_from: '2025-10-26T00:00:00Z', datetime_to: '2025-10-26T02:00:00Z', resolution: '1H', tz: 'local' });
+  it("hourly rows keep their instants and carry the offset of the border's zone A", async () => {
+    const plain = await flows({
+      border: 'FR->DE_LU',
+      datetime_from: '2025-10-26T00:00:00Z',
+      datetime_to: '2025-10-26T02:00:00Z',
+      resolution: '1H',
+    });
+    const local = await flows({
+      border: 'FR->DE_LU',
+      datetime_from: '2025-10-26T00:00:00Z',
+      datetime_to: '2025-10-26T02:00:00Z',
+      resolution: '1H',
+      tz: 'local',
+    });
     expect(local.data.map((r) => Date.parse(r.datetime))).toEqual(plain.data.map((r) => Date.parse(r.datetime)));
     expect(local.data.map((r) => r.datetime)).toEqual(['2025-10-26T02:00:00+02:00', '2025-10-26T02:00:00+01:00']);
   });
 
   it('local 1D pages over borders in several time zones: offset pages join up to the whole', async () => {
-    const base = { zone: 'SE_1', datetime_from: '2025-10-20T00:00:00Z', datetime_to: '2025-10-30T00:00:00Z', resolution: '1D', tz: 'local' };
+    const base = {
+      zone: 'SE_1',
+      datetime_from: '2025-10-20T00:00:00Z',
+      datetime_to: '2025-10-30T00:00:00Z',
+      resolution: '1D',
+      tz: 'local',
+    };
     const all = await flows(base);
     const first = await flows({ ...base, limit: '7' });
     const rest = await flows({ ...base, offset: '7' });

@@ -33,7 +33,15 @@ function priceAt(zoneIndex: number, ms: number): number {
 /** Local wall-clock parts of an instant, read with Intl (independent of the API's formatting). */
 function wall(ms: number, tz: string): { day: string; hour: number; weekday: string } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', weekday: 'short' })
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      weekday: 'short',
+    })
       .formatToParts(new Date(ms))
       .map((p) => [p.type, p.value]),
   );
@@ -75,13 +83,24 @@ describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
   }
 
   /** Native rows of a zone (fetched without tz, a day at a time: the native cap), as instants and prices. */
-  async function native(code: Code, from: string, to: string): Promise<{ ms: number; price: number; interpolated: boolean }[]> {
+  async function native(
+    code: Code,
+    from: string,
+    to: string,
+  ): Promise<{ ms: number; price: number; interpolated: boolean }[]> {
     const out: { ms: number; price: number; interpolated: boolean }[] = [];
     for (let ms = Date.parse(from); ms < Date.parse(to); ms += 86_400_000) {
       const day = (x: number) => new Date(x).toISOString().slice(0, 10);
-      const body = await rows({ zone: code, datetime_from: day(ms), datetime_to: day(ms + 86_400_000), resolution: 'native' });
+      const body = await rows({
+        zone: code,
+        datetime_from: day(ms),
+        datetime_to: day(ms + 86_400_000),
+        resolution: 'native',
+      });
       expect(body.meta).not.toHaveProperty('time_zone');
-      out.push(...body.data.map((r) => ({ ms: Date.parse(r.datetime), price: r.price_mwh, interpolated: r.interpolated })));
+      out.push(
+        ...body.data.map((r) => ({ ms: Date.parse(r.datetime), price: r.price_mwh, interpolated: r.interpolated })),
+      );
     }
     return out;
   }
@@ -106,10 +125,18 @@ describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
       it(`${code}: the local day ${day} in ${tz} has ${w.spring ? 23 : 25} hourly rows and its mean over the local day`, async () => {
         const nat = await native(code, w.from, w.to);
         const inDay = nat.filter((p) => wall(p.ms, tz).day === day);
-        const hourly = await rows({ zone: code, datetime_from: day, datetime_to: w.spring ? '2026-03-30' : '2026-10-26', resolution: '1H', tz: tz.toLowerCase() });
+        const hourly = await rows({
+          zone: code,
+          datetime_from: day,
+          datetime_to: w.spring ? '2026-03-30' : '2026-10-26',
+          resolution: '1H',
+          tz: tz.toLowerCase(),
+        });
         expect(hourly.meta.time_zone).toBe(tz);
         expect(hourly.data).toHaveLength(w.spring ? 23 : 25);
-        expect(hourly.data[0]!.datetime).toBe(`${day}T00:00:00${w.spring ? { PT: 'Z', DE_LU: '+01:00', FI: '+02:00' }[code].replace('Z', '+00:00') : { PT: '+01:00', DE_LU: '+02:00', FI: '+03:00' }[code]}`);
+        expect(hourly.data[0]!.datetime).toBe(
+          `${day}T00:00:00${w.spring ? { PT: 'Z', DE_LU: '+01:00', FI: '+02:00' }[code].replace('Z', '+00:00') : { PT: '+01:00', DE_LU: '+02:00', FI: '+03:00' }[code]}`,
+        );
         const hourMeans = meansBy(inDay, (ms) => String(Math.floor(ms / 3_600_000)));
         for (const r of hourly.data) {
           const m = hourMeans.get(String(Date.parse(r.datetime) / 3_600_000))!;
@@ -132,7 +159,13 @@ describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
     it(`${code}: local weeks start on Monday 00:00 in ${tz} and average their native rows`, async () => {
       const w = WINDOWS[1]!;
       const nat = await native(code, w.from, w.to);
-      const weekly = await rows({ zone: code, datetime_from: w.from, datetime_to: w.to, resolution: '1W', tz: 'local' });
+      const weekly = await rows({
+        zone: code,
+        datetime_from: w.from,
+        datetime_to: w.to,
+        resolution: '1W',
+        tz: 'local',
+      });
       expect(weekly.meta.time_zone).toBe('local');
       const mondayOf = (ms: number) => {
         let m = ms;
@@ -151,8 +184,19 @@ describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
   }
 
   it('native rows keep their instants and five fields, written with the local offset', async () => {
-    const plain = await rows({ zone: 'DE_LU', datetime_from: '2026-10-25T00:00:00Z', datetime_to: '2026-10-25T02:00:00Z', resolution: 'native' });
-    const local = await rows({ zone: 'DE_LU', datetime_from: '2026-10-25T00:00:00Z', datetime_to: '2026-10-25T02:00:00Z', resolution: 'native', tz: 'local' });
+    const plain = await rows({
+      zone: 'DE_LU',
+      datetime_from: '2026-10-25T00:00:00Z',
+      datetime_to: '2026-10-25T02:00:00Z',
+      resolution: 'native',
+    });
+    const local = await rows({
+      zone: 'DE_LU',
+      datetime_from: '2026-10-25T00:00:00Z',
+      datetime_to: '2026-10-25T02:00:00Z',
+      resolution: 'native',
+      tz: 'local',
+    });
     expect(local.data.map((r) => Date.parse(r.datetime))).toEqual(plain.data.map((r) => Date.parse(r.datetime)));
     expect(local.data.map((r) => r.datetime.slice(0, 19).slice(11) + r.datetime.slice(19))).toContain('02:45:00+02:00');
     expect(local.data.map((r) => r.datetime.slice(11))).toContain('02:00:00+01:00');
@@ -168,8 +212,13 @@ describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
     expect(utc.meta).toEqual({ ...plain.meta, time_zone: 'UTC' });
   });
 
-  it('naive bounds are read in the zone given, and under local in the zones\' shared time zone', async () => {
-    const berlin = await rows({ zone: 'DE_LU', datetime_from: '2026-03-29', datetime_to: '2026-03-30', tz: 'Europe/Berlin' });
+  it("naive bounds are read in the zone given, and under local in the zones' shared time zone", async () => {
+    const berlin = await rows({
+      zone: 'DE_LU',
+      datetime_from: '2026-03-29',
+      datetime_to: '2026-03-30',
+      tz: 'Europe/Berlin',
+    });
     expect(berlin.meta.resolved_datetime_from).toBe('2026-03-28T23:00:00');
     expect(berlin.meta.resolved_datetime_to).toBe('2026-03-29T22:00:00');
     const local = await rows({ zone: 'FI', datetime_from: '2026-10-25', datetime_to: '2026-10-26', tz: 'local' });
@@ -178,12 +227,23 @@ describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
   });
 
   it('under local, a naive bound over zones in several time zones is a 422 on tz; offsets are fine', async () => {
-    const res = await get({ zone: ['PT', 'FI'], datetime_from: '2026-10-25', datetime_to: '2026-10-26T00:00:00Z', tz: 'local' });
+    const res = await get({
+      zone: ['PT', 'FI'],
+      datetime_from: '2026-10-25',
+      datetime_to: '2026-10-26T00:00:00Z',
+      tz: 'local',
+    });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { detail: { loc: string[]; msg: string }[] };
     expect(body.detail[0]!.loc).toEqual(['query', 'tz']);
     expect(body.detail[0]!.msg).toMatch(/offset/);
-    const ok = await rows({ zone: ['PT', 'FI'], datetime_from: '2026-10-25T00:00:00Z', datetime_to: '2026-10-26T00:00:00Z', tz: 'local', resolution: '1H' });
+    const ok = await rows({
+      zone: ['PT', 'FI'],
+      datetime_from: '2026-10-25T00:00:00Z',
+      datetime_to: '2026-10-26T00:00:00Z',
+      tz: 'local',
+      resolution: '1H',
+    });
     expect(ok.data.filter((r) => r.bidding_zone === 'PT')[0]!.datetime).toBe('2026-10-25T01:00:00+01:00');
     expect(ok.data.filter((r) => r.bidding_zone === 'FI')[0]!.datetime).toBe('2026-10-25T03:00:00+03:00');
   });
@@ -198,9 +258,21 @@ describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
   });
 
   it('the caps of native and 1H count real hours', async () => {
-    const res = await get({ zone: 'DE_LU', datetime_from: '2026-10-24T00:00:00', datetime_to: '2026-10-26T00:00:00', resolution: 'native', tz: 'Europe/Berlin' });
+    const res = await get({
+      zone: 'DE_LU',
+      datetime_from: '2026-10-24T00:00:00',
+      datetime_to: '2026-10-26T00:00:00',
+      resolution: 'native',
+      tz: 'Europe/Berlin',
+    });
     expect(res.status).toBe(422);
-    const ok = await get({ zone: 'DE_LU', datetime_from: '2026-03-28T00:00:00', datetime_to: '2026-03-30T00:00:00', resolution: 'native', tz: 'Europe/Berlin' });
+    const ok = await get({
+      zone: 'DE_LU',
+      datetime_from: '2026-03-28T00:00:00',
+      datetime_to: '2026-03-30T00:00:00',
+      resolution: 'native',
+      tz: 'Europe/Berlin',
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -211,7 +283,10 @@ describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
       return (await res.json()) as { meta: Record<string, unknown>; data: { hours: number; mean: number }[] };
     };
     const local = await kpis({ datetime_from: '2026-10-25', datetime_to: '2026-10-26', tz: 'local' });
-    const explicit = await kpis({ datetime_from: '2026-10-25T00:00:00+02:00', datetime_to: '2026-10-26T00:00:00+01:00' });
+    const explicit = await kpis({
+      datetime_from: '2026-10-25T00:00:00+02:00',
+      datetime_to: '2026-10-26T00:00:00+01:00',
+    });
     expect(local.meta.time_zone).toBe('local');
     expect(explicit.meta).not.toHaveProperty('time_zone');
     expect(local.data[0]!.hours).toBe(25);

@@ -7,7 +7,8 @@ const HOURS = ['2025-12-31T21:00:00Z', '2025-12-31T22:00:00Z', '2025-12-31T23:00
 const QUERY = 'zone=DE_LU&datetime_from=2025-12-31T21:00:00Z&datetime_to=2026-01-01T01:00:00Z&resolution=native';
 
 /** The calendar year of an instant in a zone, read with Intl (independent of the API). */
-const yearIn = (iso: string, tz: string): number => Number(new Intl.DateTimeFormat('en-GB', { timeZone: tz, year: 'numeric' }).format(new Date(iso)));
+const yearIn = (iso: string, tz: string): number =>
+  Number(new Intl.DateTimeFormat('en-GB', { timeZone: tz, year: 'numeric' }).format(new Date(iso)));
 
 describe('price row year under a time zone', () => {
   let t: TestApp;
@@ -39,14 +40,20 @@ describe('price row year under a time zone', () => {
     const [header, ...lines] = csv.trim().split(/\r?\n/);
     const at = header!.split(',').indexOf('year');
     expect(lines.map((l) => Number(l.split(',')[at]))).toEqual([2025, 2025, 2026, 2026]);
-    const arrow = tableFromIPC(new Uint8Array(await (await t.get(`/api/v1/prices?${QUERY}&tz=Europe/Berlin&format=arrow`)).arrayBuffer()));
+    const arrow = tableFromIPC(
+      new Uint8Array(await (await t.get(`/api/v1/prices?${QUERY}&tz=Europe/Berlin&format=arrow`)).arrayBuffer()),
+    );
     expect([...arrow.getChild('year')!].map(Number)).toEqual([2025, 2025, 2026, 2026]);
   });
 
   it('is the local year in GraphQL under timeZone, the UTC year without', async () => {
     const ask = async (timeZone?: string) => {
       const query = `{ prices(zones: ["DE_LU"], from: "2025-12-31T21:00:00Z", to: "2026-01-01T01:00:00Z", resolution: NATIVE${timeZone ? `, timeZone: "${timeZone}"` : ''}) { edges { node { year } } } }`;
-      const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      const res = await t.get('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
       const body = (await res.json()) as { data: { prices: { edges: { node: { year: number } }[] } } };
       return body.data.prices.edges.map((e) => e.node.year);
     };

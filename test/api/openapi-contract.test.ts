@@ -16,7 +16,10 @@ const operations = ENDPOINTS.map((e) => [e.path, doc.paths[e.path].get] as const
 
 describe('the OpenAPI document as a contract', () => {
   it('passes the Redocly recommended ruleset with examples checked as errors, the missing licence its only warning', async () => {
-    const config = await createConfig({ extends: ['recommended'], rules: { 'no-invalid-media-type-examples': 'error', 'no-invalid-parameter-examples': 'error' } });
+    const config = await createConfig({
+      extends: ['recommended'],
+      rules: { 'no-invalid-media-type-examples': 'error', 'no-invalid-parameter-examples': 'error' },
+    });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
     const summary = problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
     expect(summary).toEqual(['warn info-license #/info: Info object should contain `license` field.']);
@@ -63,9 +66,27 @@ describe('the OpenAPI document as a contract', () => {
         expect(op.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
       }
       expect(Object.keys(op.responses['429'].headers)).toContain('Retry-After');
-      const meta = ['X-Provenance', 'X-Upstream-Sources', 'X-Resolved-Datetime-From', 'X-Resolved-Datetime-To', 'X-Resolution', 'X-Time-Zone'];
-      const paging = op.operationId === 'getFlows' ? ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-Next-Offset', 'Link'] : [];
-      expect(Object.keys(op.responses['200'].headers)).toEqual(['ETag', 'Cache-Control', 'Surrogate-Key', 'Cache-Tag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', ...meta, ...paging]);
+      const meta = [
+        'X-Provenance',
+        'X-Upstream-Sources',
+        'X-Resolved-Datetime-From',
+        'X-Resolved-Datetime-To',
+        'X-Resolution',
+        'X-Time-Zone',
+      ];
+      const paging =
+        op.operationId === 'getFlows' ? ['X-Total-Count', 'X-Limit', 'X-Offset', 'X-Next-Offset', 'Link'] : [];
+      expect(Object.keys(op.responses['200'].headers)).toEqual([
+        'ETag',
+        'Cache-Control',
+        'Surrogate-Key',
+        'Cache-Tag',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        ...meta,
+        ...paging,
+      ]);
     }
     expect(doc.components.schemas.HTTPValidationError.properties.detail.items.required).toEqual(['loc', 'msg', 'type']);
   });
@@ -84,7 +105,10 @@ describe('the OpenAPI document as a contract', () => {
     expect(lines).toHaveLength((e.example?.response.data.length ?? 0) + 1);
     expect(header?.split(',')[0]).toBe(Object.keys(e.example?.response.data[0] ?? {})[0]);
     expect(op.parameters.find((p: any) => p.name === 'format')?.schema.enum).toEqual(['json', 'csv', 'arrow']);
-    expect(op.responses['200'].content['application/vnd.apache.arrow.stream'].schema).toMatchObject({ type: 'string', format: 'binary' });
+    expect(op.responses['200'].content['application/vnd.apache.arrow.stream'].schema).toMatchObject({
+      type: 'string',
+      format: 'binary',
+    });
     for (const [name, value] of Object.entries(e.example?.query ?? {})) {
       expect(op.parameters.find((p: any) => p.name === name)?.example).toEqual(value);
     }
@@ -97,10 +121,17 @@ describe('the OpenAPI document as a contract', () => {
       await writeFile(join(dir, 'schema.ts'), types);
       await writeFile(join(dir, 'usage.ts'), USAGE);
       const program = ts.createProgram([join(dir, 'usage.ts')], {
-        strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler, types: [], skipLibCheck: true,
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        types: [],
+        skipLibCheck: true,
       });
-      const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      const diagnostics = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(diagnostics).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -17,20 +17,36 @@ describe('the OpenAPI document and the reference page', () => {
     expect(doc.info.version).toBe('1.0.0');
     expect(Object.keys(doc.paths).sort()).toEqual(ENDPOINTS.map((e) => e.path).sort());
     const params = doc.paths['/api/v1/flows'].get.parameters.map((p: any) => p.name);
-    expect(params).toEqual(['datetime_from', 'datetime_to', 'resolution', 'border', 'zone', 'flow_type', 'limit', 'offset', 'tz', 'format']);
+    expect(params).toEqual([
+      'datetime_from',
+      'datetime_to',
+      'resolution',
+      'border',
+      'zone',
+      'flow_type',
+      'limit',
+      'offset',
+      'tz',
+      'format',
+    ]);
     expect(doc.components.schemas.PriceRow.additionalProperties).toBe(false);
-    expect(doc.paths['/api/v1/prices'].get.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/HTTPValidationError');
+    expect(doc.paths['/api/v1/prices'].get.responses['422'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/HTTPValidationError',
+    );
   });
 
-  it.each(ENDPOINTS.map((e) => [e.path, e] as const))('%s answers with rows its published schema accepts', async (path, endpoint) => {
-    const res = await t.get(`${path}?datetime_from=2025-10-20&datetime_to=2025-10-22`);
-    expect(res.status).toBe(200);
-    const body = await res.json();
-    const envelope = z.object({ meta: MetaSchema, data: z.array(endpoint.row) }).strict();
-    const parsed = envelope.safeParse(body);
-    expect(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 3))).toBe(true);
-    expect((body as any).data.length).toBeGreaterThan(0);
-  });
+  it.each(ENDPOINTS.map((e) => [e.path, e] as const))(
+    '%s answers with rows its published schema accepts',
+    async (path, endpoint) => {
+      const res = await t.get(`${path}?datetime_from=2025-10-20&datetime_to=2025-10-22`);
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      const envelope = z.object({ meta: MetaSchema, data: z.array(endpoint.row) }).strict();
+      const parsed = envelope.safeParse(body);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 3))).toBe(true);
+      expect((body as any).data.length).toBeGreaterThan(0);
+    },
+  );
 
   it('serves the reference page and its assets from the installed package, and GraphiQL without a CDN', async () => {
     const page = await (await t.get('/api/v1/docs')).text();
@@ -56,18 +72,21 @@ describe('the OpenAPI document and the reference page', () => {
     expect(doc.info.description).toMatch(/UTC unless `tz`/);
   });
 
-  it.each(['/api/v1/docs', '/api/v1/docs/'])('resolves every asset of the reference page requested as %s', async (pagePath) => {
-    const res = await t.get(pagePath);
-    expect(res.status).toBe(200);
-    const page = await res.text();
-    const refs = [...page.matchAll(/(?:href|src)="([^"]+)"|url: '([^']+)'/g)].map((m) => m[1] ?? m[2] ?? '');
-    expect(refs).toHaveLength(4);
-    for (const ref of refs) {
-      const url = new URL(ref, `http://test${pagePath}`);
-      const asset = await t.get(url.pathname);
-      expect(asset.status, `${ref} from ${pagePath}`).toBe(200);
-    }
-  });
+  it.each(['/api/v1/docs', '/api/v1/docs/'])(
+    'resolves every asset of the reference page requested as %s',
+    async (pagePath) => {
+      const res = await t.get(pagePath);
+      expect(res.status).toBe(200);
+      const page = await res.text();
+      const refs = [...page.matchAll(/(?:href|src)="([^"]+)"|url: '([^']+)'/g)].map((m) => m[1] ?? m[2] ?? '');
+      expect(refs).toHaveLength(4);
+      for (const ref of refs) {
+        const url = new URL(ref, `http://test${pagePath}`);
+        const asset = await t.get(url.pathname);
+        expect(asset.status, `${ref} from ${pagePath}`).toBe(200);
+      }
+    },
+  );
 
   it('answers health and readiness', async () => {
     expect((await t.get('/healthz')).status).toBe(200);

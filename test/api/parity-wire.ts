@@ -14,11 +14,21 @@ type FlowRow = FlowRowsQuery['flows']['edges'][number]['node'];
 
 /** The REST endpoint of each aggregate field. */
 export const REST_PATH: Record<AggregateField, string> = {
-  flowTypeSummary: '/api/v1/flow-type-summary', ciShare: '/api/v1/ci-share', flowPriceScatter: '/api/v1/flow-price-scatter',
-  flowDuration: '/api/v1/flow-duration', priceKpis: '/api/v1/price-kpis', zoneImportExport: '/api/v1/zone-import-export',
+  flowTypeSummary: '/api/v1/flow-type-summary',
+  ciShare: '/api/v1/ci-share',
+  flowPriceScatter: '/api/v1/flow-price-scatter',
+  flowDuration: '/api/v1/flow-duration',
+  priceKpis: '/api/v1/price-kpis',
+  zoneImportExport: '/api/v1/zone-import-export',
 };
 const REST_PARAM: Record<string, string> = {
-  from: 'datetime_from', to: 'datetime_to', borders: 'border', zones: 'zone', flowTypes: 'flow_type', flowBinMw: 'flow_bin_mw', priceBin: 'price_bin',
+  from: 'datetime_from',
+  to: 'datetime_to',
+  borders: 'border',
+  zones: 'zone',
+  flowTypes: 'flow_type',
+  flowBinMw: 'flow_bin_mw',
+  priceBin: 'price_bin',
 };
 const REST_ENUM: Record<string, string> = { AUTO: 'auto', NATIVE: 'native', HOURLY: '1H', DAILY: '1D', WEEKLY: '1W' };
 
@@ -26,7 +36,8 @@ const REST_ENUM: Record<string, string> = { AUTO: 'auto', NATIVE: 'native', HOUR
 export function restQuery(field: 'flows' | AggregateField, vars: Record<string, unknown>): string {
   const qs = new URLSearchParams();
   for (const { name, type } of schema.getQueryType()!.getFields()[field]!.args) {
-    const spell = (v: unknown) => (isEnumType(getNamedType(type)) ? (REST_ENUM[String(v)] ?? String(v).toLowerCase()) : String(v));
+    const spell = (v: unknown) =>
+      isEnumType(getNamedType(type)) ? (REST_ENUM[String(v)] ?? String(v).toLowerCase()) : String(v);
     for (const v of [vars[name] ?? []].flat()) qs.append(REST_PARAM[name] ?? name, spell(v));
   }
   return qs.toString();
@@ -51,26 +62,68 @@ export const wireMeta = (m: MetaFieldsFragment) => ({
 /** Every field of each aggregate row as the REST row writes it. */
 export const WIRE: { [F in AggregateField]: (r: Rows<F>) => Record<string, unknown> } = {
   flowTypeSummary: (r) => ({
-    day: r.day, bidding_zone_from: same(r.biddingZoneFrom, r.zoneFrom.code), bidding_zone_to: same(r.biddingZoneTo, r.zoneTo.code),
-    convergence: r.convergence, congestion: r.congestion, counter_intuitive: r.counterIntuitive, outage: r.outage, hours: r.hours,
+    day: r.day,
+    bidding_zone_from: same(r.biddingZoneFrom, r.zoneFrom.code),
+    bidding_zone_to: same(r.biddingZoneTo, r.zoneTo.code),
+    convergence: r.convergence,
+    congestion: r.congestion,
+    counter_intuitive: r.counterIntuitive,
+    outage: r.outage,
+    hours: r.hours,
   }),
-  ciShare: (r) => ({ day: utc(r.day), zone: same(r.biddingZone, r.zone.code), ci_hours: r.ciHours, total_hours: r.totalHours, ci_percentage: r.ciPercentage }),
-  flowPriceScatter: (r) => ({ bidding_zone_from: r.biddingZoneFrom, bidding_zone_to: r.biddingZoneTo, net_flow_mw: r.netFlowMw, price_delta: r.priceDeltaEurMwh, count: r.count }),
+  ciShare: (r) => ({
+    day: utc(r.day),
+    zone: same(r.biddingZone, r.zone.code),
+    ci_hours: r.ciHours,
+    total_hours: r.totalHours,
+    ci_percentage: r.ciPercentage,
+  }),
+  flowPriceScatter: (r) => ({
+    bidding_zone_from: r.biddingZoneFrom,
+    bidding_zone_to: r.biddingZoneTo,
+    net_flow_mw: r.netFlowMw,
+    price_delta: r.priceDeltaEurMwh,
+    count: r.count,
+  }),
   flowDuration: (r) => ({ series: r.series, series_type: r.seriesType, percentage: r.percentage, flow_mw: r.flowMw }),
   priceKpis: (r) => ({
-    bidding_zone: same(r.biddingZone, r.zone.code), mean_price: r.meanPrice, min_price: r.minPrice, max_price: r.maxPrice, std_price: r.stdPrice,
-    p05_price: r.p05Price, median_price: r.medianPrice, p95_price: r.p95Price, peak_mean_price: r.peakMeanPrice, offpeak_mean_price: r.offpeakMeanPrice,
-    negative_hours: r.negativeHours, hours: r.hours, interpolated_hours: r.interpolatedHours,
+    bidding_zone: same(r.biddingZone, r.zone.code),
+    mean_price: r.meanPrice,
+    min_price: r.minPrice,
+    max_price: r.maxPrice,
+    std_price: r.stdPrice,
+    p05_price: r.p05Price,
+    median_price: r.medianPrice,
+    p95_price: r.p95Price,
+    peak_mean_price: r.peakMeanPrice,
+    offpeak_mean_price: r.offpeakMeanPrice,
+    negative_hours: r.negativeHours,
+    hours: r.hours,
+    interpolated_hours: r.interpolatedHours,
   }),
   zoneImportExport: (r) => ({
-    zone: same(r.biddingZone, r.zone.code), import_mwh: r.importMwh, export_mwh: r.exportMwh, net_export_mwh: r.netExportMwh,
-    peak_import_mw: r.peakImportMw, peak_export_mw: r.peakExportMw, net_importer_hours: r.netImporterHours, net_exporter_hours: r.netExporterHours,
+    zone: same(r.biddingZone, r.zone.code),
+    import_mwh: r.importMwh,
+    export_mwh: r.exportMwh,
+    net_export_mwh: r.netExportMwh,
+    peak_import_mw: r.peakImportMw,
+    peak_export_mw: r.peakExportMw,
+    net_importer_hours: r.netImporterHours,
+    net_exporter_hours: r.netExporterHours,
   }),
 };
 
 /** Every field of a GraphQL flow row as the REST /flows row writes it. */
 export const wireFlow = (r: FlowRow) => ({
-  datetime: utc(r.datetime), bidding_zone_from: same(r.biddingZoneFrom, r.from.code), bidding_zone_to: same(r.biddingZoneTo, r.to.code),
-  flow_type: r.flowType.toLowerCase(), flow_interpolated: r.flowInterpolated, net_flow_mw: r.netFlowMw,
-  price_from: r.priceFromEurMwh, price_to: r.priceToEurMwh, price_delta: r.priceDeltaEurMwh, capacity_mw: r.capacityMw, hours: r.hours,
+  datetime: utc(r.datetime),
+  bidding_zone_from: same(r.biddingZoneFrom, r.from.code),
+  bidding_zone_to: same(r.biddingZoneTo, r.to.code),
+  flow_type: r.flowType.toLowerCase(),
+  flow_interpolated: r.flowInterpolated,
+  net_flow_mw: r.netFlowMw,
+  price_from: r.priceFromEurMwh,
+  price_to: r.priceToEurMwh,
+  price_delta: r.priceDeltaEurMwh,
+  capacity_mw: r.capacityMw,
+  hours: r.hours,
 });

@@ -11,7 +11,10 @@ import { createApiKey } from '../../src/security/api-keys.js';
 const POOL_SIZE = 2;
 const REQUESTS = 6;
 const PRICES_REST = '/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=native';
-const PRICES_GQL = JSON.stringify({ query: '{ prices(zones: ["FR"], from: "2025-10-01", to: "2025-10-02", resolution: NATIVE, first: 10) { totalCount } }' });
+const PRICES_GQL = JSON.stringify({
+  query:
+    '{ prices(zones: ["FR"], from: "2025-10-01", to: "2025-10-02", resolution: NATIVE, first: 10) { totalCount } }',
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -89,7 +92,10 @@ describe.runIf(TEST_DATABASE_URL)('a saturated connection pool on PostgreSQL', (
 
       const asked = Date.now();
       const ready = await send(t.app, '/readyz');
-      expect({ status: ready.status, body: JSON.parse(ready.text) as unknown }).toEqual({ status: 200, body: READY_LISTENING });
+      expect({ status: ready.status, body: JSON.parse(ready.text) as unknown }).toEqual({
+        status: 200,
+        body: READY_LISTENING,
+      });
       expect(Date.now() - asked).toBeLessThan(1_000);
 
       await sleep(6_000 - (Date.now() - fired));
@@ -161,13 +167,19 @@ describe.runIf(TEST_DATABASE_URL)('readiness while PostgreSQL is slow to answer 
       const asked = Date.now();
       const busy = await send(app, '/readyz');
       expect(Date.now() - asked).toBeLessThan(2_000);
-      expect({ status: busy.status, body: (JSON.parse(busy.text) as { status: string }).status }).toEqual({ status: 200, body: 'busy' });
+      expect({ status: busy.status, body: (JSON.parse(busy.text) as { status: string }).status }).toEqual({
+        status: 200,
+        body: 'busy',
+      });
       await sleep(5_500);
       expect((await send(app, '/readyz')).status).toBe(200);
       await locker.query('ROLLBACK');
       await sleep(100);
       const again = await send(app, '/readyz');
-      expect({ status: again.status, body: JSON.parse(again.text) as unknown }).toEqual({ status: 200, body: READY_LISTENING });
+      expect({ status: again.status, body: JSON.parse(again.text) as unknown }).toEqual({
+        status: 200,
+        body: READY_LISTENING,
+      });
     } finally {
       await locker.query('ROLLBACK');
       await locker.end();
@@ -185,7 +197,11 @@ describe('readiness while the embedded database is busy', () => {
       const busy = t.db.pglite!.transaction(() => sleep(1_000));
       const ready = await t.get('/readyz');
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', detail: 'ok', events: { state: 'listening', since: expect.any(String) } });
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        detail: 'ok',
+        events: { state: 'listening', since: expect.any(String) },
+      });
       await busy;
     } finally {
       await t.close();

@@ -43,17 +43,28 @@ describe.each(BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
   });
 
   it('returns 15-minute native rows after the 2025-10-01 switch and hourly ones before', async () => {
-    const { json } = await body('/api/v1/prices?datetime_from=2025-09-30T22:00:00&datetime_to=2025-10-01T02:00:00&zone=DE_LU&resolution=native');
+    const { json } = await body(
+      '/api/v1/prices?datetime_from=2025-09-30T22:00:00&datetime_to=2025-10-01T02:00:00&zone=DE_LU&resolution=native',
+    );
     expect(json.meta.resolution).toBe('native');
     expect(json.data.map((r: any) => r.datetime)).toEqual([
-      '2025-09-30T22:00:00Z', '2025-09-30T23:00:00Z',
-      '2025-10-01T00:00:00Z', '2025-10-01T00:15:00Z', '2025-10-01T00:30:00Z', '2025-10-01T00:45:00Z',
-      '2025-10-01T01:00:00Z', '2025-10-01T01:15:00Z', '2025-10-01T01:30:00Z', '2025-10-01T01:45:00Z',
+      '2025-09-30T22:00:00Z',
+      '2025-09-30T23:00:00Z',
+      '2025-10-01T00:00:00Z',
+      '2025-10-01T00:15:00Z',
+      '2025-10-01T00:30:00Z',
+      '2025-10-01T00:45:00Z',
+      '2025-10-01T01:00:00Z',
+      '2025-10-01T01:15:00Z',
+      '2025-10-01T01:30:00Z',
+      '2025-10-01T01:45:00Z',
     ]);
   });
 
   it('accepts EIC codes and lower case, and reports the short code', async () => {
-    const { status, json } = await body('/api/v1/prices?zone=10yfr-rte------c&datetime_from=2025-10-10&datetime_to=2025-10-11');
+    const { status, json } = await body(
+      '/api/v1/prices?zone=10yfr-rte------c&datetime_from=2025-10-10&datetime_to=2025-10-11',
+    );
     expect(status).toBe(200);
     expect(new Set(json.data.map((r: any) => r.bidding_zone))).toEqual(new Set(['FR']));
   });
@@ -66,12 +77,19 @@ describe.each(BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
       ['datetime_from=2025-09-01&datetime_to=2025-11-01', '1D'],
       ['datetime_from=2025-01-01&datetime_to=2025-11-01', '1W'],
     ];
-    for (const [q, expected] of cases) expect((await body(`/api/v1/prices?zone=FR&${q}`)).json.meta.resolution, q).toBe(expected);
+    for (const [q, expected] of cases)
+      expect((await body(`/api/v1/prices?zone=FR&${q}`)).json.meta.resolution, q).toBe(expected);
   });
 
   it('stamps 1W rows with the Monday of the ISO week', async () => {
     const { json } = await body('/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-11-01&resolution=1W');
-    expect(json.data.map((r: any) => r.datetime)).toEqual(['2025-09-29T00:00:00Z', '2025-10-06T00:00:00Z', '2025-10-13T00:00:00Z', '2025-10-20T00:00:00Z', '2025-10-27T00:00:00Z']);
+    expect(json.data.map((r: any) => r.datetime)).toEqual([
+      '2025-09-29T00:00:00Z',
+      '2025-10-06T00:00:00Z',
+      '2025-10-13T00:00:00Z',
+      '2025-10-20T00:00:00Z',
+      '2025-10-27T00:00:00Z',
+    ]);
   });
 });
 
@@ -96,17 +114,31 @@ describe.each(BACKENDS)('GET /api/v1/prices errors on %s', (backend) => {
   });
 
   it('rejects native over more than 2 days and 1H over more than 14 days', async () => {
-    const native = await detail('/api/v1/prices?resolution=native&datetime_from=2025-10-01&datetime_to=2025-10-03T00:00:01');
+    const native = await detail(
+      '/api/v1/prices?resolution=native&datetime_from=2025-10-01&datetime_to=2025-10-03T00:00:01',
+    );
     expect(native.status).toBe(422);
     expect(native.json.detail[0].loc).toEqual(['query', 'resolution']);
-    expect((await detail('/api/v1/prices?resolution=native&datetime_from=2025-10-01&datetime_to=2025-10-03')).status).toBe(200);
-    expect((await detail('/api/v1/prices?resolution=1H&datetime_from=2025-10-01&datetime_to=2025-10-16')).status).toBe(422);
-    expect((await detail('/api/v1/prices?resolution=1H&datetime_from=2025-10-01&datetime_to=2025-10-15')).status).toBe(200);
+    expect(
+      (await detail('/api/v1/prices?resolution=native&datetime_from=2025-10-01&datetime_to=2025-10-03')).status,
+    ).toBe(200);
+    expect((await detail('/api/v1/prices?resolution=1H&datetime_from=2025-10-01&datetime_to=2025-10-16')).status).toBe(
+      422,
+    );
+    expect((await detail('/api/v1/prices?resolution=1H&datetime_from=2025-10-01&datetime_to=2025-10-15')).status).toBe(
+      200,
+    );
   });
 
   it('names the parameter of an unreadable datetime, an inverted range and an unknown zone', async () => {
-    expect((await detail('/api/v1/prices?datetime_from=yesterday')).json.detail[0].loc).toEqual(['query', 'datetime_from']);
-    expect((await detail('/api/v1/prices?datetime_to=2025-02-30')).json.detail[0].loc).toEqual(['query', 'datetime_to']);
+    expect((await detail('/api/v1/prices?datetime_from=yesterday')).json.detail[0].loc).toEqual([
+      'query',
+      'datetime_from',
+    ]);
+    expect((await detail('/api/v1/prices?datetime_to=2025-02-30')).json.detail[0].loc).toEqual([
+      'query',
+      'datetime_to',
+    ]);
     const inverted = await detail('/api/v1/prices?datetime_from=now&datetime_to=now-1d');
     expect(inverted.status).toBe(422);
     expect(inverted.json.detail[0].loc).toEqual(['query', 'datetime_to']);

@@ -71,7 +71,8 @@ describe.each(BACKENDS)('aggregated demo prices are time-weighted means of the n
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo');
     native = [];
-    for (let from = FROM; from < TO; from += 2 * DAY) native.push(...(await prices(from, Math.min(from + 2 * DAY, TO), 'native')));
+    for (let from = FROM; from < TO; from += 2 * DAY)
+      native.push(...(await prices(from, Math.min(from + 2 * DAY, TO), 'native')));
   });
   afterAll(() => t?.close());
 
@@ -80,8 +81,12 @@ describe.each(BACKENDS)('aggregated demo prices are time-weighted means of the n
     const after = native.filter((r) => Date.parse(r.datetime) >= SWITCH);
     expect(before.length).toBe(ZONES.length * 9 * 24);
     expect(after.length).toBe(ZONES.length * 5 * 96);
-    expect(before.filter((r) => r.interpolated).map((r) => r.bidding_zone)).toEqual(expect.arrayContaining(['ES', 'SE_2']));
-    expect(after.filter((r) => r.interpolated).map((r) => r.bidding_zone)).toEqual(expect.arrayContaining(['DE_LU', 'SE_2']));
+    expect(before.filter((r) => r.interpolated).map((r) => r.bidding_zone)).toEqual(
+      expect.arrayContaining(['ES', 'SE_2']),
+    );
+    expect(after.filter((r) => r.interpolated).map((r) => r.bidding_zone)).toEqual(
+      expect.arrayContaining(['DE_LU', 'SE_2']),
+    );
   });
 
   it('1H prices are the means of the native prices of each UTC hour, interpolated when any of them was', async () => {
@@ -110,6 +115,7 @@ describe.each(BACKENDS)('aggregated demo prices are time-weighted means of the n
       const rows = inWeek.filter((r) => r.bidding_zone === zone);
       return rows.reduce((s, r) => s + r.price_mwh, 0) / rows.length;
     };
-    for (const r of weekly) expect(Math.abs(r.price_mwh - rowMean(r.bidding_zone)), r.bidding_zone).toBeGreaterThan(0.01);
+    for (const r of weekly)
+      expect(Math.abs(r.price_mwh - rowMean(r.bidding_zone)), r.bidding_zone).toBeGreaterThan(0.01);
   });
 });

@@ -34,16 +34,25 @@ describe.each(BACKENDS)('prices through GraphQL on %s', (backend) => {
     for (const z of c.zones ?? []) qs.append('zone', z);
     const rest = (await (await t.get(`/api/v1/prices?${qs}`)).json()) as any;
     const gql = await t.graphql(PricesQuery, {
-      zones: c.zones ? [...c.zones] : null, from: c.from, to: c.to, resolution: RESOLUTION_ENUM[c.resolution], first: 10_000,
+      zones: c.zones ? [...c.zones] : null,
+      from: c.from,
+      to: c.to,
+      resolution: RESOLUTION_ENUM[c.resolution],
+      first: 10_000,
     });
     expect(gql.errors).toBeUndefined();
     const conn = gql.data!.prices;
     expect(rest.data.length).toBeGreaterThan(0);
     expect(conn.totalCount).toBe(rest.data.length);
-    expect(conn.edges.map((e) => ({
-      datetime: e.node.datetime, bidding_zone: e.node.biddingZone, price_mwh: e.node.priceEurMwh,
-      interpolated: e.node.interpolated, year: e.node.year,
-    }))).toEqual(rest.data);
+    expect(
+      conn.edges.map((e) => ({
+        datetime: e.node.datetime,
+        bidding_zone: e.node.biddingZone,
+        price_mwh: e.node.priceEurMwh,
+        interpolated: e.node.interpolated,
+        year: e.node.year,
+      })),
+    ).toEqual(rest.data);
     expect(conn.meta.resolution).toBe(RESOLUTION_ENUM[c.resolution]);
     expect(conn.meta.upstreamSources).toEqual(rest.meta.upstream_sources);
     expect(conn.meta.resolvedFrom?.replace(/Z$/, '')).toBe(rest.meta.resolved_datetime_from);

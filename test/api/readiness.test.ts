@@ -25,7 +25,11 @@ describe('/readyz', () => {
 
   const readyz = async (sources: ReadySources) => {
     const schema = createSchema({ typeDefs: 'type Query { ok: Boolean }' });
-    const yoga = createYoga({ schema, logging: false, plugins: [healthPlugin(bare.db, createLogger(testConfig()), { now: () => NOW, ...sources })] });
+    const yoga = createYoga({
+      schema,
+      logging: false,
+      plugins: [healthPlugin(bare.db, createLogger(testConfig()), { now: () => NOW, ...sources })],
+    });
     const res = await yoga.fetch('http://test/readyz');
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
@@ -40,8 +44,17 @@ describe('/readyz', () => {
   });
 
   it('reports the data events listener, and answers 503 once it has been reconnecting for longer than the bound', async () => {
-    expect(await readyz({ events: events('listening', 3_600_000) })).toEqual({ status: 200, body: expect.objectContaining({ status: 'ready', events: { state: 'listening', since: '2025-10-01T11:00:00.000Z' } }) });
-    expect(await readyz({ events: events('reconnecting', EVENTS_DOWN_UNREADY_MS - 1000) })).toMatchObject({ status: 200, body: { status: 'ready', events: { state: 'reconnecting' } } });
+    expect(await readyz({ events: events('listening', 3_600_000) })).toEqual({
+      status: 200,
+      body: expect.objectContaining({
+        status: 'ready',
+        events: { state: 'listening', since: '2025-10-01T11:00:00.000Z' },
+      }),
+    });
+    expect(await readyz({ events: events('reconnecting', EVENTS_DOWN_UNREADY_MS - 1000) })).toMatchObject({
+      status: 200,
+      body: { status: 'ready', events: { state: 'reconnecting' } },
+    });
     const down = await readyz({ events: events('reconnecting', EVENTS_DOWN_UNREADY_MS + 1000) });
     expect(down).toMatchObject({ status: 503, body: { status: 'unavailable', events: { state: 'reconnecting' } } });
     expect(down.body.detail).toMatch(/data events listener down since .*stale/);

@@ -7,7 +7,10 @@ import { TEST_DATABASE_URL } from '../support/env.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 const PRICES = '/api/v1/prices?zone=DE_LU&datetime_from=2025-11-01T00:00&datetime_to=2025-11-02T00:00&resolution=1H';
-const GQL = JSON.stringify({ query: '{ prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-02T00:00", resolution: HOURLY) { totalCount } }' });
+const GQL = JSON.stringify({
+  query:
+    '{ prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-02T00:00", resolution: HOURLY) { totalCount } }',
+});
 /** Requests not asked before the outage: the response caches cannot answer them, so they reach the database. */
 const PRICES_FR = PRICES.replace('DE_LU', 'FR');
 const GQL_FR = GQL.replace('DE_LU', 'FR');
@@ -17,8 +20,12 @@ describe.runIf(TEST_DATABASE_URL)('PostgreSQL going away and coming back (throug
   let proxy: TcpProxy;
   let db: Database;
   let app: App;
-  const get = (path: string, init?: RequestInit) => Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), init ?? {}));
-  const gql = async (body = GQL) => (await (await get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { data?: unknown; errors?: { extensions: { code: string } }[] };
+  const get = (path: string, init?: RequestInit) =>
+    Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), init ?? {}));
+  const gql = async (body = GQL) =>
+    (await (
+      await get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    ).json()) as { data?: unknown; errors?: { extensions: { code: string } }[] };
 
   beforeAll(async () => {
     seeded = await createTestDatabase('postgres', { seed: 'demo' });

@@ -5,7 +5,10 @@ import { createTestApp, type TestApp } from '../support/app.js';
 
 const LIMIT_MS = 300;
 const PRICES_REST = '/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=native';
-const PRICES_GQL = { query: '{ prices(zones: ["FR"], from: "2025-10-01", to: "2025-10-02", resolution: NATIVE, first: 10) { totalCount } }' };
+const PRICES_GQL = {
+  query:
+    '{ prices(zones: ["FR"], from: "2025-10-01", to: "2025-10-02", resolution: NATIVE, first: 10) { totalCount } }',
+};
 
 const postGraphql = (t: TestApp, body: unknown) =>
   t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -13,11 +16,15 @@ const postGraphql = (t: TestApp, body: unknown) =>
 async function expectTimeouts(t: TestApp): Promise<void> {
   const rest = await t.get(PRICES_REST);
   expect(rest.status).toBe(504);
-  expect(await rest.json()).toEqual({ detail: 'The request exceeded the 0.3 s time limit; narrow the range or page through it' });
+  expect(await rest.json()).toEqual({
+    detail: 'The request exceeded the 0.3 s time limit; narrow the range or page through it',
+  });
   const gql = await postGraphql(t, PRICES_GQL);
   expect(gql.status).toBe(504);
   const body = (await gql.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
-  expect(body.errors).toEqual([{ message: expect.stringMatching(/0.3 s time limit/), extensions: { code: 'TIMEOUT' } }]);
+  expect(body.errors).toEqual([
+    { message: expect.stringMatching(/0.3 s time limit/), extensions: { code: 'TIMEOUT' } },
+  ]);
 }
 
 describe('the request time limit on the embedded database', () => {
@@ -52,12 +59,15 @@ describe.runIf(TEST_DATABASE_URL)('the request time limit on PostgreSQL', () => 
   });
 
   const blockedBy = async (pid: number) => {
-    const { rows } = await locker.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
+    const { rows } = await locker.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+      [pid],
+    );
     return rows[0]!.n;
   };
 
   it('answers 504, cancels the statements left waiting in the server, and serves again', async () => {
-    const pid = ((await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!).pid;
+    const pid = (await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     await locker.query('BEGIN');
     await locker.query(`LOCK TABLE "${t.db.schema}".price_point IN ACCESS EXCLUSIVE MODE`);
     try {

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routePath } from '../../src/http/paths.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
-const ROUTES = ['/healthz', '/readyz', '/metrics', '/api/v1/prices?zone=DE_LU', '/api/v1/openapi.json', '/api/v1/docs', `/graphql?query=${encodeURIComponent('{ zones { code } }')}`];
+const ROUTES = [
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/api/v1/prices?zone=DE_LU',
+  '/api/v1/openapi.json',
+  '/api/v1/docs',
+  `/graphql?query=${encodeURIComponent('{ zones { code } }')}`,
+];
 
 function withSlash(route: string, slashes = '/'): string {
   const [path, query] = route.split('?');
@@ -24,11 +32,14 @@ describe('one trailing slash is ignored on every route', () => {
     expect(slashed.headers.get('content-type')).toBe(plain.headers.get('content-type'));
   });
 
-  it.each(ROUTES.filter((r) => !r.startsWith('/graphql')))('%s names no route with two trailing slashes (404)', async (route) => {
-    const res = await t.get(withSlash(route, '//'));
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ detail: 'Not Found' });
-  });
+  it.each(ROUTES.filter((r) => !r.startsWith('/graphql')))(
+    '%s names no route with two trailing slashes (404)',
+    async (route) => {
+      const res = await t.get(withSlash(route, '//'));
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ detail: 'Not Found' });
+    },
+  );
 
   it('leaves probes and scraping unmetered with the slash too', async () => {
     const before = (await t.get('/healthz')).headers.get('ratelimit-remaining');

@@ -16,13 +16,20 @@ import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support
 /** A database that counts the statements run through its query API. */
 function counting(db: Database): { db: Database; count: () => number } {
   let n = 0;
-  const wrap = <F extends (sql: string, params?: unknown[]) => Promise<unknown>>(run: F): F => ((sql: string, params?: unknown[]) => (n++, run(sql, params))) as F;
+  const wrap = <F extends (sql: string, params?: unknown[]) => Promise<unknown>>(run: F): F =>
+    ((sql: string, params?: unknown[]) => (n++, run(sql, params))) as F;
   return { db: { ...db, rawQuery: wrap(db.rawQuery), preparedQuery: wrap(db.preparedQuery) }, count: () => n };
 }
 
 const PAST = '/api/v1/prices?zone=DE_LU&datetime_from=2025-10-01&datetime_to=2025-10-08';
 const FLOWS_14D = '/api/v1/flows?datetime_from=2025-10-01&datetime_to=2025-10-15';
-const DASHBOARD_PRICES = { zones: ['DE_LU', 'FR'], from: '2025-10-01', to: '2025-10-08', resolution: 'HOURLY', first: 500 };
+const DASHBOARD_PRICES = {
+  zones: ['DE_LU', 'FR'],
+  from: '2025-10-01',
+  to: '2025-10-08',
+  resolution: 'HOURLY',
+  first: 500,
+};
 
 describe.each(BACKENDS)('transport on %s', (backend) => {
   let t: TestDatabase;
@@ -33,12 +40,26 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
     sql = rec.count;
     return createApp({ config: testConfig(config), db: rec.db, now: () => DEMO_TEST_NOW.getTime() });
   };
-  const get = (path: string, headers: Record<string, string> = {}) => Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), { headers }));
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), { headers }));
   const graphql = (body: unknown) =>
-    Promise.resolve(app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    Promise.resolve(
+      app.yoga.fetch(new URL('/graphql', 'http://test'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
   const dataEvent = async () => {
     const before = app.version.current;
-    const payload = { schema: t.db.schema, kind: 'prices', item: 'prices', areas: ['DE_LU'], from: '2025-10-01T00:00:00Z', to: '2025-10-02T00:00:00Z' };
+    const payload = {
+      schema: t.db.schema,
+      kind: 'prices',
+      item: 'prices',
+      areas: ['DE_LU'],
+      from: '2025-10-01T00:00:00Z',
+      to: '2025-10-02T00:00:00Z',
+    };
     await t.db.rawQuery('select pg_notify($1, $2)', [dataEventsChannel(t.db.schema), JSON.stringify(payload)]);
     for (let i = 0; i < 100 && app.version.current === before; i++) await new Promise((r) => setTimeout(r, 20));
     expect(app.version.current).toBeGreaterThan(before);
@@ -67,8 +88,16 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
   });
 
   it('gives every whole JSON response the content-length of its own body, cached or not, hits unchanged by their headers', async () => {
-    const urls = [PAST, '/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02', '/api/v1/prices?datetime_from=2025-10-01&datetime_to=2025-10-31&resolution=1D'];
-    const uncached = await createApp({ config: testConfig({ RESPONSE_CACHE: false }), db: t.db, now: () => DEMO_TEST_NOW.getTime() });
+    const urls = [
+      PAST,
+      '/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02',
+      '/api/v1/prices?datetime_from=2025-10-01&datetime_to=2025-10-31&resolution=1D',
+    ];
+    const uncached = await createApp({
+      config: testConfig({ RESPONSE_CACHE: false }),
+      db: t.db,
+      now: () => DEMO_TEST_NOW.getTime(),
+    });
     try {
       for (const target of [app, uncached]) {
         const seen: [string, number][] = [];
@@ -112,8 +141,16 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
   it('sets Cache-Control by range: settled past an hour, recent or relative a minute, errors no-store', async () => {
     expect((await get(PAST)).headers.get('cache-control')).toBe('public, max-age=3600');
     expect((await get('/api/v1/prices')).headers.get('cache-control')).toBe('public, max-age=60');
-    expect((await get('/api/v1/prices?datetime_from=2025-11-01&datetime_to=2025-11-04T13:00:00Z')).headers.get('cache-control')).toBe('public, max-age=60');
-    expect((await get('/api/v1/prices?datetime_from=2025-11-01&datetime_to=2025-11-03T12:00:00Z')).headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(
+      (await get('/api/v1/prices?datetime_from=2025-11-01&datetime_to=2025-11-04T13:00:00Z')).headers.get(
+        'cache-control',
+      ),
+    ).toBe('public, max-age=60');
+    expect(
+      (await get('/api/v1/prices?datetime_from=2025-11-01&datetime_to=2025-11-03T12:00:00Z')).headers.get(
+        'cache-control',
+      ),
+    ).toBe('public, max-age=3600');
     const error = await get('/api/v1/prices?resolution=bogus');
     expect(error.status).toBe(422);
     expect(error.headers.get('cache-control')).toBe('no-store');
@@ -134,33 +171,44 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
     expect(revalidated.status).toBe(304);
   });
 
-  it.each(['gzip', 'br'])('sends whole REST bodies %s-compressed on the miss and on the hit, each decompressing to the plain JSON', async (coding) => {
-    const path = `/api/v1/prices?zone=FR&datetime_from=2025-10-0${coding === 'gzip' ? 2 : 3}&datetime_to=2025-10-09`;
-    const before = sql();
-    const bodies: Buffer[] = [];
-    for (let i = 0; i < 2; i++) {
-      const ran = sql();
-      const res = await get(path, { 'accept-encoding': coding });
-      expect(sql() > ran, `SQL on request ${i + 1}`).toBe(i === 0);
-      expect(res.headers.get('content-encoding')).toBe(coding);
-      expect(res.headers.get('vary')).toMatch(/Accept-Encoding/);
-      expect(res.headers.get('etag')).toMatch(new RegExp(`-${coding}"$`));
-      expect((await get(path, { 'accept-encoding': coding, 'if-none-match': res.headers.get('etag')! })).status).toBe(304);
-      const bytes = Buffer.from(await res.arrayBuffer());
-      expect(res.headers.get('content-length')).toBe(String(bytes.length));
-      bodies.push(coding === 'gzip' ? gunzipSync(bytes) : brotliDecompressSync(bytes));
-    }
-    const ran = sql() - before;
-    const plain = await (await get(path)).text();
-    expect(sql() - before).toBe(ran);
-    expect(plain.length).toBeGreaterThan(1_000);
-    for (const body of bodies) expect(body.toString('utf8')).toBe(plain);
-  });
+  it.each(['gzip', 'br'])(
+    'sends whole REST bodies %s-compressed on the miss and on the hit, each decompressing to the plain JSON',
+    async (coding) => {
+      const path = `/api/v1/prices?zone=FR&datetime_from=2025-10-0${coding === 'gzip' ? 2 : 3}&datetime_to=2025-10-09`;
+      const before = sql();
+      const bodies: Buffer[] = [];
+      for (let i = 0; i < 2; i++) {
+        const ran = sql();
+        const res = await get(path, { 'accept-encoding': coding });
+        expect(sql() > ran, `SQL on request ${i + 1}`).toBe(i === 0);
+        expect(res.headers.get('content-encoding')).toBe(coding);
+        expect(res.headers.get('vary')).toMatch(/Accept-Encoding/);
+        expect(res.headers.get('etag')).toMatch(new RegExp(`-${coding}"$`));
+        expect((await get(path, { 'accept-encoding': coding, 'if-none-match': res.headers.get('etag')! })).status).toBe(
+          304,
+        );
+        const bytes = Buffer.from(await res.arrayBuffer());
+        expect(res.headers.get('content-length')).toBe(String(bytes.length));
+        bodies.push(coding === 'gzip' ? gunzipSync(bytes) : brotliDecompressSync(bytes));
+      }
+      const ran = sql() - before;
+      const plain = await (await get(path)).text();
+      expect(sql() - before).toBe(ran);
+      expect(plain.length).toBeGreaterThan(1_000);
+      for (const body of bodies) expect(body.toString('utf8')).toBe(plain);
+    },
+  );
 
   it('compresses a GraphQL response that decompresses to the uncompressed one', async () => {
     const body = JSON.stringify({ query: dashboardDocumentText(PricesQuery), variables: DASHBOARD_PRICES });
     const post = (headers: Record<string, string>) =>
-      Promise.resolve(app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
+      Promise.resolve(
+        app.yoga.fetch(new URL('/graphql', 'http://test'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        }),
+      );
     const plain = await (await post({})).text();
     const res = await post({ 'accept-encoding': 'br' });
     expect(res.headers.get('content-encoding')).toBe('br');
@@ -177,7 +225,9 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
   });
 
   it('streams the largest page of the data set compressed, in several pieces', async () => {
-    const res = await get('/api/v1/flows?datetime_from=2025-09-22&datetime_to=2025-11-05', { 'accept-encoding': 'gzip' });
+    const res = await get('/api/v1/flows?datetime_from=2025-09-22&datetime_to=2025-11-05', {
+      'accept-encoding': 'gzip',
+    });
     expect(res.headers.get('content-encoding')).toBe('gzip');
     const reader = res.body!.getReader();
     const chunks: Uint8Array[] = [];
@@ -205,7 +255,11 @@ describe.each(BACKENDS)('transport on %s', (backend) => {
     const etag = (await graphql(request)).headers.get('etag');
     expect(etag).toBeTruthy();
     const revalidate = () =>
-      app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json', 'if-none-match': etag! }, body: JSON.stringify(request) });
+      app.yoga.fetch(new URL('/graphql', 'http://test'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'if-none-match': etag! },
+        body: JSON.stringify(request),
+      });
     expect((await revalidate()).status).toBe(304);
     await dataEvent();
     const before = sql();
@@ -219,7 +273,11 @@ describe('cached answers still cost rate-limit tokens', () => {
   let app: App;
   beforeAll(async () => {
     t = await createTestDatabase('pglite', { seed: 'demo' });
-    app = await createApp({ config: testConfig({ RATE_LIMIT_CAPACITY: 3, RATE_LIMIT_REFILL_PER_SECOND: 0.001 }), db: t.db, now: () => DEMO_TEST_NOW.getTime() });
+    app = await createApp({
+      config: testConfig({ RATE_LIMIT_CAPACITY: 3, RATE_LIMIT_REFILL_PER_SECOND: 0.001 }),
+      db: t.db,
+      now: () => DEMO_TEST_NOW.getTime(),
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -227,7 +285,12 @@ describe('cached answers still cost rate-limit tokens', () => {
   });
 
   it('refuses the fourth identical GraphQL request with 429 though the last two are cache hits', async () => {
-    const post = () => app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: dashboardDocumentText(PricesQuery), variables: DASHBOARD_PRICES }) });
+    const post = () =>
+      app.yoga.fetch(new URL('/graphql', 'http://test'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: dashboardDocumentText(PricesQuery), variables: DASHBOARD_PRICES }),
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await post()).status);
     expect(statuses).toEqual([200, 200, 200, 429]);

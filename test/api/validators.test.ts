@@ -25,7 +25,12 @@ describe.each(BACKENDS)('validators on %s', (backend) => {
     apps.push(app);
     return app;
   };
-  const get = (app: App, path: string, headers: Record<string, string> = {}) => Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), { headers: { accept: 'application/graphql-response+json', ...headers } }));
+  const get = (app: App, path: string, headers: Record<string, string> = {}) =>
+    Promise.resolve(
+      app.yoga.fetch(new URL(path, 'http://test'), {
+        headers: { accept: 'application/graphql-response+json', ...headers },
+      }),
+    );
   const etagOf = async (app: App, path: string) => {
     const res = await get(app, path);
     expect(res.status, path).toBe(200);
@@ -62,7 +67,16 @@ describe.each(BACKENDS)('validators on %s', (backend) => {
     const before = await etagOf(told, PAST);
     const zoneId = (await t.db.rawQuery<{ id: number }>('SELECT id FROM zone WHERE code = $1', ['DE_LU']))[0]!.id;
     const bumped = told.version.current;
-    await loadPrices(t.db, [{ zoneId, ts: new Date('2025-10-02T10:00:00Z'), periodMinutes: 60, priceEurMwh: 1234.5, interpolated: false, source: 'entsoe' }]);
+    await loadPrices(t.db, [
+      {
+        zoneId,
+        ts: new Date('2025-10-02T10:00:00Z'),
+        periodMinutes: 60,
+        priceEurMwh: 1234.5,
+        interpolated: false,
+        source: 'entsoe',
+      },
+    ]);
     told.version.bump();
     expect(told.version.current).toBeGreaterThan(bumped);
     for (const app of [told, untold]) {

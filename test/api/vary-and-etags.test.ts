@@ -15,12 +15,17 @@ import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support
 const PAST = '/api/v1/prices?zone=DE_LU&datetime_from=2025-10-01&datetime_to=2025-10-08';
 
 /** The field names of a Vary header, lower-cased, in order (a repeated name stays repeated). */
-const varyNames = (res: Response): string[] => (res.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+const varyNames = (res: Response): string[] =>
+  (res.headers.get('vary') ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
 
 describe('caching headers', () => {
   let t: TestDatabase;
   let app: App;
-  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), { method, headers }));
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), { method, headers }));
 
   beforeAll(async () => {
     t = await createTestDatabase('pglite', { seed: 'demo' });
@@ -31,9 +36,18 @@ describe('caching headers', () => {
     await t?.close();
   });
 
-  const QUERY = { query: dashboardDocumentText(PricesQuery), variables: { zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-03', resolution: 'HOURLY', first: 48 } };
+  const QUERY = {
+    query: dashboardDocumentText(PricesQuery),
+    variables: { zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-03', resolution: 'HOURLY', first: 48 },
+  };
   const post = (headers: Record<string, string> = {}) =>
-    Promise.resolve(app.yoga.fetch(new URL('/graphql', 'http://test'), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(QUERY) }));
+    Promise.resolve(
+      app.yoga.fetch(new URL('/graphql', 'http://test'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(QUERY),
+      }),
+    );
 
   const CASES: { name: string; path: string; headers: Record<string, string> }[] = [
     { name: 'JSON', path: PAST, headers: {} },
@@ -43,32 +57,47 @@ describe('caching headers', () => {
     { name: 'br, CSV', path: `${PAST}&resolution=1D&format=csv`, headers: { 'accept-encoding': 'br' } },
   ];
 
-  it.each(CASES)('REST $name: miss, hit and 304 each carry Vary listing Accept and Accept-Encoding once', async ({ path, headers }) => {
-    const miss = await get(path, headers);
-    await miss.arrayBuffer();
-    const hit = await get(path, headers);
-    await hit.arrayBuffer();
-    const revalidated = await get(path, { ...headers, 'if-none-match': hit.headers.get('etag')! });
-    expect([miss.status, hit.status, revalidated.status]).toEqual([200, 200, 304]);
-    for (const res of [miss, hit, revalidated]) expect(varyNames(res).sort()).toEqual(['accept', 'accept-encoding', 'origin', 'x-api-key']);
-  });
+  it.each(CASES)(
+    'REST $name: miss, hit and 304 each carry Vary listing Accept and Accept-Encoding once',
+    async ({ path, headers }) => {
+      const miss = await get(path, headers);
+      await miss.arrayBuffer();
+      const hit = await get(path, headers);
+      await hit.arrayBuffer();
+      const revalidated = await get(path, { ...headers, 'if-none-match': hit.headers.get('etag')! });
+      expect([miss.status, hit.status, revalidated.status]).toEqual([200, 200, 304]);
+      for (const res of [miss, hit, revalidated])
+        expect(varyNames(res).sort()).toEqual(['accept', 'accept-encoding', 'origin', 'x-api-key']);
+    },
+  );
 
-  it.each(CASES)('REST $name from a browser (Origin): miss, hit and 304 keep Accept and Accept-Encoding beside Origin in Vary', async ({ path, headers }) => {
-    const browser = { ...headers, origin: 'https://dashboard.example' };
-    const miss = await get(`${path}&from=browser`, browser);
-    await miss.arrayBuffer();
-    const hit = await get(`${path}&from=browser`, browser);
-    await hit.arrayBuffer();
-    const revalidated = await get(`${path}&from=browser`, { ...browser, 'if-none-match': hit.headers.get('etag')! });
-    expect([miss.status, hit.status, revalidated.status]).toEqual([200, 200, 304]);
-    for (const res of [miss, hit, revalidated]) {
-      expect(varyNames(res).sort()).toEqual(['accept', 'accept-encoding', 'origin', 'x-api-key']);
-      expect(res.headers.get('access-control-allow-origin')).toBe('https://dashboard.example');
-    }
-  });
+  it.each(CASES)(
+    'REST $name from a browser (Origin): miss, hit and 304 keep Accept and Accept-Encoding beside Origin in Vary',
+    async ({ path, headers }) => {
+      const browser = { ...headers, origin: 'https://dashboard.example' };
+      const miss = await get(`${path}&from=browser`, browser);
+      await miss.arrayBuffer();
+      const hit = await get(`${path}&from=browser`, browser);
+      await hit.arrayBuffer();
+      const revalidated = await get(`${path}&from=browser`, { ...browser, 'if-none-match': hit.headers.get('etag')! });
+      expect([miss.status, hit.status, revalidated.status]).toEqual([200, 200, 304]);
+      for (const res of [miss, hit, revalidated]) {
+        expect(varyNames(res).sort()).toEqual(['accept', 'accept-encoding', 'origin', 'x-api-key']);
+        expect(res.headers.get('access-control-allow-origin')).toBe('https://dashboard.example');
+      }
+    },
+  );
 
   it('a CORS preflight is still answered 204 with the allow headers, and varies by Origin', async () => {
-    const res = await get('/graphql', { origin: 'https://dashboard.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-key' }, 'OPTIONS');
+    const res = await get(
+      '/graphql',
+      {
+        origin: 'https://dashboard.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-api-key',
+      },
+      'OPTIONS',
+    );
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://dashboard.example');
     expect(res.headers.get('access-control-allow-headers')).toBe('content-type, x-api-key');
@@ -78,15 +107,18 @@ describe('caching headers', () => {
   it.each([
     ['format=xlsx', '&format=xlsx'],
     ['resolution=fortnightly', '&resolution=fortnightly'],
-  ])('REST: an invalid %s is refused with 422 after the same URL without it was answered from the cache', async (_name, bad) => {
-    const path = '/api/v1/prices?zone=NL&datetime_from=2025-10-01&datetime_to=2025-10-03';
-    const cached = await get(path);
-    await cached.arrayBuffer();
-    expect((await get(path)).status).toBe(200);
-    const res = await get(`${path}${bad}`);
-    expect(res.status).toBe(422);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-  });
+  ])(
+    'REST: an invalid %s is refused with 422 after the same URL without it was answered from the cache',
+    async (_name, bad) => {
+      const path = '/api/v1/prices?zone=NL&datetime_from=2025-10-01&datetime_to=2025-10-03';
+      const cached = await get(path);
+      await cached.arrayBuffer();
+      expect((await get(path)).status).toBe(200);
+      const res = await get(`${path}${bad}`);
+      expect(res.status).toBe(422);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    },
+  );
 
   it('REST: an answer to a request with an x-api-key is private and its 304 too; the anonymous one is public and varies by x-api-key', async () => {
     const path = '/api/v1/prices?zone=NL&datetime_from=2025-09-01&datetime_to=2025-09-03';
@@ -104,19 +136,22 @@ describe('caching headers', () => {
     expect(revalidated.headers.get('cache-control')).toMatch(/^private, /);
   });
 
-  it.each(['gzip', 'br'])('a REST 304 to a %s client holding the compressed body names its coded ETag; one holding the identity body gets the base tag', async (coding) => {
-    const path = '/api/v1/prices?zone=DE_LU&datetime_from=2025-10-01&datetime_to=2025-10-03&resolution=native';
-    const compressed = await get(path, { 'accept-encoding': coding });
-    await compressed.arrayBuffer();
-    const coded = compressed.headers.get('etag')!;
-    expect(compressed.headers.get('content-encoding')).toBe(coding);
-    expect(coded).toMatch(new RegExp(`-${coding}"$`));
-    const revalidated = await get(path, { 'accept-encoding': coding, 'if-none-match': coded });
-    expect([revalidated.status, revalidated.headers.get('etag')]).toEqual([304, coded]);
-    const base = `${coded.slice(0, -(coding.length + 2))}"`;
-    const identity = await get(path, { 'accept-encoding': coding, 'if-none-match': base });
-    expect([identity.status, identity.headers.get('etag')]).toEqual([304, base]);
-  });
+  it.each(['gzip', 'br'])(
+    'a REST 304 to a %s client holding the compressed body names its coded ETag; one holding the identity body gets the base tag',
+    async (coding) => {
+      const path = '/api/v1/prices?zone=DE_LU&datetime_from=2025-10-01&datetime_to=2025-10-03&resolution=native';
+      const compressed = await get(path, { 'accept-encoding': coding });
+      await compressed.arrayBuffer();
+      const coded = compressed.headers.get('etag')!;
+      expect(compressed.headers.get('content-encoding')).toBe(coding);
+      expect(coded).toMatch(new RegExp(`-${coding}"$`));
+      const revalidated = await get(path, { 'accept-encoding': coding, 'if-none-match': coded });
+      expect([revalidated.status, revalidated.headers.get('etag')]).toEqual([304, coded]);
+      const base = `${coded.slice(0, -(coding.length + 2))}"`;
+      const identity = await get(path, { 'accept-encoding': coding, 'if-none-match': base });
+      expect([identity.status, identity.headers.get('etag')]).toEqual([304, base]);
+    },
+  );
 
   it('REST Arrow (sent uncompressed) varies by Accept only, on miss, hit and 304', async () => {
     const path = `${PAST}&format=arrow`;
@@ -126,7 +161,8 @@ describe('caching headers', () => {
     await hit.arrayBuffer();
     const revalidated = await get(path, { 'if-none-match': hit.headers.get('etag')! });
     expect([miss.status, hit.status, revalidated.status]).toEqual([200, 200, 304]);
-    for (const res of [miss, hit, revalidated]) expect(varyNames(res).sort()).toEqual(['accept', 'origin', 'x-api-key']);
+    for (const res of [miss, hit, revalidated])
+      expect(varyNames(res).sort()).toEqual(['accept', 'origin', 'x-api-key']);
   });
 
   it('REST HEAD answers carry the same Vary as GET', async () => {
@@ -136,7 +172,6 @@ describe('caching headers', () => {
   });
 
   describe('GraphQL ETags', () => {
-
     it('are quoted strong entity-tags (RFC 9110), on the miss and on the cached answer', async () => {
       const miss = await post();
       const hit = await post();
@@ -166,18 +201,21 @@ describe('caching headers', () => {
       const invalid = await get(`/graphql?query=${encodeURIComponent('{ nope }')}`, { 'if-none-match': etag });
       expect(invalid.status).not.toBe(304);
       expect((await invalid.json()).errors).toBeDefined();
-      const unexpected = await Promise.resolve(app.yoga.fetch(new URL('/graphql', 'http://test'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'if-none-match': etag },
-        body: JSON.stringify({ ...QUERY, unexpected: 1 }),
-      }));
+      const unexpected = await Promise.resolve(
+        app.yoga.fetch(new URL('/graphql', 'http://test'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'if-none-match': etag },
+          body: JSON.stringify({ ...QUERY, unexpected: 1 }),
+        }),
+      );
       expect(unexpected.status).toBe(400);
     });
   });
 
   describe('GraphQL Cache-Control and Vary', () => {
     const VARIABLES = { zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-03', resolution: 'HOURLY', first: 24 };
-    const url = (variables: object = VARIABLES) => `/graphql?query=${encodeURIComponent(dashboardDocumentText(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify(variables))}`;
+    const url = (variables: object = VARIABLES) =>
+      `/graphql?query=${encodeURIComponent(dashboardDocumentText(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify(variables))}`;
 
     it('an anonymous GET read is public with a max-age, and varies by Accept, Accept-Encoding, Origin and x-api-key, on the miss, the hit and the 304', async () => {
       const headers = { origin: 'https://dashboard.example', 'accept-encoding': 'gzip' };
@@ -204,7 +242,9 @@ describe('caching headers', () => {
       const errors = await get(url({ ...VARIABLES, zones: ['XX'] }), { accept: 'application/json' });
       expect((await errors.json()).errors).toBeDefined();
       expect(errors.headers.get('cache-control')).toBe('no-store');
-      expect((await get(`/graphql?query=${encodeURIComponent('{ nope }')}`)).headers.get('cache-control')).toBe('no-store');
+      expect((await get(`/graphql?query=${encodeURIComponent('{ nope }')}`)).headers.get('cache-control')).toBe(
+        'no-store',
+      );
       expect((await post()).headers.get('cache-control')).toBe('no-store');
     });
   });

@@ -20,10 +20,24 @@ import { a44, EIC, fakeClient, ingest, key } from '../ingest-job/helpers.js';
 const CHROMIUM = '/usr/bin/chromium';
 const MISSING = `chromium not found at ${CHROMIUM} (apt-get install chromium): browser tests skipped`;
 const ROOT = resolve(import.meta.dirname, '../..');
-const SCREENSHOTS = { docs: join(ROOT, 'docs/dashboard.png'), docsPhone: join(ROOT, 'docs/dashboard-phone.png'), output: join(ROOT, 'test-output') };
+const SCREENSHOTS = {
+  docs: join(ROOT, 'docs/dashboard.png'),
+  docsPhone: join(ROOT, 'docs/dashboard-phone.png'),
+  output: join(ROOT, 'test-output'),
+};
 /** The phone viewport of the screenshots (an iPhone 12-15 in portrait), CSS px. */
 const PHONE = { width: 390, height: 844 };
-const CHARTS = ['prices-chart', 'heatmap-chart', 'tomorrow-chart', 'flows-chart', 'shares-chart', 'duration-chart', 'scatter-chart', 'ci-chart', 'trade-chart'];
+const CHARTS = [
+  'prices-chart',
+  'heatmap-chart',
+  'tomorrow-chart',
+  'flows-chart',
+  'shares-chart',
+  'duration-chart',
+  'scatter-chart',
+  'ci-chart',
+  'trade-chart',
+];
 /**
  * First render of the default view: navigation start to every default panel showing its data (the
  * page's `dashboard:first-render` performance mark), ms. The target is 1.5 s on the demo data; the
@@ -38,7 +52,16 @@ const DOCUMENT_ID = /^sha256:[0-9a-f]{64}$/;
 const launchChromium = (): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 
 /** Serves the app on a loopback port; returns its origin. */
@@ -64,7 +87,8 @@ interface Visit {
 
 /** What a GraphQL request carries, from its JSON body (POST) or its query string (GET). */
 function sentOperation(method: string, url: URL, body: string | null): SentOperation {
-  if (method === 'GET') return { method, documentId: url.searchParams.get('documentId'), query: url.searchParams.get('query') };
+  if (method === 'GET')
+    return { method, documentId: url.searchParams.get('documentId'), query: url.searchParams.get('query') };
   const params = JSON.parse(body ?? '{}') as { documentId?: unknown; query?: unknown };
   return { method, documentId: params.documentId, query: params.query };
 }
@@ -115,7 +139,12 @@ describe('the dashboard in chromium', () => {
     t = await createTestApp('pglite', 'demo', { RATE_LIMIT_CAPACITY: 10_000 }, { dashboardDir: bundle.dir });
     ({ server, origin } = await listen(t));
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Berlin', acceptDownloads: true });
+    context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-GB',
+      timezoneId: 'Europe/Berlin',
+      acceptDownloads: true,
+    });
   });
 
   afterAll(async () => {
@@ -161,9 +190,13 @@ describe('the dashboard in chromium', () => {
     return page.evaluate(() => performance.getEntriesByName('dashboard:first-render')[0]?.startTime ?? Number.NaN);
   };
 
-  it('saves each chart\'s data as the API\'s CSV for the selection, and the charts as PNG and as SVG holding their series', async (ctx) => {
+  it("saves each chart's data as the API's CSV for the selection, and the charts as PNG and as SVG holding their series", async (ctx) => {
     if (!available) return ctx.skip(MISSING);
-    const saving = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+    const saving = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+    });
     ctx.onTestFinished(() => saving.close());
     await saving.addInitScript(recordSaves);
     const { page, errors } = await visit('/', saving);
@@ -174,12 +207,21 @@ describe('the dashboard in chromium', () => {
       await page.waitForFunction((n) => (window as unknown as SavesWindow).__saves.length > n, before);
       return page.evaluate(async (n) => {
         const saved = (window as unknown as SavesWindow).__saves[n]!;
-        return { name: saved.name, type: saved.blob.type, text: await saved.blob.text(), head: [...new Uint8Array(await saved.blob.arrayBuffer()).subarray(1, 4)] };
+        return {
+          name: saved.name,
+          type: saved.blob.type,
+          text: await saved.blob.text(),
+          head: [...new Uint8Array(await saved.blob.arrayBuffer()).subarray(1, 4)],
+        };
       }, before);
     };
     const tradeCsv = await save('trade-chart', 'csv');
     expect(tradeCsv.name).toBe('trade.csv');
-    expect(tradeCsv.text).toBe(await (await t.get(`/api/v1/zone-import-export?${range}&zone=DE_LU&zone=ES&zone=FR&zone=NL&zone=PL&format=csv`)).text());
+    expect(tradeCsv.text).toBe(
+      await (
+        await t.get(`/api/v1/zone-import-export?${range}&zone=DE_LU&zone=ES&zone=FR&zone=NL&zone=PL&format=csv`)
+      ).text(),
+    );
     const png = await save('duration-chart', 'png');
     expect(png.name).toBe('duration.png');
     expect(String.fromCharCode(...png.head)).toBe('PNG');
@@ -192,7 +234,9 @@ describe('the dashboard in chromium', () => {
     expect(root.svg?.['@_xmlns']).toBe('http://www.w3.org/2000/svg');
     const texts = [...svg.text.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
     for (const zone of ['DE_LU', 'ES', 'FR', 'NL', 'PL']) expect(texts, zone).toContain(zone);
-    const lines = [...svg.text.matchAll(/<path[^>]* d="([^"]*)"/g)].filter((m) => (m[1] ?? '').split(/[ML]/).length > 100);
+    const lines = [...svg.text.matchAll(/<path[^>]* d="([^"]*)"/g)].filter(
+      (m) => (m[1] ?? '').split(/[ML]/).length > 100,
+    );
     expect(lines.length, 'a path of more than 100 points per zone line').toBeGreaterThanOrEqual(5);
     for (const id of CHARTS) {
       const saved = await save(id, 'svg');
@@ -217,7 +261,9 @@ describe('the dashboard in chromium', () => {
     }
     const warm = figures.slice(1).sort((a, b) => a - b);
     const median = warm[Math.floor(warm.length / 2)] ?? Number.NaN;
-    console.log(`dashboard first render: cold ${Math.round(figures[0] ?? 0)} ms, warm ${warm.map(Math.round).join(', ')} ms (median ${Math.round(median)}; target ${FIRST_RENDER.targetMs} ms)`);
+    console.log(
+      `dashboard first render: cold ${Math.round(figures[0] ?? 0)} ms, warm ${warm.map(Math.round).join(', ')} ms (median ${Math.round(median)}; target ${FIRST_RENDER.targetMs} ms)`,
+    );
     expect(median).toBeLessThan(FIRST_RENDER.boundMs);
   });
 
@@ -226,10 +272,18 @@ describe('the dashboard in chromium', () => {
     const { page, graphql, errors } = await visit();
     await page.waitForSelector('#live[data-live=on]');
     await page.check('input[name=range][value="30"]');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#shares-chart')?.getAttribute('data-days') === '30');
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === 'ready' &&
+        document.querySelector('#shares-chart')?.getAttribute('data-days') === '30',
+    );
     await page.selectOption('#border-select', 'BE->NL');
     await page.locator('#map-hour').fill('0');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#flows-chart')?.getAttribute('data-border') === 'BE->NL');
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === 'ready' &&
+        document.querySelector('#flows-chart')?.getAttribute('data-border') === 'BE->NL',
+    );
     expect(graphql.filter((o) => o.method === 'GET').length, 'the two subscription streams').toBe(2);
     expect(graphql.length).toBeGreaterThan(6);
     for (const op of graphql) {
@@ -244,7 +298,10 @@ describe('the dashboard in chromium', () => {
     if (!available) return ctx.skip(MISSING);
     const { page, errors, hosts } = await visit();
     for (const id of CHARTS) {
-      const size = await page.$eval(`#${id} canvas`, (c) => ({ w: (c as HTMLCanvasElement).width, h: (c as HTMLCanvasElement).height }));
+      const size = await page.$eval(`#${id} canvas`, (c) => ({
+        w: (c as HTMLCanvasElement).width,
+        h: (c as HTMLCanvasElement).height,
+      }));
       expect(size.w, id).toBeGreaterThan(100);
       expect(size.h, id).toBeGreaterThan(100);
     }
@@ -261,7 +318,8 @@ describe('the dashboard in chromium', () => {
     mkdirSync(SCREENSHOTS.output, { recursive: true });
     if (process.env.UPDATE_SCREENSHOTS === '1') await page.screenshot({ path: SCREENSHOTS.docs, fullPage: true });
     await page.screenshot({ path: join(SCREENSHOTS.output, 'dashboard.png'), fullPage: true });
-    for (const id of ['prices-chart', 'heatmap-chart', 'flows-chart']) await page.hover(`#${id}`, { position: { x: 300, y: 150 } });
+    for (const id of ['prices-chart', 'heatmap-chart', 'flows-chart'])
+      await page.hover(`#${id}`, { position: { x: 300, y: 150 } });
     expect(errors).toEqual([]);
     expect([...hosts]).toEqual([new URL(origin).host]);
     await page.close();
@@ -273,21 +331,41 @@ describe('the dashboard in chromium', () => {
     const before = await page.textContent('#price-summary');
     await page.focus('#zone-list input[value=FR]');
     await page.keyboard.press('Space');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#prices-chart')?.getAttribute('data-zones') === 'DE_LU,ES,NL,PL');
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === 'ready' &&
+        document.querySelector('#prices-chart')?.getAttribute('data-zones') === 'DE_LU,ES,NL,PL',
+    );
     expect(Number(await attr(page, 'heatmap-chart', 'cells'))).toBe(4 * 24);
     expect(await page.textContent('#price-summary')).not.toBe(before);
     await page.locator('#zone-list').getByLabel('BE', { exact: false }).first().check();
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#prices-chart')?.getAttribute('data-zones')?.includes('BE'));
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === 'ready' &&
+        document.querySelector('#prices-chart')?.getAttribute('data-zones')?.includes('BE'),
+    );
     expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 7 * 24);
     await page.selectOption('#border-select', 'BE->NL');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#flows-chart')?.getAttribute('data-border') === 'BE->NL');
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === 'ready' &&
+        document.querySelector('#flows-chart')?.getAttribute('data-border') === 'BE->NL',
+    );
     await page.check('input[name=range][value="30"]');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#shares-chart')?.getAttribute('data-days') === '30');
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === 'ready' &&
+        document.querySelector('#shares-chart')?.getAttribute('data-days') === '30',
+    );
     expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 30 * 24);
     await page.check('input[name=range][value=custom]');
     await page.fill('#range-from', '2025-11-01');
     await page.fill('#range-to', '2025-11-03');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#shares-chart')?.getAttribute('data-days') === '3');
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === 'ready' &&
+        document.querySelector('#shares-chart')?.getAttribute('data-days') === '3',
+    );
     expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 3 * 24);
     await page.fill('#range-to', '2025-10-01');
     await expect.poll(() => page.textContent('#range-error')).toContain('must not be before');
@@ -298,7 +376,14 @@ describe('the dashboard in chromium', () => {
   it('draws every catalogue zone and border on the map with a label naming its code, zones without data drawn as such', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     const { page, errors } = await visit();
-    const zones = await page.$$eval('#map .zone', (gs) => gs.map((g) => ({ code: g.getAttribute('data-zone'), label: g.getAttribute('aria-label'), title: g.querySelector('title')?.textContent, empty: g.classList.contains('no-data') })));
+    const zones = await page.$$eval('#map .zone', (gs) =>
+      gs.map((g) => ({
+        code: g.getAttribute('data-zone'),
+        label: g.getAttribute('aria-label'),
+        title: g.querySelector('title')?.textContent,
+        empty: g.classList.contains('no-data'),
+      })),
+    );
     const catalogue = await api('/api/v1/zones');
     expect(zones.map((z) => z.code).sort()).toEqual(catalogue.map((z) => z.zone).sort());
     for (const z of zones) {
@@ -306,24 +391,55 @@ describe('the dashboard in chromium', () => {
       expect(z.title).toBe(z.label);
     }
     const hour = (await page.getAttribute('#map', 'data-hour')) ?? '';
-    const prices = await api(`/api/v1/prices?datetime_from=${hour}&datetime_to=${new Date(Date.parse(hour) + 3_600_000).toISOString()}&resolution=1H`);
+    const prices = await api(
+      `/api/v1/prices?datetime_from=${hour}&datetime_to=${new Date(Date.parse(hour) + 3_600_000).toISOString()}&resolution=1H`,
+    );
     const priced = new Set(prices.map((p) => p.bidding_zone));
-    expect(zones.filter((z) => !z.empty).map((z) => z.code).sort()).toEqual([...priced].sort());
+    expect(
+      zones
+        .filter((z) => !z.empty)
+        .map((z) => z.code)
+        .sort(),
+    ).toEqual([...priced].sort());
     expect(zones.some((z) => z.empty)).toBe(true);
-    const borders = await page.$$eval('#map .border', (gs) => gs.map((g) => ({ key: g.getAttribute('data-border'), label: g.getAttribute('aria-label'), type: g.getAttribute('data-type') })));
+    const borders = await page.$$eval('#map .border', (gs) =>
+      gs.map((g) => ({
+        key: g.getAttribute('data-border'),
+        label: g.getAttribute('aria-label'),
+        type: g.getAttribute('data-type'),
+      })),
+    );
     expect(borders.length).toBe((await api('/api/v1/borders')).length);
     for (const b of borders) expect(b.label).toContain(`${b.key?.split('->')[0]} – ${b.key?.split('->')[1]}`);
-    const flows = await api(`/api/v1/flows?datetime_from=${hour}&datetime_to=${new Date(Date.parse(hour) + 3_600_000).toISOString()}&resolution=1H`);
-    const byBorder = new Map(flows.map((f) => [[f.bidding_zone_from, f.bidding_zone_to].sort().join('->'), f.flow_type]));
-    for (const b of borders) expect(b.type, b.key ?? '').toBe(byBorder.has(b.key ?? '') ? String(byBorder.get(b.key ?? '')).toUpperCase() : 'none');
+    const flows = await api(
+      `/api/v1/flows?datetime_from=${hour}&datetime_to=${new Date(Date.parse(hour) + 3_600_000).toISOString()}&resolution=1H`,
+    );
+    const byBorder = new Map(
+      flows.map((f) => [[f.bidding_zone_from, f.bidding_zone_to].sort().join('->'), f.flow_type]),
+    );
+    for (const b of borders)
+      expect(b.type, b.key ?? '').toBe(
+        byBorder.has(b.key ?? '') ? String(byBorder.get(b.key ?? '')).toUpperCase() : 'none',
+      );
     await page.click('#map .border[data-border="BE->NL"]');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#flows-chart')?.getAttribute('data-border') === 'BE->NL');
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === 'ready' &&
+        document.querySelector('#flows-chart')?.getAttribute('data-border') === 'BE->NL',
+    );
     expect(new URL(page.url()).searchParams.get('border')).toBe('BE->NL');
     await page.click('#map .zone[data-zone=BE]');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.querySelector('#prices-chart')?.getAttribute('data-zones')?.includes('BE'));
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === 'ready' &&
+        document.querySelector('#prices-chart')?.getAttribute('data-zones')?.includes('BE'),
+    );
     const before = await page.getAttribute('#map', 'data-hour');
     await page.locator('#map-hour').fill('0');
-    await page.waitForFunction((b) => document.body.dataset.state === 'ready' && document.querySelector('#map')?.getAttribute('data-hour') !== b, before);
+    await page.waitForFunction(
+      (b) => document.body.dataset.state === 'ready' && document.querySelector('#map')?.getAttribute('data-hour') !== b,
+      before,
+    );
     expect(await page.getAttribute('#map', 'data-hour')).toBe('2025-10-30T00:00:00.000Z');
     expect(new URL(page.url()).searchParams.get('t')).toBe('2025-10-30T00:00:00Z');
     expect(errors).toEqual([]);
@@ -341,7 +457,9 @@ describe('the dashboard in chromium', () => {
       expect(cells[2]).toBe((k.min_price as number).toFixed(2));
     }
     const trade = await api(`/api/v1/zone-import-export?${range}&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL`);
-    expect(await attr(page, 'trade-chart', 'net')).toBe(trade.map((r) => Math.round(r.net_export_mwh as number)).join(','));
+    expect(await attr(page, 'trade-chart', 'net')).toBe(
+      trade.map((r) => Math.round(r.net_export_mwh as number)).join(','),
+    );
     const duration = await api(`/api/v1/flow-duration?${range}&border=DE_LU->FR&points=101`);
     expect(Number(await attr(page, 'duration-chart', 'points'))).toBe(101);
     expect(Number(await attr(page, 'duration-chart', 'max'))).toBe(duration[0]?.flow_mw);
@@ -353,9 +471,13 @@ describe('the dashboard in chromium', () => {
     expect(Number(await attr(page, 'flows-chart', 'points'))).toBe(flows.length);
     const shares = await api(`/api/v1/flow-type-summary?${range}&border=DE_LU->FR&resolution=1D`);
     expect(Number(await attr(page, 'shares-chart', 'days'))).toBe(shares.length);
-    const prices = await api(`/api/v1/prices?${range}&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=1H&limit=10000`);
+    const prices = await api(
+      `/api/v1/prices?${range}&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=1H&limit=10000`,
+    );
     expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(prices.length);
-    const tomorrow = await api('/api/v1/prices?datetime_from=2025-11-06T00:00:00Z&datetime_to=2025-11-07T00:00:00Z&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=native&limit=10000');
+    const tomorrow = await api(
+      '/api/v1/prices?datetime_from=2025-11-06T00:00:00Z&datetime_to=2025-11-07T00:00:00Z&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=native&limit=10000',
+    );
     expect(Number(await attr(page, 'tomorrow-chart', 'points'))).toBe(tomorrow.length);
     expect(errors).toEqual([]);
     await page.close();
@@ -363,32 +485,49 @@ describe('the dashboard in chromium', () => {
 
   it('restores a view from its URL: zones, border, range, 15-minute resolution, local time and the map hour', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
-    const query = '?zones=AL,BE,NL&border=BE->NL&range=custom&from=2025-11-01&to=2025-11-03&res=NATIVE&tz=local&t=2025-11-02T13:00:00Z';
+    const query =
+      '?zones=AL,BE,NL&border=BE->NL&range=custom&from=2025-11-01&to=2025-11-03&res=NATIVE&tz=local&t=2025-11-02T13:00:00Z';
     const { page, errors } = await visit(`/${query}`);
-    expect(await page.$$eval('#zone-list input:checked', (is) => is.map((i) => (i as HTMLInputElement).value))).toEqual(['AL', 'BE', 'NL']);
+    expect(await page.$$eval('#zone-list input:checked', (is) => is.map((i) => (i as HTMLInputElement).value))).toEqual(
+      ['AL', 'BE', 'NL'],
+    );
     expect(await page.inputValue('#border-select')).toBe('BE->NL');
     expect(await page.isChecked('input[name=res][value=NATIVE]')).toBe(true);
     expect(await page.isChecked('input[name=tz][value=local]')).toBe(true);
     expect(await page.getAttribute('#map', 'data-hour')).toBe('2025-11-02T13:00:00.000Z');
     expect(await page.textContent('#map-label')).toContain('14:00 Europe/Berlin');
     const local = 'datetime_from=2025-11-01T00:00:00&datetime_to=2025-11-04T00:00:00&tz=Europe/Berlin';
-    const nativeOf = (from: string, to: string) => api(`/api/v1/prices?datetime_from=${from}&datetime_to=${to}&tz=Europe/Berlin&zone=BE&zone=NL&zone=AL&resolution=native&limit=10000`);
-    const native = [...(await nativeOf('2025-11-01T00:00:00', '2025-11-03T00:00:00')), ...(await nativeOf('2025-11-03T00:00:00', '2025-11-04T00:00:00'))];
+    const nativeOf = (from: string, to: string) =>
+      api(
+        `/api/v1/prices?datetime_from=${from}&datetime_to=${to}&tz=Europe/Berlin&zone=BE&zone=NL&zone=AL&resolution=native&limit=10000`,
+      );
+    const native = [
+      ...(await nativeOf('2025-11-01T00:00:00', '2025-11-03T00:00:00')),
+      ...(await nativeOf('2025-11-03T00:00:00', '2025-11-04T00:00:00')),
+    ];
     expect(native.length).toBeGreaterThan(0);
     expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(native.length);
     expect(await page.textContent('#price-summary')).toContain('No prices stored for AL');
     expect(await page.textContent('#kpi-table tbody tr[data-zone=AL]')).toContain('no prices stored');
     const kpis = await api(`/api/v1/price-kpis?${local}&zone=BE`);
-    expect((await page.locator('#kpi-table tbody tr[data-zone=BE] td').first().textContent())).toBe((kpis[0]!.mean_price as number).toFixed(2));
+    expect(await page.locator('#kpi-table tbody tr[data-zone=BE] td').first().textContent()).toBe(
+      (kpis[0]!.mean_price as number).toFixed(2),
+    );
     expect(new URLSearchParams(new URL(page.url()).search)).toEqual(new URLSearchParams(query));
     await page.check('input[name=tz][value=UTC]');
     await page.check('input[name=res][value=DAILY]');
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && new URL(location.href).searchParams.get('res') === 'DAILY');
+    await page.waitForFunction(
+      () => document.body.dataset.state === 'ready' && new URL(location.href).searchParams.get('res') === 'DAILY',
+    );
     await page.waitForFunction(() => document.querySelector('#prices-chart')?.getAttribute('data-points') === '6');
     expect(new URL(page.url()).searchParams.get('tz')).toBe('UTC');
-    const utc = await api('/api/v1/price-kpis?datetime_from=2025-11-01T00:00:00Z&datetime_to=2025-11-04T00:00:00Z&zone=BE');
+    const utc = await api(
+      '/api/v1/price-kpis?datetime_from=2025-11-01T00:00:00Z&datetime_to=2025-11-04T00:00:00Z&zone=BE',
+    );
     expect(utc[0]?.mean_price).not.toBe(kpis[0]?.mean_price);
-    await expect.poll(() => page.locator('#kpi-table tbody tr[data-zone=BE] td').first().textContent()).toBe((utc[0]?.mean_price as number).toFixed(2));
+    await expect
+      .poll(() => page.locator('#kpi-table tbody tr[data-zone=BE] td').first().textContent())
+      .toBe((utc[0]!.mean_price as number).toFixed(2));
     expect(await page.textContent('#map-label')).toContain('13:00 UTC');
     expect(await page.textContent('#price-summary')).toContain('(UTC)');
     expect(errors).toEqual([]);
@@ -407,7 +546,14 @@ describe('the dashboard in chromium', () => {
 
   it('fits a 390 px phone screen, every chart and the map drawn at its width, and keeps its screenshot', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
-    const phone = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, isMobile: true, hasTouch: true, locale: 'en-GB', timezoneId: 'UTC' });
+    const phone = await browser.newContext({
+      viewport: PHONE,
+      deviceScaleFactor: 1,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+    });
     ctx.onTestFinished(() => phone.close());
     const { page, errors } = await visit('/', phone);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
@@ -419,7 +565,8 @@ describe('the dashboard in chromium', () => {
     if (process.env.UPDATE_SCREENSHOTS === '1') await page.screenshot({ path: SCREENSHOTS.docsPhone, fullPage: true });
     await page.screenshot({ path: join(SCREENSHOTS.output, 'dashboard-phone.png'), fullPage: true });
     const cards = page.locator('main section');
-    for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).screenshot({ path: join(SCREENSHOTS.output, `dashboard-phone-${i + 1}.png`) });
+    for (let i = 0; i < (await cards.count()); i++)
+      await cards.nth(i).screenshot({ path: join(SCREENSHOTS.output, `dashboard-phone-${i + 1}.png`) });
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -474,7 +621,11 @@ describe('the dashboard in chromium with API_KEY_REQUIRED=true', () => {
 
   it('asks for a key, keeps it in the browser, sends it as x-api-key and then shows the data, live updates included', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+    });
     const page = await context.newPage();
     await page.goto(origin);
     await page.waitForSelector('body[data-state=key]');

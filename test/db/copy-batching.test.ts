@@ -52,7 +52,9 @@ describe('a COPY FROM STDIN sent to the embedded engine one message per call', (
 
   it('recognises only COPY ... FROM STDIN queries', () => {
     expect(copyFromStdinSql(query('copy t (id) from stdin (format binary)'))).toMatch(/binary/);
-    expect(copyFromStdinSql(query('/* copyIn */ COPY t (id) FROM STDIN WITH (FORMAT binary)'))).toMatch(/^\/\* copyIn \*\/ COPY/);
+    expect(copyFromStdinSql(query('/* copyIn */ COPY t (id) FROM STDIN WITH (FORMAT binary)'))).toMatch(
+      /^\/\* copyIn \*\/ COPY/,
+    );
     expect(copyFromStdinSql(query('COPY t TO STDOUT'))).toBeNull();
     expect(copyFromStdinSql(query('/* copyIn */ SELECT 1 FROM stdin'))).toBeNull();
     expect(copyFromStdinSql(query("SELECT 'copy x from stdin'"))).toBeNull();

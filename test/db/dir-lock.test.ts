@@ -18,7 +18,13 @@ function deadPid(): number {
 }
 
 function writeLock(dir: string, owner: Partial<LockOwner>): void {
-  const full = { pid: 1, hostname: hostname(), startedAt: '2025-01-01T00:00:00.000Z', command: 'src/main.ts', ...owner };
+  const full = {
+    pid: 1,
+    hostname: hostname(),
+    startedAt: '2025-01-01T00:00:00.000Z',
+    command: 'src/main.ts',
+    ...owner,
+  };
   writeFileSync(join(dir, LOCK_FILE), JSON.stringify(full));
 }
 
@@ -76,15 +82,20 @@ describe('data directory lock', () => {
 
   it('of processes racing to take over one stale lock, exactly one wins and the others name it', async () => {
     writeLock(dir, { pid: deadPid() });
-    const takers = await Promise.all(Array.from({ length: 4 }, () => run('test/support/lock-taker.ts', [dir, '4000'], {})));
+    const takers = await Promise.all(
+      Array.from({ length: 4 }, () => run('test/support/lock-taker.ts', [dir, '4000'], {})),
+    );
     const outputs = takers.map((t) => t.stdout.trim());
     expect(outputs.filter((o) => o === 'won')).toHaveLength(1);
-    for (const output of outputs.filter((o) => o !== 'won')) expect(output).toMatch(/^refused: .* is in use by `test\/support\/lock-taker\.ts /);
+    for (const output of outputs.filter((o) => o !== 'won'))
+      expect(output).toMatch(/^refused: .* is in use by `test\/support\/lock-taker\.ts /);
   });
 
   it('refuses a lock of another host, whose process it cannot check, saying which file to delete', () => {
     writeLock(dir, { pid: deadPid(), hostname: 'elsewhere' });
-    expect(refusalOf(() => acquireDirLock(dir)).message).toMatch(/pid \d+ on host elsewhere.*if it no longer runs, delete .*eumarket-api\.lock/);
+    expect(refusalOf(() => acquireDirLock(dir)).message).toMatch(
+      /pid \d+ on host elsewhere.*if it no longer runs, delete .*eumarket-api\.lock/,
+    );
   });
 
   it('openPglite holds the lock while open and releases it on close; memory:// takes none', async () => {

@@ -50,7 +50,13 @@ describe('an embedded data directory has one owning process', () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     const list = await run('src/cli/keys.ts', ['list'], env);
     expect(list.code).toBe(0);
-    expect(list.stdout.trim().split('\n').slice(1).map((line) => line.split('\t')[1])).toEqual(['k1', 'k3']);
+    expect(
+      list.stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(['k1', 'k3']);
   });
 
   it('refuses the keys CLI with one line while the owner publishes no connection URL', async () => {

@@ -33,7 +33,7 @@ const root = mkdtempSync(join(tmpdir(), 'wire-'));
 const dir = join(root, 'pglite');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const publishedUrl = () => (JSON.parse(readFileSync(join(dir, URL_FILE), 'utf8')) as { pid: number; url: string });
+const publishedUrl = () => JSON.parse(readFileSync(join(dir, URL_FILE), 'utf8')) as { pid: number; url: string };
 
 /** Runs the server on `dir` with `env` for the tests of the enclosing block. */
 function serving(env: Record<string, string>): () => Running & { url: string } {
@@ -54,7 +54,10 @@ describe('the embedded database is served over the wire protocol by the server t
 
   it('publishes its connection URL and socket in the data directory', () => {
     const server = running();
-    expect(publishedUrl()).toEqual({ pid: server.pid, url: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(dir)}` });
+    expect(publishedUrl()).toEqual({
+      pid: server.pid,
+      url: `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(dir)}`,
+    });
     expect(existsSync(join(dir, SOCKET_NAME))).toBe(true);
   });
 
@@ -74,7 +77,6 @@ describe('the embedded database is served over the wire protocol by the server t
     const result = await psql(['-h', dir, '-U', 'postgres', '-Atc', 'select count(*) from zone']);
     expect(result).toEqual({ code: 0, stdout: expect.stringMatching(/^[1-9]\d*\n$/) });
   });
-
 });
 
 describe('a heavy statement on the embedded engine', () => {
@@ -115,7 +117,11 @@ describe('a heavy statement on the embedded engine', () => {
       expect(performance.now() - started).toBeLessThan(2_000);
       await heavy;
       const after = await fetch(`${server.url}/readyz`);
-      expect(await after.json()).toEqual({ status: 'ready', detail: 'ok', events: { state: 'listening', since: expect.any(String) } });
+      expect(await after.json()).toEqual({
+        status: 'ready',
+        detail: 'ok',
+        events: { state: 'listening', since: expect.any(String) },
+      });
     } finally {
       await client.end();
     }
@@ -132,7 +138,9 @@ describe('requests waiting behind a long statement on the embedded engine', () =
     try {
       const heavy = client.query('SELECT pg_sleep(12)');
       await new Promise((r) => setTimeout(r, 300));
-      const answers = await Promise.all(Array.from({ length: 6 }, () => timed(`${server.url}/api/v1/prices?zone=DE_LU`)));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => timed(`${server.url}/api/v1/prices?zone=DE_LU`)),
+      );
       expect(answers.map((a) => a.status)).toEqual(Array(6).fill(504));
       for (const a of answers) expect(a.ms).toBeLessThan(8_500);
       await heavy;

@@ -9,7 +9,9 @@ async function serve(db: PGlite): Promise<{ server: PGLiteSocketServer; clients:
   await server.start();
   const conn = server.getServerConn();
   const port = Number(conn.slice(conn.lastIndexOf(':') + 1));
-  const clients = [0, 1, 2].map(() => new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' }));
+  const clients = [0, 1, 2].map(
+    () => new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' }),
+  );
   await Promise.all(clients.map((c) => c.connect()));
   return { server, clients };
 }
@@ -28,13 +30,17 @@ async function withClients(db: PGlite, run: (clients: pg.Client[]) => Promise<vo
 /** Each client asks for its own number through a different statement text, `rounds` times at once; returns the wrong answers. */
 async function crossedAnswers(clients: pg.Client[], rounds: number, named = false): Promise<number> {
   let wrong = 0;
-  await Promise.all(clients.map(async (c, k) => {
-    for (let i = 0; i < rounds; i++) {
-      const text = `SELECT $1::int + ${k} AS n`;
-      const result = await c.query(named ? { name: `s${k}`, text, values: [i] } : { text, values: [i] }).catch(() => null);
-      if (result?.rows[0]?.n !== i + k) wrong++;
-    }
-  }));
+  await Promise.all(
+    clients.map(async (c, k) => {
+      for (let i = 0; i < rounds; i++) {
+        const text = `SELECT $1::int + ${k} AS n`;
+        const result = await c
+          .query(named ? { name: `s${k}`, text, values: [i] } : { text, values: [i] })
+          .catch(() => null);
+        if (result?.rows[0]?.n !== i + k) wrong++;
+      }
+    }),
+  );
   return wrong;
 }
 
@@ -56,7 +62,11 @@ describe('extended-protocol queries of several connections on the embedded engin
     await withClients(db, async (clients) => {
       const query = { name: 'q_shared', text: 'SELECT $1::int * 2 AS n', values: [21] };
       for (const c of clients) expect((await c.query(query)).rows).toEqual([{ n: 42 }]);
-      const [row] = (await clients[0]!.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'q_shared'")).rows;
+      const [row] = (
+        await clients[0]!.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'q_shared'",
+        )
+      ).rows;
       expect(row?.n).toBe(1);
     });
   });

@@ -12,7 +12,12 @@ import { TEST_DATABASE_URL } from '../support/env.js';
 const PROJECT_MIGRATIONS = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
 const INIT = readdirSync(PROJECT_MIGRATIONS).find((name) => name.endsWith('_init'))!;
 const SECOND = '20990101000000_add_api_key_note';
-const ALL = [...readdirSync(PROJECT_MIGRATIONS).filter((n) => /^\d{14}_/.test(n)).sort(), SECOND];
+const ALL = [
+  ...readdirSync(PROJECT_MIGRATIONS)
+    .filter((n) => /^\d{14}_/.test(n))
+    .sort(),
+  SECOND,
+];
 
 /** A scratch copy of prisma/migrations plus one small migration of our own, free to tamper with. */
 function scratchMigrations(): string {
@@ -183,13 +188,22 @@ describe.each(backends)('migrations on %s', (_kind, makeBackend) => {
     addMigration(dir, late, 'CREATE TABLE late_table (id int);\n');
     await db.rawQuery(
       'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name) VALUES ($1, $2, now(), $3)',
-      ['00000000-0000-4000-8000-000000000001', createHash('sha256').update(readFileSync(join(dir, late, 'migration.sql'))).digest('hex'), late],
+      [
+        '00000000-0000-4000-8000-000000000001',
+        createHash('sha256')
+          .update(readFileSync(join(dir, late, 'migration.sql')))
+          .digest('hex'),
+        late,
+      ],
     );
     const lines: string[] = [];
     expect(await migrate(db, { dir, log: (l) => lines.push(l) })).toEqual({ applied: [late] });
     expect(lines.join('\n')).toMatch(new RegExp(`migration ${late} was interrupted .*; applying it again`));
     const rows = (await history(db)).filter((r) => r.migration_name === late);
-    expect(rows.map((r) => [r.finished_at === null, r.rolled_back_at === null])).toEqual([[true, false], [false, true]]);
+    expect(rows.map((r) => [r.finished_at === null, r.rolled_back_at === null])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
     expect(await pendingMigrations(db, dir)).toEqual([]);
   });
 
@@ -209,7 +223,11 @@ describe.each(backends)('migrations on %s', (_kind, makeBackend) => {
   });
 
   it('uses prisma/migrations of the project by default', async () => {
-    expect(await pendingMigrations(db)).toEqual(readdirSync(PROJECT_MIGRATIONS).filter((n) => !n.endsWith('.toml')).sort());
+    expect(await pendingMigrations(db)).toEqual(
+      readdirSync(PROJECT_MIGRATIONS)
+        .filter((n) => !n.endsWith('.toml'))
+        .sort(),
+    );
     await migrate(db);
     expect(await pendingMigrations(db)).toEqual([]);
   });
@@ -222,7 +240,11 @@ describe.runIf(TEST_DATABASE_URL)('a migration whose connection dies before it c
     try {
       const db = await backend.fresh();
       const slow = '20990505000000_slow';
-      addMigration(dir, slow, "CREATE TABLE slow_table (id int);\nSELECT pg_sleep(30) FROM (SELECT 'migration-under-test') AS marker;\n");
+      addMigration(
+        dir,
+        slow,
+        "CREATE TABLE slow_table (id int);\nSELECT pg_sleep(30) FROM (SELECT 'migration-under-test') AS marker;\n",
+      );
       const running = migrate(db, { dir });
       running.catch(() => undefined);
       const killer = await backend.another();

@@ -22,7 +22,12 @@ import { TEST_DATABASE_URL } from '../support/env.js';
 
 const PRICES = '/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=native';
 const PRICES_GQL = '{ prices(zones: ["FR"], from: "2025-10-01", to: "2025-10-02", resolution: NATIVE) { totalCount } }';
-const WINDOW = { item: 'prices', areaKey: 'FR', start: new Date('2025-10-01T00:00Z'), end: new Date('2025-10-02T00:00Z') };
+const WINDOW = {
+  item: 'prices',
+  areaKey: 'FR',
+  start: new Date('2025-10-01T00:00Z'),
+  end: new Date('2025-10-02T00:00Z'),
+};
 
 /** A new database on the test server, seeded with the demo data in `schema`; `drop` removes it. */
 async function replicaDatabase(schema: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -58,7 +63,10 @@ describe.runIf(TEST_DATABASE_URL)('reads from DATABASE_READ_URL', () => {
   let key: string;
 
   const get = async (path: string, init: RequestInit = {}) => {
-    const res = await app.yoga.fetch(new URL(path, 'http://test'), { ...init, headers: { 'x-api-key': key, ...init.headers } });
+    const res = await app.yoga.fetch(new URL(path, 'http://test'), {
+      ...init,
+      headers: { 'x-api-key': key, ...init.headers },
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 
@@ -89,7 +97,11 @@ describe.runIf(TEST_DATABASE_URL)('reads from DATABASE_READ_URL', () => {
     const rest = await get(PRICES);
     expect(rest.status).toBe(200);
     expect((rest.body.data as unknown[]).length).toBe(96);
-    const gql = await get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: PRICES_GQL }) });
+    const gql = await get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: PRICES_GQL }),
+    });
     expect(gql.body).toEqual({ data: { prices: { totalCount: 96 } } });
     const seen = new Set<string>();
     for (let i = 0; i < 6; i++) seen.add((await db.rawQuery<{ d: string }>('SELECT current_database() AS d'))[0]!.d);
@@ -187,7 +199,11 @@ describe("reporting the replicas' lag", () => {
 describe("/readyz's replicas section", () => {
   const readyz = async (replicaLag: () => Promise<ReplicaLag[]>) => {
     const t = await createTestDatabase('pglite', { seed: 'empty' });
-    const app = await createApp({ config: testConfig({}), db: { ...t.db, replicaLag }, now: () => DEMO_TEST_NOW.getTime() });
+    const app = await createApp({
+      config: testConfig({}),
+      db: { ...t.db, replicaLag },
+      now: () => DEMO_TEST_NOW.getTime(),
+    });
     try {
       const started = Date.now();
       const res = await app.yoga.fetch(new URL('/readyz', 'http://test'));
@@ -199,8 +215,14 @@ describe("/readyz's replicas section", () => {
   };
 
   it("gives each replica's lag beside a ready status, a replica behind leaving the instance ready", async () => {
-    const lags: ReplicaLag[] = [{ status: 'ok', lagBytes: 0, lagSeconds: 0 }, { status: 'behind', lagBytes: 4096, lagSeconds: 9 }];
-    expect(await readyz(async () => lags)).toMatchObject({ status: 200, body: { status: 'ready', detail: 'ok', replicas: lags } });
+    const lags: ReplicaLag[] = [
+      { status: 'ok', lagBytes: 0, lagSeconds: 0 },
+      { status: 'behind', lagBytes: 4096, lagSeconds: 9 },
+    ];
+    expect(await readyz(async () => lags)).toMatchObject({
+      status: 200,
+      body: { status: 'ready', detail: 'ok', replicas: lags },
+    });
   });
 
   it('answers without the section, in time, when the lag check does not answer', async () => {

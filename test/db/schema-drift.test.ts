@@ -35,7 +35,10 @@ describe('schema drift between prisma/migrations and prisma/schema.prisma', () =
   });
 
   it('finds nothing to change when replaying the migrations folder on a shadow database', async () => {
-    expect(await engine.diff(migrationsTarget(), schemaTarget())).toEqual({ sql: `${EMPTY_MIGRATION}\n`, changed: false });
+    expect(await engine.diff(migrationsTarget(), schemaTarget())).toEqual({
+      sql: `${EMPTY_MIGRATION}\n`,
+      changed: false,
+    });
   });
 
   it('reports a schema with an extra column as drift', async () => {

@@ -38,7 +38,10 @@ describe('notifications picked out of the wire protocol output', () => {
       const found: WireNotification[] = [];
       const scan = notificationScanner((n) => found.push(n));
       for (let at = 0; at < output.length; at += size) scan(output.subarray(at, at + size));
-      expect(found).toEqual([{ channel: 'emk_data', payload: '{"a":1}' }, { channel: 'other', payload: 'é' }]);
+      expect(found).toEqual([
+        { channel: 'emk_data', payload: '{"a":1}' },
+        { channel: 'other', payload: 'é' },
+      ]);
     }
   });
 });
@@ -53,7 +56,12 @@ describe('data events of the embedded engine served over the wire by this proces
     const cli = await openPostgres(config, server.url!, { embedded: true });
     try {
       await inTransaction(cli, async (sql) => {
-        await notifyWindowCommitted(sql, { item: 'prices', areaKey: 'FR', start: new Date('2025-11-01T00:00Z'), end: new Date('2025-11-02T00:00Z') });
+        await notifyWindowCommitted(sql, {
+          item: 'prices',
+          areaKey: 'FR',
+          start: new Date('2025-11-01T00:00Z'),
+          end: new Date('2025-11-02T00:00Z'),
+        });
         await new Promise((r) => setTimeout(r, 300));
         expect(events).toEqual([]);
       });

@@ -29,10 +29,19 @@ describe('demo COPY payloads from the generated arrays', () => {
   const data = generateDemo({ now: new Date('2025-11-05T12:00:00Z'), from: new Date('2025-01-01T00:00:00Z') });
   const zones = ZONES.map((z, i) => ({ id: 100 - i, code: z.code, eic: z.eic, name: z.name, timeZone: z.timeZone }));
   const zoneId = new Map(zones.map((z) => [z.code, z.id]));
-  const borders = BORDERS.map(([a, b], i) => ({ id: 7 + 3 * i, zoneAId: zoneId.get(a) ?? 0, zoneBId: zoneId.get(b) ?? 0, a, b, key: `${a}->${b}` }));
+  const borders = BORDERS.map(([a, b], i) => ({
+    id: 7 + 3 * i,
+    zoneAId: zoneId.get(a) ?? 0,
+    zoneBId: zoneId.get(b) ?? 0,
+    a,
+    b,
+    key: `${a}->${b}`,
+  }));
   const catalogue = new Catalogue(zones, borders);
   const zoneIds = data.prices.map((z) => zoneId.get(z.code) ?? 0);
-  const borderIds = data.flows.map((f) => catalogue.border(`${data.borders[f.border]?.a}->${data.borders[f.border]?.b}`)?.id ?? 0);
+  const borderIds = data.flows.map(
+    (f) => catalogue.border(`${data.borders[f.border]?.a}->${data.borders[f.border]?.b}`)?.id ?? 0,
+  );
   const all = { from: 0, to: data.hours };
 
   it('are the bytes appendPrices sends for the same rows, in chunks of COPY_CHUNK_ROWS', async () => {
@@ -43,7 +52,9 @@ describe('demo COPY payloads from the generated arrays', () => {
     const direct = demoPricePayloads(data, zoneIds, all);
     expect(direct.rows).toBe(rows.length);
     expect(direct.payloads.length).toBe(Math.ceil(rows.length / COPY_CHUNK_ROWS));
-    expect(direct.payloads.map((p) => Buffer.from(p).toString('hex'))).toEqual(copies.map((c) => Buffer.from(c.payload).toString('hex')));
+    expect(direct.payloads.map((p) => Buffer.from(p).toString('hex'))).toEqual(
+      copies.map((c) => Buffer.from(c.payload).toString('hex')),
+    );
   });
 
   it('are the bytes appendBorderHours sends, months with outages and hours after now included', async () => {
@@ -54,7 +65,9 @@ describe('demo COPY payloads from the generated arrays', () => {
       await appendBorderHours(sql, rows);
       const direct = demoBorderHourPayloads(data, borderIds, slice);
       expect(direct.rows).toBe(rows.length);
-      expect(direct.payloads.map((p) => Buffer.from(p).equals(Buffer.from(copies.shift()?.payload ?? [])))).toEqual(direct.payloads.map(() => true));
+      expect(direct.payloads.map((p) => Buffer.from(p).equals(Buffer.from(copies.shift()?.payload ?? [])))).toEqual(
+        direct.payloads.map(() => true),
+      );
       expect(copies).toEqual([]);
     }
   });

@@ -101,10 +101,26 @@ describe('a first start', () => {
       const [readyz, prices, graphql] = await Promise.all([
         fetch(`${url}/readyz`),
         fetch(`${url}/api/v1/prices?zone=FR`),
-        fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) }),
+        fetch(`${url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ __typename }' }),
+        }),
       ]);
-      expect([readyz.status, await readyz.json()]).toEqual([503, { status: 'starting', detail: expect.stringMatching(/^loading demo data: \d{4}-\d\d \(\d+\/\d+ months\)$|^loading demo data: committing/) }]);
-      expect([prices.status, prices.headers.get('retry-after'), await prices.json()]).toEqual([503, '5', { detail: expect.stringMatching(/^The service is starting \(loading demo data/) }]);
+      expect([readyz.status, await readyz.json()]).toEqual([
+        503,
+        {
+          status: 'starting',
+          detail: expect.stringMatching(
+            /^loading demo data: \d{4}-\d\d \(\d+\/\d+ months\)$|^loading demo data: committing/,
+          ),
+        },
+      ]);
+      expect([prices.status, prices.headers.get('retry-after'), await prices.json()]).toEqual([
+        503,
+        '5',
+        { detail: expect.stringMatching(/^The service is starting \(loading demo data/) },
+      ]);
       expect([graphql.status, graphql.headers.get('content-type')]).toEqual([503, 'application/json; charset=utf-8']);
 
       await server.waitFor(READY_LINE);
@@ -113,7 +129,11 @@ describe('a first start', () => {
       const after = await Promise.all([
         fetch(`${url}/readyz`),
         fetch(`${url}/api/v1/prices?zone=FR`),
-        fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) }),
+        fetch(`${url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ __typename }' }),
+        }),
       ]);
       expect(after.map((r) => r.status)).toEqual([200, 200, 200]);
       expect(((await after[1]!.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);

@@ -39,7 +39,10 @@ describe('demo generator', () => {
     const { periodStart, periodMinutes } = data.grid;
     for (let i = 0; i < periodStart.length; i++) {
       expect(periodMinutes[i]).toBe((periodStart[i] as number) >= QUARTER_HOUR_SWITCH_MS ? 15 : 60);
-      if (i > 0) expect((periodStart[i] as number) - (periodStart[i - 1] as number)).toBe((periodMinutes[i - 1] as number) * 60_000);
+      if (i > 0)
+        expect((periodStart[i] as number) - (periodStart[i - 1] as number)).toBe(
+          (periodMinutes[i - 1] as number) * 60_000,
+        );
     }
     expect(periodStart[0]).toBe(DEMO_TEST_FROM.getTime());
   });
@@ -64,7 +67,8 @@ describe('demo generator', () => {
       });
     }
     expect(byWeek.size).toBe(7);
-    for (const types of byWeek.values()) expect([...types].sort()).toEqual(['congestion', 'convergence', 'counter_intuitive', 'outage']);
+    for (const types of byWeek.values())
+      expect([...types].sort()).toEqual(['congestion', 'convergence', 'counter_intuitive', 'outage']);
   });
 
   it('flags filled gaps as interpolated in prices and flows', () => {

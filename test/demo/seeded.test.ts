@@ -4,7 +4,14 @@ import { DEMO_ZONE_CODES } from '../../src/demo/profiles.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import { deleteDemoData } from '../../src/repositories/ingest/demo-data.js';
 import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
-import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase, createTestDatabase, useTestDatabase } from '../support/db.js';
+import {
+  DEMO_TEST_FROM,
+  DEMO_TEST_NOW,
+  TEST_BACKENDS,
+  type TestDatabase,
+  createTestDatabase,
+  useTestDatabase,
+} from '../support/db.js';
 
 describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
   const db = useTestDatabase(kind, 'demo');
@@ -46,13 +53,24 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
 
   it('stores the daily price rollup that recomputing it from the stored prices gives, bit for bit', async () => {
     const read = () =>
-      db().rawQuery<{ zone_id: number; day: string; w: string; minutes: number; interpolated: boolean; sources: string }>(
+      db().rawQuery<{
+        zone_id: number;
+        day: string;
+        w: string;
+        minutes: number;
+        interpolated: boolean;
+        sources: string;
+      }>(
         `SELECT zone_id, day::text, float8send(weighted_sum)::text AS w, minutes, interpolated, sources::text FROM price_daily ORDER BY 1, 2`,
       );
     const loaded = await read();
-    const [span] = await db().rawQuery<{ first: Date; last: Date }>('SELECT min(ts) AS first, max(ts) AS last FROM price_point');
+    const [span] = await db().rawQuery<{ first: Date; last: Date }>(
+      'SELECT min(ts) AS first, max(ts) AS last FROM price_point',
+    );
     expect(loaded.length).toBeGreaterThan(30 * 28);
-    expect(await refreshPriceDaily(db(), { from: span!.first, to: new Date(span!.last.getTime() + 1) })).toBe(loaded.length);
+    expect(await refreshPriceDaily(db(), { from: span!.first, to: new Date(span!.last.getTime() + 1) })).toBe(
+      loaded.length,
+    );
     expect(await read()).toEqual(loaded);
   });
 
@@ -110,12 +128,28 @@ describe.each(TEST_BACKENDS)('reseeding the demo data (%s)', (kind) => {
   it('deletes the demo rows and their rollups, then loads the same data set again', async () => {
     t = await createTestDatabase(kind, { seed: 'demo' });
     const db = t.db;
-    const tables = ['price_point', 'price_daily', 'border_hour', 'border_outage', 'border_daily', 'border_weekly', 'zone_daily'];
+    const tables = [
+      'price_point',
+      'price_daily',
+      'border_hour',
+      'border_outage',
+      'border_daily',
+      'border_weekly',
+      'zone_daily',
+    ];
     const countAll = async () =>
-      (await db.rawQuery<Record<string, number>>(`SELECT ${tables.map((x) => `(SELECT count(*)::int FROM ${x}) AS ${x}`).join(', ')}`))[0];
+      (
+        await db.rawQuery<Record<string, number>>(
+          `SELECT ${tables.map((x) => `(SELECT count(*)::int FROM ${x}) AS ${x}`).join(', ')}`,
+        )
+      )[0];
     const before = await countAll();
     const gone = await deleteDemoData(db);
-    expect(gone).toEqual({ prices: before?.price_point, borderHours: before?.border_hour, outages: before?.border_outage });
+    expect(gone).toEqual({
+      prices: before?.price_point,
+      borderHours: before?.border_hour,
+      outages: before?.border_outage,
+    });
     expect(Object.values((await countAll()) ?? {})).toEqual(tables.map(() => 0));
     const again = await seedDemo(db, { now: DEMO_TEST_NOW, from: DEMO_TEST_FROM });
     expect(again?.prices).toBe(before?.price_point);

@@ -68,7 +68,11 @@ describe.each(TEST_BACKENDS)('demo seeding with configured classification thresh
     const thresholds = { epsEurMwh: 0.5, congestionShare: 0.8, minFlowMw: 50 };
     const seeded = await classes(await seededWith(thresholds));
     const reclassified = await database('demo');
-    const result = await reclassify(reclassified, { from: DEMO_TEST_FROM, to: new Date('2025-11-07T00:00:00Z'), thresholds });
+    const result = await reclassify(reclassified, {
+      from: DEMO_TEST_FROM,
+      to: new Date('2025-11-07T00:00:00Z'),
+      thresholds,
+    });
     expect(result.changed).toBeGreaterThan(1_000);
     expect(seeded).toEqual(await classes(reclassified));
   });
@@ -79,12 +83,20 @@ describe('start-up seeding', () => {
     const t = await createTestDatabase('pglite', { seed: 'empty' });
     try {
       vi.mocked(seedDemo).mockResolvedValueOnce(null);
-      const config = testConfig({ SEED_DEMO: true, CLASSIFY_EPS_EUR_MWH: 2.5, CLASSIFY_CONGESTION_SHARE: 0.9, CLASSIFY_MIN_FLOW_MW: 10 });
+      const config = testConfig({
+        SEED_DEMO: true,
+        CLASSIFY_EPS_EUR_MWH: 2.5,
+        CLASSIFY_CONGESTION_SHARE: 0.9,
+        CLASSIFY_MIN_FLOW_MW: 10,
+      });
       await prepareDatabase(t.db, config, createLogger(config), DEMO_TEST_NOW);
-      expect(seedDemo).toHaveBeenLastCalledWith(t.db, expect.objectContaining({
-        now: DEMO_TEST_NOW,
-        thresholds: { epsEurMwh: 2.5, congestionShare: 0.9, minFlowMw: 10 },
-      }));
+      expect(seedDemo).toHaveBeenLastCalledWith(
+        t.db,
+        expect.objectContaining({
+          now: DEMO_TEST_NOW,
+          thresholds: { epsEurMwh: 2.5, congestionShare: 0.9, minFlowMw: 10 },
+        }),
+      );
     } finally {
       await t.close();
     }

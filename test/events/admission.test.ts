@@ -43,21 +43,32 @@ describe('subscription admission', () => {
     again.close();
   });
 
-  it.each(['application/graphql-response+json', 'multipart/mixed'])('gives back the slot of a subscription refused with 406 for Accept: %s', async (accept) => {
-    const start = await open({ SUBSCRIPTIONS_PER_CLIENT: 1 });
-    for (let i = 0; i < 3; i++) {
-      const res = await server!.fetcher('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query: PRICES }) });
-      await res.arrayBuffer();
-      expect(res.status).toBe(406);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-    const admitted = await start();
-    await expect(admitted.next(300)).rejects.toThrow(/no event/);
-    admitted.close();
-  });
+  it.each(['application/graphql-response+json', 'multipart/mixed'])(
+    'gives back the slot of a subscription refused with 406 for Accept: %s',
+    async (accept) => {
+      const start = await open({ SUBSCRIPTIONS_PER_CLIENT: 1 });
+      for (let i = 0; i < 3; i++) {
+        const res = await server!.fetcher('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept },
+          body: JSON.stringify({ query: PRICES }),
+        });
+        await res.arrayBuffer();
+        expect(res.status).toBe(406);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      const admitted = await start();
+      await expect(admitted.next(300)).rejects.toThrow(/no event/);
+      admitted.close();
+    },
+  );
 
-  it('spends one token of the client\'s bucket per start and refuses with RATE_LIMITED when it is empty', async () => {
-    const start = await open({ RATE_LIMIT_CAPACITY: 2, RATE_LIMIT_REFILL_PER_SECOND: 0.001, SUBSCRIPTIONS_PER_CLIENT: 10 });
+  it("spends one token of the client's bucket per start and refuses with RATE_LIMITED when it is empty", async () => {
+    const start = await open({
+      RATE_LIMIT_CAPACITY: 2,
+      RATE_LIMIT_REFILL_PER_SECOND: 0.001,
+      SUBSCRIPTIONS_PER_CLIENT: 10,
+    });
     const first = await start();
     expect(first.response.headers.get('ratelimit-remaining')).toBe('1');
     const second = await start();

@@ -46,8 +46,17 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
     });
     await new Promise<void>((done) => purges.listen(0, '127.0.0.1', done));
     const CACHE_PURGE_URL = `http://127.0.0.1:${(purges.address() as AddressInfo).port}/`;
-    const config = testConfig({ INGEST_FOLLOW: true, ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: fake.url, CACHE_PURGE_URL });
-    app = await createApp({ config, db: t.db, follower: { client: fakeClient(fake).client, selection: { what: ['prices'], zones: ['ES'] } } });
+    const config = testConfig({
+      INGEST_FOLLOW: true,
+      ENTSOE_SECURITY_TOKEN: TOKEN,
+      ENTSOE_API_URL: fake.url,
+      CACHE_PURGE_URL,
+    });
+    app = await createApp({
+      config,
+      db: t.db,
+      follower: { client: fakeClient(fake).client, selection: { what: ['prices'], zones: ['ES'] } },
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -58,7 +67,10 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
 
   it('purges the shared cache of the tags of each window it commits (CACHE_PURGE_URL)', async () => {
     await until(10_000, async () => (purged.length ? true : undefined));
-    expect(purged[0]).toEqual({ method: 'PURGE', tags: expect.stringMatching(/^prices:ES flows:ES prices:all .*flows:all$/) });
+    expect(purged[0]).toEqual({
+      method: 'PURGE',
+      tags: expect.stringMatching(/^prices:ES flows:ES prices:all .*flows:all$/),
+    });
   });
 
   it('ingests, and /readyz reports it leads with the last success and lag of prices', async () => {
@@ -66,7 +78,10 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
       const b = (await (await app.yoga.fetch('http://test/readyz')).json()) as any;
       return b.ingest?.items?.prices ? b : undefined;
     });
-    expect(body).toMatchObject({ status: 'ready', ingest: { following: true, leader: true, cycles: { last_ok: true, consecutive_failures: 0, failing: false } } });
+    expect(body).toMatchObject({
+      status: 'ready',
+      ingest: { following: true, leader: true, cycles: { last_ok: true, consecutive_failures: 0, failing: false } },
+    });
     expect(Date.now() - Date.parse(body.ingest.items.prices.last_success)).toBeLessThan(60_000);
     expect(body.ingest.items.prices.lag_seconds).toBeLessThan(60);
     const stored = await t.db.rawQuery<{ n: number }>(`SELECT count(*)::int AS n FROM price_point`);
@@ -90,7 +105,11 @@ describe('the in-server follower with its upstream down', () => {
     const gone = await startFakeUpstream();
     await gone.close();
     const config = testConfig({ INGEST_FOLLOW: true, ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: gone.url });
-    app = await createApp({ config, db: t.db, follower: { client: fakeClient(gone).client, selection: { what: ['prices'], zones: ['ES'] } } });
+    app = await createApp({
+      config,
+      db: t.db,
+      follower: { client: fakeClient(gone).client, selection: { what: ['prices'], zones: ['ES'] } },
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -103,7 +122,13 @@ describe('the in-server follower with its upstream down', () => {
       const b = (await r.json()) as any;
       return b.ingest?.cycles?.last_at ? { status: r.status, body: b } : undefined;
     });
-    expect(res).toMatchObject({ status: 200, body: { status: 'ready', ingest: { leader: true, cycles: { last_ok: false, consecutive_failures: 1, failing: false } } } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: {
+        status: 'ready',
+        ingest: { leader: true, cycles: { last_ok: false, consecutive_failures: 1, failing: false } },
+      },
+    });
     expect(await (await app.yoga.fetch('http://test/metrics')).text()).toMatch(/^ingest_follower_failed_cycles 1$/m);
   });
 });
@@ -115,7 +140,11 @@ describe.runIf(TEST_DATABASE_URL)('leader election on one PostgreSQL', () => {
 
   beforeAll(async () => {
     t = await createTestDatabase('postgres', { seed: 'empty' });
-    dbs = await Promise.all([1, 2].map(() => openPostgres(testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 1 }), TEST_DATABASE_URL!)));
+    dbs = await Promise.all(
+      [1, 2].map(() =>
+        openPostgres(testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 1 }), TEST_DATABASE_URL!),
+      ),
+    );
   });
   afterEach(async () => {
     await Promise.all(elections.map((e) => e.close()));
@@ -126,7 +155,8 @@ describe.runIf(TEST_DATABASE_URL)('leader election on one PostgreSQL', () => {
     await t?.close();
   });
 
-  const leadUntilAborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  const leadUntilAborted = (signal: AbortSignal) =>
+    new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
   const killLeaderSession = () =>
     t.db.rawQuery<{ ok: boolean }>(
@@ -162,7 +192,11 @@ describe.runIf(TEST_DATABASE_URL)('leader election on one PostgreSQL', () => {
   it('a frozen leader (SIGSTOP) loses its lease: another leads within lease + retry, and the resumed one is fenced off', async () => {
     const LEASE_MS = 2_000;
     const RETRY_MS = 200;
-    const child = start('test/support/leader-child.ts', [TEST_DATABASE_URL!, t.db.schema, String(LEASE_MS), String(RETRY_MS)], {});
+    const child = start(
+      'test/support/leader-child.ts',
+      [TEST_DATABASE_URL!, t.db.schema, String(LEASE_MS), String(RETRY_MS)],
+      {},
+    );
     try {
       await child.waitFor(/^leading$/m, 60_000);
       elections = [elect(dbs[0]!, { lead: leadUntilAborted, retryMs: RETRY_MS, leaseMs: LEASE_MS })];

@@ -12,15 +12,26 @@ import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support
 import { type Fetcher, subscribe } from './sse.js';
 
 const PRICES = 'subscription ($zones: [String!]) { pricesPublished(zones: $zones) { zones from to } }';
-const fetcherOf = (app: App): Fetcher => async (url, init) => app.yoga.fetch(new URL(url, 'http://test'), init);
+const fetcherOf =
+  (app: App): Fetcher =>
+  async (url, init) =>
+    app.yoga.fetch(new URL(url, 'http://test'), init);
 
 describe.each(TEST_BACKENDS)('live events on %s, against hostile notifications and slow clients', (kind) => {
   let t: TestDatabase;
   let app: App;
   const logged: { msg: string; reason?: string; dropped?: number }[] = [];
   const event = (area: string, day = 1) =>
-    JSON.stringify({ schema: t.db.schema, kind: 'prices', item: 'prices', areas: [area], from: `2025-10-0${day}T00:00:00Z`, to: `2025-10-0${day + 1}T00:00:00Z` });
-  const notify = (payload: string | null) => t.db.rawQuery('SELECT pg_notify($1, $2)', [dataEventsChannel(t.db.schema), payload]);
+    JSON.stringify({
+      schema: t.db.schema,
+      kind: 'prices',
+      item: 'prices',
+      areas: [area],
+      from: `2025-10-0${day}T00:00:00Z`,
+      to: `2025-10-0${day + 1}T00:00:00Z`,
+    });
+  const notify = (payload: string | null) =>
+    t.db.rawQuery('SELECT pg_notify($1, $2)', [dataEventsChannel(t.db.schema), payload]);
   const healthy = async () => (await app.yoga.fetch(new URL('/healthz', 'http://test'))).status;
 
   beforeAll(async () => {
@@ -36,15 +47,34 @@ describe.each(TEST_BACKENDS)('live events on %s, against hostile notifications a
   it('drops every payload that is not a data event of its schema with one warning line, and keeps serving and delivering', async () => {
     const stream = await subscribe(fetcherOf(app), PRICES, { zones: ['ES'] });
     const junk = [
-      'null', '', 'true', '42', '"ES"', '[]', '[null]', '{}', '{"schema":null}', 'x'.repeat(7_900), `{"schema":"${'é'.repeat(3_900)}"}`,
+      'null',
+      '',
+      'true',
+      '42',
+      '"ES"',
+      '[]',
+      '[null]',
+      '{}',
+      '{"schema":null}',
+      'x'.repeat(7_900),
+      `{"schema":"${'é'.repeat(3_900)}"}`,
       JSON.stringify({ schema: t.db.schema, kind: 'prices', item: 'prices', areas: 'ES', from: 1, to: null }),
-      JSON.stringify({ schema: t.db.schema, kind: ['prices'], item: {}, areas: [{}], from: '2025-10-01', to: '2025-10-02' }),
+      JSON.stringify({
+        schema: t.db.schema,
+        kind: ['prices'],
+        item: {},
+        areas: [{}],
+        from: '2025-10-01',
+        to: '2025-10-02',
+      }),
       JSON.stringify({ table: 'users', action: 'INSERT', id: 7 }),
       event('ES').replace(`"${t.db.schema}"`, '"another_schema"'),
     ];
     for (const payload of [...junk, null]) await notify(payload);
     await notify(event('ES'));
-    expect(await stream.next(2_000)).toEqual({ data: { pricesPublished: { zones: ['ES'], from: '2025-10-01T00:00:00Z', to: '2025-10-02T00:00:00Z' } } });
+    expect(await stream.next(2_000)).toEqual({
+      data: { pricesPublished: { zones: ['ES'], from: '2025-10-01T00:00:00Z', to: '2025-10-02T00:00:00Z' } },
+    });
     expect(await healthy()).toBe(200);
     const warnings = logged.filter((l) => l.msg.includes('dropped'));
     expect(warnings).toHaveLength(1);

@@ -7,7 +7,12 @@ import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 
-const WINDOW = { item: 'prices', areaKey: 'ES', start: new Date('2025-10-01T00:00Z'), end: new Date('2025-10-02T00:00Z') };
+const WINDOW = {
+  item: 'prices',
+  areaKey: 'ES',
+  start: new Date('2025-10-01T00:00Z'),
+  end: new Date('2025-10-02T00:00Z'),
+};
 
 describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () => {
   let t: TestDatabase;
@@ -17,7 +22,10 @@ describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () =
 
   beforeAll(async () => {
     t = await createTestDatabase('postgres', { seed: 'empty' });
-    listener = await listenForDataEvents(t.db, (e) => events.push(e), { reconnectMs: 50, onReconnect: () => reconnections++ });
+    listener = await listenForDataEvents(t.db, (e) => events.push(e), {
+      reconnectMs: 50,
+      onReconnect: () => reconnections++,
+    });
   });
   afterAll(async () => {
     await listener?.close();
@@ -34,7 +42,10 @@ describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () =
     expect(await waitFor(1)).toBe(1);
     expect(reconnections).toBe(0);
     expect(listener.state().state).toBe('listening');
-    const killed = await t.db.rawQuery<{ ok: boolean }>(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1`, [`emk_events:${t.db.schema}`]);
+    const killed = await t.db.rawQuery<{ ok: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1`,
+      [`emk_events:${t.db.schema}`],
+    );
     expect(killed).toEqual([{ ok: true }]);
     let delivered = 1;
     for (let i = 0; i < 20 && delivered < 2; i++) {
@@ -57,7 +68,10 @@ describe('the data events listener without its database', () => {
     const { port } = closed.address() as { port: number };
     await new Promise((done) => closed.close(done));
     const before = Date.now();
-    const unreachable = { schema: 'public', pool: { options: { host: '127.0.0.1', port, user: 'nobody', database: 'none' } } } as unknown as Database;
+    const unreachable = {
+      schema: 'public',
+      pool: { options: { host: '127.0.0.1', port, user: 'nobody', database: 'none' } },
+    } as unknown as Database;
     const listener = await listenForDataEvents(unreachable, () => undefined, { reconnectMs: 60_000 });
     try {
       expect(listener.state()).toEqual({ state: 'reconnecting', since: expect.any(Number) });

@@ -15,7 +15,12 @@ export interface SseStream {
 export type Fetcher = (url: string, init: RequestInit) => Promise<Response>;
 
 /** Opens `query` as an SSE subscription on `/graphql`. */
-export async function subscribe(fetcher: Fetcher, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<SseStream> {
+export async function subscribe(
+  fetcher: Fetcher,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<SseStream> {
   const controller = new AbortController();
   const response = await fetcher('/graphql', {
     method: 'POST',
@@ -46,7 +51,11 @@ export async function subscribe(fetcher: Fetcher, query: string, variables: Reco
       const block = pending.shift() ?? (await withTimeout(readEvent(), timeoutMs));
       const type = /^event: ?(.*)$/m.exec(block)?.[1];
       if (type === 'complete') return 'complete';
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.replace(/^data: ?/, '')).join('\n');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.replace(/^data: ?/, ''))
+        .join('\n');
       return JSON.parse(data);
     },
     close: () => controller.abort(),
@@ -55,7 +64,10 @@ export async function subscribe(fetcher: Fetcher, query: string, variables: Reco
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no event within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no event within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Serves `handler` on a loopback port; the fetcher sends to it (a client leaving closes its connection). */

@@ -15,7 +15,10 @@ import { subscribe, type Fetcher } from './sse.js';
 const PRICES = 'subscription ($zones: [String!]) { pricesPublished(zones: $zones) { zones from to } }';
 const FLOWS = 'subscription ($borders: [String!]) { flowsUpdated(borders: $borders) { borders item from to } }';
 
-const fetcherOf = (app: App): Fetcher => async (url, init) => app.yoga.fetch(new URL(url, 'http://test'), init);
+const fetcherOf =
+  (app: App): Fetcher =>
+  async (url, init) =>
+    app.yoga.fetch(new URL(url, 'http://test'), init);
 
 describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
   let t: TestDatabase;
@@ -44,18 +47,28 @@ describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
     expect(summary.completed).toBeGreaterThan(0);
     const event = await stream.next(1_000);
     expect(performance.now() - committed).toBeLessThan(1_000);
-    expect(event).toEqual({ data: { pricesPublished: { zones: ['ES'], from: expect.stringMatching(/^2025-09-29/), to: expect.any(String) } } });
+    expect(event).toEqual({
+      data: { pricesPublished: { zones: ['ES'], from: expect.stringMatching(/^2025-09-29/), to: expect.any(String) } },
+    });
     stream.close();
   });
 
   it('delivers flowsUpdated only to subscribers of the border, in either orientation, its argument written inline or through any variable', async () => {
     const watching = await subscribe(fetcherOf(app), FLOWS, { borders: ['FR->ES'] });
     const elsewhere = await subscribe(fetcherOf(app), FLOWS, { borders: ['FR->BE'] });
-    const inlineElsewhere = await subscribe(fetcherOf(app), 'subscription { flowsUpdated(borders: ["FR->BE"]) { borders } }');
-    const renamed = await subscribe(fetcherOf(app), 'subscription ($watch: [String!]) { flowsUpdated(borders: $watch) { borders item } }', { watch: ['FR->ES'] });
+    const inlineElsewhere = await subscribe(
+      fetcherOf(app),
+      'subscription { flowsUpdated(borders: ["FR->BE"]) { borders } }',
+    );
+    const renamed = await subscribe(
+      fetcherOf(app),
+      'subscription ($watch: [String!]) { flowsUpdated(borders: $watch) { borders item } }',
+      { watch: ['FR->ES'] },
+    );
     const { client } = fakeClient(fake);
     await ingest(t.db, client, '2025-09-30', '2025-10-01', { what: ['flows'], borders: ['ES->FR'] });
-    for (const s of [watching, renamed]) expect(await s.next(1_000)).toMatchObject({ data: { flowsUpdated: { borders: ['ES->FR'], item: 'flows' } } });
+    for (const s of [watching, renamed])
+      expect(await s.next(1_000)).toMatchObject({ data: { flowsUpdated: { borders: ['ES->FR'], item: 'flows' } } });
     for (const s of [elsewhere, inlineElsewhere]) await expect(s.next(300)).rejects.toThrow(/no event/);
     for (const s of [watching, elsewhere, inlineElsewhere, renamed]) s.close();
   });
@@ -86,7 +99,10 @@ describe.runIf(TEST_DATABASE_URL)('data events across instances on one PostgreSQ
 
   beforeAll(async () => {
     t = await createTestDatabase('postgres', { seed: 'empty' });
-    second = await openPostgres(testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 2 }), TEST_DATABASE_URL!);
+    second = await openPostgres(
+      testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 2 }),
+      TEST_DATABASE_URL!,
+    );
     fake = await startFakeUpstream();
     fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
     apps = [await createApp({ config: testConfig(), db: t.db }), await createApp({ config: testConfig(), db: second })];
@@ -100,7 +116,10 @@ describe.runIf(TEST_DATABASE_URL)('data events across instances on one PostgreSQ
 
   it('both instances deliver the event of an ingestion run by a third connection', async () => {
     const streams = await Promise.all(apps.map((a) => subscribe(fetcherOf(a), PRICES, { zones: ['ES'] })));
-    const ingestDb = await openPostgres(testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 1 }), TEST_DATABASE_URL!);
+    const ingestDb = await openPostgres(
+      testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 1 }),
+      TEST_DATABASE_URL!,
+    );
     try {
       await ingest(ingestDb, fakeClient(fake).client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
     } finally {

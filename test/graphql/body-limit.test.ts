@@ -12,8 +12,16 @@ describe('GraphQL request bodies', () => {
   afterAll(() => t?.close());
 
   const post = async (body: BodyInit, headers: Record<string, string> = {}) => {
-    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit);
-    return { status: res.status, json: (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } };
+    const res = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    return {
+      status: res.status,
+      json: (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] },
+    };
   };
 
   it('runs an operation whose body declares its length', async () => {
@@ -31,7 +39,9 @@ describe('GraphQL request bodies', () => {
 
   it('accepts a body of exactly the limit', async () => {
     const query = '{ zones { code } }';
-    const exact = JSON.stringify({ query: query.padEnd(MAX_GRAPHQL_BODY_BYTES - JSON.stringify({ query: '' }).length, ' ') });
+    const exact = JSON.stringify({
+      query: query.padEnd(MAX_GRAPHQL_BODY_BYTES - JSON.stringify({ query: '' }).length, ' '),
+    });
     expect(Buffer.byteLength(exact)).toBe(MAX_GRAPHQL_BODY_BYTES);
     expect((await post(exact)).status).toBe(200);
   });

@@ -7,8 +7,10 @@ import { createTestApp, type TestApp } from '../support/app.js';
 const ZONE = 'code eic name timeZone';
 const FLOW_ROW = `datetime from { ${ZONE} } to { ${ZONE} } biddingZoneFrom biddingZoneTo flowType flowInterpolated derived
   netFlowMw priceFromEurMwh priceToEurMwh priceDeltaEurMwh capacityMw hours`;
-const PAGE = 'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } meta { provenance upstreamSources resolvedFrom resolvedTo resolution }';
-const flowsPage = (first: number, row = FLOW_ROW) => `flows(first: ${first}) { ${PAGE} edges { cursor node { ${row} } } }`;
+const PAGE =
+  'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } meta { provenance upstreamSources resolvedFrom resolvedTo resolution }';
+const flowsPage = (first: number, row = FLOW_ROW) =>
+  `flows(first: ${first}) { ${PAGE} edges { cursor node { ${row} } } }`;
 const PRICE_ROW = `datetime biddingZone zone { ${ZONE} } priceEurMwh interpolated year`;
 
 /** Names of the fields of `type` that hold a value or a single object (lists of objects excluded). */
@@ -27,7 +29,11 @@ describe('the GraphQL complexity limit and the documented page maximum', () => {
   afterAll(() => t?.close());
 
   const codes = async (query: string) => {
-    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const res = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     const body = (await res.json()) as { errors?: { message: string; extensions: { code: string } }[] };
     return body.errors?.map((e) => e.extensions.code) ?? [];
   };
@@ -35,7 +41,9 @@ describe('the GraphQL complexity limit and the documented page maximum', () => {
   it('selects every column of a flow row and a price row in these tests', () => {
     for (const name of columnNames('FlowRow')) expect(FLOW_ROW).toMatch(new RegExp(`\\b${name}\\b`));
     // A row's zone is one level down: the budget's widest page selects its leaves only (not coverage).
-    for (const name of columnNames('Zone').filter((n) => isLeafType(getNamedType((schema.getType('Zone') as GraphQLObjectType).getFields()[n]!.type)))) {
+    for (const name of columnNames('Zone').filter((n) =>
+      isLeafType(getNamedType((schema.getType('Zone') as GraphQLObjectType).getFields()[n]!.type)),
+    )) {
       expect(ZONE).toMatch(new RegExp(`\\b${name}\\b`));
     }
     for (const name of columnNames('PricePoint')) expect(PRICE_ROW).toMatch(new RegExp(`\\b${name}\\b`));
@@ -47,13 +55,23 @@ describe('the GraphQL complexity limit and the documented page maximum', () => {
   });
 
   it('accepts the largest prices page with every column', async () => {
-    expect(await codes(`{ prices(first: ${PAGE_LIMITS.prices}) { ${PAGE} edges { cursor node { ${PRICE_ROW} } } } }`)).toEqual([]);
+    expect(
+      await codes(`{ prices(first: ${PAGE_LIMITS.prices}) { ${PAGE} edges { cursor node { ${PRICE_ROW} } } } }`),
+    ).toEqual([]);
   });
 
   it('still refuses two largest pages in one operation, and a list of objects under every row', async () => {
-    expect(await codes(`{ a: ${flowsPage(PAGE_LIMITS.flows)} b: ${flowsPage(PAGE_LIMITS.flows)} }`)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(await codes(`{ a: ${flowsPage(PAGE_LIMITS.flows)} b: ${flowsPage(PAGE_LIMITS.flows)} }`)).toEqual([
+      'QUERY_TOO_COMPLEX',
+    ]);
     expect(await codes(`{ a: ${flowsPage(PAGE_LIMITS.flows)} b: ${flowsPage(1_000)} }`)).toEqual(['QUERY_TOO_COMPLEX']);
-    expect(await codes(`{ ${flowsPage(PAGE_LIMITS.flows, `${FLOW_ROW} extra: from { neighbours { code } }`)} }`)).toEqual(['QUERY_TOO_COMPLEX']);
-    expect(await codes(`{ ${flowsPage(PAGE_LIMITS.flows)} prices(first: ${PAGE_LIMITS.prices}) { edges { node { ${PRICE_ROW} } } } }`)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(
+      await codes(`{ ${flowsPage(PAGE_LIMITS.flows, `${FLOW_ROW} extra: from { neighbours { code } }`)} }`),
+    ).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(
+      await codes(
+        `{ ${flowsPage(PAGE_LIMITS.flows)} prices(first: ${PAGE_LIMITS.prices}) { edges { node { ${PRICE_ROW} } } } }`,
+      ),
+    ).toEqual(['QUERY_TOO_COMPLEX']);
   });
 });

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import {
-  type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLOutputType, getNamedType, isEnumType, isLeafType,
-  isListType, isNonNullType, isObjectType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  getNamedType,
+  isEnumType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema/index.js';
@@ -26,18 +34,36 @@ function selection(type: GraphQLOutputType, depth = 0): string {
 /** Hostile JSON values for a variable of `type`: wrong types, out-of-range numbers, hostile text. */
 function valueFor(arg: GraphQLArgument, type: GraphQLInputType = arg.type): fc.Arbitrary<unknown> {
   if (isNonNullType(type)) return valueFor(arg, type.ofType);
-  const wrong = fc.oneof(fc.constant(null), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }));
+  const wrong = fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+  );
   if (isListType(type)) {
-    return fc.oneof({ weight: 4, arbitrary: fc.array(valueFor(arg, type.ofType), { maxLength: 3 }) }, { weight: 1, arbitrary: valueFor(arg, type.ofType) });
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.array(valueFor(arg, type.ofType), { maxLength: 3 }) },
+      { weight: 1, arbitrary: valueFor(arg, type.ofType) },
+    );
   }
   const named = getNamedType(type);
   const text = arg.name === 'after' || arg.name === 'before' ? hostileCursor : hostileText;
   if (isEnumType(named)) return fc.oneof(fc.constantFrom(...named.getValues().map((v) => v.name)), text, wrong);
   switch (named.name) {
     case 'Int':
-      return fc.oneof(fc.integer(), fc.integer({ min: -5, max: 25_000 }), fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 1e300, 0.5), text, wrong);
+      return fc.oneof(
+        fc.integer(),
+        fc.integer({ min: -5, max: 25_000 }),
+        fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 1e300, 0.5),
+        text,
+        wrong,
+      );
     case 'Float':
-      return fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1e-300, 5e-324, 1e308), text, wrong);
+      return fc.oneof(
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.constantFrom(0, -0, 1e-300, 5e-324, 1e308),
+        text,
+        wrong,
+      );
     default:
       return fc.oneof({ weight: 6, arbitrary: text }, { weight: 1, arbitrary: fc.oneof(fc.integer(), wrong) });
   }
@@ -56,20 +82,32 @@ interface Answer {
 }
 
 /** What is wrong with one answer, or null. */
-function verdict(status: number, text: string, sent: Record<string, unknown>, argNames: readonly string[]): string | null {
-  const echoes = Object.values(sent).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string');
+function verdict(
+  status: number,
+  text: string,
+  sent: Record<string, unknown>,
+  argNames: readonly string[],
+): string | null {
+  const echoes = Object.values(sent)
+    .flatMap((v) => (Array.isArray(v) ? v : [v]))
+    .filter((v): v is string => typeof v === 'string');
   const leak = leakIn(text, echoes);
   if (leak) return `leak: ${leak}`;
   if (status >= 500) return `status ${status}`;
   const body = JSON.parse(text) as Answer;
-  if (!("data" in body) && (status < 400 || status >= 500)) return `no data with status ${status}: ${text.slice(0, 300)}`;
+  if (!('data' in body) && (status < 400 || status >= 500))
+    return `no data with status ${status}: ${text.slice(0, 300)}`;
   for (const e of body.errors ?? []) {
     const code = e.extensions?.code;
     if (body.data === undefined) {
-      if (!argNames.some((name) => e.message.includes(`$${name}`))) return `request error naming no variable: ${e.message}`;
+      if (!argNames.some((name) => e.message.includes(`$${name}`)))
+        return `request error naming no variable: ${e.message}`;
     } else if (!code || !CLIENT_CODES.has(code)) {
       return `field error coded ${code}: ${e.message}`;
-    } else if (code === 'BAD_USER_INPUT' && !(e.extensions?.issues ?? []).every((i) => argNames.includes(i.param.split('.')[0] ?? ''))) {
+    } else if (
+      code === 'BAD_USER_INPUT' &&
+      !(e.extensions?.issues ?? []).every((i) => argNames.includes(i.param.split('.')[0] ?? ''))
+    ) {
       return `issue naming no argument: ${JSON.stringify(e.extensions)}`;
     }
   }
@@ -85,20 +123,31 @@ describe.each(BACKENDS)('hostile GraphQL arguments on %s', (backend) => {
   });
   afterAll(() => t.close());
 
-  it.each(FIELDS.map((f) => [f.name, f] as const))('answers hostile arguments of %s with data or a client error naming them', async (_name, field) => {
-    const query = operation(field);
-    const variables = fc.record(Object.fromEntries(field.args.map((a) => [a.name, valueFor(a)])), { requiredKeys: [] });
-    await fc.assert(
-      fc.asyncProperty(variables, async (sent) => {
-        const res = await t.get('/graphql', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-          body: JSON.stringify({ query, variables: sent }),
-        });
-        const problem = verdict(res.status, await res.text(), sent, field.args.map((a) => a.name));
-        expect(problem, JSON.stringify(sent).slice(0, 500)).toBeNull();
-      }),
-      { numRuns: 60, seed: SWEEP_SEED, interruptAfterTimeLimit: 20_000 },
-    );
-  }, 60_000);
+  it.each(FIELDS.map((f) => [f.name, f] as const))(
+    'answers hostile arguments of %s with data or a client error naming them',
+    async (_name, field) => {
+      const query = operation(field);
+      const variables = fc.record(Object.fromEntries(field.args.map((a) => [a.name, valueFor(a)])), {
+        requiredKeys: [],
+      });
+      await fc.assert(
+        fc.asyncProperty(variables, async (sent) => {
+          const res = await t.get('/graphql', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+            body: JSON.stringify({ query, variables: sent }),
+          });
+          const problem = verdict(
+            res.status,
+            await res.text(),
+            sent,
+            field.args.map((a) => a.name),
+          );
+          expect(problem, JSON.stringify(sent).slice(0, 500)).toBeNull();
+        }),
+        { numRuns: 60, seed: SWEEP_SEED, interruptAfterTimeLimit: 20_000 },
+      );
+    },
+    60_000,
+  );
 });

@@ -9,10 +9,16 @@ describe('GraphQL over HTTP conformance (graphql-http server audits)', () => {
   });
   afterAll(() => t.close());
 
-  const audits = serverAudits({ url: 'http://test/graphql', fetchFn: (input: string, init?: RequestInit) => t.get(new URL(input).pathname + new URL(input).search, init) });
+  const audits = serverAudits({
+    url: 'http://test/graphql',
+    fetchFn: (input: string, init?: RequestInit) => t.get(new URL(input).pathname + new URL(input).search, init),
+  });
 
   it.each(audits.map((a) => [`${a.id} ${a.name}`, a] as const))('%s', async (_name, audit) => {
     const result = await audit.fn();
-    expect({ status: result.status, reason: 'reason' in result ? result.reason : undefined }).toEqual({ status: 'ok', reason: undefined });
+    expect({ status: result.status, reason: 'reason' in result ? result.reason : undefined }).toEqual({
+      status: 'ok',
+      reason: undefined,
+    });
   });
 });

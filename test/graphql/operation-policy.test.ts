@@ -16,17 +16,27 @@ const MANIFEST = new URL('../gql/persisted-documents.json', import.meta.url).pat
 const documentId = (ZoneCodes as unknown as { __meta__: { hash: string } }).__meta__.hash;
 const INTROSPECTION = '{ __schema { queryType { name } } }';
 
-type GqlBody = { data?: { prices?: { edges: unknown[] } } | null; errors?: { message: string; extensions?: { code?: string } }[] };
+type GqlBody = {
+  data?: { prices?: { edges: unknown[] } } | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+};
 
 async function post(app: TestApp, body: unknown): Promise<{ status: number; body: GqlBody }> {
-  const res = await app.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await app.get('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as GqlBody };
 }
 
 describe('persisted operations only', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp('pglite', 'demo', { PERSISTED_OPERATIONS_FILE: MANIFEST, PERSISTED_OPERATIONS_ONLY: true });
+    app = await createTestApp('pglite', 'demo', {
+      PERSISTED_OPERATIONS_FILE: MANIFEST,
+      PERSISTED_OPERATIONS_ONLY: true,
+    });
   });
   afterAll(() => app.close());
 
@@ -53,7 +63,10 @@ describe('persisted operations only', () => {
   });
 
   it('runs it by the Apollo persistedQuery extension too', async () => {
-    const { body } = await post(app, { extensions: { persistedQuery: { version: 1, sha256Hash: documentId } }, variables: { first: 3 } });
+    const { body } = await post(app, {
+      extensions: { persistedQuery: { version: 1, sha256Hash: documentId } },
+      variables: { first: 3 },
+    });
     expect(body.data?.prices?.edges).toHaveLength(3);
   });
 
@@ -98,7 +111,14 @@ describe('persisted operations beside arbitrary ones, introspection off', () => 
 describe('introspection off, whatever the source of the document', () => {
   const dir = mkdtempSync(join(tmpdir(), 'manifest-'));
   const manifest = join(dir, 'with-introspection.json');
-  writeFileSync(manifest, JSON.stringify({ schema: INTROSPECTION, type: '{ __type(name: "Query") { fields { name } } }', zones: '{ zones { code } }' }));
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      schema: INTROSPECTION,
+      type: '{ __type(name: "Query") { fields { name } } }',
+      zones: '{ zones { code } }',
+    }),
+  );
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp('pglite', 'empty', { PERSISTED_OPERATIONS_FILE: manifest, GRAPHQL_INTROSPECTION: false });
@@ -138,7 +158,9 @@ describe('default policy', () => {
   });
 
   it('allows introspection and has no persisted operations', async () => {
-    expect((await post(app, { query: INTROSPECTION })).body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+    expect((await post(app, { query: INTROSPECTION })).body).toEqual({
+      data: { __schema: { queryType: { name: 'Query' } } },
+    });
     const { status, body } = await post(app, { documentId });
     expect(status).toBe(400);
     expect(body.errors?.[0]?.message).toMatch(/Unexpected parameter "documentId"/);
@@ -149,13 +171,18 @@ describe('policy configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'manifest-'));
 
   it('fails fast on PERSISTED_OPERATIONS_ONLY without a manifest', () => {
-    expect(() => loadConfig({ PERSISTED_OPERATIONS_ONLY: 'true' })).toThrow(/PERSISTED_OPERATIONS_ONLY: needs PERSISTED_OPERATIONS_FILE/);
+    expect(() => loadConfig({ PERSISTED_OPERATIONS_ONLY: 'true' })).toThrow(
+      /PERSISTED_OPERATIONS_ONLY: needs PERSISTED_OPERATIONS_FILE/,
+    );
     expect(() => operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_ONLY: true }), schema)).toThrow(ConfigError);
   });
 
   it('names each manifest entry that no longer fits the schema', () => {
     const file = join(dir, 'stale.json');
-    writeFileSync(file, JSON.stringify({ good: '{ zones { code } }', stale: '{ zones { nope } }', broken: '{ zones {' }));
+    writeFileSync(
+      file,
+      JSON.stringify({ good: '{ zones { code } }', stale: '{ zones { nope } }', broken: '{ zones {' }),
+    );
     const error = (() => {
       try {
         operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: file }), schema);
@@ -172,7 +199,11 @@ describe('policy configuration', () => {
   it('refuses a manifest that is not an object of documents', () => {
     const file = join(dir, 'list.json');
     writeFileSync(file, '["{ zones { code } }"]');
-    expect(() => operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: file }), schema)).toThrow(/expected an object of id -> document text/);
-    expect(() => operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: join(dir, 'missing.json') }), schema)).toThrow(/cannot read it as JSON/);
+    expect(() => operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: file }), schema)).toThrow(
+      /expected an object of id -> document text/,
+    );
+    expect(() =>
+      operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: join(dir, 'missing.json') }), schema),
+    ).toThrow(/cannot read it as JSON/);
   });
 });

@@ -6,7 +6,8 @@ import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
 type GqlBody = { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
 
 const RESPONSE_JSON = 'application/graphql-response+json';
-const PRICES_BY_RESOLUTION = 'query Q($v: Resolution) { prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-01T02:00", resolution: $v) { edges { node { priceEurMwh } } } }';
+const PRICES_BY_RESOLUTION =
+  'query Q($v: Resolution) { prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-01T02:00", resolution: $v) { edges { node { priceEurMwh } } } }';
 
 describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
   let t: TestApp;
@@ -20,7 +21,11 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     return { status: res.status, body: (await res.json()) as GqlBody };
   };
   const post = (body: unknown, accept = RESPONSE_JSON) =>
-    send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, accept);
+    send(
+      '/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+      accept,
+    );
 
   it('refuses a document nested thousands of levels deep with 400 GRAPHQL_PARSE_FAILED', async () => {
     const { status, body } = await post({ query: `{${' zones {'.repeat(5000)}${' }'.repeat(5001)}` });
@@ -45,21 +50,32 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     expect(inString.body.data).toEqual({ zone: null });
   });
 
-  it.each([5_000, 10_000])('refuses a variable nested %i arrays deep with 400 BAD_REQUEST naming the bound', async (depth) => {
-    const text = `{"query": ${JSON.stringify(PRICES_BY_RESOLUTION)}, "variables": {"v": ${'['.repeat(depth)}${']'.repeat(depth)}}}`;
-    const { status, body } = await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
-    expect(status).toBe(400);
-    expect(body.data).toBeUndefined();
-    expect(body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
-    expect(body.errors?.[0]?.message).toMatch(new RegExp(`variables nest deeper than ${VARIABLE_LIMITS.depth} levels`));
-  });
+  it.each([5_000, 10_000])(
+    'refuses a variable nested %i arrays deep with 400 BAD_REQUEST naming the bound',
+    async (depth) => {
+      const text = `{"query": ${JSON.stringify(PRICES_BY_RESOLUTION)}, "variables": {"v": ${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+      const { status, body } = await send('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      expect(status).toBe(400);
+      expect(body.data).toBeUndefined();
+      expect(body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+      expect(body.errors?.[0]?.message).toMatch(
+        new RegExp(`variables nest deeper than ${VARIABLE_LIMITS.depth} levels`),
+      );
+    },
+  );
 
   it('refuses variables holding more values than the bound with 400 BAD_REQUEST, and runs those within it', async () => {
     const query = 'query Q($z: [String!]) { zones(zones: $z) { code } }';
     const over = await post({ query, variables: { z: Array.from({ length: VARIABLE_LIMITS.values + 1 }, () => 'x') } });
     expect(over.status).toBe(400);
     expect(over.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
-    expect(over.body.errors?.[0]?.message).toMatch(new RegExp(`variables hold more than ${VARIABLE_LIMITS.values} values`));
+    expect(over.body.errors?.[0]?.message).toMatch(
+      new RegExp(`variables hold more than ${VARIABLE_LIMITS.values} values`),
+    );
     const within = await post({ query: PRICES_BY_RESOLUTION, variables: { v: 'HOURLY' } });
     expect(within.status).toBe(200);
   });
@@ -70,7 +86,11 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     form.append('map', '{}');
     const encoded = new Response(form);
     const body = new Uint8Array(await encoded.arrayBuffer());
-    const headers = { accept: RESPONSE_JSON, 'content-type': encoded.headers.get('content-type')!, 'content-length': String(body.byteLength) };
+    const headers = {
+      accept: RESPONSE_JSON,
+      'content-type': encoded.headers.get('content-type')!,
+      'content-length': String(body.byteLength),
+    };
     const res = await t.get('/graphql', { method: 'POST', headers, body });
     const answer = (await res.json()) as GqlBody;
     expect(res.status).toBe(400);
@@ -102,15 +122,20 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     expect(body.errors?.[0]?.message).toMatch(/variables/);
   });
 
-  it.each([RESPONSE_JSON, 'application/json'])('refuses a variable that does not coerce with 400 and no data (accept %s)', async (accept) => {
-    const { status, body } = await post({ query: PRICES_BY_RESOLUTION, variables: { v: 'PHYSICAL' } }, accept);
-    expect(status).toBe(400);
-    expect(body.data).toBeUndefined();
-    expect(body.errors?.[0]?.message).toMatch(/Variable "\$v" got invalid value "PHYSICAL"/);
-  });
+  it.each([RESPONSE_JSON, 'application/json'])(
+    'refuses a variable that does not coerce with 400 and no data (accept %s)',
+    async (accept) => {
+      const { status, body } = await post({ query: PRICES_BY_RESOLUTION, variables: { v: 'PHYSICAL' } }, accept);
+      expect(status).toBe(400);
+      expect(body.data).toBeUndefined();
+      expect(body.errors?.[0]?.message).toMatch(/Variable "\$v" got invalid value "PHYSICAL"/);
+    },
+  );
 
   it('answers an operation refused before execution (over the depth limit) with 400 and no data', async () => {
-    const { status, body } = await post({ query: `{ zone(code: "FR") ${'{ neighbours '.repeat(10)}{ code }${' }'.repeat(10)} }` });
+    const { status, body } = await post({
+      query: `{ zone(code: "FR") ${'{ neighbours '.repeat(10)}{ code }${' }'.repeat(10)} }`,
+    });
     expect(status).toBe(400);
     expect(body.data).toBeUndefined();
     expect(body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
@@ -135,11 +160,20 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     expect(body.errors).toBeUndefined();
   });
   it('refuses a JSON body that does not parse with 400 BAD_REQUEST, naming where it broke without a stack', async () => {
-    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: RESPONSE_JSON }, body: '{"query": ' });
+    const res = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: RESPONSE_JSON },
+      body: '{"query": ',
+    });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { errors: { extensions: { code: string; originalError?: Record<string, unknown> } }[] };
+    const body = (await res.json()) as {
+      errors: { extensions: { code: string; originalError?: Record<string, unknown> } }[];
+    };
     expect(body.errors[0]?.extensions.code).toBe('BAD_REQUEST');
-    expect(body.errors[0]?.extensions.originalError).toEqual({ name: 'SyntaxError', message: expect.stringMatching(/JSON/) });
+    expect(body.errors[0]?.extensions.originalError).toEqual({
+      name: 'SyntaxError',
+      message: expect.stringMatching(/JSON/),
+    });
   });
 
   it('answers an unsupported body type (415) and an unacceptable Accept (406) with a GraphQL error naming what to send', async () => {
@@ -150,7 +184,15 @@ describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
     const unsupported = (await xml.json()) as GqlBody;
     expect(unsupported.errors?.[0]?.extensions?.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(unsupported.errors?.[0]?.message).toMatch(/application\/json/);
-    const png = await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) }, 'image/png');
+    const png = await send(
+      '/graphql',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      },
+      'image/png',
+    );
     expect(png.status).toBe(406);
     expect(png.body.errors?.[0]?.extensions?.code).toBe('NOT_ACCEPTABLE');
     expect(png.body.errors?.[0]?.message).toMatch(/application\/graphql-response\+json/);

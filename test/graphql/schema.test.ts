@@ -6,12 +6,26 @@ import { schema } from '../../src/graphql/schema/index.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 
 const FIELD_OF_PATH: Record<string, string> = {
-  '/api/v1/prices': 'prices', '/api/v1/flows': 'flows', '/api/v1/flow-type-summary': 'flowTypeSummary', '/api/v1/ci-share': 'ciShare',
-  '/api/v1/flow-price-scatter': 'flowPriceScatter', '/api/v1/flow-duration': 'flowDuration', '/api/v1/price-kpis': 'priceKpis',
-  '/api/v1/zone-import-export': 'zoneImportExport', '/api/v1/zones': 'zones', '/api/v1/borders': 'borders',
+  '/api/v1/prices': 'prices',
+  '/api/v1/flows': 'flows',
+  '/api/v1/flow-type-summary': 'flowTypeSummary',
+  '/api/v1/ci-share': 'ciShare',
+  '/api/v1/flow-price-scatter': 'flowPriceScatter',
+  '/api/v1/flow-duration': 'flowDuration',
+  '/api/v1/price-kpis': 'priceKpis',
+  '/api/v1/zone-import-export': 'zoneImportExport',
+  '/api/v1/zones': 'zones',
+  '/api/v1/borders': 'borders',
 };
 const REST_NAME: Record<string, string> = {
-  from: 'datetime_from', to: 'datetime_to', borders: 'border', zones: 'zone', flowTypes: 'flow_type', flowBinMw: 'flow_bin_mw', priceBin: 'price_bin', timeZone: 'tz',
+  from: 'datetime_from',
+  to: 'datetime_to',
+  borders: 'border',
+  zones: 'zone',
+  flowTypes: 'flow_type',
+  flowBinMw: 'flow_bin_mw',
+  priceBin: 'price_bin',
+  timeZone: 'tz',
 };
 /**
  * Arguments one surface has by design: keyset against offset paging, and the GraphQL-only flow
@@ -27,13 +41,19 @@ describe('schema.graphql', () => {
   it('documents every type, field, argument and enum value', () => {
     const missing: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
-      if (type.name.startsWith('__') || isScalarType(type) && !type.description && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name)) continue;
+      if (
+        type.name.startsWith('__') ||
+        (isScalarType(type) && !type.description && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name))
+      )
+        continue;
       if (!type.description) missing.push(type.name);
-      if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
+      if (isEnumType(type))
+        for (const value of type.getValues()) if (!value.description) missing.push(`${type.name}.${value.name}`);
       if (!isObjectType(type) && !isInputObjectType(type)) continue;
       for (const field of Object.values(type.getFields())) {
         if (!field.description) missing.push(`${type.name}.${field.name}`);
-        for (const arg of 'args' in field ? field.args : []) if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
+        for (const arg of 'args' in field ? field.args : [])
+          if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
       }
     }
     expect(missing).toEqual([]);
@@ -44,8 +64,15 @@ describe('schema.graphql', () => {
     for (const endpoint of ENDPOINTS) {
       const field = fields[FIELD_OF_PATH[endpoint.path] ?? endpoint.path];
       expect(field, endpoint.path).toBeDefined();
-      const args = field!.args.map((a) => a.name).filter((n) => !PAGING.graphql.includes(n)).map((n) => REST_NAME[n] ?? n);
-      expect(args.sort(), endpoint.path).toEqual(Object.keys(endpoint.query.shape).filter((n) => !PAGING.rest.includes(n)).sort());
+      const args = field!.args
+        .map((a) => a.name)
+        .filter((n) => !PAGING.graphql.includes(n))
+        .map((n) => REST_NAME[n] ?? n);
+      expect(args.sort(), endpoint.path).toEqual(
+        Object.keys(endpoint.query.shape)
+          .filter((n) => !PAGING.rest.includes(n))
+          .sort(),
+      );
     }
   });
 });

@@ -25,7 +25,11 @@ describe('GraphQL argument validation messages', () => {
   afterAll(() => t.close());
 
   async function errorOf(query: string, variables?: Record<string, unknown>) {
-    const res = await t.get('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    const res = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
     const body = (await res.json()) as Answer;
     expect(body.errors, query).toHaveLength(1);
     const [error] = body.errors!;
@@ -36,23 +40,37 @@ describe('GraphQL argument validation messages', () => {
   it('names each unknown zone by its index in the list and quotes it, keeping the suggestion', async () => {
     const e = await errorOf('{ prices(zones: ["XX", "DE_LU", "FRR"]) { meta { resolution } } }');
     expect(e.params).toEqual(['zones.0', 'zones.2']);
-    expect(e.message).toBe('zones.0: Unknown bidding zone: XX (got "XX"); zones.2: Unknown bidding zone: FRR; did you mean FR? (got "FRR")');
+    expect(e.message).toBe(
+      'zones.0: Unknown bidding zone: XX (got "XX"); zones.2: Unknown bidding zone: FRR; did you mean FR? (got "FRR")',
+    );
   });
 
   it('names a bad border by its index and gives the whole border as written', async () => {
     const e = await errorOf('{ flowTypeSummary(borders: ["FR->ES", "DE_LU->XX", "FR->PT"]) { meta { resolution } } }');
-    expect(e.message).toBe('borders.1: Unknown bidding zone: XX (got "DE_LU->XX"); borders.2: FR and PT do not share a border (got "FR->PT")');
+    expect(e.message).toBe(
+      'borders.1: Unknown bidding zone: XX (got "DE_LU->XX"); borders.2: FR and PT do not share a border (got "FR->PT")',
+    );
   });
 
   it('gives page sizes and bin widths as numbers, as sent', async () => {
-    expect((await errorOf('{ flows(first: 0) { pageInfo { hasNextPage } } }')).message).toBe('first: Too small: expected number to be >=1 (got 0)');
-    expect((await errorOf('{ prices(first: 100001) { pageInfo { hasNextPage } } }')).message).toMatch(/^first: Too big: .* \(got 100001\)$/);
-    expect((await errorOf('{ flowPriceScatter(flowBinMw: 0.5) { meta { resolution } } }')).message).toBe('flowBinMw: Too small: expected number to be >=1 (got 0.5)');
-    expect((await errorOf('{ flowDuration(points: 1) { meta { resolution } } }')).message).toBe('points: Too small: expected number to be >=2 (got 1)');
+    expect((await errorOf('{ flows(first: 0) { pageInfo { hasNextPage } } }')).message).toBe(
+      'first: Too small: expected number to be >=1 (got 0)',
+    );
+    expect((await errorOf('{ prices(first: 100001) { pageInfo { hasNextPage } } }')).message).toMatch(
+      /^first: Too big: .* \(got 100001\)$/,
+    );
+    expect((await errorOf('{ flowPriceScatter(flowBinMw: 0.5) { meta { resolution } } }')).message).toBe(
+      'flowBinMw: Too small: expected number to be >=1 (got 0.5)',
+    );
+    expect((await errorOf('{ flowDuration(points: 1) { meta { resolution } } }')).message).toBe(
+      'points: Too small: expected number to be >=2 (got 1)',
+    );
   });
 
   it('quotes unreadable datetimes, also when sent as variables', async () => {
-    const e = await errorOf('query($from: String) { ciShare(from: $from) { meta { resolution } } }', { from: 'yesterday' });
+    const e = await errorOf('query($from: String) { ciShare(from: $from) { meta { resolution } } }', {
+      from: 'yesterday',
+    });
     expect(e.params).toEqual(['from']);
     expect(e.message).toMatch(/^from: Invalid datetime: .* \(got "yesterday"\)$/);
     const reversed = await errorOf('{ prices(from: "2025-10-05", to: "2025-10-01") { meta { resolution } } }');
@@ -60,8 +78,12 @@ describe('GraphQL argument validation messages', () => {
   });
 
   it('gives a resolution too fine for the range in its GraphQL spelling', async () => {
-    const e = await errorOf('{ prices(from: "2025-10-01", to: "2025-10-05", resolution: NATIVE) { meta { resolution } } }');
-    expect(e.message).toMatch(/^resolution: resolution=native allows a range of at most 2 days; this range is 4\.00 days .* \(got "NATIVE"\)$/);
+    const e = await errorOf(
+      '{ prices(from: "2025-10-01", to: "2025-10-05", resolution: NATIVE) { meta { resolution } } }',
+    );
+    expect(e.message).toMatch(
+      /^resolution: resolution=native allows a range of at most 2 days; this range is 4\.00 days .* \(got "NATIVE"\)$/,
+    );
   });
 
   it('cuts a long value in the message after 80 characters', async () => {

@@ -14,9 +14,13 @@ const NOW = new Date('2025-10-10T12:00:00Z');
 describe.each(TEST_BACKENDS)('runs left running on %s', (kind) => {
   let t: TestDatabase;
   let fake: FakeUpstream;
-  const runOnce = () => ingest(t.db, fakeClient(fake).client, '2025-09-29', '2025-09-30', { zones: ['ES'], now: () => NOW });
+  const runOnce = () =>
+    ingest(t.db, fakeClient(fake).client, '2025-09-29', '2025-09-30', { zones: ['ES'], now: () => NOW });
   const runRows = () =>
-    rows<{ id: number; status: string; error: string | null; finished_at: Date | null }>(t.db, `SELECT id, status::text AS status, error, finished_at FROM ingestion_run ORDER BY id`);
+    rows<{ id: number; status: string; error: string | null; finished_at: Date | null }>(
+      t.db,
+      `SELECT id, status::text AS status, error, finished_at FROM ingestion_run ORDER BY id`,
+    );
 
   beforeAll(async () => {
     t = await createTestDatabase(kind, { seed: 'empty' });
@@ -31,7 +35,10 @@ describe.each(TEST_BACKENDS)('runs left running on %s', (kind) => {
   });
 
   it('closes a run whose process died (row running, no lock held) as abandoned at the start of the next run', async () => {
-    const [dead] = await rows<{ id: number }>(t.db, `INSERT INTO ingestion_run (started_at, status, args) VALUES ('2025-10-10T11:00Z', 'running', '{}') RETURNING id`);
+    const [dead] = await rows<{ id: number }>(
+      t.db,
+      `INSERT INTO ingestion_run (started_at, status, args) VALUES ('2025-10-10T11:00Z', 'running', '{}') RETURNING id`,
+    );
     const s = await runOnce();
     expect(s.abandonedRuns).toEqual([dead!.id]);
     const [closed, next] = await runRows();
@@ -45,12 +52,19 @@ describe.each(TEST_BACKENDS)('runs left running on %s', (kind) => {
     try {
       const s = await runOnce();
       expect(s.abandonedRuns).toEqual([]);
-      expect((await runRows()).find((r) => r.id === live.id)).toMatchObject({ status: 'running', error: null, finished_at: null });
+      expect((await runRows()).find((r) => r.id === live.id)).toMatchObject({
+        status: 'running',
+        error: null,
+        finished_at: null,
+      });
     } finally {
       await live.release();
     }
     const s = await runOnce();
     expect(s.abandonedRuns).toEqual([live.id]);
-    expect((await runRows()).find((r) => r.id === live.id)).toMatchObject({ status: 'failed', error: ABANDONED_MESSAGE });
+    expect((await runRows()).find((r) => r.id === live.id)).toMatchObject({
+      status: 'failed',
+      error: ABANDONED_MESSAGE,
+    });
   });
 });

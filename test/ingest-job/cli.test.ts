@@ -31,7 +31,11 @@ function capture() {
 describe('npm run ingest', () => {
   let fake: FakeUpstream;
   let dir: string;
-  const config = () => ({ ...testConfig({ PGLITE_DIR: join(dir, 'db') }), ENTSOE_SECURITY_TOKEN: TOKEN, ENTSOE_API_URL: fake.url });
+  const config = () => ({
+    ...testConfig({ PGLITE_DIR: join(dir, 'db') }),
+    ENTSOE_SECURITY_TOKEN: TOKEN,
+    ENTSOE_API_URL: fake.url,
+  });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ingest-cli-'));
@@ -58,7 +62,10 @@ describe('npm run ingest', () => {
     expect(out.text() + err.text()).not.toContain(TOKEN);
     const db = await openPglite(join(dir, 'db'));
     try {
-      const stored = await rows<{ n: number; sources: string }>(db, `SELECT count(*)::int AS n, string_agg(DISTINCT source::text, ',') AS sources FROM price_point`);
+      const stored = await rows<{ n: number; sources: string }>(
+        db,
+        `SELECT count(*)::int AS n, string_agg(DISTINCT source::text, ',') AS sources FROM price_point`,
+      );
       expect(stored[0]).toEqual({ n: 240, sources: 'entsoe' });
     } finally {
       await db.close();
@@ -67,27 +74,61 @@ describe('npm run ingest', () => {
 
   it('run as `npx tsx src/cli/ingest.ts` with only its environment, fills PGLITE_DIR with exactly the served rows', async () => {
     const pgliteDir = join(dir, 'child-db');
-    const env = { PATH: CHILD_PATH, ENTSOE_API_URL: fake.url, ENTSOE_SECURITY_TOKEN: TOKEN, PGLITE_DIR: pgliteDir, SEED_DEMO: 'false' };
+    const env = {
+      PATH: CHILD_PATH,
+      ENTSOE_API_URL: fake.url,
+      ENTSOE_SECURITY_TOKEN: TOKEN,
+      PGLITE_DIR: pgliteDir,
+      SEED_DEMO: 'false',
+    };
     const before = fake.requests.length;
-    const argv = ['src/cli/ingest.ts', '--from', '2025-09-29', '--to', '2025-10-03', '--zones', 'ES', '--what', 'prices'];
-    const { stdout, stderr } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), argv, { cwd: ROOT, env, timeout: 60_000 });
+    const argv = [
+      'src/cli/ingest.ts',
+      '--from',
+      '2025-09-29',
+      '--to',
+      '2025-10-03',
+      '--zones',
+      'ES',
+      '--what',
+      'prices',
+    ];
+    const { stdout, stderr } = await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsx'), argv, {
+      cwd: ROOT,
+      env,
+      timeout: 60_000,
+    });
     expect(stdout).toMatch(/^ingest: 1\/1 window\(s\), 240 row\(s\), 1 request\(s\) in \d+\.\d s\n$/);
     expect(stdout + stderr).not.toContain(TOKEN);
     expect(fake.requests.slice(before).map((r) => r.params.periodStart)).toEqual(['202509290000']);
 
     const parsed = parseDayAheadPrices(fixture(ES_REPLY));
     if (parsed.kind !== 'data') throw new Error('the ES fixture holds prices');
-    const served = parsed.data.series.flatMap((s) => s.points.map((p) => [p.ts.toISOString(), p.periodMinutes, p.priceEurMwh, p.interpolated]));
+    const served = parsed.data.series.flatMap((s) =>
+      s.points.map((p) => [p.ts.toISOString(), p.periodMinutes, p.priceEurMwh, p.interpolated]),
+    );
     const db = await openPglite(pgliteDir);
     try {
-      const stored = await rows<{ ts: Date; period_minutes: number; price_eur_mwh: number; interpolated: boolean; zone: string; source: string }>(
+      const stored = await rows<{
+        ts: Date;
+        period_minutes: number;
+        price_eur_mwh: number;
+        interpolated: boolean;
+        zone: string;
+        source: string;
+      }>(
         db,
         `SELECT p.ts, p.period_minutes, p.price_eur_mwh, p.interpolated, z.code AS zone, p.source::text AS source
          FROM price_point p JOIN zone z ON z.id = p.zone_id ORDER BY p.ts`,
       );
-      expect(stored.map((r) => [new Date(r.ts).toISOString(), r.period_minutes, r.price_eur_mwh, r.interpolated])).toEqual(served);
+      expect(
+        stored.map((r) => [new Date(r.ts).toISOString(), r.period_minutes, r.price_eur_mwh, r.interpolated]),
+      ).toEqual(served);
       expect(new Set(stored.map((r) => `${r.zone}/${r.source}`))).toEqual(new Set(['ES/entsoe']));
-      const windows = await rows<{ status: string; rows: number }>(db, `SELECT status::text AS status, rows FROM ingestion_window`);
+      const windows = await rows<{ status: string; rows: number }>(
+        db,
+        `SELECT status::text AS status, rows FROM ingestion_window`,
+      );
       expect(windows).toEqual([{ status: 'done', rows: 240 }]);
     } finally {
       await db.close();
@@ -110,7 +151,11 @@ describe('npm run ingest', () => {
 
   it('exits 2 when the token is not configured', async () => {
     const err = capture();
-    const code = await main(['--from', '2025-01-01'], { config: { ...config(), ENTSOE_SECURITY_TOKEN: undefined }, stderr: err.stream, stdout: capture().stream });
+    const code = await main(['--from', '2025-01-01'], {
+      config: { ...config(), ENTSOE_SECURITY_TOKEN: undefined },
+      stderr: err.stream,
+      stdout: capture().stream,
+    });
     expect(code).toBe(2);
     expect(err.text()).toMatch(/^ingest: ENTSOE_SECURITY_TOKEN is not set/);
   });

@@ -26,7 +26,12 @@ export interface Doc {
 
 /** A scripted misbehaviour, consumed by one request. */
 export type Fault =
-  | { readonly kind: 'status'; readonly status: number; readonly headers?: Record<string, string>; readonly body?: string }
+  | {
+      readonly kind: 'status';
+      readonly status: number;
+      readonly headers?: Record<string, string>;
+      readonly body?: string;
+    }
   | { readonly kind: 'slow'; readonly delayMs: number }
   /** Answers (with the served document) once `until` settles: the test decides when the upstream replies. */
   | { readonly kind: 'hold'; readonly until: Promise<void> }
@@ -59,12 +64,19 @@ export function keyOf(params: URLSearchParams): string {
   return offset && offset !== '0' ? `${base}#${offset}` : base;
 }
 
-const NO_DATA: Doc = { body: fixture('HANDMADE_ACK_no_matching_data_modern_text.xml'), status: 200, contentType: 'text/xml' };
+const NO_DATA: Doc = {
+  body: fixture('HANDMADE_ACK_no_matching_data_modern_text.xml'),
+  status: 200,
+  contentType: 'text/xml',
+};
 
 function send(res: ServerResponse, doc: Doc): void {
   const body = typeof doc.body === 'string' ? Buffer.from(doc.body) : doc.body;
   const zip = body[0] === 0x50 && body[1] === 0x4b;
-  res.writeHead(doc.status ?? 200, { 'content-type': doc.contentType ?? (zip ? 'application/zip' : 'text/xml'), 'content-length': body.length });
+  res.writeHead(doc.status ?? 200, {
+    'content-type': doc.contentType ?? (zip ? 'application/zip' : 'text/xml'),
+    'content-length': body.length,
+  });
   res.end(body);
 }
 
@@ -87,7 +99,8 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const key = keyOf(params);
     const fault = takeFault(key);
     requests.push({ key, params: rest, fault: fault?.kind ?? null });
-    if (securityToken !== TOKEN) return send(res, { body: fixture('HTTP401_invalid_token_body.html'), status: 401, contentType: 'text/html' });
+    if (securityToken !== TOKEN)
+      return send(res, { body: fixture('HTTP401_invalid_token_body.html'), status: 401, contentType: 'text/html' });
     const doc = docs.get(key) ?? NO_DATA;
     switch (fault?.kind) {
       case 'status':

@@ -27,13 +27,21 @@ describe.each(TEST_BACKENDS)('ingested flows served by /api/v1/flows on %s', (ki
     t = await createTestDatabase(kind, { seed: 'empty' });
     fake = await startFakeUpstream();
     // DK_2 -> SE_4: physical 600 MW DK2 -> SE4 for 12 hours, then 300 MW SE4 -> DK2 for 12 hours; no A11 after.
-    fake.serve(key('A11', EIC.SE_4, EIC.DK_2), { body: a11(EIC.DK_2, EIC.SE_4, DAY1, [...Array(12).fill(600), ...Array(12).fill(0)]) });
-    fake.serve(key('A11', EIC.DK_2, EIC.SE_4), { body: a11(EIC.SE_4, EIC.DK_2, DAY1, [...Array(12).fill(0), ...Array(12).fill(300)]) });
+    fake.serve(key('A11', EIC.SE_4, EIC.DK_2), {
+      body: a11(EIC.DK_2, EIC.SE_4, DAY1, [...Array(12).fill(600), ...Array(12).fill(0)]),
+    });
+    fake.serve(key('A11', EIC.DK_2, EIC.SE_4), {
+      body: a11(EIC.SE_4, EIC.DK_2, DAY1, [...Array(12).fill(0), ...Array(12).fill(300)]),
+    });
     fake.serve(key('A09', EIC.SE_4, EIC.DK_2), { body: fixture('A09_in-SE4_out-DK2_2023-12-21_24_PT60M.xml') });
     fake.serve(key('A44', EIC.DK_2, EIC.DK_2), { body: a44(EIC.DK_2, DAY1, Array(96).fill(50)) });
-    fake.serve(key('A44', EIC.SE_4, EIC.SE_4), { body: a44(EIC.SE_4, DAY1, [...Array(24).fill(80), ...Array(72).fill(20)]) });
+    fake.serve(key('A44', EIC.SE_4, EIC.SE_4), {
+      body: a44(EIC.SE_4, DAY1, [...Array(24).fill(80), ...Array(72).fill(20)]),
+    });
     // EE -> FI: schedules only (the A11 requests get "No matching data"), EE 40 and FI 60 EUR/MWh.
-    fake.serve(key('A09', EIC.FI, EIC.EE), { body: fixture('HANDMADE_A09_in-FI_out-EE_2024-03-24_PT60M_A05_gap_2h.xml') });
+    fake.serve(key('A09', EIC.FI, EIC.EE), {
+      body: fixture('HANDMADE_A09_in-FI_out-EE_2024-03-24_PT60M_A05_gap_2h.xml'),
+    });
     fake.serve(key('A44', EIC.EE, EIC.EE), { body: a44(EIC.EE, '2024-03-23T23:00Z', Array(24).fill(40)) });
     fake.serve(key('A44', EIC.FI, EIC.FI), { body: a44(EIC.FI, '2024-03-23T23:00Z', Array(24).fill(60)) });
     const { client } = fakeClient(fake);
@@ -50,31 +58,64 @@ describe.each(TEST_BACKENDS)('ingested flows served by /api/v1/flows on %s', (ki
   });
 
   it('serves the measured physical flow, in its own direction, where the A11 has the hour', async () => {
-    const body = await flows('DK_2->SE_4', 'datetime_from=2023-12-20T23:00&datetime_to=2023-12-21T23:00&resolution=native');
-    expect(body.meta).toMatchObject({ provenance: 'measured', upstream_sources: ['ENTSO-E Transparency Platform'], resolution: 'native' });
+    const body = await flows(
+      'DK_2->SE_4',
+      'datetime_from=2023-12-20T23:00&datetime_to=2023-12-21T23:00&resolution=native',
+    );
+    expect(body.meta).toMatchObject({
+      provenance: 'measured',
+      upstream_sources: ['ENTSO-E Transparency Platform'],
+      resolution: 'native',
+    });
     expect(body.data).toHaveLength(24);
     // 50 -> 80 EUR/MWh: towards the higher price, no NTC published: convergence.
     expect(body.data[0]).toEqual({
-      datetime: '2023-12-20T23:00:00Z', bidding_zone_from: 'DK_2', bidding_zone_to: 'SE_4', flow_type: 'convergence',
-      flow_interpolated: false, net_flow_mw: 600, price_from: 50, price_to: 80, price_delta: 30, capacity_mw: null, hours: 1,
+      datetime: '2023-12-20T23:00:00Z',
+      bidding_zone_from: 'DK_2',
+      bidding_zone_to: 'SE_4',
+      flow_type: 'convergence',
+      flow_interpolated: false,
+      net_flow_mw: 600,
+      price_from: 50,
+      price_to: 80,
+      price_delta: 30,
+      capacity_mw: null,
+      hours: 1,
     });
     // The schedule says 1264-ish MW DK2 -> SE4, the measured flow is 300 MW the other way: the measurement wins.
     expect(body.data[12]).toMatchObject({
-      datetime: '2023-12-21T11:00:00Z', bidding_zone_from: 'SE_4', bidding_zone_to: 'DK_2', flow_type: 'counter_intuitive',
-      net_flow_mw: 300, price_from: 80, price_to: 50,
+      datetime: '2023-12-21T11:00:00Z',
+      bidding_zone_from: 'SE_4',
+      bidding_zone_to: 'DK_2',
+      flow_type: 'counter_intuitive',
+      net_flow_mw: 300,
+      price_from: 80,
+      price_to: 50,
     });
   });
 
   it('serves the scheduled exchange with provenance derived where only the schedule exists', async () => {
-    const body = await flows('DK_2->SE_4', 'datetime_from=2023-12-21T23:00&datetime_to=2023-12-22T23:00&resolution=native');
+    const body = await flows(
+      'DK_2->SE_4',
+      'datetime_from=2023-12-21T23:00&datetime_to=2023-12-22T23:00&resolution=native',
+    );
     expect(body.meta).toMatchObject({ provenance: 'derived', upstream_sources: ['ENTSO-E Transparency Platform'] });
     expect(body.data).toHaveLength(24);
     // 1301 MW DK2 -> SE4 while SE_4 (20) is cheaper than DK_2 (50): against the price signal.
     expect(body.data[0]).toMatchObject({
-      datetime: '2023-12-21T23:00:00Z', bidding_zone_from: 'DK_2', bidding_zone_to: 'SE_4', flow_type: 'counter_intuitive',
-      flow_interpolated: false, net_flow_mw: 1301, price_from: 50, price_to: 20,
+      datetime: '2023-12-21T23:00:00Z',
+      bidding_zone_from: 'DK_2',
+      bidding_zone_to: 'SE_4',
+      flow_type: 'counter_intuitive',
+      flow_interpolated: false,
+      net_flow_mw: 1301,
+      price_from: 50,
+      price_to: 20,
     });
-    const mixed = await flows('DK_2->SE_4', 'datetime_from=2023-12-20T23:00&datetime_to=2023-12-22T23:00&resolution=native');
+    const mixed = await flows(
+      'DK_2->SE_4',
+      'datetime_from=2023-12-20T23:00&datetime_to=2023-12-22T23:00&resolution=native',
+    );
     expect(mixed.meta).toMatchObject({ provenance: 'derived', pagination: expect.objectContaining({ total: 48 }) });
   });
 
@@ -84,8 +125,14 @@ describe.each(TEST_BACKENDS)('ingested flows served by /api/v1/flows on %s', (ki
     expect(body.data).toHaveLength(24);
     expect(body.data.every((r: any) => r.bidding_zone_from === 'EE' && r.flow_type === 'convergence')).toBe(true);
     const flagged = body.data.filter((r: any) => r.flow_interpolated).map((r: any) => [r.datetime, r.net_flow_mw]);
-    expect(flagged).toEqual([['2024-03-24T08:00:00Z', 400], ['2024-03-24T09:00:00Z', 500]]);
-    const stored = await rows<{ n: number }>(t.db, 'SELECT count(*)::int AS n FROM border_hour WHERE scheduled_interpolated AND physical_ab_mw IS NULL AND physical_ba_mw IS NULL');
+    expect(flagged).toEqual([
+      ['2024-03-24T08:00:00Z', 400],
+      ['2024-03-24T09:00:00Z', 500],
+    ]);
+    const stored = await rows<{ n: number }>(
+      t.db,
+      'SELECT count(*)::int AS n FROM border_hour WHERE scheduled_interpolated AND physical_ab_mw IS NULL AND physical_ba_mw IS NULL',
+    );
     expect(stored[0]!.n).toBe(2);
   });
 
@@ -100,8 +147,12 @@ describe.each(TEST_BACKENDS)('ingested flows served by /api/v1/flows on %s', (ki
       `SELECT b.id FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id WHERE za.code = 'EE' AND zb.code = 'FI'`,
     );
     const scheduled = await findFlowRows(t.db, {
-      from: new Date('2024-03-24T07:00Z'), to: new Date('2024-03-24T11:00Z'), borderIds: borders.map((b) => b.id), flowTypes: [],
-      resolution: 'native', basis: 'scheduled',
+      from: new Date('2024-03-24T07:00Z'),
+      to: new Date('2024-03-24T11:00Z'),
+      borderIds: borders.map((b) => b.id),
+      flowTypes: [],
+      resolution: 'native',
+      basis: 'scheduled',
     });
     expect(scheduled.map((r) => r.flowInterpolated)).toEqual([false, true, true, false]);
   });

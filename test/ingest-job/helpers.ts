@@ -40,7 +40,13 @@ export function fakeClient(fake: FakeUpstream, overrides: Partial<EntsoeClientOp
 }
 
 /** Runs the job over [from, to) (ISO dates, UTC). */
-export function ingest(db: Database, client: EntsoeClient, from: string, to: string, rest: Partial<IngestOptions> = {}): Promise<IngestSummary> {
+export function ingest(
+  db: Database,
+  client: EntsoeClient,
+  from: string,
+  to: string,
+  rest: Partial<IngestOptions> = {},
+): Promise<IngestSummary> {
   return runIngest({ db, client, from: new Date(from), to: new Date(to), what: ['prices'], ...rest });
 }
 
@@ -63,7 +69,9 @@ ${series}
 function period(startIso: string, values: readonly number[], element: 'price.amount' | 'quantity'): string {
   const start = Date.parse(startIso);
   const end = new Date(start + values.length * 3_600_000).toISOString().replace(':00.000Z', 'Z');
-  const points = values.map((v, i) => `<Point><position>${i + 1}</position><${element}>${v}</${element}></Point>`).join('');
+  const points = values
+    .map((v, i) => `<Point><position>${i + 1}</position><${element}>${v}</${element}></Point>`)
+    .join('');
   return `<Period><timeInterval><start>${startIso}</start><end>${end}</end></timeInterval><resolution>PT60M</resolution>${points}</Period>`;
 }
 

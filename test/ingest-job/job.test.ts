@@ -27,7 +27,13 @@ afterEach(async () => {
 });
 
 const count = async (table: string, zone: string) =>
-  (await rows<{ n: number }>(t.db, `SELECT count(*)::int AS n FROM ${table} x JOIN zone z ON z.id = x.zone_id WHERE z.code = $1`, [zone]))[0]!.n;
+  (
+    await rows<{ n: number }>(
+      t.db,
+      `SELECT count(*)::int AS n FROM ${table} x JOIN zone z ON z.id = x.zone_id WHERE z.code = $1`,
+      [zone],
+    )
+  )[0]!.n;
 
 describe('atomicity and resumption', () => {
   it('rolls back a window whose commit fails and keeps the windows before it', async () => {
@@ -38,7 +44,11 @@ describe('atomicity and resumption', () => {
     const { client } = fakeClient(fake);
     const s = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES', 'PT', 'FR'] });
     expect(s.fatal?.message).toMatch(/simulated failure while committing PT/);
-    expect([await count('price_point', 'ES'), await count('price_point', 'PT'), await count('price_daily', 'PT')]).toEqual([240, 0, 0]);
+    expect([
+      await count('price_point', 'ES'),
+      await count('price_point', 'PT'),
+      await count('price_daily', 'PT'),
+    ]).toEqual([240, 0, 0]);
     expect(fake.requests.map((r) => r.params.in_Domain)).toEqual([EIC.ES, EIC.PT]);
 
     await t.db.execScript('DROP TRIGGER fail_pt ON ingestion_window');
@@ -60,15 +70,24 @@ describe('atomicity and resumption', () => {
       note() {},
       finish() {},
     };
-    const s = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES', 'PT', 'FR'], signal: controller.signal, progress });
+    const s = await ingest(t.db, client, '2025-09-29', '2025-10-03', {
+      zones: ['ES', 'PT', 'FR'],
+      signal: controller.signal,
+      progress,
+    });
     expect(s).toMatchObject({ completed: 1, interrupted: true, fatal: null, failed: [] });
     expect(await count('price_point', 'PT')).toBe(0);
     const windows = await rows<{ area_key: string }>(t.db, 'SELECT area_key FROM ingestion_window');
     expect(windows.map((w) => w.area_key)).toEqual(['ES']);
-    const run = await rows<{ status: string; error: string }>(t.db, 'SELECT status::text AS status, error FROM ingestion_run');
+    const run = await rows<{ status: string; error: string }>(
+      t.db,
+      'SELECT status::text AS status, error FROM ingestion_run',
+    );
     expect(run[0]).toEqual({ status: 'failed', error: 'interrupted' });
 
-    const again = await ingest(t.db, fakeClient(fake).client, '2025-09-29', '2025-10-03', { zones: ['ES', 'PT', 'FR'] });
+    const again = await ingest(t.db, fakeClient(fake).client, '2025-09-29', '2025-10-03', {
+      zones: ['ES', 'PT', 'FR'],
+    });
     expect(again).toMatchObject({ planned: 2, completed: 2 });
   });
 
@@ -84,7 +103,10 @@ describe('atomicity and resumption', () => {
   it('fails the window without looping or storing twice when the platform ignores offset', async () => {
     const page = a44Days(EIC.ES, '2024-01-01T00:00Z', 100);
     // The same series again, as a new document: other mRID and createdDateTime (bytes differ).
-    const same = page.replace('<mRID>test</mRID>', '<mRID>5e1f0c2a9b7d4e3f8a6b1c2d3e4f5a6b</mRID><createdDateTime>2024-04-20T10:00:01Z</createdDateTime>');
+    const same = page.replace(
+      '<mRID>test</mRID>',
+      '<mRID>5e1f0c2a9b7d4e3f8a6b1c2d3e4f5a6b</mRID><createdDateTime>2024-04-20T10:00:01Z</createdDateTime>',
+    );
     fake.serve(key('A44', EIC.ES, EIC.ES), { body: page });
     for (const offset of [100, 200, 300, 400]) fake.serve(`${key('A44', EIC.ES, EIC.ES)}#${offset}`, { body: same });
     const { client } = fakeClient(fake);
@@ -112,7 +134,15 @@ describe('follow mode', () => {
         cycle++;
         if (cycle === 2) controller.abort();
       },
-      runOnce: (range) => runIngest({ db: t.db, client, ...range, what: ['prices'], zones: ['ES'], now: () => clock[Math.min(cycle, 1)]! }),
+      runOnce: (range) =>
+        runIngest({
+          db: t.db,
+          client,
+          ...range,
+          what: ['prices'],
+          zones: ['ES'],
+          now: () => clock[Math.min(cycle, 1)]!,
+        }),
     });
     expect(cycles).toBe(2);
     expect(fake.requests.map((r) => [r.params.periodStart, r.params.periodEnd])).toEqual([

@@ -27,7 +27,15 @@ describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (kind) => {
   it('sends one A44 request with the platform parameter names', async () => {
     const { client } = fakeClient(fake);
     const summary = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
-    expect(summary).toMatchObject({ planned: 1, completed: 1, rows: 240, failed: [], interrupted: false, fatal: null, requests: 1 });
+    expect(summary).toMatchObject({
+      planned: 1,
+      completed: 1,
+      rows: 240,
+      failed: [],
+      interrupted: false,
+      fatal: null,
+      requests: 1,
+    });
     expect(fake.requests.map((r) => r.params)).toEqual([
       {
         documentType: 'A44',
@@ -41,7 +49,13 @@ describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (kind) => {
   });
 
   it('stores every period the upstream sent: hourly until 30 Sep 22:00Z, 15-minute after', async () => {
-    const stored = await rows<{ ts: Date; period_minutes: number; price_eur_mwh: number; interpolated: boolean; source: string }>(
+    const stored = await rows<{
+      ts: Date;
+      period_minutes: number;
+      price_eur_mwh: number;
+      interpolated: boolean;
+      source: string;
+    }>(
       t.db,
       `SELECT p.ts, p.period_minutes, p.price_eur_mwh, p.interpolated, p.source::text AS source
        FROM price_point p JOIN zone z ON z.id = p.zone_id WHERE z.code = 'ES' ORDER BY p.ts`,
@@ -81,20 +95,25 @@ describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (kind) => {
   });
 
   it('records the run and the window, then skips the done window on a re-run', async () => {
-    const windows = await rows<{ item: string; area_key: string; status: string; rows: number; window_start: Date; window_end: Date }>(
-      t.db,
-      `SELECT item, area_key, status::text AS status, rows, window_start, window_end FROM ingestion_window`,
-    );
-    expect(windows).toEqual([
-      expect.objectContaining({ item: 'prices', area_key: 'ES', status: 'done', rows: 240 }),
-    ]);
+    const windows = await rows<{
+      item: string;
+      area_key: string;
+      status: string;
+      rows: number;
+      window_start: Date;
+      window_end: Date;
+    }>(t.db, `SELECT item, area_key, status::text AS status, rows, window_start, window_end FROM ingestion_window`);
+    expect(windows).toEqual([expect.objectContaining({ item: 'prices', area_key: 'ES', status: 'done', rows: 240 })]);
     expect(iso(windows[0]!.window_start)).toBe('2025-09-29T00:00:00.000Z');
     const before = fake.requests.length;
     const { client } = fakeClient(fake);
     const again = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
     expect(again).toMatchObject({ planned: 0, completed: 0, requests: 0 });
     expect(fake.requests.length).toBe(before);
-    const runs = await rows<{ status: string; args: { zones: string[] } | string }>(t.db, `SELECT status::text AS status, args FROM ingestion_run ORDER BY id`);
+    const runs = await rows<{ status: string; args: { zones: string[] } | string }>(
+      t.db,
+      `SELECT status::text AS status, args FROM ingestion_run ORDER BY id`,
+    );
     expect(runs.map((r) => r.status)).toEqual(['done', 'done']);
   });
 

@@ -28,12 +28,19 @@ afterEach(async () => {
 });
 
 async function storedPrices(zone: string): Promise<number> {
-  const r = await rows<{ n: number }>(t.db, `SELECT count(*)::int AS n FROM price_point p JOIN zone z ON z.id = p.zone_id WHERE z.code = $1`, [zone]);
+  const r = await rows<{ n: number }>(
+    t.db,
+    `SELECT count(*)::int AS n FROM price_point p JOIN zone z ON z.id = p.zone_id WHERE z.code = $1`,
+    [zone],
+  );
   return r[0]!.n;
 }
 
 async function windowsByStatus(): Promise<Record<string, string>> {
-  const r = await rows<{ area_key: string; status: string }>(t.db, `SELECT area_key, status::text AS status FROM ingestion_window ORDER BY id`);
+  const r = await rows<{ area_key: string; status: string }>(
+    t.db,
+    `SELECT area_key, status::text AS status FROM ingestion_window ORDER BY id`,
+  );
   return Object.fromEntries(r.map((w) => [w.area_key, w.status]));
 }
 
@@ -98,12 +105,17 @@ describe('replies that are not data', () => {
     fake.serve(ES, { body: half });
     const { client } = fakeClient(fake);
     const s = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES', 'PT'] });
-    expect(s.failed).toEqual([{ window: 'prices ES 2025-09-29..2025-10-03', error: expect.stringContaining('unreadable XML') }]);
+    expect(s.failed).toEqual([
+      { window: 'prices ES 2025-09-29..2025-10-03', error: expect.stringContaining('unreadable XML') },
+    ]);
     expect(s.fatal).toBeNull();
     expect(s.unpublished.map((u) => u.window)).toEqual(['prices PT 2025-09-29..2025-10-03']); // "No matching data"
     expect(await storedPrices('ES')).toBe(0);
     expect(await windowsByStatus()).toEqual({ ES: 'failed' });
-    const run = await rows<{ status: string; error: string }>(t.db, `SELECT status::text AS status, error FROM ingestion_run`);
+    const run = await rows<{ status: string; error: string }>(
+      t.db,
+      `SELECT status::text AS status, error FROM ingestion_run`,
+    );
     expect(run[0]).toMatchObject({ status: 'failed', error: expect.stringContaining('prices ES') });
   });
 
@@ -119,7 +131,12 @@ describe('replies that are not data', () => {
     fake.serve(ES, { body: fixture('ACK_bad_request_2023.xml'), status: 400 });
     const { client } = fakeClient(fake);
     const s = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES', 'PT'] });
-    expect(s.failed).toEqual([{ window: 'prices ES 2025-09-29..2025-10-03', error: 'ENTSO-E refused the request (reason 999): Bad request message from API' }]);
+    expect(s.failed).toEqual([
+      {
+        window: 'prices ES 2025-09-29..2025-10-03',
+        error: 'ENTSO-E refused the request (reason 999): Bad request message from API',
+      },
+    ]);
     expect(s.unpublished).toHaveLength(1);
   });
 

@@ -31,10 +31,22 @@ describe.each(TEST_BACKENDS)('ingested ES prices served by /api/v1 on %s', (kind
   });
 
   it('serves the upstream values at native resolution, hourly then 15-minute, as ENTSO-E data', async () => {
-    const body = await get('/api/v1/prices?zone=ES&datetime_from=2025-09-30T21:00&datetime_to=2025-10-01T01:00&resolution=native');
-    expect(body.meta).toMatchObject({ provenance: 'measured', upstream_sources: ['ENTSO-E Transparency Platform'], resolution: 'native' });
+    const body = await get(
+      '/api/v1/prices?zone=ES&datetime_from=2025-09-30T21:00&datetime_to=2025-10-01T01:00&resolution=native',
+    );
+    expect(body.meta).toMatchObject({
+      provenance: 'measured',
+      upstream_sources: ['ENTSO-E Transparency Platform'],
+      resolution: 'native',
+    });
     expect(body.data).toHaveLength(1 + 12);
-    expect(body.data[0]).toEqual({ datetime: '2025-09-30T21:00:00Z', bidding_zone: 'ES', price_mwh: 101.5, interpolated: false, year: 2025 });
+    expect(body.data[0]).toEqual({
+      datetime: '2025-09-30T21:00:00Z',
+      bidding_zone: 'ES',
+      price_mwh: 101.5,
+      interpolated: false,
+      year: 2025,
+    });
     expect(body.data[1]).toMatchObject({ datetime: '2025-09-30T22:00:00Z', price_mwh: 105.1 });
     const at = (ts: string) => body.data.find((r: any) => r.datetime === ts);
     expect(at('2025-10-01T00:30:00Z').price_mwh).toBe(100);
@@ -42,8 +54,11 @@ describe.each(TEST_BACKENDS)('ingested ES prices served by /api/v1 on %s', (kind
   });
 
   it('serves hourly means equal to the mean of the served quarter-hours', async () => {
-    const native = (await get('/api/v1/prices?zone=ES&datetime_from=2025-10-01T00:00&datetime_to=2025-10-01T01:00&resolution=native')).data;
-    const hourly = (await get('/api/v1/prices?zone=ES&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=1H')).data;
+    const native = (
+      await get('/api/v1/prices?zone=ES&datetime_from=2025-10-01T00:00&datetime_to=2025-10-01T01:00&resolution=native')
+    ).data;
+    const hourly = (await get('/api/v1/prices?zone=ES&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=1H'))
+      .data;
     expect(native).toHaveLength(4);
     expect(hourly).toHaveLength(24);
     expect(hourly[0].price_mwh).toBeCloseTo(native.reduce((s: number, r: any) => s + r.price_mwh, 0) / 4, 4);

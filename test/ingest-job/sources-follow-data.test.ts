@@ -20,10 +20,13 @@ describe.each(TEST_BACKENDS)('upstream sources of a running server follow an ing
   let app: App;
   let sourceReads = 0;
   const sources = async (path: string) => {
-    const body = (await (await app.yoga.fetch(new URL(path, 'http://test'), {})).json()) as { meta: { upstream_sources: string[] } };
+    const body = (await (await app.yoga.fetch(new URL(path, 'http://test'), {})).json()) as {
+      meta: { upstream_sources: string[] };
+    };
     return body.meta.upstream_sources;
   };
-  const prices = (to: string) => `/api/v1/prices?zone=ES&datetime_from=2025-10-01T00:00Z&datetime_to=${to}&resolution=1H`;
+  const prices = (to: string) =>
+    `/api/v1/prices?zone=ES&datetime_from=2025-10-01T00:00Z&datetime_to=${to}&resolution=1H`;
 
   beforeAll(async () => {
     t = await createTestDatabase(kind, { seed: 'demo' });
@@ -31,9 +34,15 @@ describe.each(TEST_BACKENDS)('upstream sources of a running server follow an ing
     fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
     const counting: Database = {
       ...t.db,
-      preparedQuery: (sql, params) => ((sourceReads += Number(sql.includes('WITH RECURSIVE arrays'))), t.db.preparedQuery(sql, params)),
+      preparedQuery: (sql, params) => (
+        (sourceReads += Number(sql.includes('WITH RECURSIVE arrays'))), t.db.preparedQuery(sql, params)
+      ),
     };
-    app = await createApp({ config: testConfig({ RESPONSE_CACHE: false }), db: counting, now: () => DEMO_TEST_NOW.getTime() });
+    app = await createApp({
+      config: testConfig({ RESPONSE_CACHE: false }),
+      db: counting,
+      now: () => DEMO_TEST_NOW.getTime(),
+    });
   });
   afterAll(async () => {
     await app?.close();

@@ -21,7 +21,12 @@ const ES_REPLY = 'A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml';
 
 describe('an ingestion run while the server owns the embedded database', () => {
   const root = mkdtempSync(join(tmpdir(), 'ingest-wire-'));
-  const env = { PGLITE_DIR: join(root, 'pglite'), SEED_DEMO: 'false', ENTSOE_API_URL: '', ENTSOE_SECURITY_TOKEN: TOKEN };
+  const env = {
+    PGLITE_DIR: join(root, 'pglite'),
+    SEED_DEMO: 'false',
+    ENTSOE_API_URL: '',
+    ENTSOE_SECURITY_TOKEN: TOKEN,
+  };
   let fake: FakeUpstream;
   let server: Awaited<ReturnType<typeof startServer>>;
   beforeAll(async () => {
@@ -39,7 +44,10 @@ describe('an ingestion run while the server owns the embedded database', () => {
   });
 
   it('loads the served rows over the wire protocol of the server, whose subscribers hear of the commit', async () => {
-    const stream = await subscribe((path, init) => fetch(`${server.url}${path}`, init), 'subscription { pricesPublished(zones: ["ES"]) { zones from to } }');
+    const stream = await subscribe(
+      (path, init) => fetch(`${server.url}${path}`, init),
+      'subscription { pricesPublished(zones: ["ES"]) { zones from to } }',
+    );
     try {
       const argv = ['--from', '2025-09-29', '--to', '2025-10-03', '--zones', 'ES', '--what', 'prices'];
       const result = await run('src/cli/ingest.ts', argv, env);
@@ -65,10 +73,21 @@ describe('an ingestion run while the server owns the embedded database', () => {
     const fetcher = (path: string, init: RequestInit) => fetch(`${server.url}${path}`, init);
     const paused = await subscribe(fetcher, 'subscription { pricesPublished { zones } }');
     const watching = await subscribe(fetcher, 'subscription { pricesPublished(zones: ["FR"]) { zones } }');
-    const db = await openPostgres(testConfig({}), server.output().match(/psql '([^']+)'/)?.[1] as string, { embedded: true });
-    const event = (area: string) => JSON.stringify({ schema: 'public', kind: 'prices', item: 'prices', areas: [area], from: '2025-10-01T00:00:00Z', to: '2025-10-02T00:00:00Z' });
+    const db = await openPostgres(testConfig({}), server.output().match(/psql '([^']+)'/)?.[1] as string, {
+      embedded: true,
+    });
+    const event = (area: string) =>
+      JSON.stringify({
+        schema: 'public',
+        kind: 'prices',
+        item: 'prices',
+        areas: [area],
+        from: '2025-10-01T00:00:00Z',
+        to: '2025-10-02T00:00:00Z',
+      });
     try {
-      for (const payload of ['null', '[]', '42', 'x'.repeat(7_900), '{"schema":"public"}']) await db.rawQuery(`SELECT pg_notify('emk_data_public', $1)`, [payload]);
+      for (const payload of ['null', '[]', '42', 'x'.repeat(7_900), '{"schema":"public"}'])
+        await db.rawQuery(`SELECT pg_notify('emk_data_public', $1)`, [payload]);
       await db.rawQuery(`SELECT pg_notify('emk_data_public', $1)`, [event('DE_LU')]);
       expect(await paused.next(2_000)).toMatchObject({ data: { pricesPublished: { zones: ['DE_LU'] } } });
       await db.rawQuery(
@@ -89,7 +108,10 @@ describe('an ingestion run while the server owns the embedded database', () => {
   it('closes a run whose CLI was killed (SIGKILL) while the server kept running as abandoned at the next run', async () => {
     const url = server.output().match(/psql '([^']+)'/)?.[1] as string;
     const db = await openPostgres(testConfig({}), url, { embedded: true });
-    const runs = () => db.rawQuery<{ id: number; status: string; error: string | null }>(`SELECT id, status::text AS status, error FROM ingestion_run ORDER BY id`);
+    const runs = () =>
+      db.rawQuery<{ id: number; status: string; error: string | null }>(
+        `SELECT id, status::text AS status, error FROM ingestion_run ORDER BY id`,
+      );
     try {
       fake.fail(key('A44', EIC.PT, EIC.PT), { kind: 'slow', delayMs: 60_000 });
       const argv = ['--from', '2025-10-05', '--to', '2025-10-06', '--zones', 'PT', '--what', 'prices'];
@@ -109,7 +131,11 @@ describe('an ingestion run while the server owns the embedded database', () => {
       const next = await run('src/cli/ingest.ts', argv, env);
       expect(next, next.stderr).toMatchObject({ code: 0 });
       const after = await runs();
-      expect(after.find((r) => r.id === running!.id)).toEqual({ id: running!.id, status: 'failed', error: ABANDONED_MESSAGE });
+      expect(after.find((r) => r.id === running!.id)).toEqual({
+        id: running!.id,
+        status: 'failed',
+        error: ABANDONED_MESSAGE,
+      });
       expect(after.at(-1)).toMatchObject({ status: 'done', error: null });
     } finally {
       await db.close();

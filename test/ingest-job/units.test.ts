@@ -13,7 +13,11 @@ const ms = (s: string) => Date.parse(s);
 
 describe('window planning', () => {
   it('splits a range on UTC years and widens pieces to whole hours', () => {
-    const w = planWindows([{ item: 'prices', areaKey: 'ES' }], { from: d('2023-06-01T00:30Z'), to: d('2025-02-01') }, []);
+    const w = planWindows(
+      [{ item: 'prices', areaKey: 'ES' }],
+      { from: d('2023-06-01T00:30Z'), to: d('2025-02-01') },
+      [],
+    );
     expect(w.map((x) => [x.start.toISOString(), x.end.toISOString()])).toEqual([
       ['2023-06-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z'],
       ['2024-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z'],
@@ -22,10 +26,21 @@ describe('window planning', () => {
   });
 
   it('skips what done windows cover, up to when they finished minus the settling margin', () => {
-    const done = { item: 'flows' as const, areaKey: 'ES->FR', start: d('2025-01-01'), end: d('2025-01-10'), finishedAt: d('2025-01-05T12:00Z') };
+    const done = {
+      item: 'flows' as const,
+      areaKey: 'ES->FR',
+      start: d('2025-01-01'),
+      end: d('2025-01-10'),
+      finishedAt: d('2025-01-05T12:00Z'),
+    };
     expect(coverageOf(done)).toEqual({ start: ms('2025-01-01'), end: ms('2025-01-05T06:00Z') }); // 6 h margin
-    expect(coverageOf({ ...done, item: 'prices', areaKey: 'ES' })).toEqual({ start: ms('2025-01-01'), end: ms('2025-01-05T12:00Z') });
-    const w = planWindows([{ item: 'flows', areaKey: 'ES->FR' }], { from: d('2024-12-30'), to: d('2025-01-08') }, [done]);
+    expect(coverageOf({ ...done, item: 'prices', areaKey: 'ES' })).toEqual({
+      start: ms('2025-01-01'),
+      end: ms('2025-01-05T12:00Z'),
+    });
+    const w = planWindows([{ item: 'flows', areaKey: 'ES->FR' }], { from: d('2024-12-30'), to: d('2025-01-08') }, [
+      done,
+    ]);
     expect(w.map((x) => [x.start.toISOString(), x.end.toISOString()])).toEqual([
       ['2024-12-30T00:00:00.000Z', '2025-01-01T00:00:00.000Z'],
       ['2025-01-05T06:00:00.000Z', '2025-01-08T00:00:00.000Z'],
@@ -33,7 +48,13 @@ describe('window planning', () => {
   });
 
   it('subtracts overlapping coverage', () => {
-    expect(subtract({ start: 0, end: 100 }, [{ start: 10, end: 20 }, { start: 15, end: 30 }, { start: 90, end: 120 }])).toEqual([
+    expect(
+      subtract({ start: 0, end: 100 }, [
+        { start: 10, end: 20 },
+        { start: 15, end: 30 },
+        { start: 90, end: 120 },
+      ]),
+    ).toEqual([
       { start: 0, end: 10 },
       { start: 30, end: 90 },
     ]);
@@ -51,7 +72,15 @@ describe('window planning', () => {
 
 describe('requests', () => {
   it('uses the platform names and yyyyMMddHHmm UTC periods', () => {
-    const p = requestParams({ documentType: 'A44', contractType: 'A01', inDomain: EIC.ES, outDomain: EIC.ES, periodStart: d('2025-09-28T22:00Z'), periodEnd: d('2025-10-02T22:00Z'), offset: 100 });
+    const p = requestParams({
+      documentType: 'A44',
+      contractType: 'A01',
+      inDomain: EIC.ES,
+      outDomain: EIC.ES,
+      periodStart: d('2025-09-28T22:00Z'),
+      periodEnd: d('2025-10-02T22:00Z'),
+      offset: 100,
+    });
     expect(p.toString()).toBe(
       'documentType=A44&contract_MarketAgreement.type=A01&in_Domain=10YES-REE------0&out_Domain=10YES-REE------0&offset=100&periodStart=202509282200&periodEnd=202510022200',
     );
@@ -87,7 +116,13 @@ describe('pacing', () => {
         clock += wait;
       },
     });
-    const req = { documentType: 'A44' as const, inDomain: EIC.PT, outDomain: EIC.PT, periodStart: d('2025-01-01'), periodEnd: d('2025-01-02') };
+    const req = {
+      documentType: 'A44' as const,
+      inDomain: EIC.PT,
+      outDomain: EIC.PT,
+      periodStart: d('2025-01-01'),
+      periodEnd: d('2025-01-02'),
+    };
     await client.get(req);
     await client.get(req);
     fake.fail(key('A44', EIC.PT, EIC.PT), { kind: 'status', status: 429, headers: { 'retry-after': '5' } });
@@ -106,7 +141,13 @@ describe('paging', () => {
   afterAll(() => fake.close());
 
   const ES = key('A44', EIC.ES, EIC.ES);
-  const req = { documentType: 'A44' as const, inDomain: EIC.ES, outDomain: EIC.ES, periodStart: d('2025-01-01'), periodEnd: d('2025-01-04') };
+  const req = {
+    documentType: 'A44' as const,
+    inDomain: EIC.ES,
+    outDomain: EIC.ES,
+    periodStart: d('2025-01-01'),
+    periodEnd: d('2025-01-04'),
+  };
   const onePerPage = { ...PRICE_PAGES, size: 1 };
   const day = (n: number, price: number) => a44(EIC.ES, `2025-01-0${n}T00:00Z`, Array(24).fill(price));
 
@@ -121,7 +162,12 @@ describe('paging', () => {
   it('refuses a page whose parsed content repeats an earlier page, even with a new mRID and createdDateTime', async () => {
     fake.serve(ES, { body: day(1, 10) });
     fake.serve(`${ES}#1`, { body: day(2, 10) });
-    fake.serve(`${ES}#2`, { body: day(1, 10).replace('<mRID>test</mRID>', '<mRID>x</mRID><createdDateTime>2025-01-05T00:00:00Z</createdDateTime>') });
+    fake.serve(`${ES}#2`, {
+      body: day(1, 10).replace(
+        '<mRID>test</mRID>',
+        '<mRID>x</mRID><createdDateTime>2025-01-05T00:00:00Z</createdDateTime>',
+      ),
+    });
     const before = fake.requests.length;
     const paged = fetchPages(fakeClient(fake).client, req, onePerPage);
     await expect(paged).rejects.toThrow(EntsoePagingError);
@@ -147,7 +193,9 @@ describe('progress', () => {
     p.end('prices ES 2025', { rows: 240 });
     p.end('prices PT 2025', { rows: 0, error: 'boom' });
     p.finish();
-    expect(out.text()).toBe('2 window(s) to fetch\n[1/2] prices ES 2025: 240 row(s) (elapsed 2s, ETA 2s)\nfailed prices PT 2025: boom\n');
+    expect(out.text()).toBe(
+      '2 window(s) to fetch\n[1/2] prices ES 2025: 240 row(s) (elapsed 2s, ETA 2s)\nfailed prices PT 2025: boom\n',
+    );
   });
 
   it('draws a bar with ETA on a terminal', () => {

@@ -39,7 +39,10 @@ describe.each(TEST_BACKENDS)('a price window without day-ahead series on %s', (k
     fake.serve(key('A44', EIC.DE_LU, EIC.DE_LU), { body: SEQUENCE_2_ONLY });
     const { client } = fakeClient(fake);
     const first = notes();
-    const summary = await ingest(t.db, client, '2024-10-06', '2024-10-07', { zones: ['DE_LU'], progress: first.progress });
+    const summary = await ingest(t.db, client, '2024-10-06', '2024-10-07', {
+      zones: ['DE_LU'],
+      progress: first.progress,
+    });
     expect(summary).toMatchObject({ planned: 1, completed: 0, rows: 0, fatal: null });
     expect(summary.unpublished).toHaveLength(1);
     expect(first.lines.join('\n')).toMatch(/DE_LU.*no day-ahead prices.*ignored 1 series: 1 of sequence 2 \(24 h\)/);
@@ -52,10 +55,15 @@ describe.each(TEST_BACKENDS)('a price window without day-ahead series on %s', (k
   });
 
   it('is not done when the upstream acknowledges that no data matches (a day not yet published)', async () => {
-    fake.serve(key('A44', EIC.DE_LU, EIC.DE_LU), { body: fixture('ACK_no_matching_data_official_guide_example_2016.xml') });
+    fake.serve(key('A44', EIC.DE_LU, EIC.DE_LU), {
+      body: fixture('ACK_no_matching_data_official_guide_example_2016.xml'),
+    });
     const { client } = fakeClient(fake);
     const first = notes();
-    const summary = await ingest(t.db, client, '2024-10-06', '2024-10-07', { zones: ['DE_LU'], progress: first.progress });
+    const summary = await ingest(t.db, client, '2024-10-06', '2024-10-07', {
+      zones: ['DE_LU'],
+      progress: first.progress,
+    });
     expect(summary).toMatchObject({ completed: 0, rows: 0, failed: [], fatal: null });
     expect(first.lines.join('\n')).toMatch(/DE_LU.*no day-ahead prices/);
     expect(await doneWindows(t)).toEqual([]);

@@ -24,17 +24,20 @@ const REAL: Record<string, (bytes: Uint8Array) => void> = {
   'A09_in-FI_out-EE_2024-03-24_26_PT60M.xml': (b) => expect(count(parseScheduledExchanges(b))).toBe(72),
   'A09_in-SE4_out-DK2_2023-12-21_24_PT60M.xml': (b) => expect(count(parseScheduledExchanges(b))).toBe(96),
   'A11_in-DK1_out-GB_2023-12-20_22_PT60M.xml': (b) => expect(count(parsePhysicalFlows(b))).toBe(47),
-  'A11_in-GB_out-DK1_2023-12-20_22_PT60M_gaps_as_split_TimeSeries.xml': (b) => expect(count(parsePhysicalFlows(b))).toBe(47),
+  'A11_in-GB_out-DK1_2023-12-20_22_PT60M_gaps_as_split_TimeSeries.xml': (b) =>
+    expect(count(parsePhysicalFlows(b))).toBe(47),
   'A11_in-IT-SACODC_out-IT-SARD_2023-12-27_29_PT60M.xml': (b) => expect(count(parsePhysicalFlows(b))).toBe(47),
   'A44_BE_2024-10-08_PT60M.xml': (b) => expect(priceCount(b)).toBe(24),
   'A44_CH_2025-11-26_27_PT60M.xml': (b) => expect(priceCount(b)).toBe(48),
   'A44_DE-LU_2024-10-06_07_PT60M_seq1_plus_PT15M_seq2_A03.xml': (b) => expect(priceCount(b)).toBe(48),
   'A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml': (b) => expect(priceCount(b)).toBe(240),
-  'A44_ES_intraday_auction_IDA_PT15M_2025-09-29_to_10-02.xml': (b) => expect(() => parseDayAheadPrices(b)).toThrow(EntsoeNotDayAheadError),
+  'A44_ES_intraday_auction_IDA_PT15M_2025-09-29_to_10-02.xml': (b) =>
+    expect(() => parseDayAheadPrices(b)).toThrow(EntsoeNotDayAheadError),
   'A44_FR_2023-05-07_08_PT60M_A01_ns7-0.xml': (b) => expect(priceCount(b)).toBe(48),
   'A44_SE4_2023-08-07_08_PT60M_A01_negative_prices_ns7-0.xml': (b) => expect(priceCount(b)).toBe(48),
   'A61_in-DK1_out-DK2_week_ahead_NTC_P1D_single_point.xml': (b) => expect(count(parseNetTransferCapacity(b))).toBe(983),
-  'A61_in-ES_out-FR_day_ahead_NTC_2026-03-19_20_PT60M_A03.xml': (b) => expect(count(parseNetTransferCapacity(b))).toBe(41),
+  'A61_in-ES_out-FR_day_ahead_NTC_2026-03-19_20_PT60M_A03.xml': (b) =>
+    expect(count(parseNetTransferCapacity(b))).toBe(41),
   'A61_in-FR_out-ES_month_ahead_NTC_P1D_A03.xml': (b) => expect(count(parseNetTransferCapacity(b))).toBe(1511),
   'A78_OUTAGES_A78_202011180000-202011190000.zip': (b) => expect(outageCount(b)).toBe(1),
   'ACK_bad_request_2023.xml': (b) => expect(() => parseDayAheadPrices(b)).toThrow(EntsoeUpstreamError),
@@ -114,6 +117,8 @@ describe('a year of quarter-hours of one zone', () => {
     const points = result.data.series[0]!.points;
     expect(points).toHaveLength(35_040);
     expect(points[35_039]).toMatchObject({ ts: new Date('2025-12-31T23:45Z'), priceEurMwh: 9.6 + 364 });
-    console.info(`parsed ${points.length} PT15M points (${(xml.length / 1e6).toFixed(1)} MB of XML) in ${elapsed.toFixed(0)} ms`);
+    console.info(
+      `parsed ${points.length} PT15M points (${(xml.length / 1e6).toFixed(1)} MB of XML) in ${elapsed.toFixed(0)} ms`,
+    );
   });
 });

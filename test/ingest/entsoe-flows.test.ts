@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parsePhysicalFlows, parseScheduledExchanges, type ScheduleParseOptions } from '../../src/ingest/entsoe/index.js';
+import {
+  parsePhysicalFlows,
+  parseScheduledExchanges,
+  type ScheduleParseOptions,
+} from '../../src/ingest/entsoe/index.js';
 import { at, dataOf, fixture, isoOf } from './entsoe-helpers.js';
 
 const DK1 = '10YDK-1--------W';
@@ -33,7 +37,11 @@ describe('A11 physical flows', () => {
     expect(at(s.points, '2023-12-22T11:00Z')?.mw).toBeCloseTo(2 / 3, 12);
     expect(at(s.points, '2023-12-22T12:00Z')?.mw).toBeCloseTo(1 / 3, 12);
     expect(at(s.points, '2023-12-22T13:00Z')).toMatchObject({ mw: 0, interpolated: false });
-    expect(s.points.filter((p) => p.interpolated).map(isoOf)).toEqual(['2023-12-22T08:00Z', '2023-12-22T11:00Z', '2023-12-22T12:00Z']);
+    expect(s.points.filter((p) => p.interpolated).map(isoOf)).toEqual([
+      '2023-12-22T08:00Z',
+      '2023-12-22T11:00Z',
+      '2023-12-22T12:00Z',
+    ]);
     expect(isoOf(s.points.at(-1))).toBe('2023-12-22T15:00Z');
   });
 
@@ -83,7 +91,13 @@ describe('A11 physical flows', () => {
 
   it('hand-made PT30M without gap filling: the half-covered hour is left out', () => {
     const s = flows('HANDMADE_A11_in-IE-SEM_out-GB_2020-12-01_PT30M_A01_missing_position.xml', 0);
-    expect(s.points.map(isoOf)).toEqual(['2020-12-01T00:00Z', '2020-12-01T01:00Z', '2020-12-01T02:00Z', '2020-12-01T04:00Z', '2020-12-01T05:00Z']);
+    expect(s.points.map(isoOf)).toEqual([
+      '2020-12-01T00:00Z',
+      '2020-12-01T01:00Z',
+      '2020-12-01T02:00Z',
+      '2020-12-01T04:00Z',
+      '2020-12-01T05:00Z',
+    ]);
   });
 });
 
@@ -96,7 +110,12 @@ describe('A09 scheduled exchanges', () => {
     expect(s.points).toHaveLength(72);
     expect(s.points.every((p) => p.contractType === 'A05' && !p.interpolated)).toBe(true);
     // A05 day 1 positions 1-4: (355 + 318 + 322 + 323) / 4 = 329.5; positions 5-8: (857 + 810 + 792 + 752) / 4 = 802.75.
-    expect(s.points[0]).toEqual({ ts: new Date('2024-03-23T23:00Z'), mw: 329.5, interpolated: false, contractType: 'A05' });
+    expect(s.points[0]).toEqual({
+      ts: new Date('2024-03-23T23:00Z'),
+      mw: 329.5,
+      interpolated: false,
+      contractType: 'A05',
+    });
     expect(at(s.points, '2024-03-24T00:00Z')?.mw).toBe(802.75);
     // A05 day 2 positions 25-28: (1850 + 1921 + 2023 + 2246) / 4 = 2010 at 2024-03-24T23:00Z + 6 h.
     expect(at(s.points, '2024-03-25T05:00Z')?.mw).toBe(2010);
@@ -115,7 +134,12 @@ describe('A09 scheduled exchanges', () => {
     expect([s.fromZoneEic, s.toZoneEic]).toEqual(['10Y1001A1001A39I', '10YFI-1--------U']);
     expect(s.points).toHaveLength(72);
     expect(s.points.filter((p) => p.contractType === 'A05')).toHaveLength(48);
-    expect(s.points.filter((p) => p.contractType === 'A01').map(isoOf).slice(0, 1)).toEqual(['2024-03-25T23:00Z']);
+    expect(
+      s.points
+        .filter((p) => p.contractType === 'A01')
+        .map(isoOf)
+        .slice(0, 1),
+    ).toEqual(['2024-03-25T23:00Z']);
     expect(at(s.points, '2024-03-24T07:00Z')).toMatchObject({ mw: 46, contractType: 'A05' }); // A05 day 1 position 9
     expect(at(s.points, '2024-03-26T05:00Z')).toMatchObject({ mw: 45, contractType: 'A01' }); // A01 day 3 position 7
     expect(at(s.points, '2024-03-26T09:00Z')?.mw).toBe(73);

@@ -50,8 +50,11 @@ export function buildYearOfQuarterHours(days = 365): string {
   const iso = (ms: number): string => new Date(ms).toISOString().replace(':00.000Z', 'Z');
   for (let d = 0; d < days; d++) {
     const start = t0 + d * 86_400_000;
-    parts.push(`<Period><timeInterval><start>${iso(start)}</start><end>${iso(start + 86_400_000)}</end></timeInterval><resolution>PT15M</resolution>`);
-    for (let p = 1; p <= 96; p++) parts.push(`<Point><position>${p}</position><price.amount>${(p / 10 + d).toFixed(2)}</price.amount></Point>`);
+    parts.push(
+      `<Period><timeInterval><start>${iso(start)}</start><end>${iso(start + 86_400_000)}</end></timeInterval><resolution>PT15M</resolution>`,
+    );
+    for (let p = 1; p <= 96; p++)
+      parts.push(`<Point><position>${p}</position><price.amount>${(p / 10 + d).toFixed(2)}</price.amount></Point>`);
     parts.push('</Period>');
   }
   parts.push('</TimeSeries></Publication_MarketDocument>');

@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { addEuCalendarDays, expandPeriod, fillGaps, isEuSummerTime, toHourly, type Sample } from '../../src/ingest/entsoe/index.js';
+import {
+  addEuCalendarDays,
+  expandPeriod,
+  fillGaps,
+  isEuSummerTime,
+  toHourly,
+  type Sample,
+} from '../../src/ingest/entsoe/index.js';
 
 const H = 3_600_000;
 const t = (iso: string): number => Date.parse(iso);
 const show = (samples: readonly Sample[]) =>
-  samples.map((s) => [new Date(s.start).toISOString().slice(11, 16), (s.end - s.start) / 60_000, s.value, s.interpolated]);
+  samples.map((s) => [
+    new Date(s.start).toISOString().slice(11, 16),
+    (s.end - s.start) / 60_000,
+    s.value,
+    s.interpolated,
+  ]);
 
 describe('EU market days', () => {
   it('switches to summer time on the last Sunday of March and back on the last Sunday of October at 01:00Z', () => {
@@ -23,7 +35,12 @@ describe('EU market days', () => {
 });
 
 describe('expanding a Period', () => {
-  const period = (resolution: string, points: [number, number][], start = '2025-01-01T00:00Z', end = '2025-01-01T04:00Z') => ({
+  const period = (
+    resolution: string,
+    points: [number, number][],
+    start = '2025-01-01T00:00Z',
+    end = '2025-01-01T04:00Z',
+  ) => ({
     start: t(start),
     end: t(end),
     resolution,
@@ -31,7 +48,17 @@ describe('expanding a Period', () => {
   });
 
   it('A03: an omitted position repeats the previous value and the last point extends to the end', () => {
-    expect(show(expandPeriod(period('PT60M', [[1, 10], [3, 30]]), 'A03'))).toEqual([
+    expect(
+      show(
+        expandPeriod(
+          period('PT60M', [
+            [1, 10],
+            [3, 30],
+          ]),
+          'A03',
+        ),
+      ),
+    ).toEqual([
       ['00:00', 60, 10, false],
       ['01:00', 60, 10, false],
       ['02:00', 60, 30, false],
@@ -40,14 +67,39 @@ describe('expanding a Period', () => {
   });
 
   it('A01: an omitted position is a gap', () => {
-    expect(show(expandPeriod(period('PT60M', [[1, 10], [3, 30]]), 'A01'))).toEqual([
+    expect(
+      show(
+        expandPeriod(
+          period('PT60M', [
+            [1, 10],
+            [3, 30],
+          ]),
+          'A01',
+        ),
+      ),
+    ).toEqual([
       ['00:00', 60, 10, false],
       ['02:00', 60, 30, false],
     ]);
   });
 
   it('positions are 1-based and may come unordered', () => {
-    expect(show(expandPeriod(period('PT30M', [[2, 2], [1, 1]], '2025-01-01T00:00Z', '2025-01-01T01:00Z'), 'A01'))).toEqual([
+    expect(
+      show(
+        expandPeriod(
+          period(
+            'PT30M',
+            [
+              [2, 2],
+              [1, 1],
+            ],
+            '2025-01-01T00:00Z',
+            '2025-01-01T01:00Z',
+          ),
+          'A01',
+        ),
+      ),
+    ).toEqual([
       ['00:00', 30, 1, false],
       ['00:30', 30, 2, false],
     ]);
@@ -58,7 +110,9 @@ describe('expanding a Period', () => {
   });
 
   it('refuses a period that is not a whole number of steps', () => {
-    expect(() => expandPeriod(period('PT60M', [[1, 1]], '2025-01-01T00:00Z', '2025-01-01T00:30Z'), 'A01')).toThrow(/whole number/);
+    expect(() => expandPeriod(period('PT60M', [[1, 1]], '2025-01-01T00:00Z', '2025-01-01T00:30Z'), 'A01')).toThrow(
+      /whole number/,
+    );
   });
 });
 

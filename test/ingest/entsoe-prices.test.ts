@@ -10,7 +10,9 @@ function prices(name: string, options?: Parameters<typeof parseDayAheadPrices>[1
 
 /** Consecutive points touch: each one starts where the previous one ends. */
 function contiguous(points: readonly PricePoint[]): boolean {
-  return points.every((p, i) => i === 0 || p.ts.getTime() === points[i - 1]!.ts.getTime() + points[i - 1]!.periodMinutes * 60_000);
+  return points.every(
+    (p, i) => i === 0 || p.ts.getTime() === points[i - 1]!.ts.getTime() + points[i - 1]!.periodMinutes * 60_000,
+  );
 }
 
 describe('A44 day-ahead prices, real documents', () => {
@@ -18,9 +20,19 @@ describe('A44 day-ahead prices, real documents', () => {
     const { zone, points, ignored } = prices('A44_BE_2024-10-08_PT60M.xml');
     expect(zone).toBe('10YBE----------2');
     expect(points).toHaveLength(24);
-    expect(points[0]).toEqual({ ts: new Date('2024-10-07T22:00Z'), periodMinutes: 60, priceEurMwh: 64.98, interpolated: false });
+    expect(points[0]).toEqual({
+      ts: new Date('2024-10-07T22:00Z'),
+      periodMinutes: 60,
+      priceEurMwh: 64.98,
+      interpolated: false,
+    });
     expect(at(points, '2024-10-08T06:00Z')?.priceEurMwh).toBe(100); // position 9 = 22:00Z + 8 h
-    expect(points[23]).toEqual({ ts: new Date('2024-10-08T21:00Z'), periodMinutes: 60, priceEurMwh: 50, interpolated: false });
+    expect(points[23]).toEqual({
+      ts: new Date('2024-10-08T21:00Z'),
+      periodMinutes: 60,
+      priceEurMwh: 50,
+      interpolated: false,
+    });
     expect(ignored).toEqual([]);
   });
 
@@ -30,8 +42,12 @@ describe('A44 day-ahead prices, real documents', () => {
     const prefixed = be.replace('xmlns=', 'xmlns:ns=').replace(/<(\/?)([A-Za-z_][\w.]*)([\s>])/g, '<$1ns:$2$3');
     expect(prefixed).toContain('<ns:Point>');
     expect(parseDayAheadPrices(prefixed)).toEqual(expected);
-    expect(parseDayAheadPrices(be.replace('<position>3</position>', '<!-- c --><position>3</position>'))).toEqual(expected);
-    expect(parseDayAheadPrices(be.replace('<price.amount>100</price.amount>', '<price.amount>&#49;00</price.amount>'))).toEqual(expected);
+    expect(parseDayAheadPrices(be.replace('<position>3</position>', '<!-- c --><position>3</position>'))).toEqual(
+      expected,
+    );
+    expect(
+      parseDayAheadPrices(be.replace('<price.amount>100</price.amount>', '<price.amount>&#49;00</price.amount>')),
+    ).toEqual(expected);
   });
 
   it('FR 2023-05-07/08 (ns 7:0, A01, no contract type = day-ahead): two days, 48 points', () => {
@@ -169,9 +185,11 @@ describe('A44 day-ahead prices, hand-made documents', () => {
     expect(points.reduce((m, p) => m + p.periodMinutes, 0)).toBe(25 * 60);
     expect([isoOf(points[0]), points[0]?.priceEurMwh]).toEqual(['2025-10-25T22:00Z', 50]);
     // Position 9 = 22:00Z + 2 h = 52.00; omitted 10-12 repeat it; position 13 = 53.00.
-    expect(['2025-10-26T00:00Z', '2025-10-26T00:15Z', '2025-10-26T00:30Z', '2025-10-26T00:45Z'].map((t) => at(points, t)?.priceEurMwh)).toEqual([
-      52, 52, 52, 52,
-    ]);
+    expect(
+      ['2025-10-26T00:00Z', '2025-10-26T00:15Z', '2025-10-26T00:30Z', '2025-10-26T00:45Z'].map(
+        (t) => at(points, t)?.priceEurMwh,
+      ),
+    ).toEqual([52, 52, 52, 52]);
     expect(at(points, '2025-10-26T01:00Z')?.priceEurMwh).toBe(53);
     expect(at(points, '2025-10-26T01:15Z')?.priceEurMwh).toBe(53.25);
     // Position 97 = 22:00Z + 24 h = 74.00, repeated by 98-100 up to the end 23:00Z.
@@ -201,7 +219,9 @@ describe('A44 day-ahead prices, hand-made documents', () => {
   it('A01 gaps with a 4-hour limit: 20 -> 60 over 5 steps gives 28, 36, 44, 52; with 0 nothing is filled', () => {
     const wide = prices('HANDMADE_A44_BE_2023-01-15_PT60M_A01_gaps_ns7-0.xml', { maxGapMinutes: 240 }).points;
     expect(wide).toHaveLength(24);
-    expect(['13:00', '14:00', '15:00', '16:00'].map((h) => at(wide, `2023-01-15T${h}Z`)?.priceEurMwh)).toEqual([28, 36, 44, 52]);
+    expect(['13:00', '14:00', '15:00', '16:00'].map((h) => at(wide, `2023-01-15T${h}Z`)?.priceEurMwh)).toEqual([
+      28, 36, 44, 52,
+    ]);
     const none = prices('HANDMADE_A44_BE_2023-01-15_PT60M_A01_gaps_ns7-0.xml', { maxGapMinutes: 0 }).points;
     expect(none).toHaveLength(18);
     expect(none.some((p) => p.interpolated)).toBe(false);

@@ -39,7 +39,9 @@ describe('A78 zip bounds', () => {
   });
 
   it('refuses entries each within the entry bound but together past the zip bound', () => {
-    const e = refusal(zipOfSpaces(3, 40 * 1024), { zipLimits: { ...ZIP_LIMITS, maxEntryBytes: 64 * 1024, maxTotalBytes: 100 * 1024 } });
+    const e = refusal(zipOfSpaces(3, 40 * 1024), {
+      zipLimits: { ...ZIP_LIMITS, maxEntryBytes: 64 * 1024, maxTotalBytes: 100 * 1024 },
+    });
     expect(e.message).toBe('zip reply refused: its XML entries expand past 100 KiB (limit per zip)');
   });
 
@@ -57,7 +59,9 @@ describe('A78 zip bounds', () => {
   });
 
   it('refuses a zip whose compressed data is damaged', () => {
-    expect(refusal(corruptedZip()).message).toMatch(/^zip reply refused: entry "001-001-PLANNED_UNAVAIL_IN_TRANSMISSION_GRID_\d+-\d+\.xml" is corrupt \(.+\)$/);
+    expect(refusal(corruptedZip()).message).toMatch(
+      /^zip reply refused: entry "001-001-PLANNED_UNAVAIL_IN_TRANSMISSION_GRID_\d+-\d+\.xml" is corrupt \(.+\)$/,
+    );
   });
 
   it('reads the real zip within the default bounds and counts its one document', () => {

@@ -28,7 +28,9 @@ export function zipBomb(mib: number): Uint8Array {
 
 /** A zip (sizes in its local headers) of `count` XML entries of `bytes` spaces each. */
 export function zipOfSpaces(count: number, bytes: number): Uint8Array {
-  const entries = Object.fromEntries(Array.from({ length: count }, (_, i) => [`${String(i).padStart(4, '0')}.xml`, new Uint8Array(bytes).fill(0x20)]));
+  const entries = Object.fromEntries(
+    Array.from({ length: count }, (_, i) => [`${String(i).padStart(4, '0')}.xml`, new Uint8Array(bytes).fill(0x20)]),
+  );
   return zipSync(entries, { level: 9 });
 }
 

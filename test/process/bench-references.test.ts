@@ -14,9 +14,20 @@ type Edges = { data: Record<string, { edges: { node: Record<string, unknown> }[]
 const pick = (node: Record<string, unknown>, keys: readonly string[]) =>
   Object.fromEntries(keys.map((k) => [k, typeof node[k] === 'number' ? Math.round(node[k] * 10) / 10 : node[k]]));
 const PRICE_KEYS = ['datetime', 'biddingZone', 'priceEurMwh', 'interpolated'];
-const FLOW_KEYS = ['datetime', 'biddingZoneFrom', 'biddingZoneTo', 'flowType', 'flowInterpolated', 'netFlowMw', 'priceFromEurMwh', 'priceToEurMwh', 'capacityMw', 'hours'];
+const FLOW_KEYS = [
+  'datetime',
+  'biddingZoneFrom',
+  'biddingZoneTo',
+  'flowType',
+  'flowInterpolated',
+  'netFlowMw',
+  'priceFromEurMwh',
+  'priceToEurMwh',
+  'capacityMw',
+  'hours',
+];
 
-describe.skipIf(!TEST_DATABASE_URL)('the latency bench\'s references (PostgreSQL)', () => {
+describe.skipIf(!TEST_DATABASE_URL)("the latency bench's references (PostgreSQL)", () => {
   let t: TestApp;
   let app: Loopback;
   let floor: Loopback;
@@ -36,30 +47,54 @@ describe.skipIf(!TEST_DATABASE_URL)('the latency bench\'s references (PostgreSQL
   });
 
   const graphqlOf = async (base: string, query: string) =>
-    (await (await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json()) as Edges;
+    (await (
+      await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      })
+    ).json()) as Edges;
 
-  it.each(TRIPLES.map((triple, i) => [triple.name, i] as const))('%s: floor, app and graphql-yoga alone answer the same rows', async (_, i) => {
-    const rows = await checkSameRows(app.base, referenceCases(i, { floor: floor.base, yoga: yoga.base }));
-    expect(rows).toBeGreaterThan(100);
-    const [floorBody, yogaBody] = await Promise.all([floor.base, yoga.base].map(async (b) => (await fetch(`${b}/${i}`)).json()));
-    expect(yogaBody).toEqual(floorBody);
-  });
+  it.each(TRIPLES.map((triple, i) => [triple.name, i] as const))(
+    '%s: floor, app and graphql-yoga alone answer the same rows',
+    async (_, i) => {
+      const rows = await checkSameRows(app.base, referenceCases(i, { floor: floor.base, yoga: yoga.base }));
+      expect(rows).toBeGreaterThan(100);
+      const [floorBody, yogaBody] = await Promise.all(
+        [floor.base, yoga.base].map(async (b) => (await fetch(`${b}/${i}`)).json()),
+      );
+      expect(yogaBody).toEqual(floorBody);
+    },
+  );
 
   it.each([
     ['prices', 1, PRICE_KEYS],
     ['flows', 2, FLOW_KEYS],
-  ] as const)('graphql-yoga alone resolves the app\'s %s values (to the contract\'s rounding)', async (field, i, keys) => {
-    const [ours, alone] = await Promise.all([app.base, yoga.base].map((b) => graphqlOf(b, TRIPLES[i]!.graphql)));
-    const nodes = (r: Edges) => r.data[field]!.edges.map((e) => pick(e.node, keys));
-    expect(nodes(alone!)).toEqual(nodes(ours!));
-  });
+  ] as const)(
+    "graphql-yoga alone resolves the app's %s values (to the contract's rounding)",
+    async (field, i, keys) => {
+      const [ours, alone] = await Promise.all([app.base, yoga.base].map((b) => graphqlOf(b, TRIPLES[i]!.graphql)));
+      const nodes = (r: Edges) => r.data[field]!.edges.map((e) => pick(e.node, keys));
+      expect(nodes(alone!)).toEqual(nodes(ours!));
+    },
+  );
 
   it('refuses to compare a GraphQL answer that carries errors', async () => {
-    const failing = graphqlCase('GraphQL unknown zone', '{ prices(zones: ["ZZ"], first: 10) { edges { node { datetime } } } }');
-    await expect(checkSameRows(app.base, [{ name: 'floor', path: '/1', base: floor.base }, failing])).rejects.toThrow(/GraphQL unknown zone: GraphQL errors/);
+    const failing = graphqlCase(
+      'GraphQL unknown zone',
+      '{ prices(zones: ["ZZ"], first: 10) { edges { node { datetime } } } }',
+    );
+    await expect(checkSameRows(app.base, [{ name: 'floor', path: '/1', base: floor.base }, failing])).rejects.toThrow(
+      /GraphQL unknown zone: GraphQL errors/,
+    );
   });
 
   it('refuses to compare answers of different row counts', async () => {
-    await expect(checkSameRows(app.base, [{ name: 'floor', path: '/0', base: floor.base }, { name: 'floor native', path: '/1', base: floor.base }])).rejects.toThrow(/row counts differ/);
+    await expect(
+      checkSameRows(app.base, [
+        { name: 'floor', path: '/0', base: floor.base },
+        { name: 'floor native', path: '/1', base: floor.base },
+      ]),
+    ).rejects.toThrow(/row counts differ/);
   });
 });

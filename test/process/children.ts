@@ -27,17 +27,28 @@ export interface Child {
 
 /** Spawns `command args` in ROOT as the leader of a new process group, with PATH plus `env` only. */
 export function start(command: string, args: readonly string[], env: Record<string, string> = {}): Child {
-  const child = spawn(command, args, { cwd: ROOT, env: { PATH: CHILD_PATH, HOME, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { PATH: CHILD_PATH, HOME, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   return { process: child, stdout: () => out, stderr: () => err, exited };
 }
 
 /** Runs to completion; resolves with the exit code and the output. */
-export async function run(command: string, args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | string; stdout: string; stderr: string }> {
+export async function run(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | string; stdout: string; stderr: string }> {
   const child = start(command, args, env);
   const code = await child.exited;
   return { code, stdout: child.stdout(), stderr: child.stderr() };

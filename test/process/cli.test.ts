@@ -19,7 +19,8 @@ const CLIS = [
   ['bench', 'bench/run.ts'],
 ] as const;
 
-const tsx = (file: string, args: readonly string[], env: Record<string, string> = {}) => run(process.execPath, ['--import', 'tsx', file, ...args], env);
+const tsx = (file: string, args: readonly string[], env: Record<string, string> = {}) =>
+  run(process.execPath, ['--import', 'tsx', file, ...args], env);
 
 const NO_SCHEMA = 'keys: The database has no schema yet: run `npm run db:migrate` (or start the server once)\n';
 
@@ -32,7 +33,11 @@ describe.each(CLIS)('npm run %s', (script, file) => {
 
   it('prints one line and exits 2 on a wrong option', async () => {
     const result = await tsx(file, ['--no-such-option']);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: `${script}: Unknown option '--no-such-option' (see npm run ${script} -- --help)\n` });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${script}: Unknown option '--no-such-option' (see npm run ${script} -- --help)\n`,
+    });
   });
 });
 
@@ -48,7 +53,10 @@ describe('npm run keys on a database never migrated', () => {
   });
 
   it.skipIf(!TEST_DATABASE_URL)('says a PostgreSQL schema that does not exist has no schema yet', async () => {
-    const env = { DATABASE_URL: TEST_DATABASE_URL!, DATABASE_SCHEMA: `keys_cli_${randomUUID().replace(/-/g, '').slice(0, 12)}` };
+    const env = {
+      DATABASE_URL: TEST_DATABASE_URL!,
+      DATABASE_SCHEMA: `keys_cli_${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+    };
     expect(await tsx('src/cli/keys.ts', ['list'], env)).toEqual({ code: 1, stdout: '', stderr: NO_SCHEMA });
   });
 });

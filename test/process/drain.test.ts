@@ -15,7 +15,9 @@ function get(url: string, agent: Agent): Promise<{ status: number; body: string;
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 

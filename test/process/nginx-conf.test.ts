@@ -43,7 +43,11 @@ describe('deploy/nginx.conf in front of the app', () => {
   const get = async (path: string) => {
     const res = await fetch(`${base}${path}`, { headers: { 'accept-encoding': 'identity' } });
     await res.arrayBuffer();
-    return { status: res.status, cache: res.headers.get('x-cache'), rateLimit: RATE_LIMIT_HEADERS.map((h) => res.headers.get(h)) };
+    return {
+      status: res.status,
+      cache: res.headers.get('x-cache'),
+      rateLimit: RATE_LIMIT_HEADERS.map((h) => res.headers.get(h)),
+    };
   };
 
   beforeAll(async () => {
@@ -57,11 +61,22 @@ describe('deploy/nginx.conf in front of the app', () => {
     dir = mkdtempSync(join(tmpdir(), 'nginx-conf-'));
     const port = await freePort();
     writeFileSync(join(dir, 'nginx.conf'), deployedConf(dir, port, (server.address() as AddressInfo).port));
-    nginx = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off; master_process off;'], { stdio: 'ignore' });
+    nginx = spawn(
+      NGINX,
+      ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off; master_process off;'],
+      { stdio: 'ignore' },
+    );
     base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
-      if (nginx.exitCode !== null || i > 100) throw new Error(`nginx did not start: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
-      if (await fetch(`${base}/healthz`).then(() => true, () => false)) break;
+      if (nginx.exitCode !== null || i > 100)
+        throw new Error(`nginx did not start: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
+      if (
+        await fetch(`${base}/healthz`).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
   }, 60_000);
@@ -81,7 +96,11 @@ describe('deploy/nginx.conf in front of the app', () => {
   it.runIf(available)("a miss carries the caller's RateLimit headers, a hit none", async () => {
     const miss = await get(PRICES);
     expect([miss.status, miss.cache]).toEqual([200, 'MISS']);
-    expect(miss.rateLimit).toEqual([expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/)]);
+    expect(miss.rateLimit).toEqual([
+      expect.stringMatching(/^\d+$/),
+      expect.stringMatching(/^\d+$/),
+      expect.stringMatching(/^\d+$/),
+    ]);
     const hit = await get(PRICES);
     expect([hit.status, hit.cache, ...hit.rateLimit]).toEqual([200, 'HIT', null, null, null]);
   });

@@ -15,7 +15,8 @@ const ENV = { PORT: '0', PGLITE_DIR: 'memory://', SEED_DEMO: 'false', LOG_LEVEL:
 async function untilUp(child: Child, ms: number): Promise<number> {
   const up = await within(ms, () => /^Ready: /m.test(child.stdout()) || child.process.exitCode !== null);
   const port = /REST API: +http:\/\/[^:]+:(\d+)\//.exec(child.stdout())?.[1];
-  if (!up || !port) throw new Error(`npm start did not print its URLs and get ready:\n${child.stdout()}\n${child.stderr()}`);
+  if (!up || !port)
+    throw new Error(`npm start did not print its URLs and get ready:\n${child.stdout()}\n${child.stderr()}`);
   return Number(port);
 }
 
@@ -29,7 +30,10 @@ beforeAll(async () => {
 describe('the build before every npm script', () => {
   const builtAt = (file: string) => statSync(join(ROOT, file)).mtimeMs;
 
-  it.each([['keys', 'dist/web/index.html'], ['bench', 'dist/.bench.stamp']])('is skipped by npm run %s when dist/ is newer than every input', async (script, output) => {
+  it.each([
+    ['keys', 'dist/web/index.html'],
+    ['bench', 'dist/.bench.stamp'],
+  ])('is skipped by npm run %s when dist/ is newer than every input', async (script, output) => {
     const before = builtAt(output);
     const help = await run('npm', ['run', script, '--silent', '--', '--help']);
     expect(help.code, help.stderr).toBe(0);
@@ -53,21 +57,28 @@ describe('npm start', () => {
     expect(await graphiql.text()).toContain('GraphiQL');
     const prices = await fetch(`${base}/api/v1/prices?zone=FR`);
     expect(prices.status).toBe(200);
-    const oversized = await rawExchange(Number(new URL(base).port), `GET /api/v1/prices HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const oversized = await rawExchange(
+      Number(new URL(base).port),
+      `GET /api/v1/prices HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(oversized).toMatch(/^HTTP\/1\.1 431 [\s\S]*\r\n\r\n\{"detail":"Request header fields too large/);
   }, 180_000);
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('stops the whole process tree and closes the port on %s sent to npm', async (signal) => {
-    child = start('npm', ['start'], ENV);
-    const pid = child.process.pid!;
-    const port = await untilUp(child, 120_000);
-    expect(await listening(port)).toBe(true);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops the whole process tree and closes the port on %s sent to npm',
+    async (signal) => {
+      child = start('npm', ['start'], ENV);
+      const pid = child.process.pid!;
+      const port = await untilUp(child, 120_000);
+      expect(await listening(port)).toBe(true);
 
-    process.kill(pid, signal);
-    expect(await within(5_000, () => !groupAlive(pid))).toBe(true);
-    expect(await listening(port)).toBe(false);
-    expect(child.stderr()).not.toMatch(/Error|ERR!/);
-  }, 180_000);
+      process.kill(pid, signal);
+      expect(await within(5_000, () => !groupAlive(pid))).toBe(true);
+      expect(await listening(port)).toBe(false);
+      expect(child.stderr()).not.toMatch(/Error|ERR!/);
+    },
+    180_000,
+  );
 });
 
 describe.each(['keys', 'ingest', 'db:seed', 'db:migrate', 'bench'])('npm run %s', (script) => {
@@ -76,6 +87,10 @@ describe.each(['keys', 'ingest', 'db:seed', 'db:migrate', 'bench'])('npm run %s'
     const help = await npm('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(new RegExp(`^usage: npm run ${script}`));
-    expect(await npm('--wrong')).toEqual({ code: 2, stdout: '', stderr: `${script}: Unknown option '--wrong' (see npm run ${script} -- --help)\n` });
+    expect(await npm('--wrong')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${script}: Unknown option '--wrong' (see npm run ${script} -- --help)\n`,
+    });
   });
 });

@@ -12,7 +12,8 @@ import { openServerDatabase } from '../../src/db/server-database.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 import { killStarted, run, start } from '../support/processes.js';
 
-const READ_ONLY = /DATABASE_URL leads to a read-only database .*point DATABASE_URL at the primary server and list replicas in DATABASE_READ_URL/;
+const READ_ONLY =
+  /DATABASE_URL leads to a read-only database .*point DATABASE_URL at the primary server and list replicas in DATABASE_READ_URL/;
 
 async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -55,15 +56,25 @@ describe.runIf(TEST_DATABASE_URL)('a read-only database', () => {
     ['db:seed', 'src/cli/seed.ts', []],
     ['keys', 'src/cli/keys.ts', ['create', 'ro']],
     ['ingest', 'src/cli/ingest.ts', ['--from', '2025-10-01', '--to', '2025-10-02']],
-  ] as const)('as DATABASE_URL: npm run %s refuses in one line and exits 1', async (script, file, args) => {
-    const result = await run(file, args, { DATABASE_URL: url, ENTSOE_SECURITY_TOKEN: 'unused', DEMO_HISTORY_DAYS: '1' });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^${script}(?: failed)?: ${READ_ONLY.source}`));
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  }, 60_000);
+  ] as const)(
+    'as DATABASE_URL: npm run %s refuses in one line and exits 1',
+    async (script, file, args) => {
+      const result = await run(file, args, {
+        DATABASE_URL: url,
+        ENTSOE_SECURITY_TOKEN: 'unused',
+        DEMO_HISTORY_DAYS: '1',
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^${script}(?: failed)?: ${READ_ONLY.source}`));
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    },
+    60_000,
+  );
 
   it('as DATABASE_DIRECT_URL beside a writable DATABASE_URL: the start is refused, naming DATABASE_DIRECT_URL', async () => {
     const config = testConfig({ DATABASE_URL: TEST_DATABASE_URL!, DATABASE_DIRECT_URL: url });
-    await expect(openServerDatabase(config).then(({ db }) => db.close())).rejects.toThrow(/DATABASE_DIRECT_URL leads to a read-only database/);
+    await expect(openServerDatabase(config).then(({ db }) => db.close())).rejects.toThrow(
+      /DATABASE_DIRECT_URL leads to a read-only database/,
+    );
   });
 });

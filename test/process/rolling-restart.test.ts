@@ -26,7 +26,12 @@ async function serverStates(stats: string): Promise<Record<string, string>> {
   const [header = '', ...rows] = csv.trim().split('\n');
   const columns = header.replace(/^# /, '').split(',');
   const at = (name: string) => columns.indexOf(name);
-  return Object.fromEntries(rows.map((r) => r.split(',')).filter((c) => c[at('pxname')] === 'instances' && c[at('svname')] !== 'BACKEND').map((c) => [c[at('svname')], c[at('status')]]));
+  return Object.fromEntries(
+    rows
+      .map((r) => r.split(','))
+      .filter((c) => c[at('pxname')] === 'instances' && c[at('svname')] !== 'BACKEND')
+      .map((c) => [c[at('svname')], c[at('status')]]),
+  );
 }
 
 async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
@@ -79,37 +84,54 @@ describe('a rolling restart behind HAProxy (deploy/haproxy.cfg)', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it.runIf(available || CI)('loses no request while each server in turn drains on SIGTERM, stops and starts again', async () => {
-    if (!available) throw new Error(`${MISSING.replace('skipped', 'cannot run')}; CI=true requires it`);
-    const [front, stats, ...ports] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    const envs = ports.map((port) => {
-      const dir = mkdtempSync(join(tmpdir(), 'rolling-restart-'));
-      dirs.push(dir);
-      return { PORT: String(port), PGLITE_DIR: dir, SEED_DEMO: 'true', DEMO_HISTORY_DAYS: '1', SHUTDOWN_DRAIN_SECONDS: '2', RATE_LIMIT_CAPACITY: '100000', TRUST_PROXY_HOPS: '1' };
-    });
-    const servers: Running[] = await Promise.all(envs.map((env) => startServer(env)));
-    const statsUrl = `http://127.0.0.1:${stats}`;
-    haproxy = spawn(HAPROXY, ['-db', '-f', join(ROOT, 'deploy/haproxy.cfg')], {
-      cwd: tmpdir(),
-      stdio: 'ignore',
-      env: { EMK_LISTEN: `127.0.0.1:${front}`, EMK_STATS: `127.0.0.1:${stats}`, EMK_APP1: `127.0.0.1:${ports[0]}`, EMK_APP2: `127.0.0.1:${ports[1]}` },
-    });
-    const bothUp = async () => Object.values(await serverStates(statsUrl)).join() === 'UP,UP';
-    await until('HAProxy has both servers up', bothUp);
+  it.runIf(available || CI)(
+    'loses no request while each server in turn drains on SIGTERM, stops and starts again',
+    async () => {
+      if (!available) throw new Error(`${MISSING.replace('skipped', 'cannot run')}; CI=true requires it`);
+      const [front, stats, ...ports] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+      const envs = ports.map((port) => {
+        const dir = mkdtempSync(join(tmpdir(), 'rolling-restart-'));
+        dirs.push(dir);
+        return {
+          PORT: String(port),
+          PGLITE_DIR: dir,
+          SEED_DEMO: 'true',
+          DEMO_HISTORY_DAYS: '1',
+          SHUTDOWN_DRAIN_SECONDS: '2',
+          RATE_LIMIT_CAPACITY: '100000',
+          TRUST_PROXY_HOPS: '1',
+        };
+      });
+      const servers: Running[] = await Promise.all(envs.map((env) => startServer(env)));
+      const statsUrl = `http://127.0.0.1:${stats}`;
+      haproxy = spawn(HAPROXY, ['-db', '-f', join(ROOT, 'deploy/haproxy.cfg')], {
+        cwd: tmpdir(),
+        stdio: 'ignore',
+        env: {
+          EMK_LISTEN: `127.0.0.1:${front}`,
+          EMK_STATS: `127.0.0.1:${stats}`,
+          EMK_APP1: `127.0.0.1:${ports[0]}`,
+          EMK_APP2: `127.0.0.1:${ports[1]}`,
+        },
+      });
+      const bothUp = async () => Object.values(await serverStates(statsUrl)).join() === 'UP,UP';
+      await until('HAProxy has both servers up', bothUp);
 
-    const load = steadyLoad(`http://127.0.0.1:${front}${PATH}`);
-    for (const [i, env] of envs.entries()) {
+      const load = steadyLoad(`http://127.0.0.1:${front}${PATH}`);
+      for (const [i, env] of envs.entries()) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        const old = servers[i] as Running;
+        old.child.kill('SIGTERM');
+        expect((await old.exited).code).toBe(0);
+        servers[i] = await startServer(env);
+        await until(`HAProxy has server ${i + 1} up again`, bothUp);
+      }
       await new Promise((r) => setTimeout(r, 1_000));
-      const old = servers[i] as Running;
-      old.child.kill('SIGTERM');
-      expect((await old.exited).code).toBe(0);
-      servers[i] = await startServer(env);
-      await until(`HAProxy has server ${i + 1} up again`, bothUp);
-    }
-    await new Promise((r) => setTimeout(r, 1_000));
-    const { sent, failures } = await load.stop();
+      const { sent, failures } = await load.stop();
 
-    expect(failures).toEqual([]);
-    expect(sent).toBeGreaterThan(REQUESTS_PER_SECOND * 5);
-  }, 300_000);
+      expect(failures).toEqual([]);
+      expect(sent).toBeGreaterThan(REQUESTS_PER_SECOND * 5);
+    },
+    300_000,
+  );
 });

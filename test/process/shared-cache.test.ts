@@ -39,14 +39,16 @@ async function freePort(): Promise<number> {
 
 /** nginx's configuration: `/open/` and `/keyed/` proxied, with one cache, to the two apps. */
 function nginxConf(dir: string, port: number, upstreams: Record<string, number>): string {
-  const locations = Object.entries(upstreams).map(([name, upstream]) => `
+  const locations = Object.entries(upstreams).map(
+    ([name, upstream]) => `
     location /${name}/ {
       proxy_pass http://127.0.0.1:${upstream}/;
       proxy_http_version 1.1;
       proxy_cache api;
       proxy_cache_valid 200 1m;
       add_header X-Cache $upstream_cache_status always;
-    }`);
+    }`,
+  );
   return `daemon off;
 master_process off;
 pid ${dir}/nginx.pid;
@@ -70,7 +72,8 @@ ${locations.join('\n')}
 
 async function waitUntilServing(base: string, nginx: ChildProcess, dir: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    if (nginx.exitCode !== null) throw new Error(`nginx exited ${nginx.exitCode}: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
+    if (nginx.exitCode !== null)
+      throw new Error(`nginx exited ${nginx.exitCode}: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
     try {
       await fetch(`${base}/open/healthz`);
       return;
@@ -132,19 +135,22 @@ describe('the app behind a shared cache (nginx)', () => {
 
   const needsNginx = () => available;
 
-  it.runIf(needsNginx())('a browser that accepts no coding gets the identity body after one that took gzip (REST and GraphQL)', async () => {
-    const graphql = `/graphql?query=${encodeURIComponent(dashboardDocumentText(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify({ zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-04', resolution: 'HOURLY', first: 72 }))}`;
-    for (const path of [`/open${PRICES}`, `/open${graphql}`]) {
-      const gzip = await get(path, { origin: ORIGIN, 'accept-encoding': 'gzip' });
-      expect([gzip.status, gzip.headers.get('content-encoding')], path).toEqual([200, 'gzip']);
-      const plain = await get(path, { origin: ORIGIN });
-      expect(plain.status, path).toBe(200);
-      expect(plain.headers.get('content-encoding'), path).toBeNull();
-      expect(() => JSON.parse(plain.body.toString('utf8')), path).not.toThrow();
-      const again = await get(path, { origin: ORIGIN, 'accept-encoding': 'gzip' });
-      expect([again.cache, again.headers.get('content-encoding')], path).toEqual(['HIT', 'gzip']);
-    }
-  });
+  it.runIf(needsNginx())(
+    'a browser that accepts no coding gets the identity body after one that took gzip (REST and GraphQL)',
+    async () => {
+      const graphql = `/graphql?query=${encodeURIComponent(dashboardDocumentText(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify({ zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-04', resolution: 'HOURLY', first: 72 }))}`;
+      for (const path of [`/open${PRICES}`, `/open${graphql}`]) {
+        const gzip = await get(path, { origin: ORIGIN, 'accept-encoding': 'gzip' });
+        expect([gzip.status, gzip.headers.get('content-encoding')], path).toEqual([200, 'gzip']);
+        const plain = await get(path, { origin: ORIGIN });
+        expect(plain.status, path).toBe(200);
+        expect(plain.headers.get('content-encoding'), path).toBeNull();
+        expect(() => JSON.parse(plain.body.toString('utf8')), path).not.toThrow();
+        const again = await get(path, { origin: ORIGIN, 'accept-encoding': 'gzip' });
+        expect([again.cache, again.headers.get('content-encoding')], path).toEqual(['HIT', 'gzip']);
+      }
+    },
+  );
 
   it.runIf(needsNginx())('a JSON client gets JSON after a CSV client asked for the same URL by Accept', async () => {
     const path = `/open${PRICES}&resolution=1D`;
@@ -155,42 +161,59 @@ describe('the app behind a shared cache (nginx)', () => {
     expect(JSON.parse(json.body.toString('utf8'))).toHaveProperty('data');
   });
 
-  it.runIf(needsNginx())('a browser gets its CORS headers after a client without Origin was answered, and each Origin its own', async () => {
-    const path = `/open${PRICES}&resolution=1W`;
-    expect((await get(path)).headers.get('access-control-allow-origin')).toBeNull();
-    expect((await get(path, { origin: ORIGIN })).headers.get('access-control-allow-origin')).toBe(ORIGIN);
-    expect((await get(path, { origin: 'https://other.example' })).headers.get('access-control-allow-origin')).toBe('https://other.example');
-  });
+  it.runIf(needsNginx())(
+    'a browser gets its CORS headers after a client without Origin was answered, and each Origin its own',
+    async () => {
+      const path = `/open${PRICES}&resolution=1W`;
+      expect((await get(path)).headers.get('access-control-allow-origin')).toBeNull();
+      expect((await get(path, { origin: ORIGIN })).headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect((await get(path, { origin: 'https://other.example' })).headers.get('access-control-allow-origin')).toBe(
+        'https://other.example',
+      );
+    },
+  );
 
-  it.runIf(needsNginx())('with optional keys, a bad key is refused after an anonymous answer was cached, and an answer to a key is never cached', async () => {
-    const path = `/open${PRICES}&resolution=1H`;
-    const { key: openKey } = await createApiKey(open.db, 'shared cache open');
-    const withKey = await get(path, { 'x-api-key': openKey });
-    expect([withKey.status, withKey.headers.get('cache-control')]).toEqual([200, expect.stringMatching(/^private/)]);
-    expect((await get(path, { 'x-api-key': openKey })).cache).not.toBe('HIT');
-    const anonymous = await get(path);
-    expect([anonymous.status, anonymous.headers.get('cache-control')]).toEqual([200, expect.stringMatching(/^public/)]);
-    expect((await get(path)).cache).toBe('HIT');
-    expect((await get(path, { 'x-api-key': 'emk_invented' })).status).toBe(401);
-  });
+  it.runIf(needsNginx())(
+    'with optional keys, a bad key is refused after an anonymous answer was cached, and an answer to a key is never cached',
+    async () => {
+      const path = `/open${PRICES}&resolution=1H`;
+      const { key: openKey } = await createApiKey(open.db, 'shared cache open');
+      const withKey = await get(path, { 'x-api-key': openKey });
+      expect([withKey.status, withKey.headers.get('cache-control')]).toEqual([200, expect.stringMatching(/^private/)]);
+      expect((await get(path, { 'x-api-key': openKey })).cache).not.toBe('HIT');
+      const anonymous = await get(path);
+      expect([anonymous.status, anonymous.headers.get('cache-control')]).toEqual([
+        200,
+        expect.stringMatching(/^public/),
+      ]);
+      expect((await get(path)).cache).toBe('HIT');
+      expect((await get(path, { 'x-api-key': 'emk_invented' })).status).toBe(401);
+    },
+  );
 
-  it.runIf(needsNginx())('with keys required, a client without a key is refused after one with a key was answered (REST and GraphQL GET)', async () => {
-    const graphql = `/graphql?query=${encodeURIComponent('{ __typename }')}`;
-    for (const path of [`/keyed${PRICES}`, `/keyed${graphql}`]) {
-      const withKey = await get(path, { 'x-api-key': key });
-      expect(withKey.status, path).toBe(200);
-      expect(withKey.headers.get('cache-control'), path).toMatch(/^private/);
-      expect((await get(path)).status, path).toBe(401);
-    }
-  });
+  it.runIf(needsNginx())(
+    'with keys required, a client without a key is refused after one with a key was answered (REST and GraphQL GET)',
+    async () => {
+      const graphql = `/graphql?query=${encodeURIComponent('{ __typename }')}`;
+      for (const path of [`/keyed${PRICES}`, `/keyed${graphql}`]) {
+        const withKey = await get(path, { 'x-api-key': key });
+        expect(withKey.status, path).toBe(200);
+        expect(withKey.headers.get('cache-control'), path).toMatch(/^private/);
+        expect((await get(path)).status, path).toBe(401);
+      }
+    },
+  );
 
-  it.runIf(needsNginx())('errors are not kept: an invalid format after the valid URL is a 422, a GraphQL error is fetched anew', async () => {
-    const path = `/open${PRICES}&resolution=auto`;
-    expect((await get(path)).status).toBe(200);
-    const bad = await get(`${path}&format=xlsx`);
-    expect([bad.status, bad.headers.get('cache-control')]).toEqual([422, 'no-store']);
-    const failing = `/open/graphql?query=${encodeURIComponent('{ nope }')}`;
-    expect((await get(failing)).headers.get('cache-control')).toBe('no-store');
-    expect((await get(failing)).cache).not.toBe('HIT');
-  });
+  it.runIf(needsNginx())(
+    'errors are not kept: an invalid format after the valid URL is a 422, a GraphQL error is fetched anew',
+    async () => {
+      const path = `/open${PRICES}&resolution=auto`;
+      expect((await get(path)).status).toBe(200);
+      const bad = await get(`${path}&format=xlsx`);
+      expect([bad.status, bad.headers.get('cache-control')]).toEqual([422, 'no-store']);
+      const failing = `/open/graphql?query=${encodeURIComponent('{ nope }')}`;
+      expect((await get(failing)).headers.get('cache-control')).toBe('no-store');
+      expect((await get(failing)).cache).not.toBe('HIT');
+    },
+  );
 });

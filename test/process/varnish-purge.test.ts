@@ -58,17 +58,30 @@ describe('the app behind Varnish (deploy/varnish.vcl)', () => {
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     dir = mkdtempSync(join(tmpdir(), 'varnish-'));
     chmodSync(dir, 0o755); // as root, varnishd reads the VCL as its unprivileged user
-    const vcl = readFileSync(join(ROOT, 'deploy/varnish.vcl'), 'utf8').replace('.port = "4000";', `.port = "${(server.address() as AddressInfo).port}";`);
+    const vcl = readFileSync(join(ROOT, 'deploy/varnish.vcl'), 'utf8').replace(
+      '.port = "4000";',
+      `.port = "${(server.address() as AddressInfo).port}";`,
+    );
     writeFileSync(join(dir, 'varnish.vcl'), vcl);
     const port = await freePort();
-    varnish = spawn(VARNISHD, ['-F', '-n', join(dir, 'work'), '-a', `127.0.0.1:${port}`, '-f', join(dir, 'varnish.vcl'), '-s', 'malloc,32m'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    varnish = spawn(
+      VARNISHD,
+      ['-F', '-n', join(dir, 'work'), '-a', `127.0.0.1:${port}`, '-f', join(dir, 'varnish.vcl'), '-s', 'malloc,32m'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let said = '';
     varnish.stdout?.on('data', (d: Buffer) => (said += d.toString()));
     varnish.stderr?.on('data', (d: Buffer) => (said += d.toString()));
     base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 150; i++) {
       if (varnish.exitCode !== null) throw new Error(`varnishd exited ${varnish.exitCode}: ${said}`);
-      if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return;
+      if (
+        await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error('varnishd did not start serving');
@@ -88,38 +101,57 @@ describe('the app behind Varnish (deploy/varnish.vcl)', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it.runIf(available || CI)('tags answers, and a hit does not carry the rate limit headers of the client that filled it', async () => {
-    const path = `/api/v1/flows?border=FR-%3EES&${RANGE}`;
-    const miss = await get(path);
-    expect([miss.status, miss.cache, miss.headers.get('ratelimit-remaining')]).toEqual([200, 'MISS', expect.stringMatching(/^\d+$/)]);
-    expect(miss.headers.get('surrogate-key')).toBe('flows flows:ES->FR');
-    expect(miss.headers.get('cache-tag')).toBe('flows,flows:ES->FR');
-    const hit = await get(path);
-    expect(hit.cache).toBe('HIT');
-    expect(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((h) => hit.headers.get(h))).toEqual([null, null, null]);
-  });
+  it.runIf(available || CI)(
+    'tags answers, and a hit does not carry the rate limit headers of the client that filled it',
+    async () => {
+      const path = `/api/v1/flows?border=FR-%3EES&${RANGE}`;
+      const miss = await get(path);
+      expect([miss.status, miss.cache, miss.headers.get('ratelimit-remaining')]).toEqual([
+        200,
+        'MISS',
+        expect.stringMatching(/^\d+$/),
+      ]);
+      expect(miss.headers.get('surrogate-key')).toBe('flows flows:ES->FR');
+      expect(miss.headers.get('cache-tag')).toBe('flows,flows:ES->FR');
+      const hit = await get(path);
+      expect(hit.cache).toBe('HIT');
+      expect(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((h) => hit.headers.get(h))).toEqual([
+        null,
+        null,
+        null,
+      ]);
+    },
+  );
 
-  it.runIf(available || CI)("an ingestion committing a zone's prices purges that zone's pages only: the next request is a miss with the new data", async () => {
-    const before = await get(ES);
-    expect(before.headers.get('surrogate-key')).toBe('prices prices:ES');
-    expect((await get(ES)).cache).toBe('HIT');
-    await get(DE);
-    expect((await get(DE)).cache).toBe('HIT');
+  it.runIf(available || CI)(
+    "an ingestion committing a zone's prices purges that zone's pages only: the next request is a miss with the new data",
+    async () => {
+      const before = await get(ES);
+      expect(before.headers.get('surrogate-key')).toBe('prices prices:ES');
+      expect((await get(ES)).cache).toBe('HIT');
+      await get(DE);
+      expect((await get(DE)).cache).toBe('HIT');
 
-    fake.serve(key('A44', EIC.ES, EIC.ES), { body: a44Days(EIC.ES, '2025-09-10T00:00Z', 2) });
-    const bumped = new Promise<void>((resolve) => t.app.version.onChange(() => resolve()));
-    const summary = await runIngest({
-      db: t.db, client: fakeClient(fake).client, from: new Date('2025-09-10T00:00Z'), to: new Date('2025-09-12T00:00Z'),
-      what: ['prices'], zones: ['ES'], onCommitted: cachePurger(`${base}/`, (line) => expect.fail(line), { repurgeAfterMs: 0 })!,
-    });
-    expect(summary).toMatchObject({ fatal: null, failed: [] });
-    expect(summary.completed).toBeGreaterThan(0);
-    await bumped;
+      fake.serve(key('A44', EIC.ES, EIC.ES), { body: a44Days(EIC.ES, '2025-09-10T00:00Z', 2) });
+      const bumped = new Promise<void>((resolve) => t.app.version.onChange(() => resolve()));
+      const summary = await runIngest({
+        db: t.db,
+        client: fakeClient(fake).client,
+        from: new Date('2025-09-10T00:00Z'),
+        to: new Date('2025-09-12T00:00Z'),
+        what: ['prices'],
+        zones: ['ES'],
+        onCommitted: cachePurger(`${base}/`, (line) => expect.fail(line), { repurgeAfterMs: 0 })!,
+      });
+      expect(summary).toMatchObject({ fatal: null, failed: [] });
+      expect(summary.completed).toBeGreaterThan(0);
+      await bumped;
 
-    const after = await get(ES);
-    expect(after.cache).toBe('MISS');
-    expect(after.body).not.toBe(before.body);
-    expect(JSON.parse(after.body).data[0]).toMatchObject({ price_mwh: 1 });
-    expect((await get(DE)).cache).toBe('HIT');
-  });
+      const after = await get(ES);
+      expect(after.cache).toBe('MISS');
+      expect(after.body).not.toBe(before.body);
+      expect(JSON.parse(after.body).data[0]).toMatchObject({ price_mwh: 1 });
+      expect((await get(DE)).cache).toBe('HIT');
+    },
+  );
 });

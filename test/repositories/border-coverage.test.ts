@@ -16,7 +16,10 @@ function previousBorderSpans(db: Database, ids: readonly number[]) {
     kind('scheduled', 'h.scheduled_ab_mw IS NOT NULL OR h.scheduled_ba_mw IS NOT NULL', 'scheduled_source'),
     kind('ntc', 'h.ntc_ab_mw IS NOT NULL OR h.ntc_ba_mw IS NOT NULL', 'ntc_source'),
   ];
-  return read<Record<string, unknown>>(db, 'testBorderHours', Prisma.sql`
+  return read<Record<string, unknown>>(
+    db,
+    'testBorderHours',
+    Prisma.sql`
     WITH hours AS (
       SELECT h.border_id, ${Prisma.raw(kinds.join(',\n'))}
       FROM border_hour h WHERE h.border_id = ANY(${ids.map(Number)}::smallint[])
@@ -30,18 +33,23 @@ function previousBorderSpans(db: Database, ids: readonly number[]) {
     SELECT a.code || '->' || z.code AS border, h.*, o.*
     FROM border b JOIN zone a ON a.id = b.zone_a_id JOIN zone z ON z.id = b.zone_b_id
     LEFT JOIN hours h ON h.border_id = b.id LEFT JOIN outages o ON o.border_id = b.id
-    WHERE b.id = ANY(${ids.map(Number)}::smallint[])`);
+    WHERE b.id = ANY(${ids.map(Number)}::smallint[])`,
+  );
 }
 
 const span = (r: Record<string, unknown>, kind: string, periodMinutes: number | null) =>
-  r[`${kind}_from`] instanceof Date ? { from: r[`${kind}_from`], to: r[`${kind}_to`], sources: r[`${kind}_sources`] ?? [], periodMinutes } : null;
+  r[`${kind}_from`] instanceof Date
+    ? { from: r[`${kind}_from`], to: r[`${kind}_to`], sources: r[`${kind}_sources`] ?? [], periodMinutes }
+    : null;
 
 describe.each(BACKENDS)('border coverage on %s', (backend) => {
   let t: TestDatabase;
   let ids: number[];
   beforeAll(async () => {
     t = await createTestDatabase(backend, { seed: 'demo' });
-    ids = (await read<{ id: number }>(t.db, 'testBorderIds', Prisma.sql`SELECT id FROM border ORDER BY id`)).map((r) => Number(r.id));
+    ids = (await read<{ id: number }>(t.db, 'testBorderIds', Prisma.sql`SELECT id FROM border ORDER BY id`)).map((r) =>
+      Number(r.id),
+    );
     const [a, b, c] = ids as [number, number, number];
     await t.db.execScript(`
       UPDATE border_hour SET physical_source = 'entsoe' WHERE border_id = ${a} AND ts < '2025-10-01';
@@ -53,9 +61,14 @@ describe.each(BACKENDS)('border coverage on %s', (backend) => {
   it('gives the spans and sources the previous statement gave, on the demo data with mixed, missing and absent sources', async () => {
     const now = await findBorderSpans(t.db, ids);
     const before = (await previousBorderSpans(t.db, ids)).map((r) => ({
-      border: r.border, physical: span(r, 'physical', 60), scheduled: span(r, 'scheduled', 60), ntc: span(r, 'ntc', 60), outages: span(r, 'outages', null),
+      border: r.border,
+      physical: span(r, 'physical', 60),
+      scheduled: span(r, 'scheduled', 60),
+      ntc: span(r, 'ntc', 60),
+      outages: span(r, 'outages', null),
     }));
-    const byBorder = (rows: { border: unknown }[]) => [...rows].sort((x, y) => String(x.border).localeCompare(String(y.border)));
+    const byBorder = (rows: { border: unknown }[]) =>
+      [...rows].sort((x, y) => String(x.border).localeCompare(String(y.border)));
     expect(byBorder(now)).toEqual(byBorder(before));
     expect(now.length).toBe(ids.length);
     expect(now.some((s) => s.physical?.sources.join() === 'demo,entsoe')).toBe(true);

@@ -26,9 +26,21 @@ describe.each(TEST_BACKENDS)('deferred index builds (%s)', (kind) => {
     t = await createTestDatabase(kind, { seed: 'empty' });
     const db = t.db;
     const before = await indexes(db);
-    expect(before.map((r) => r.indexname)).toEqual(['border_hour_pkey', 'border_hour_ts_border_id_idx', 'price_point_pkey', 'price_point_ts_zone_id_idx']);
+    expect(before.map((r) => r.indexname)).toEqual([
+      'border_hour_pkey',
+      'border_hour_ts_border_id_idx',
+      'price_point_pkey',
+      'price_point_ts_zone_id_idx',
+    ]);
     const zone = await zoneId(db);
-    const rows = [0, 1].map((h) => ({ zoneId: zone, ts: new Date(Date.UTC(2025, 0, 1, h)), periodMinutes: 60, priceEurMwh: 10 + h, interpolated: false, source: 'demo' as const }));
+    const rows = [0, 1].map((h) => ({
+      zoneId: zone,
+      ts: new Date(Date.UTC(2025, 0, 1, h)),
+      periodMinutes: 60,
+      priceEurMwh: 10 + h,
+      interpolated: false,
+      source: 'demo' as const,
+    }));
     await inTransaction(db, async (sql) => {
       const dropped = await dropIndexes(sql, ['price_point', 'border_hour']);
       expect(dropped.statements).toHaveLength(4);
@@ -37,7 +49,9 @@ describe.each(TEST_BACKENDS)('deferred index builds (%s)', (kind) => {
       await restoreIndexes(sql, dropped);
     });
     expect(await indexes(db)).toEqual(before);
-    const stored = await db.rawQuery<{ n: number }>('SELECT count(*)::int AS n FROM price_point WHERE zone_id = $1', [zone]);
+    const stored = await db.rawQuery<{ n: number }>('SELECT count(*)::int AS n FROM price_point WHERE zone_id = $1', [
+      zone,
+    ]);
     expect(stored[0]?.n).toBe(2);
     await db.rawQuery('DELETE FROM price_point');
   });
@@ -46,7 +60,14 @@ describe.each(TEST_BACKENDS)('deferred index builds (%s)', (kind) => {
     const db = t!.db;
     const before = await indexes(db);
     const zone = await zoneId(db);
-    const row = { zoneId: zone, ts: new Date(Date.UTC(2025, 0, 2)), periodMinutes: 60, priceEurMwh: 1, interpolated: false, source: 'demo' as const };
+    const row = {
+      zoneId: zone,
+      ts: new Date(Date.UTC(2025, 0, 2)),
+      periodMinutes: 60,
+      priceEurMwh: 1,
+      interpolated: false,
+      source: 'demo' as const,
+    };
     const load = inTransaction(db, async (sql) => {
       const dropped = await dropIndexes(sql, ['price_point']);
       await appendPrices(sql, [row]);

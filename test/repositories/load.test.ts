@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
-import { type BorderHourRow, type PricePointRow, loadBorderHours, loadOutages, loadPrices } from '../../src/repositories/ingest/load.js';
+import {
+  type BorderHourRow,
+  type PricePointRow,
+  loadBorderHours,
+  loadOutages,
+  loadPrices,
+} from '../../src/repositories/ingest/load.js';
 import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 const COUNTS_SQL = `SELECT (SELECT count(*)::int FROM price_point) AS prices, (SELECT count(*)::int FROM price_daily) AS days,
@@ -12,12 +18,26 @@ async function counts(db: Database) {
 }
 
 async function storedPrices(db: Database, from: string, to: string): Promise<PricePointRow[]> {
-  const rows = await db.rawQuery<{ zone_id: number; ts: Date; period_minutes: number; price_eur_mwh: number; interpolated: boolean; source: 'demo' }>(
+  const rows = await db.rawQuery<{
+    zone_id: number;
+    ts: Date;
+    period_minutes: number;
+    price_eur_mwh: number;
+    interpolated: boolean;
+    source: 'demo';
+  }>(
     `SELECT zone_id, ts, period_minutes, price_eur_mwh, interpolated, source::text AS source
      FROM price_point WHERE ts >= $1::timestamptz AND ts < $2::timestamptz ORDER BY zone_id, ts`,
     [from, to],
   );
-  return rows.map((r) => ({ zoneId: r.zone_id, ts: r.ts, periodMinutes: r.period_minutes, priceEurMwh: r.price_eur_mwh, interpolated: r.interpolated, source: r.source }));
+  return rows.map((r) => ({
+    zoneId: r.zone_id,
+    ts: r.ts,
+    periodMinutes: r.period_minutes,
+    priceEurMwh: r.price_eur_mwh,
+    interpolated: r.interpolated,
+    source: r.source,
+  }));
 }
 
 const HOURS_SQL = `SELECT border_id, ts, physical_ab_mw, physical_ba_mw, physical_interpolated, physical_source::text,
@@ -30,13 +50,26 @@ type HourRecord = Record<string, unknown> & { border_id: number; ts: Date };
 function toRow(r: HourRecord): BorderHourRow {
   const v = (k: string) => r[k] as never;
   return {
-    borderId: r.border_id, ts: r.ts, physicalAbMw: v('physical_ab_mw'), physicalBaMw: v('physical_ba_mw'),
-    physicalInterpolated: v('physical_interpolated'), physicalSource: v('physical_source'), scheduledAbMw: v('scheduled_ab_mw'),
-    scheduledBaMw: v('scheduled_ba_mw'), scheduledSource: v('scheduled_source'), ntcAbMw: v('ntc_ab_mw'), ntcBaMw: v('ntc_ba_mw'),
+    borderId: r.border_id,
+    ts: r.ts,
+    physicalAbMw: v('physical_ab_mw'),
+    physicalBaMw: v('physical_ba_mw'),
+    physicalInterpolated: v('physical_interpolated'),
+    physicalSource: v('physical_source'),
+    scheduledAbMw: v('scheduled_ab_mw'),
+    scheduledBaMw: v('scheduled_ba_mw'),
+    scheduledSource: v('scheduled_source'),
+    ntcAbMw: v('ntc_ab_mw'),
+    ntcBaMw: v('ntc_ba_mw'),
     ntcSource: v('ntc_source'),
     classification: {
-      flowType: v('flow_type'), exportFromA: v('export_from_a'), netFlowMw: v('net_flow_mw'), priceAEurMwh: v('price_a_eur_mwh'),
-      priceBEurMwh: v('price_b_eur_mwh'), flowDerived: v('flow_derived'), scheduledFlowType: v('scheduled_flow_type'),
+      flowType: v('flow_type'),
+      exportFromA: v('export_from_a'),
+      netFlowMw: v('net_flow_mw'),
+      priceAEurMwh: v('price_a_eur_mwh'),
+      priceBEurMwh: v('price_b_eur_mwh'),
+      flowDerived: v('flow_derived'),
+      scheduledFlowType: v('scheduled_flow_type'),
       scheduledExportFromA: v('scheduled_export_from_a'),
     },
   };
@@ -66,7 +99,10 @@ describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) =
     t = await createTestDatabase(kind, { seed: 'demo' });
     const db = t.db;
     const prices = await storedPrices(db, '2025-10-21', '2025-10-22');
-    await loadPrices(db, prices.map((p) => ({ ...p, priceEurMwh: 42.5, source: 'entsoe' })));
+    await loadPrices(
+      db,
+      prices.map((p) => ({ ...p, priceEurMwh: 42.5, source: 'entsoe' })),
+    );
     const days = await db.rawQuery<{ mean: number; sources: string }>(
       `SELECT weighted_sum / minutes AS mean, array_to_string(sources, ',') AS sources FROM price_daily WHERE day = '2025-10-21'`,
     );
@@ -78,11 +114,27 @@ describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) =
     t = await createTestDatabase(kind, { seed: 'demo' });
     const db = t.db;
     const hours = await db.rawQuery<HourRecord>(HOURS_SQL, ['2025-10-20T00:00Z', '2025-10-20T06:00Z']);
-    await loadBorderHours(db, hours.map((h) => ({ borderId: h.border_id, ts: h.ts, physicalAbMw: 1, physicalBaMw: 0, physicalSource: 'entsoe' })), ['physical']);
+    await loadBorderHours(
+      db,
+      hours.map((h) => ({
+        borderId: h.border_id,
+        ts: h.ts,
+        physicalAbMw: 1,
+        physicalBaMw: 0,
+        physicalSource: 'entsoe',
+      })),
+      ['physical'],
+    );
     const after = await db.rawQuery<HourRecord>(HOURS_SQL, ['2025-10-20T00:00Z', '2025-10-20T06:00Z']);
     after.forEach((a, i) => {
       const b = hours[i] as HourRecord;
-      expect(a).toEqual({ ...b, physical_ab_mw: 1, physical_ba_mw: 0, physical_interpolated: false, physical_source: 'entsoe' });
+      expect(a).toEqual({
+        ...b,
+        physical_ab_mw: 1,
+        physical_ba_mw: 0,
+        physical_interpolated: false,
+        physical_source: 'entsoe',
+      });
     });
   });
 
@@ -91,11 +143,18 @@ describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) =
     const db = t.db;
     const zoneId = (await readCatalogue(db)).zone('FR')?.id as number;
     const rows: PricePointRow[] = Array.from({ length: 96 }, (_, i) => ({
-      zoneId, ts: new Date(Date.UTC(2025, 10, 1) + i * 900_000), periodMinutes: 15, priceEurMwh: i, interpolated: false, source: 'entsoe',
+      zoneId,
+      ts: new Date(Date.UTC(2025, 10, 1) + i * 900_000),
+      periodMinutes: 15,
+      priceEurMwh: i,
+      interpolated: false,
+      source: 'entsoe',
     }));
     await loadPrices(db, rows);
     expect(await counts(db)).toEqual({ prices: 96, days: 1, hours: 0, outages: 0 });
-    await expect(loadPrices(db, [{ ...rows[0], zoneId: 999, ts: new Date('2025-11-02T00:00Z') } as PricePointRow])).rejects.toThrow(/unknown zone ids: 999/);
+    await expect(
+      loadPrices(db, [{ ...rows[0], zoneId: 999, ts: new Date('2025-11-02T00:00Z') } as PricePointRow]),
+    ).rejects.toThrow(/unknown zone ids: 999/);
     expect(await counts(db)).toEqual({ prices: 96, days: 1, hours: 0, outages: 0 });
   });
 
@@ -104,17 +163,31 @@ describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) =
     const db = t.db;
     const zoneId = (await readCatalogue(db)).zone('FR')?.id as number;
     const quarters: PricePointRow[] = Array.from({ length: 8 }, (_, i) => ({
-      zoneId, ts: new Date(Date.UTC(2025, 10, 1, 10) + i * 900_000), periodMinutes: 15, priceEurMwh: 10 * (i + 1), interpolated: false, source: 'demo',
+      zoneId,
+      ts: new Date(Date.UTC(2025, 10, 1, 10) + i * 900_000),
+      periodMinutes: 15,
+      priceEurMwh: 10 * (i + 1),
+      interpolated: false,
+      source: 'demo',
     }));
     await loadPrices(db, quarters);
-    const hourly: PricePointRow = { zoneId, ts: new Date('2025-11-01T10:00Z'), periodMinutes: 60, priceEurMwh: 9999, interpolated: false, source: 'entsoe' };
+    const hourly: PricePointRow = {
+      zoneId,
+      ts: new Date('2025-11-01T10:00Z'),
+      periodMinutes: 60,
+      priceEurMwh: 9999,
+      interpolated: false,
+      source: 'entsoe',
+    };
     await loadPrices(db, [hourly]);
     const stored = await storedPrices(db, '2025-11-01T10:00Z', '2025-11-01T12:00Z');
     expect(stored.map((r) => [r.ts.toISOString(), r.periodMinutes, r.priceEurMwh])).toEqual([
       ['2025-11-01T10:00:00.000Z', 60, 9999],
       ...quarters.slice(4).map((q) => [q.ts.toISOString(), 15, q.priceEurMwh]),
     ]);
-    const [daily] = await db.rawQuery<{ n: number }>('SELECT count(*)::int AS n FROM price_daily WHERE zone_id = $1', [zoneId]);
+    const [daily] = await db.rawQuery<{ n: number }>('SELECT count(*)::int AS n FROM price_daily WHERE zone_id = $1', [
+      zoneId,
+    ]);
     expect(daily?.n).toBe(1);
   });
 
@@ -122,7 +195,14 @@ describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) =
     t = await createTestDatabase(kind, { seed: 'empty' });
     const db = t.db;
     const zoneId = (await readCatalogue(db)).zone('ES')?.id as number;
-    const row: PricePointRow = { zoneId, ts: new Date('2025-11-01T00:00Z'), periodMinutes: 60, priceEurMwh: 1, interpolated: false, source: 'entsoe' };
+    const row: PricePointRow = {
+      zoneId,
+      ts: new Date('2025-11-01T00:00Z'),
+      periodMinutes: 60,
+      priceEurMwh: 1,
+      interpolated: false,
+      source: 'entsoe',
+    };
     await expect(loadPrices(db, [row, row])).rejects.toThrow(/duplicate key/);
     await loadPrices(db, [row]);
     await expect(loadPrices(db, [row, row])).rejects.toThrow(/cannot affect row a second time/);
@@ -133,10 +213,23 @@ describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) =
   it('upserts outages by border and interval', async () => {
     t = await createTestDatabase(kind, { seed: 'demo' });
     const db = t.db;
-    const stored = await db.rawQuery<{ border_id: number; starts_at: Date; ends_at: Date; planned: boolean; reason: string; mrid: string }>(
-      'SELECT border_id, starts_at, ends_at, planned, reason, mrid FROM border_outage ORDER BY id',
-    );
-    const rows = stored.map((o) => ({ borderId: o.border_id, startsAt: o.starts_at, endsAt: o.ends_at, planned: !o.planned, reason: o.reason, mrid: o.mrid, source: 'demo' as const }));
+    const stored = await db.rawQuery<{
+      border_id: number;
+      starts_at: Date;
+      ends_at: Date;
+      planned: boolean;
+      reason: string;
+      mrid: string;
+    }>('SELECT border_id, starts_at, ends_at, planned, reason, mrid FROM border_outage ORDER BY id');
+    const rows = stored.map((o) => ({
+      borderId: o.border_id,
+      startsAt: o.starts_at,
+      endsAt: o.ends_at,
+      planned: !o.planned,
+      reason: o.reason,
+      mrid: o.mrid,
+      source: 'demo' as const,
+    }));
     const before = await counts(db);
     await loadOutages(db, rows);
     expect(await counts(db)).toEqual(before);

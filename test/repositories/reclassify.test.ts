@@ -56,13 +56,23 @@ describe.each(TEST_BACKENDS)('reclassify (%s)', (kind) => {
   it('classifies scheduled flows as derived where physical flows are missing', async () => {
     t = await createTestDatabase(kind, { seed: 'demo' });
     const id = await borderId(t.db, 'DE_LU', 'FR');
-    await t.db.rawQuery(`UPDATE border_hour SET physical_ab_mw = NULL, physical_ba_mw = NULL, physical_source = NULL
-      WHERE border_id = $1 AND ts >= '2025-10-15' AND ts < '2025-10-16'`, [id]);
-    const result = await reclassify(t.db, { ...WHOLE, from: new Date('2025-10-15T00:00Z'), to: new Date('2025-10-16T00:00Z'), borderIds: [id] });
+    await t.db.rawQuery(
+      `UPDATE border_hour SET physical_ab_mw = NULL, physical_ba_mw = NULL, physical_source = NULL
+      WHERE border_id = $1 AND ts >= '2025-10-15' AND ts < '2025-10-16'`,
+      [id],
+    );
+    const result = await reclassify(t.db, {
+      ...WHOLE,
+      from: new Date('2025-10-15T00:00Z'),
+      to: new Date('2025-10-16T00:00Z'),
+      borderIds: [id],
+    });
     expect(result.hours).toBe(24);
     const rows = await t.db.rawQuery<{ derived: boolean; same: boolean }>(
       `SELECT flow_derived AS derived, flow_type IS NOT DISTINCT FROM scheduled_flow_type AND export_from_a IS NOT DISTINCT FROM scheduled_export_from_a AS same
-       FROM border_hour WHERE border_id = $1 AND ts >= '2025-10-15' AND ts < '2025-10-16'`, [id]);
+       FROM border_hour WHERE border_id = $1 AND ts >= '2025-10-15' AND ts < '2025-10-16'`,
+      [id],
+    );
     expect(rows).toHaveLength(24);
     for (const r of rows) expect(r).toEqual({ derived: true, same: true });
   });
@@ -76,12 +86,30 @@ describe.each(TEST_BACKENDS)('reclassify (%s)', (kind) => {
     );
     expect(mismatches).toEqual([]);
     const id = await borderId(t.db, 'ES', 'PT');
-    await loadOutages(t.db, [{ borderId: id, startsAt: new Date('2025-10-20T10:30Z'), endsAt: new Date('2025-10-20T13:00Z'), planned: false, reason: 'test', mrid: null, source: 'entsoe' }]);
+    await loadOutages(t.db, [
+      {
+        borderId: id,
+        startsAt: new Date('2025-10-20T10:30Z'),
+        endsAt: new Date('2025-10-20T13:00Z'),
+        planned: false,
+        reason: 'test',
+        mrid: null,
+        source: 'entsoe',
+      },
+    ]);
     await reclassify(t.db, { ...WHOLE, from: new Date('2025-10-20T00:00Z'), to: new Date('2025-10-21T00:00Z') });
     const hours = await t.db.rawQuery<{ hour: string; flow_type: string }>(
       `SELECT to_char(ts AT TIME ZONE 'UTC', 'HH24') AS hour, flow_type::text FROM border_hour
-       WHERE border_id = $1 AND ts >= '2025-10-20T09:00Z' AND ts < '2025-10-20T14:00Z' ORDER BY ts`, [id]);
-    expect(hours.map((h) => [h.hour, h.flow_type === 'outage'])).toEqual([['09', false], ['10', true], ['11', true], ['12', true], ['13', false]]);
+       WHERE border_id = $1 AND ts >= '2025-10-20T09:00Z' AND ts < '2025-10-20T14:00Z' ORDER BY ts`,
+      [id],
+    );
+    expect(hours.map((h) => [h.hour, h.flow_type === 'outage'])).toEqual([
+      ['09', false],
+      ['10', true],
+      ['11', true],
+      ['12', true],
+      ['13', false],
+    ]);
   });
 
   it('follows price changes: a price jump in one zone splits coupled hours', async () => {
@@ -89,9 +117,16 @@ describe.each(TEST_BACKENDS)('reclassify (%s)', (kind) => {
     const id = await borderId(t.db, 'ES', 'PT');
     await t.db.rawQuery(`UPDATE price_point SET price_eur_mwh = price_eur_mwh + 500
       WHERE zone_id = (SELECT id FROM zone WHERE code = 'PT') AND ts >= '2025-10-21T08:00Z' AND ts < '2025-10-21T09:00Z'`);
-    await reclassify(t.db, { ...WHOLE, from: new Date('2025-10-21T08:00Z'), to: new Date('2025-10-21T09:00Z'), borderIds: [id] });
+    await reclassify(t.db, {
+      ...WHOLE,
+      from: new Date('2025-10-21T08:00Z'),
+      to: new Date('2025-10-21T09:00Z'),
+      borderIds: [id],
+    });
     const [row] = await t.db.rawQuery<{ a: number; b: number; flow_type: string; export_from_a: boolean }>(
-      `SELECT price_a_eur_mwh AS a, price_b_eur_mwh AS b, flow_type::text, export_from_a FROM border_hour WHERE border_id = $1 AND ts = '2025-10-21T08:00Z'`, [id]);
+      `SELECT price_a_eur_mwh AS a, price_b_eur_mwh AS b, flow_type::text, export_from_a FROM border_hour WHERE border_id = $1 AND ts = '2025-10-21T08:00Z'`,
+      [id],
+    );
     expect((row?.b ?? 0) - (row?.a ?? 0)).toBeGreaterThan(400);
     if (row?.export_from_a) expect(['convergence', 'congestion']).toContain(row.flow_type);
     else expect(row?.flow_type).toBe('counter_intuitive');
@@ -108,22 +143,51 @@ describe.each(TEST_BACKENDS)('reclassify (%s)', (kind) => {
     const prices: PricePointRow[] = BOUNDARY_HOURS.flatMap((h, i) => {
       const row = { interpolated: false, source: 'entsoe' as const };
       const b = h.quartersB
-        ? h.quartersB.map((p, q) => ({ ...row, zoneId: border!.b, ts: new Date(hourAt(i).getTime() + q * 900_000), periodMinutes: 15, priceEurMwh: p }))
+        ? h.quartersB.map((p, q) => ({
+            ...row,
+            zoneId: border!.b,
+            ts: new Date(hourAt(i).getTime() + q * 900_000),
+            periodMinutes: 15,
+            priceEurMwh: p,
+          }))
         : [{ ...row, zoneId: border!.b, ts: hourAt(i), periodMinutes: 60, priceEurMwh: h.priceB }];
       return [{ ...row, zoneId: border!.a, ts: hourAt(i), periodMinutes: 60, priceEurMwh: h.priceA }, ...b];
     });
     await loadPrices(t.db, prices);
-    await loadBorderHours(t.db, BOUNDARY_HOURS.map((h, i) => ({
-      borderId: border!.id, ts: hourAt(i), physicalAbMw: h.flowAbMw, physicalBaMw: h.flowBaMw, physicalSource: 'entsoe' as const,
-      ntcAbMw: h.ntcAbMw, ntcBaMw: h.ntcBaMw, ntcSource: 'entsoe' as const,
-    })));
-    const result = await reclassify(t.db, { from: hourAt(0), to: hourAt(BOUNDARY_HOURS.length), thresholds: DEFAULT_THRESHOLDS });
+    await loadBorderHours(
+      t.db,
+      BOUNDARY_HOURS.map((h, i) => ({
+        borderId: border!.id,
+        ts: hourAt(i),
+        physicalAbMw: h.flowAbMw,
+        physicalBaMw: h.flowBaMw,
+        physicalSource: 'entsoe' as const,
+        ntcAbMw: h.ntcAbMw,
+        ntcBaMw: h.ntcBaMw,
+        ntcSource: 'entsoe' as const,
+      })),
+    );
+    const result = await reclassify(t.db, {
+      from: hourAt(0),
+      to: hourAt(BOUNDARY_HOURS.length),
+      thresholds: DEFAULT_THRESHOLDS,
+    });
     expect(result.hours).toBe(BOUNDARY_HOURS.length);
     const stored = await t.db.rawQuery<{ flow_type: string; export_from_a: boolean | null; a: number; b: number }>(
-      `SELECT flow_type::text, export_from_a, price_a_eur_mwh AS a, price_b_eur_mwh AS b FROM border_hour WHERE border_id = $1 ORDER BY ts`, [border!.id]);
-    const expected = BOUNDARY_HOURS.map((h) => ({ name: h.name, flow_type: h.flowType, export_from_a: h.exportFromA, a: h.priceA, b: h.priceB }));
+      `SELECT flow_type::text, export_from_a, price_a_eur_mwh AS a, price_b_eur_mwh AS b FROM border_hour WHERE border_id = $1 ORDER BY ts`,
+      [border!.id],
+    );
+    const expected = BOUNDARY_HOURS.map((h) => ({
+      name: h.name,
+      flow_type: h.flowType,
+      export_from_a: h.exportFromA,
+      a: h.priceA,
+      b: h.priceB,
+    }));
     expect(stored.map((r, i) => ({ name: BOUNDARY_HOURS[i]!.name, ...r }))).toEqual(expected);
-    const pure = BOUNDARY_HOURS.map((h, i) => classifyHour({ ...h, priceA: stored[i]!.a, priceB: stored[i]!.b, outage: false }).flowType);
+    const pure = BOUNDARY_HOURS.map(
+      (h, i) => classifyHour({ ...h, priceA: stored[i]!.a, priceB: stored[i]!.b, outage: false }).flowType,
+    );
     expect(stored.map((r) => r.flow_type)).toEqual(pure);
   });
 });

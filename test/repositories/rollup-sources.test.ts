@@ -39,13 +39,20 @@ describe.each(TEST_BACKENDS)('distinct sources of a daily rollup (%s)', (kind) =
         for (const zones of subsets) {
           const keys = Prisma.sql`AND d.zone_id = ANY(${zones}::smallint[])`;
           const [fromDay, toDay] = [from, to].map((d) => (d === 0 ? '2024-12-31' : day(d))) as [string, string];
-          const got = await read<{ source: string }>(db(), 'testRollupSources', rollupSourcesStatement('price_daily', fromDay, toDay, keys));
+          const got = await read<{ source: string }>(
+            db(),
+            'testRollupSources',
+            rollupSourcesStatement('price_daily', fromDay, toDay, keys),
+          );
           const expected = await db().rawQuery<{ source: string }>(
             `SELECT DISTINCT unnest(sources)::text AS source FROM price_daily
              WHERE zone_id = ANY($1::smallint[]) AND day >= $2::date AND day < $3::date ORDER BY 1`,
             [zones, fromDay, toDay],
           );
-          expect(got.map((r) => r.source), `${fromDay}..${toDay} zones ${zones.join(',')}`).toEqual(expected.map((r) => r.source));
+          expect(
+            got.map((r) => r.source),
+            `${fromDay}..${toDay} zones ${zones.join(',')}`,
+          ).toEqual(expected.map((r) => r.source));
           if (expected.length) nonEmpty += 1;
         }
       }
@@ -55,7 +62,11 @@ describe.each(TEST_BACKENDS)('distinct sources of a daily rollup (%s)', (kind) =
 
   it('finds no sources in an empty rollup', async () => {
     await db().rawQuery('DELETE FROM price_daily');
-    const rows = await read(db(), 'testRollupSources', rollupSourcesStatement('price_daily', '2025-01-01', '2025-02-01', Prisma.empty));
+    const rows = await read(
+      db(),
+      'testRollupSources',
+      rollupSourcesStatement('price_daily', '2025-01-01', '2025-02-01', Prisma.empty),
+    );
     expect(rows).toEqual([]);
   });
 });

@@ -36,7 +36,13 @@ describe.each(TEST_BACKENDS)('price_daily rollup (%s)', (kind) => {
     expect(rollup.length).toBe(30 * 46);
     rollup.forEach((r, i) => {
       const d = direct[i] as DayRow;
-      expect([r.zone_id, r.day, r.minutes, r.interpolated, r.sources]).toEqual([d.zone_id, d.day, d.minutes, d.interpolated, d.sources]);
+      expect([r.zone_id, r.day, r.minutes, r.interpolated, r.sources]).toEqual([
+        d.zone_id,
+        d.day,
+        d.minutes,
+        d.interpolated,
+        d.sources,
+      ]);
       expect(r.mean).toBeCloseTo(d.mean, 9);
     });
   });
@@ -62,10 +68,19 @@ describe.each(TEST_BACKENDS)('price_daily rollup (%s)', (kind) => {
 
   it('recomputes only the window and deletes days whose points vanished', async () => {
     const [fr] = await db().rawQuery<{ id: number }>(`SELECT id FROM zone WHERE code = 'FR'`);
-    await db().rawQuery(`DELETE FROM price_point WHERE zone_id = $1 AND ts >= '2025-10-10' AND ts < '2025-10-11'`, [fr?.id]);
-    await db().rawQuery(`UPDATE price_point SET price_eur_mwh = price_eur_mwh + 10 WHERE zone_id = $1 AND ts >= '2025-10-11T06:00Z' AND ts < '2025-10-11T07:00Z'`, [fr?.id]);
+    await db().rawQuery(`DELETE FROM price_point WHERE zone_id = $1 AND ts >= '2025-10-10' AND ts < '2025-10-11'`, [
+      fr?.id,
+    ]);
+    await db().rawQuery(
+      `UPDATE price_point SET price_eur_mwh = price_eur_mwh + 10 WHERE zone_id = $1 AND ts >= '2025-10-11T06:00Z' AND ts < '2025-10-11T07:00Z'`,
+      [fr?.id],
+    );
     const before = await db().rawQuery<DayRow>(ROLLUP_SQL);
-    await refreshPriceDaily(db(), { from: new Date('2025-10-10T05:00Z'), to: new Date('2025-10-11T01:00Z'), zoneIds: [fr?.id as number] });
+    await refreshPriceDaily(db(), {
+      from: new Date('2025-10-10T05:00Z'),
+      to: new Date('2025-10-11T01:00Z'),
+      zoneIds: [fr?.id as number],
+    });
     const after = await db().rawQuery<DayRow>(ROLLUP_SQL);
     expect(after.length).toBe(before.length - 1);
     expect(after.find((r) => r.zone_id === fr?.id && r.day === '2025-10-10')).toBeUndefined();

@@ -13,24 +13,35 @@ const INSTANTS = [
   ['2024-03-29', '2024-04-02'],
   ['2024-10-25', '2024-10-29'],
   ['2024-12-28', '2025-01-03'],
-].map(([from, to]) => `SELECT generate_series(timestamptz '${from} 00:00Z', timestamptz '${to} 00:00Z', interval '7 minutes') AS ts`).join(' UNION ALL ');
+]
+  .map(
+    ([from, to]) =>
+      `SELECT generate_series(timestamptz '${from} 00:00Z', timestamptz '${to} 00:00Z', interval '7 minutes') AS ts`,
+  )
+  .join(' UNION ALL ');
 
 describe.each(TEST_BACKENDS)('UTC buckets (%s)', (kind) => {
   const db = useTestDatabase(kind, 'empty');
 
-  it.each(['hour', 'day', 'week'] as const)('puts every instant in the %s date_trunc gives in UTC, whatever the session time zone', async (unit) => {
-    const bucket = utcBucket(unit, Prisma.sql`i.ts`).text;
-    const [row] = await inTransaction(db(), async (sql) => {
-      await sql.query(`SET LOCAL TIME ZONE 'Europe/Berlin'`);
-      return sql.query<{ n: number; differ: number }>(`
+  it.each(['hour', 'day', 'week'] as const)(
+    'puts every instant in the %s date_trunc gives in UTC, whatever the session time zone',
+    async (unit) => {
+      const bucket = utcBucket(unit, Prisma.sql`i.ts`).text;
+      const [row] = await inTransaction(db(), async (sql) => {
+        await sql.query(`SET LOCAL TIME ZONE 'Europe/Berlin'`);
+        return sql.query<{ n: number; differ: number }>(`
         SELECT count(*)::int AS n, count(*) FILTER (WHERE ${bucket} IS DISTINCT FROM date_trunc('${unit}', i.ts, 'UTC'))::int AS differ
         FROM (${INSTANTS}) i`);
-    });
-    expect(row?.n).toBeGreaterThan(3_000);
-    expect(row?.differ).toBe(0);
-  });
+      });
+      expect(row?.n).toBeGreaterThan(3_000);
+      expect(row?.differ).toBe(0);
+    },
+  );
 
-  it.each([['1D', 'day'], ['1W', 'week']] as const)('puts every UTC date in the %s bucket date_trunc gives', async (resolution, unit) => {
+  it.each([
+    ['1D', 'day'],
+    ['1W', 'week'],
+  ] as const)('puts every UTC date in the %s bucket date_trunc gives', async (resolution, unit) => {
     const bucket = dayBucket(resolution, Prisma.sql`d.day`).text;
     const [row] = await db().rawQuery<{ n: number; differ: number }>(`
       SELECT count(*)::int AS n, count(*) FILTER (WHERE ${bucket} IS DISTINCT FROM date_trunc('${unit}', d.day::timestamp))::int AS differ
@@ -40,7 +51,13 @@ describe.each(TEST_BACKENDS)('UTC buckets (%s)', (kind) => {
   });
 
   it('gives the exact epoch milliseconds of instants with and without a millisecond part', async () => {
-    const instants = ['1970-01-01T00:00:00.000Z', '2000-02-29T23:59:59.999Z', '2026-03-29T01:00:00.001Z', '2026-10-25T00:59:59.123Z', '2099-12-31T23:00:00.000Z'];
+    const instants = [
+      '1970-01-01T00:00:00.000Z',
+      '2000-02-29T23:59:59.999Z',
+      '2026-03-29T01:00:00.001Z',
+      '2026-10-25T00:59:59.123Z',
+      '2099-12-31T23:00:00.000Z',
+    ];
     const rows = await db().rawQuery<{ ms: number }>(
       `SELECT ${epochMs(Prisma.sql`t.ts`).text} AS ms FROM unnest($1::timestamptz[]) WITH ORDINALITY AS t(ts, i) ORDER BY t.i`,
       [instants],
@@ -65,7 +82,9 @@ describe.skipIf(!TEST_DATABASE_URL)('prepared reads on PostgreSQL', () => {
     const sql = 'SELECT $1::int + 1 AS n';
     expect(await db.preparedQuery(sql, [1])).toEqual([{ n: 2 }]);
     expect(await db.preparedQuery(sql, [41])).toEqual([{ n: 42 }]);
-    const prepared = await db.rawQuery<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements');
+    const prepared = await db.rawQuery<{ name: string; statement: string }>(
+      'SELECT name, statement FROM pg_prepared_statements',
+    );
     expect(prepared).toHaveLength(1);
     expect(prepared[0]).toEqual({ name: expect.stringMatching(/^q_/), statement: sql });
   });

@@ -22,7 +22,9 @@ function recording(db: Database): { db: Database; statements: string[] } {
 }
 
 function snapshot(result: Record<string, unknown>, statements: readonly string[]): string {
-  const summary = Object.entries(result).map(([k, v]) => `-- ${k}: ${JSON.stringify(v)}`).join('\n');
+  const summary = Object.entries(result)
+    .map(([k, v]) => `-- ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
   const texts = statements.map((s, i) => `-- statement ${i + 1}\n${s.replace(/[ \t]+$/gm, '').trim()};`);
   return `${summary}\n\n${texts.join('\n\n')}\n`;
 }
@@ -35,7 +37,10 @@ const NAMES: Record<string, string> = { DE_LU: 'Europe/Berlin', FI: 'Europe/Hels
 
 describe.each(TEST_BACKENDS)('SQL of the local-time variants (%s)', (kind) => {
   const db = useTestDatabase(kind, 'demo');
-  const zones = async () => db().rawQuery<{ id: number; code: string }>(`SELECT id, code FROM zone WHERE code IN ('DE_LU', 'FI', 'PT') ORDER BY id`);
+  const zones = async () =>
+    db().rawQuery<{ id: number; code: string }>(
+      `SELECT id, code FROM zone WHERE code IN ('DE_LU', 'FI', 'PT') ORDER BY id`,
+    );
   const borders = async () =>
     db().rawQuery<{ id: number; code: string }>(
       `SELECT b.id, za.code FROM border b JOIN zone za ON za.id = b.zone_a_id WHERE za.code IN ('DE_LU', 'FI') ORDER BY b.id`,
@@ -45,42 +50,78 @@ describe.each(TEST_BACKENDS)('SQL of the local-time variants (%s)', (kind) => {
     const { db: rec, statements } = recording(db());
     const z = await zones();
     const timeZones = { zoneIds: z.map((r) => r.id), names: z.map((r) => NAMES[r.code]!) };
-    const range = resolution === '1H' ? { from: new Date('2025-10-25T00:00:00Z'), to: new Date('2025-10-27T00:00:00Z') } : RANGE;
+    const range =
+      resolution === '1H' ? { from: new Date('2025-10-25T00:00:00Z'), to: new Date('2025-10-27T00:00:00Z') } : RANGE;
     const rows = await findPrices(rec, { zoneIds: timeZones.zoneIds, resolution, timeZones, ...range });
     const de = rows.filter((r) => r.zone === 'DE_LU').map((r) => iso(r.datetime));
     if (resolution === '1D') expect(de).toContain('2025-10-25T22:00:00.000Z');
     if (resolution === '1D') expect(de).toContain('2025-10-26T23:00:00.000Z');
     if (resolution === '1W') expect(de).toContain('2025-10-26T23:00:00.000Z');
-    await expect(snapshot({ rows: rows.length, first: iso(rows[0]!.datetime) }, statements)).toMatchFileSnapshot(file(`tz-prices-${resolution}`));
+    await expect(snapshot({ rows: rows.length, first: iso(rows[0]!.datetime) }, statements)).toMatchFileSnapshot(
+      file(`tz-prices-${resolution}`),
+    );
   });
 
-  const keys = (rows: readonly FlowRecord[]) => rows.map((r) => [iso(r.datetime), r.zoneFrom, r.zoneTo, r.flowType, r.hours]);
+  const keys = (rows: readonly FlowRecord[]) =>
+    rows.map((r) => [iso(r.datetime), r.zoneFrom, r.zoneTo, r.flowType, r.hours]);
 
-  it.each(['1D', '1W'] as Resolution[])('flows at %s in local time: offset and keyset pages of the whole', async (resolution) => {
-    const { db: rec, statements } = recording(db());
-    const b = await borders();
-    const timeZones = { borderIds: b.map((r) => r.id), names: b.map((r) => NAMES[r.code]!) };
-    const q: FlowQuery = { resolution, basis: 'physical', borderIds: timeZones.borderIds, flowTypes: [], timeZones, ...RANGE };
-    const all = await findFlowRows(db(), q);
-    const page = await findFlowOffsetPage(rec, q, { offset: 7, limit: 20 });
-    expect(keys(page.rows)).toEqual(keys(all.slice(7, 27)));
-    const at = all[6]!;
-    const keyset = await findFlowRows(rec, { ...q, after: { datetime: at.datetime, zoneFrom: at.zoneFrom, zoneTo: at.zoneTo, flowType: at.flowType }, limit: 20 });
-    expect(keys(keyset)).toEqual(keys(all.slice(7, 27)));
-    expect(page.total).toBe(all.length);
-    await expect(snapshot({ total: page.total, first: keys(page.rows.slice(0, 1)) }, statements)).toMatchFileSnapshot(file(`tz-flows-${resolution}`));
-  });
+  it.each(['1D', '1W'] as Resolution[])(
+    'flows at %s in local time: offset and keyset pages of the whole',
+    async (resolution) => {
+      const { db: rec, statements } = recording(db());
+      const b = await borders();
+      const timeZones = { borderIds: b.map((r) => r.id), names: b.map((r) => NAMES[r.code]!) };
+      const q: FlowQuery = {
+        resolution,
+        basis: 'physical',
+        borderIds: timeZones.borderIds,
+        flowTypes: [],
+        timeZones,
+        ...RANGE,
+      };
+      const all = await findFlowRows(db(), q);
+      const page = await findFlowOffsetPage(rec, q, { offset: 7, limit: 20 });
+      expect(keys(page.rows)).toEqual(keys(all.slice(7, 27)));
+      const at = all[6]!;
+      const keyset = await findFlowRows(rec, {
+        ...q,
+        after: { datetime: at.datetime, zoneFrom: at.zoneFrom, zoneTo: at.zoneTo, flowType: at.flowType },
+        limit: 20,
+      });
+      expect(keys(keyset)).toEqual(keys(all.slice(7, 27)));
+      expect(page.total).toBe(all.length);
+      await expect(snapshot({ total: page.total, first: keys(page.rows.slice(0, 1)) }, statements)).toMatchFileSnapshot(
+        file(`tz-flows-${resolution}`),
+      );
+    },
+  );
 
   it.each(['1D', '1W'] as Resolution[])('flow aggregates at %s in local time', async (resolution) => {
     const { db: rec, statements } = recording(db());
     const [z, b] = [await zones(), await borders()];
-    const ci = await findCiCounts(rec, RANGE, z.map((r) => r.id), resolution, { zoneIds: z.map((r) => r.id), names: z.map((r) => NAMES[r.code]!) });
-    const types = await findFlowTypeCounts(rec, { ...RANGE, borderIds: b.map((r) => r.id), flowTypes: [] }, resolution, {
-      borderIds: b.map((r) => r.id), names: b.map((r) => NAMES[r.code]!),
-    });
+    const ci = await findCiCounts(
+      rec,
+      RANGE,
+      z.map((r) => r.id),
+      resolution,
+      { zoneIds: z.map((r) => r.id), names: z.map((r) => NAMES[r.code]!) },
+    );
+    const types = await findFlowTypeCounts(
+      rec,
+      { ...RANGE, borderIds: b.map((r) => r.id), flowTypes: [] },
+      resolution,
+      {
+        borderIds: b.map((r) => r.id),
+        names: b.map((r) => NAMES[r.code]!),
+      },
+    );
     const hoursOf = (n: number, r: { hours?: number; totalHours?: number }) => n + (r.hours ?? r.totalHours ?? 0);
     expect(ci.reduce(hoursOf, 0)).toBeGreaterThan(0);
-    await expect(snapshot({ ciRows: ci.length, ciHours: ci.reduce(hoursOf, 0), typeRows: types.length, hours: types.reduce(hoursOf, 0) }, statements))
-      .toMatchFileSnapshot(file(`tz-flow-aggregates-${resolution}`));
+    await expect(
+      snapshot(
+        { ciRows: ci.length, ciHours: ci.reduce(hoursOf, 0), typeRows: types.length, hours: types.reduce(hoursOf, 0) },
+        statements,
+      ),
+    ).toMatchFileSnapshot(file(`tz-flow-aggregates-${resolution}`));
   });
 });

@@ -31,7 +31,9 @@ function recording(db: Database): { db: Database; statements: string[] } {
 
 /** The snapshot file: the result summary, then each statement's text. */
 function snapshot(result: Record<string, unknown>, statements: readonly string[]): string {
-  const summary = Object.entries(result).map(([k, v]) => `-- ${k}: ${JSON.stringify(v)}`).join('\n');
+  const summary = Object.entries(result)
+    .map(([k, v]) => `-- ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
   const texts = statements.map((s, i) => `-- statement ${i + 1}\n${s.replace(/[ \t]+$/gm, '').trim()};`);
   return `${summary}\n\n${texts.join('\n\n')}\n`;
 }
@@ -52,9 +54,12 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
   const ids = async (table: 'zone' | 'border', limit: number) =>
     (await db().rawQuery<{ id: number }>(`SELECT id FROM ${table} ORDER BY id LIMIT ${limit}`)).map((r) => r.id);
   const zoneIds = async () =>
-    (await db().rawQuery<{ id: number }>(`SELECT id FROM zone WHERE code IN ('DE_LU', 'FR', 'NL', 'PL') ORDER BY id`)).map((r) => r.id);
+    (
+      await db().rawQuery<{ id: number }>(`SELECT id FROM zone WHERE code IN ('DE_LU', 'FR', 'NL', 'PL') ORDER BY id`)
+    ).map((r) => r.id);
   /** What identifies a flow row (its means differ in the last bits with the range they are summed over). */
-  const keys = (rows: readonly FlowRecord[]) => rows.map((r) => [iso(r.datetime), r.zoneFrom, r.zoneTo, r.flowType, r.hours]);
+  const keys = (rows: readonly FlowRecord[]) =>
+    rows.map((r) => [iso(r.datetime), r.zoneFrom, r.zoneTo, r.flowType, r.hours]);
 
   describe.each(RESOLUTIONS)('prices at %s', (resolution) => {
     it.each(['unpaged', 'keyset'] as const)('%s: runs the snapshotted SQL and returns the rows', async (paging) => {
@@ -62,17 +67,20 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
       const q = { zoneIds: (await zoneIds()).slice(0, 3), resolution, ...rangeOf(resolution) };
       const all = await findPrices(db(), q);
       const start = all[2];
-      const rows = paging === 'keyset' && start
-        ? await findPrices(rec, { ...q, after: { datetime: start.datetime, zone: start.zone }, limit: 10 })
-        : await findPrices(rec, q);
+      const rows =
+        paging === 'keyset' && start
+          ? await findPrices(rec, { ...q, after: { datetime: start.datetime, zone: start.zone }, limit: 10 })
+          : await findPrices(rec, q);
       const total = await countPrices(rec, q);
       const sources = await findPriceSources(rec, q);
       expect(total).toBe(all.length);
-      const wire = (r: readonly PriceRecord[]) => r.map((p) => [iso(p.datetime), p.zone, round(p.price, WIRE_PRICE_DECIMALS), p.interpolated]);
+      const wire = (r: readonly PriceRecord[]) =>
+        r.map((p) => [iso(p.datetime), p.zone, round(p.price, WIRE_PRICE_DECIMALS), p.interpolated]);
       expect(wire(rows)).toEqual(wire(paging === 'keyset' ? all.slice(3, 13) : all));
       const first = rows[0];
-      await expect(snapshot({ rows: rows.length, total, sources, first: first && [iso(first.datetime), first.zone] }, statements))
-        .toMatchFileSnapshot(file(`prices-${resolution}-${paging}`));
+      await expect(
+        snapshot({ rows: rows.length, total, sources, first: first && [iso(first.datetime), first.zone] }, statements),
+      ).toMatchFileSnapshot(file(`prices-${resolution}-${paging}`));
     });
 
     it('for every zone: runs the snapshotted SQL, scanning without a zone condition, and returns the rows of naming each zone', async () => {
@@ -86,51 +94,77 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
       expect(wire(rows)).toEqual(wire(expected));
       expect(total).toBe(expected.length);
       expect(statements.join('\n')).not.toMatch(/[pd]\.zone_id = ANY/);
-      await expect(snapshot({ rows: rows.length, total }, statements)).toMatchFileSnapshot(file(`prices-${resolution}-every-zone`));
+      await expect(snapshot({ rows: rows.length, total }, statements)).toMatchFileSnapshot(
+        file(`prices-${resolution}-every-zone`),
+      );
     });
   });
 
   const FILTERS = ['all', 'filtered'] as const;
   const PAGINGS = ['offset', 'keyset'] as const;
-  const variants = RESOLUTIONS.flatMap((r) => (['physical', 'scheduled'] as FlowBasis[]).flatMap((b) =>
-    PAGINGS.flatMap((p) => FILTERS.map((f) => [r, b, p, f] as const))));
+  const variants = RESOLUTIONS.flatMap((r) =>
+    (['physical', 'scheduled'] as FlowBasis[]).flatMap((b) =>
+      PAGINGS.flatMap((p) => FILTERS.map((f) => [r, b, p, f] as const)),
+    ),
+  );
 
-  it.each(variants)('flows at %s on the %s basis, %s paging, %s borders: runs the snapshotted SQL', async (resolution, basis, paging, filter) => {
-    const { db: rec, statements } = recording(db());
-    const borderIds = filter === 'filtered' ? await ids('border', 4) : null;
-    const flowTypes = filter === 'filtered' ? ['congestion', 'counter_intuitive'] : [];
-    const q: FlowQuery = { resolution, basis, borderIds, flowTypes, ...rangeOf(resolution) };
-    const all = await findFlowRows(db(), q);
-    let rows: typeof all;
-    let total: number;
-    if (paging === 'offset') {
-      const page = await findFlowOffsetPage(rec, q, { offset: 7, limit: 20 });
-      [rows, total] = [page.rows, page.total];
-      expect(keys(rows)).toEqual(keys(all.slice(7, 27)));
-    } else {
-      const at = all[6]!;
-      rows = await findFlowRows(rec, { ...q, after: { datetime: at.datetime, zoneFrom: at.zoneFrom, zoneTo: at.zoneTo, flowType: at.flowType }, limit: 20 });
-      total = (await summarizeFlows(rec, q)).total;
-      expect(keys(rows)).toEqual(keys(all.slice(7, 27)));
-    }
-    expect(total).toBe(all.length);
-    const sources = await findFlowSources(rec, q);
-    const first = rows[0];
-    await expect(snapshot({ rows: rows.length, total, sources, first: first && [iso(first.datetime), first.zoneFrom, first.zoneTo, first.flowType] }, statements))
-      .toMatchFileSnapshot(file(`flows-${resolution}-${basis}-${paging}-${filter}`));
-  });
+  it.each(variants)(
+    'flows at %s on the %s basis, %s paging, %s borders: runs the snapshotted SQL',
+    async (resolution, basis, paging, filter) => {
+      const { db: rec, statements } = recording(db());
+      const borderIds = filter === 'filtered' ? await ids('border', 4) : null;
+      const flowTypes = filter === 'filtered' ? ['congestion', 'counter_intuitive'] : [];
+      const q: FlowQuery = { resolution, basis, borderIds, flowTypes, ...rangeOf(resolution) };
+      const all = await findFlowRows(db(), q);
+      let rows: typeof all;
+      let total: number;
+      if (paging === 'offset') {
+        const page = await findFlowOffsetPage(rec, q, { offset: 7, limit: 20 });
+        [rows, total] = [page.rows, page.total];
+        expect(keys(rows)).toEqual(keys(all.slice(7, 27)));
+      } else {
+        const at = all[6]!;
+        rows = await findFlowRows(rec, {
+          ...q,
+          after: { datetime: at.datetime, zoneFrom: at.zoneFrom, zoneTo: at.zoneTo, flowType: at.flowType },
+          limit: 20,
+        });
+        total = (await summarizeFlows(rec, q)).total;
+        expect(keys(rows)).toEqual(keys(all.slice(7, 27)));
+      }
+      expect(total).toBe(all.length);
+      const sources = await findFlowSources(rec, q);
+      const first = rows[0];
+      await expect(
+        snapshot(
+          {
+            rows: rows.length,
+            total,
+            sources,
+            first: first && [iso(first.datetime), first.zoneFrom, first.zoneTo, first.flowType],
+          },
+          statements,
+        ),
+      ).toMatchFileSnapshot(file(`flows-${resolution}-${basis}-${paging}-${filter}`));
+    },
+  );
 
   it.each(RESOLUTIONS)('flow aggregates at %s: run the snapshotted SQL', async (resolution) => {
     const { db: rec, statements } = recording(db());
     const range = rangeOf(resolution);
     const ci = await findCiCounts(rec, range, await zoneIds(), resolution);
-    const types = resolution === '1D' || resolution === '1W'
-      ? await findFlowTypeCounts(rec, { ...range, borderIds: null, flowTypes: [] }, resolution)
-      : [];
+    const types =
+      resolution === '1D' || resolution === '1W'
+        ? await findFlowTypeCounts(rec, { ...range, borderIds: null, flowTypes: [] }, resolution)
+        : [];
     expect(ci.length).toBeGreaterThan(0);
     const hours = types.reduce((n, t) => n + t.hours, 0);
-    await expect(snapshot({ ciRows: ci.length, ciHours: ci.reduce((n, c) => n + c.totalHours, 0), typeRows: types.length, hours }, statements))
-      .toMatchFileSnapshot(file(`flow-aggregates-${resolution}`));
+    await expect(
+      snapshot(
+        { ciRows: ci.length, ciHours: ci.reduce((n, c) => n + c.totalHours, 0), typeRows: types.length, hours },
+        statements,
+      ),
+    ).toMatchFileSnapshot(file(`flow-aggregates-${resolution}`));
   });
 
   it('zone statistics: run the snapshotted SQL', async () => {
@@ -140,7 +174,14 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
     const kpis = await findPriceKpis(rec, range, zones);
     const exchange = await findZoneExchange(rec, range, zones);
     expect(kpis.length).toBe(4);
-    await expect(snapshot({ kpis: kpis.map((k) => [k.zone, k.hours]), exchange: exchange.map((e) => [e.zone, e.netImporterHours + e.netExporterHours]) }, statements))
-      .toMatchFileSnapshot(file('zone-stats'));
+    await expect(
+      snapshot(
+        {
+          kpis: kpis.map((k) => [k.zone, k.hours]),
+          exchange: exchange.map((e) => [e.zone, e.netImporterHours + e.netExporterHours]),
+        },
+        statements,
+      ),
+    ).toMatchFileSnapshot(file('zone-stats'));
   });
 });

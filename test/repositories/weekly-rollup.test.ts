@@ -64,14 +64,25 @@ describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
 
   it('follows a reclassification and a deletion through refreshFlowRollups', async () => {
     const window = { from: new Date('2025-10-08T13:00:00Z'), to: new Date('2025-10-15T02:00:00Z') };
-    await db().rawQuery(`UPDATE border_hour SET flow_type = 'outage' WHERE ts >= $1 AND ts < $2 AND border_id % 3 = 0`, [window.from, window.to]);
-    await db().rawQuery(`DELETE FROM border_hour WHERE ts >= $1 AND ts < $2 AND border_id % 5 = 0`, [window.from, window.to]);
+    await db().rawQuery(
+      `UPDATE border_hour SET flow_type = 'outage' WHERE ts >= $1 AND ts < $2 AND border_id % 3 = 0`,
+      [window.from, window.to],
+    );
+    await db().rawQuery(`DELETE FROM border_hour WHERE ts >= $1 AND ts < $2 AND border_id % 5 = 0`, [
+      window.from,
+      window.to,
+    ]);
     await refreshFlowRollups(db(), window);
     expectSameWeeks(await db().rawQuery<WeekRow>(WEEKLY_SQL), await db().rawQuery<WeekRow>(DIRECT_SQL));
   });
 
   it('gives 1W answers equal to the 1D answers summed per week, over a range with partial weeks and days', async () => {
-    const f = { from: new Date('2025-09-23T05:00:00Z'), to: new Date('2025-11-04T07:00:00Z'), borderIds: null, flowTypes: [] };
+    const f = {
+      from: new Date('2025-09-23T05:00:00Z'),
+      to: new Date('2025-11-04T07:00:00Z'),
+      borderIds: null,
+      flowTypes: [],
+    };
     const weekly = await findFlowTypeCounts(db(), f, '1W');
     const daily = await findFlowTypeCounts(db(), f, '1D');
     const monday = (d: Date) => new Date(isoWeekStart(d.getTime())).toISOString();
@@ -86,7 +97,13 @@ describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
     }
     expect(weekly.length).toBe(summed.size);
     for (const r of weekly) {
-      expect(summed.get(`${r.day.toISOString()}|${r.zoneA}|${r.zoneB}`)).toEqual([r.convergence, r.congestion, r.counterIntuitive, r.outage, r.hours]);
+      expect(summed.get(`${r.day.toISOString()}|${r.zoneA}|${r.zoneB}`)).toEqual([
+        r.convergence,
+        r.congestion,
+        r.counterIntuitive,
+        r.outage,
+        r.hours,
+      ]);
     }
     const hourly = await findFlowRows(db(), { ...f, resolution: '1H', to: new Date('2025-10-07T00:00:00Z') });
     const weeklyFlows = await findFlowRows(db(), { ...f, resolution: '1W', to: new Date('2025-10-07T00:00:00Z') });

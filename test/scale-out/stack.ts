@@ -28,7 +28,12 @@ export function tempDir(prefix: string): string {
 }
 
 /** Spawns `command` as the leader of a new process group, output collected. */
-function spawnGroup(command: string, args: readonly string[], env: Record<string, string>, cwd = ROOT): { child: ChildProcess; output(): string } {
+function spawnGroup(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+): { child: ChildProcess; output(): string } {
   const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   groups.add(child);
   let text = '';
@@ -100,9 +105,13 @@ export function instance(name: string, port: number, env: Record<string, string>
       await new Promise<void>((resolve, reject) => {
         const timer = setInterval(() => {
           if (/^Ready: /m.test(started.output())) finish();
-          else if (started.child.exitCode !== null || started.child.signalCode !== null) finish(new Error(`${name} exited before it was ready:\n${started.output()}`));
+          else if (started.child.exitCode !== null || started.child.signalCode !== null)
+            finish(new Error(`${name} exited before it was ready:\n${started.output()}`));
         }, 50);
-        const deadline = setTimeout(() => finish(new Error(`${name} not ready within 180 s:\n${started.output()}`)), 180_000);
+        const deadline = setTimeout(
+          () => finish(new Error(`${name} not ready within 180 s:\n${started.output()}`)),
+          180_000,
+        );
         function finish(error?: Error) {
           clearInterval(timer);
           clearTimeout(deadline);
@@ -114,7 +123,8 @@ export function instance(name: string, port: number, env: Record<string, string>
     signal: (signal) => void current?.child.kill(signal),
     exited: () => {
       const child = current!.child;
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+      if (child.exitCode !== null || child.signalCode !== null)
+        return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
       return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     },
   };
@@ -122,15 +132,23 @@ export function instance(name: string, port: number, env: Record<string, string>
 }
 
 /** HAProxy running deploy/haproxy.cfg with a `server` line per backend address. */
-export async function startHaproxy(listen: number, stats: number, backends: readonly string[]): Promise<{ url: string; stats: string; output(): string }> {
+export async function startHaproxy(
+  listen: number,
+  stats: number,
+  backends: readonly string[],
+): Promise<{ url: string; stats: string; output(): string }> {
   const dir = tempDir('scale-out-haproxy-');
   const deployed = readFileSync(join(ROOT, 'deploy/haproxy.cfg'), 'utf8');
   const servers = backends.map((_, i) => `    server app${i + 1} "\${EMK_APP${i + 1}}" check`).join('\n');
   const cfg = deployed.replace(/^ {4}server app1 .*\n {4}server app2 .*$/m, servers);
   if (cfg === deployed) throw new Error('deploy/haproxy.cfg: its two `server` lines were not found');
   writeFileSync(join(dir, 'haproxy.cfg'), cfg);
-  const env: Record<string, string> = { PATH: CHILD_PATH, EMK_LISTEN: `127.0.0.1:${listen}`, EMK_STATS: `127.0.0.1:${stats}` };
-  backends.forEach((address, i) => (env[`EMK_APP${i + 1}`] = address));
+  const env: Record<string, string> = {
+    PATH: CHILD_PATH,
+    EMK_LISTEN: `127.0.0.1:${listen}`,
+    EMK_STATS: `127.0.0.1:${stats}`,
+  };
+  for (const [i, address] of backends.entries()) env[`EMK_APP${i + 1}`] = address;
   const proc = spawnGroup(HAPROXY, ['-db', '-f', join(dir, 'haproxy.cfg')], env, dir);
   const url = `http://127.0.0.1:${listen}`;
   const statsUrl = `http://127.0.0.1:${stats}`;
@@ -144,7 +162,12 @@ export async function serverStates(stats: string): Promise<Record<string, string
   const [header = '', ...rows] = csv.trim().split('\n');
   const columns = header.replace(/^# /, '').split(',');
   const at = (name: string) => columns.indexOf(name);
-  return Object.fromEntries(rows.map((r) => r.split(',')).filter((c) => c[at('pxname')] === 'instances' && c[at('svname')] !== 'BACKEND').map((c) => [c[at('svname')], c[at('status')]]));
+  return Object.fromEntries(
+    rows
+      .map((r) => r.split(','))
+      .filter((c) => c[at('pxname')] === 'instances' && c[at('svname')] !== 'BACKEND')
+      .map((c) => [c[at('svname')], c[at('status')]]),
+  );
 }
 
 /** Varnish running deploy/varnish.vcl with its backend on 127.0.0.1:`backendPort`. */
@@ -155,11 +178,19 @@ export async function startVarnish(listen: number, backendPort: number): Promise
   const vcl = deployed.replace('.port = "4000";', `.port = "${backendPort}";`);
   if (vcl === deployed) throw new Error('deploy/varnish.vcl: its backend port was not found');
   writeFileSync(join(dir, 'varnish.vcl'), vcl);
-  const proc = spawnGroup(VARNISHD, ['-F', '-n', join(dir, 'work'), '-a', `127.0.0.1:${listen}`, '-f', join(dir, 'varnish.vcl'), '-s', 'malloc,32m'], { PATH: CHILD_PATH });
+  const proc = spawnGroup(
+    VARNISHD,
+    ['-F', '-n', join(dir, 'work'), '-a', `127.0.0.1:${listen}`, '-f', join(dir, 'varnish.vcl'), '-s', 'malloc,32m'],
+    { PATH: CHILD_PATH },
+  );
   const url = `http://127.0.0.1:${listen}`;
-  await until('Varnish answers', async () => {
-    if (proc.child.exitCode !== null) throw new Error(`varnishd exited: ${proc.output()}`);
-    return (await fetch(`${url}/healthz`)).status < 600;
-  }, 30_000);
+  await until(
+    'Varnish answers',
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`varnishd exited: ${proc.output()}`);
+      return (await fetch(`${url}/healthz`)).status < 600;
+    },
+    30_000,
+  );
   return { url, output: proc.output };
 }

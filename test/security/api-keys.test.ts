@@ -13,7 +13,11 @@ import { MemoryBucketStore } from '../../src/security/memory-store.js';
 import { TokenBucketLimiter } from '../../src/security/token-bucket.js';
 import { captureLogger, KEY_BACKENDS, manualClock, migratedDatabase, testServer } from './support.js';
 
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof AppError ? e.code : String(e)));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+  );
 
 describe('key format', () => {
   it('is emk_ plus 32 random bytes in base64url, stored as its sha256 hex and a 12-character prefix', () => {
@@ -66,7 +70,11 @@ describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
     const { id, key } = await createApiKey(db, 'logged');
     const log = captureLogger('trace');
     const limiter = new TokenBucketLimiter({ capacity: 5, refillPerSecond: 1, store: new MemoryBucketStore() });
-    const { send, gql } = testServer({ limiter, keys: new ApiKeyAuthenticator(db, { logger: log.logger }), logger: log.logger });
+    const { send, gql } = testServer({
+      limiter,
+      keys: new ApiKeyAuthenticator(db, { logger: log.logger }),
+      logger: log.logger,
+    });
     const headers = { 'x-api-key': key };
     await send(`/api/v1/ping?api_key=${key}`, { headers });
     await gql('{ hello boom }', headers);
@@ -77,7 +85,12 @@ describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
     expect(log.lines.length).toBeGreaterThanOrEqual(10);
     expect(text).not.toContain(key.slice(4, 20));
     expect(text).not.toContain(hashApiKey(key));
-    expect(log.records().filter((r) => r['msg'] === 'request').map((r) => r['keyId'])).toContain(id);
+    expect(
+      log
+        .records()
+        .filter((r) => r['msg'] === 'request')
+        .map((r) => r['keyId']),
+    ).toContain(id);
   });
 
   it('keys command: create prints the key once, list shows its prefix only, revoke marks it', async () => {
@@ -93,7 +106,9 @@ describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
     const revoked: string[] = [];
     await runKeysCommand(db, parseKeysArgs(['revoke', String(id)]), (l) => revoked.push(l));
     expect(revoked[0]).toMatch(new RegExp(`^Revoked key ${id} \\(ops team\\) at \\d{4}-`));
-    await expect(runKeysCommand(db, parseKeysArgs(['revoke', '999999']), () => undefined)).rejects.toThrow('no API key with id 999999');
+    await expect(runKeysCommand(db, parseKeysArgs(['revoke', '999999']), () => undefined)).rejects.toThrow(
+      'no API key with id 999999',
+    );
   });
 
   it('reports a failing key store as 503 DATABASE_UNAVAILABLE', async () => {
@@ -114,7 +129,9 @@ describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
       },
     } as unknown as Database;
     const auth = new ApiKeyAuthenticator(counting);
-    expect(await Promise.all([1, 2, 3].map(() => code(auth.authenticate(key))))).toEqual(Array(3).fill('DATABASE_UNAVAILABLE'));
+    expect(await Promise.all([1, 2, 3].map(() => code(auth.authenticate(key))))).toEqual(
+      Array(3).fill('DATABASE_UNAVAILABLE'),
+    );
     expect(queries).toBe(1);
     fail = false;
     expect(await Promise.all(Array.from({ length: 10 }, () => auth.authenticate(key)))).toEqual(Array(10).fill(id));
@@ -147,7 +164,10 @@ describe('keys command line', () => {
 
   it('exits 2 with one line pointing at --help on a usage error (npm run keys)', async () => {
     const root = fileURLToPath(new URL('../../', import.meta.url));
-    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', 'rotate'], { cwd: root, env: {} }).then(
+    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', 'rotate'], {
+      cwd: root,
+      env: {},
+    }).then(
       () => ({ code: 0, stderr: '' }),
       (e: { code: number; stderr: string }) => e,
     );

@@ -5,13 +5,24 @@ import { createYoga } from 'graphql-yoga';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import { type AccessContext, addressBucket, clientAddress } from '../../src/security/client.js';
-import { fieldCost, graphqlRateLimit, rateLimitDirectiveDefinition, TokenBucketRateLimiter } from '../../src/security/graphql.js';
+import {
+  fieldCost,
+  graphqlRateLimit,
+  rateLimitDirectiveDefinition,
+  TokenBucketRateLimiter,
+} from '../../src/security/graphql.js';
 import { MemoryBucketStore } from '../../src/security/memory-store.js';
 import { accessPlugin } from '../../src/security/plugin.js';
 import { TokenBucketLimiter } from '../../src/security/token-bucket.js';
 import { captureLogger, manualClock } from './support.js';
 
-const bucket = () => new TokenBucketLimiter({ capacity: 200, refillPerSecond: 2, store: new MemoryBucketStore(), clock: manualClock().now });
+const bucket = () =>
+  new TokenBucketLimiter({
+    capacity: 200,
+    refillPerSecond: 2,
+    store: new MemoryBucketStore(),
+    clock: manualClock().now,
+  });
 
 describe('cost of a @rateLimit field', () => {
   const shape = { capacity: 200, refillPerSecond: 2 };
@@ -41,7 +52,10 @@ describe('TokenBucketRateLimiter, as graphql-rate-limit-directive uses it', () =
     expect(ok).toBeInstanceOf(RateLimiterRes);
     expect(ok.toJSON()).toEqual({ remainingPoints: 198, msBeforeNext: 0, consumedPoints: 2, isFirstInDuration: false });
     for (let i = 0; i < 99; i++) await limiter.consume('ip:1');
-    const refused = await limiter.consume('ip:1').then(() => undefined, (e: unknown) => e);
+    const refused = await limiter.consume('ip:1').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(RateLimiterRes);
     expect(refused).not.toBeInstanceOf(Error);
     expect((refused as RateLimiterRes).msBeforeNext).toBe(1000);
@@ -53,7 +67,9 @@ describe('wiring with Pothos (plugin-directives, unordered graphql-tools format)
   it('charges root fields through the directive and prints the directive in the schema', async () => {
     const builder = new SchemaBuilder<{
       Context: AccessContext;
-      Directives: { rateLimit: { locations: 'FIELD_DEFINITION' | 'OBJECT'; args: { limit?: number; duration?: number } } };
+      Directives: {
+        rateLimit: { locations: 'FIELD_DEFINITION' | 'OBJECT'; args: { limit?: number; duration?: number } };
+      };
     }>({ plugins: [DirectivesPlugin], directives: { useGraphQLToolsUnorderedDirectives: true } });
     builder.queryType({
       fields: (t) => ({
@@ -62,12 +78,31 @@ describe('wiring with Pothos (plugin-directives, unordered graphql-tools format)
       }),
     });
     const limiter = bucket();
-    const schema = graphqlRateLimit(limiter).rateLimitDirectiveTransformer(builder.toSchema({ directives: [rateLimitDirectiveDefinition] }));
+    const schema = graphqlRateLimit(limiter).rateLimitDirectiveTransformer(
+      builder.toSchema({ directives: [rateLimitDirectiveDefinition] }),
+    );
     expect(printSchema(schema)).toContain('directive @rateLimit(');
     const keys = { authenticate: async () => 1 };
-    const yoga = createYoga({ schema, logging: false, plugins: [accessPlugin({ limiter, keys, requireKey: false, trustProxy: false, logger: captureLogger().logger, timeoutMs: 30_000 })] });
+    const yoga = createYoga({
+      schema,
+      logging: false,
+      plugins: [
+        accessPlugin({
+          limiter,
+          keys,
+          requireKey: false,
+          trustProxy: false,
+          logger: captureLogger().logger,
+          timeoutMs: 30_000,
+        }),
+      ],
+    });
     const ask = async (query: string) => {
-      const res = await yoga.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      const res = await yoga.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
       return { body: await res.json(), remaining: res.headers.get('ratelimit-remaining') };
     };
     expect(await ask('{ prices }')).toEqual({ body: { data: { prices: 'p' } }, remaining: '199' });

@@ -35,7 +35,10 @@ describe('request log', () => {
     const { send } = testServer({ limiter: limiter(), logger: log.logger });
     await send('/healthz');
     await send('/metrics');
-    expect(log.records().map((r) => [r['path'], r['level']])).toEqual([['/healthz', 20], ['/metrics', 20]]);
+    expect(log.records().map((r) => [r['path'], r['level']])).toEqual([
+      ['/healthz', 20],
+      ['/metrics', 20],
+    ]);
   });
 });
 
@@ -99,7 +102,14 @@ describe('security headers and CORS', () => {
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     expect(res.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining');
     const closed = testServer({ limiter: limiter(), origins: parseOrigins('https://a.example, https://b.example') });
-    const allowed = await closed.send('/api/v1/ping', { method: 'OPTIONS', headers: { origin: 'https://b.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' } });
+    const allowed = await closed.send('/api/v1/ping', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://b.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key',
+      },
+    });
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://b.example');
     expect(allowed.headers.get('access-control-allow-headers')).toContain('x-api-key');
@@ -111,7 +121,11 @@ describe('security headers and CORS', () => {
 
   it('tell a preflight that POST is allowed on /graphql only, and read methods everywhere else', async () => {
     const { send } = testServer({ limiter: limiter() });
-    const preflight = (path: string) => send(path, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const preflight = (path: string) =>
+      send(path, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      });
     for (const path of ['/api/v1/ping', '/api/v1/prices/', '/api/v1', '/healthz', '/']) {
       expect((await preflight(path)).headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
     }

@@ -19,7 +19,12 @@ let clock: ReturnType<typeof manualClock>;
 let limiter: TokenBucketLimiter;
 beforeEach(() => {
   clock = manualClock();
-  limiter = new TokenBucketLimiter({ capacity: 200, refillPerSecond: 2, store: new MemoryBucketStore(), clock: clock.now });
+  limiter = new TokenBucketLimiter({
+    capacity: 200,
+    refillPerSecond: 2,
+    store: new MemoryBucketStore(),
+    clock: clock.now,
+  });
 });
 
 const server = (opts: Partial<TestServerOptions> = {}) => testServer({ limiter, keys, ...opts });
@@ -66,8 +71,12 @@ describe('REST requests', () => {
     const health = await send('/healthz');
     expect(health.status).toBe(200);
     const metrics = await send('/metrics');
-    const preflight = await send('/api/v1/ping', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
-    for (const res of [docs, health, metrics, preflight]) expect(limitHeaders(res)).toEqual({ limit: '200', remaining: '199', reset: '1', retryAfter: null });
+    const preflight = await send('/api/v1/ping', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+    });
+    for (const res of [docs, health, metrics, preflight])
+      expect(limitHeaders(res)).toEqual({ limit: '200', remaining: '199', reset: '1', retryAfter: null });
   });
 });
 
@@ -88,7 +97,10 @@ describe('GraphQL operations', () => {
   });
 
   it('cost and refill at RATE_LIMIT_REFILL_PER_SECOND: at 5 per second a default field costs 1, a field limited to 12 per minute 25, refilled in 5 s', async () => {
-    const fast = createRateLimiter(testConfig({ RATE_LIMIT_REFILL_PER_SECOND: 5 }), { logger: captureLogger().logger, clock: clock.now });
+    const fast = createRateLimiter(testConfig({ RATE_LIMIT_REFILL_PER_SECOND: 5 }), {
+      logger: captureLogger().logger,
+      clock: clock.now,
+    });
     const { gql } = server({ limiter: fast });
     expect(limitHeaders(await gql('{ hello }')).remaining).toBe('199');
     expect(limitHeaders(await gql('{ heavy }')).remaining).toBe('174');
@@ -110,7 +122,9 @@ describe('GraphQL operations', () => {
     const body = (await refused.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
     expect(body.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', retryAfter: 1 } });
     expect((await send('/api/v1/ping')).status).toBe(429);
-    expect(await metrics.registry.getSingleMetricAsString('rate_limit_rejections_total')).toMatch(/surface="graphql"} 1/);
+    expect(await metrics.registry.getSingleMetricAsString('rate_limit_rejections_total')).toMatch(
+      /surface="graphql"} 1/,
+    );
   });
 });
 
@@ -149,7 +163,9 @@ describe('API keys', () => {
     const res = await gql('{ free }', { 'x-api-key': 'nope' });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('ApiKey header="x-api-key"');
-    expect(await res.json()).toEqual({ errors: [{ message: 'Invalid API key', extensions: { code: 'UNAUTHENTICATED' } }] });
+    expect(await res.json()).toEqual({
+      errors: [{ message: 'Invalid API key', extensions: { code: 'UNAUTHENTICATED' } }],
+    });
   });
 
   it('guessing keys is rate limited: 429 once the address bucket is empty', async () => {
@@ -177,7 +193,10 @@ describe('API keys', () => {
     expect((await send('/api/v1/ping', { headers: { 'x-api-key': GOOD_KEY } })).status).toBe(200);
     expect((await send('/api/v1/docs')).status).toBe(200);
     expect((await send('/healthz')).status).toBe(200);
-    const preflight = await send('/api/v1/ping', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
+    const preflight = await send('/api/v1/ping', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+    });
     expect(preflight.status).toBe(204);
   });
 

@@ -23,7 +23,11 @@ afterEach(async () => {
 
 function limiterOn(url: string, prefix: string, clock?: () => number) {
   const log = captureLogger();
-  const limiter = createRateLimiter(settings(url, prefix), { logger: log.logger, ...(clock ? { clock } : {}), redisConnectWaitMs: 1000 });
+  const limiter = createRateLimiter(settings(url, prefix), {
+    logger: log.logger,
+    ...(clock ? { clock } : {}),
+    redisConnectWaitMs: 1000,
+  });
   open.push(limiter);
   return { limiter, log };
 }
@@ -54,11 +58,15 @@ describe.skipIf(!TEST_REDIS_URL)('buckets shared through one real Redis', () => 
     const clock = manualClock();
     const one = testServer({ limiter: limiterOn(url, prefix, clock.now).limiter });
     const two = testServer({ limiter: limiterOn(url, prefix, clock.now).limiter });
-    const statuses = await Promise.all(Array.from({ length: 260 }, (_, i) => (i % 2 ? one : two).send('/api/v1/ping').then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 260 }, (_, i) => (i % 2 ? one : two).send('/api/v1/ping').then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(200);
     expect(statuses.filter((s) => s === 429)).toHaveLength(60);
     clock.advance(1500);
-    const after = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).send('/api/v1/ping').then((r) => r.status)));
+    const after = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).send('/api/v1/ping').then((r) => r.status)),
+    );
     expect(after.filter((s) => s === 200)).toHaveLength(3);
   });
 

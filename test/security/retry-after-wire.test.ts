@@ -8,7 +8,12 @@ import { listen } from '../events/sse.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 /** Status and raw header fields (name, value) of one request on a fresh connection. */
-function rawExchange(port: string, path: string, method: string, body?: string): Promise<{ status: number; fields: [string, string][] }> {
+function rawExchange(
+  port: string,
+  path: string,
+  method: string,
+  body?: string,
+): Promise<{ status: number; fields: [string, string][] }> {
   return new Promise((resolve, reject) => {
     const headers = body === undefined ? {} : { 'content-type': 'application/json' };
     const req = request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {

@@ -24,7 +24,11 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): { now: () => number; 
 }
 
 /** A pino logger writing JSON lines into `lines`. */
-export function captureLogger(level = 'debug'): { logger: Logger; lines: string[]; records: () => Record<string, unknown>[] } {
+export function captureLogger(level = 'debug'): {
+  logger: Logger;
+  lines: string[];
+  records: () => Record<string, unknown>[];
+} {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -40,7 +44,9 @@ export function captureLogger(level = 'debug'): { logger: Logger; lines: string[
 export const KEY_BACKENDS: ('pglite' | 'postgres')[] = TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 /** A migrated, empty database (a throw-away schema on PostgreSQL); `close` drops it. */
-export async function migratedDatabase(kind: 'pglite' | 'postgres'): Promise<{ db: Database; close: () => Promise<void> }> {
+export async function migratedDatabase(
+  kind: 'pglite' | 'postgres',
+): Promise<{ db: Database; close: () => Promise<void> }> {
   if (kind === 'pglite') {
     const db = await openPglite('memory://');
     await migrate(db);
@@ -95,14 +101,26 @@ export function testServer(opts: TestServerOptions) {
   const schema = graphqlRateLimit(opts.limiter).rateLimitDirectiveTransformer(
     createSchema<AccessContext>({
       typeDefs,
-      resolvers: { Query: { hello: () => 'hi', world: () => 'earth', heavy: () => 'ton', free: () => 'yes', boom: () => { throw new Error('kaboom'); } } },
+      resolvers: {
+        Query: {
+          hello: () => 'hi',
+          world: () => 'earth',
+          heavy: () => 'ton',
+          free: () => 'yes',
+          boom: () => {
+            throw new Error('kaboom');
+          },
+        },
+      },
     }),
   );
   const rest: Plugin = {
     onRequest({ url, endResponse }) {
       if (url.pathname === '/api/v1/ping') endResponse(Response.json({ pong: true }));
-      else if (url.pathname === '/api/v1/docs') endResponse(new Response('<html></html>', { headers: { 'content-type': 'text/html' } }));
-      else if (url.pathname === '/api/v1/fail') endResponse(Response.json({ detail: 'Internal Server Error', error_id: 'err-123' }, { status: 500 }));
+      else if (url.pathname === '/api/v1/docs')
+        endResponse(new Response('<html></html>', { headers: { 'content-type': 'text/html' } }));
+      else if (url.pathname === '/api/v1/fail')
+        endResponse(Response.json({ detail: 'Internal Server Error', error_id: 'err-123' }, { status: 500 }));
       else if (url.pathname === '/healthz') endResponse(Response.json({ status: 'ok' }));
     },
   };
@@ -116,7 +134,15 @@ export function testServer(opts: TestServerOptions) {
       requestLogPlugin(logger),
       metricsPlugin(metrics, { routes: ['/api/v1/ping', '/api/v1/docs'] }),
       securityHeadersPlugin(),
-      accessPlugin({ keys: { authenticate: async () => Promise.reject(new Error('no keys')) }, requireKey: false, trustProxy: false, timeoutMs: 30_000, metrics, ...opts, logger }),
+      accessPlugin({
+        keys: { authenticate: async () => Promise.reject(new Error('no keys')) },
+        requireKey: false,
+        trustProxy: false,
+        timeoutMs: 30_000,
+        metrics,
+        ...opts,
+        logger,
+      }),
       rest,
     ],
   });
@@ -124,6 +150,10 @@ export function testServer(opts: TestServerOptions) {
   const send = (path: string, init: RequestInit = {}, address = '203.0.113.7') =>
     Promise.resolve(yoga.fetch(new URL(path, 'http://test'), init, { req: { socket: { remoteAddress: address } } }));
   const gql = (query: string, headers: Record<string, string> = {}, address?: string) =>
-    send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }, address);
+    send(
+      '/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) },
+      address,
+    );
   return { yoga, metrics, send, gql };
 }

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryBucketStore } from '../../src/security/memory-store.js';
 import { RedisBucketStore } from '../../src/security/redis-store.js';
-import { type BucketStore, type LimitDecision, rateLimitHeaders, retryAfterSeconds, TokenBucketLimiter } from '../../src/security/token-bucket.js';
+import {
+  type BucketStore,
+  type LimitDecision,
+  rateLimitHeaders,
+  retryAfterSeconds,
+  TokenBucketLimiter,
+} from '../../src/security/token-bucket.js';
 import { TEST_REDIS_URL } from '../support/env.js';
 import { manualClock } from './support.js';
 
@@ -12,7 +18,10 @@ if (TEST_REDIS_URL) {
   stores.push([
     'redis',
     () => {
-      const store = new RedisBucketStore({ url: TEST_REDIS_URL!, keyPrefix: `test:tb:${randomBytes(4).toString('hex')}:` });
+      const store = new RedisBucketStore({
+        url: TEST_REDIS_URL!,
+        keyPrefix: `test:tb:${randomBytes(4).toString('hex')}:`,
+      });
       redisStores.push(store);
       return store;
     },
@@ -42,7 +51,12 @@ describe.each(stores)('token bucket in %s (capacity 200, refill 2/s, manual cloc
     const refused = await limiter.consume('a');
     expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 500 });
     expect(retryAfterSeconds(refused)).toBe(1);
-    expect(rateLimitHeaders(refused)).toEqual({ 'RateLimit-Limit': '200', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '100', 'Retry-After': '1' });
+    expect(rateLimitHeaders(refused)).toEqual({
+      'RateLimit-Limit': '200',
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': '100',
+      'Retry-After': '1',
+    });
   });
 
   it('refills exactly 3 tokens in 1.5 s after the burst, then refuses again', async () => {
@@ -88,7 +102,11 @@ describe.each(stores)('token bucket in %s (capacity 200, refill 2/s, manual cloc
 
   it('reports a full untouched bucket on peek without spending', async () => {
     expect(await limiter.peek('new')).toMatchObject({ allowed: true, remaining: 200, resetMs: 0 });
-    expect(rateLimitHeaders(await limiter.peek('new'))).toEqual({ 'RateLimit-Limit': '200', 'RateLimit-Remaining': '200', 'RateLimit-Reset': '0' });
+    expect(rateLimitHeaders(await limiter.peek('new'))).toEqual({
+      'RateLimit-Limit': '200',
+      'RateLimit-Remaining': '200',
+      'RateLimit-Reset': '0',
+    });
   });
 
   it('refills nothing when a clock runs behind the stored instant', async () => {

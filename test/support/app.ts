@@ -14,7 +14,10 @@ export interface TestApp {
   readonly app: App;
   readonly db: Database;
   get(path: string, init?: RequestInit): Promise<Response>;
-  graphql<R, V>(doc: TypedDocumentNode<R, V>, variables?: V): Promise<{ data?: R; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
+  graphql<R, V>(
+    doc: TypedDocumentNode<R, V>,
+    variables?: V,
+  ): Promise<{ data?: R; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
   close(): Promise<void>;
 }
 
@@ -27,7 +30,8 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const { db, close } = await createTestDatabase(kind, { seed });
   const app = await createApp({ config: testConfig(config), db, now: () => DEMO_TEST_NOW.getTime(), ...options });
-  const fetch = (path: string, init?: RequestInit) => Promise.resolve(app.yoga.fetch(new URL(path, "http://test"), init ?? {}));
+  const fetch = (path: string, init?: RequestInit) =>
+    Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), init ?? {}));
   return {
     app,
     db,
@@ -54,7 +58,9 @@ export type AppRead = string | { query: string };
 export async function fetchOn(target: App, read: AppRead): Promise<{ status: number; body: string }> {
   const res = await target.yoga.fetch(
     new URL(typeof read === 'string' ? read : '/graphql', 'http://test'),
-    typeof read === 'string' ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(read) },
+    typeof read === 'string'
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(read) },
   );
   return { status: res.status, body: await res.text() };
 }

@@ -23,7 +23,9 @@ export async function buildTestDashboard(): Promise<BuiltDashboard> {
  */
 export function dashboardDocumentText(document: unknown): string {
   const id = (document as { __meta__?: { hash?: string } }).__meta__?.hash;
-  const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../../src/dashboard/gql/persisted-documents.json'), 'utf8')) as Record<string, string>;
+  const manifest = JSON.parse(
+    readFileSync(join(import.meta.dirname, '../../src/dashboard/gql/persisted-documents.json'), 'utf8'),
+  ) as Record<string, string>;
   const text = id === undefined ? undefined : manifest[id];
   if (text === undefined) throw new Error(`no persisted document ${id ?? '(without an id)'}: run npm run codegen`);
   return text;

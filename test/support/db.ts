@@ -103,10 +103,12 @@ async function createWire(seed: TestSeed): Promise<TestDatabase> {
   try {
     await (await openPglite(root, await dumpFor(seed))).close();
     const engine = await startEngineThread(root);
-    const db = await openPostgres(testConfig({ DATABASE_POOL_SIZE: 4 }), engine.url, { embedded: true }).catch(async (error: unknown) => {
-      await engine.stop();
-      throw error;
-    });
+    const db = await openPostgres(testConfig({ DATABASE_POOL_SIZE: 4 }), engine.url, { embedded: true }).catch(
+      async (error: unknown) => {
+        await engine.stop();
+        throw error;
+      },
+    );
     return {
       db,
       async close() {
@@ -152,4 +154,6 @@ export function useTestDatabase(kind: TestBackend, seed: TestSeed): () => Databa
 }
 
 /** Engines the database tests run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. */
-export const TEST_BACKENDS: readonly ('pglite' | 'postgres')[] = TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+export const TEST_BACKENDS: readonly ('pglite' | 'postgres')[] = TEST_DATABASE_URL
+  ? ['pglite', 'postgres']
+  : ['pglite'];

@@ -1,5 +1,12 @@
 import {
-  type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, isObjectType, Kind, type SelectionSetNode, TypeInfo, visit,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  isObjectType,
+  Kind,
+  type SelectionSetNode,
+  TypeInfo,
+  visit,
   visitWithTypeInfo,
 } from 'graphql';
 
@@ -19,13 +26,17 @@ export function unselectedFields(schema: GraphQLSchema, doc: DocumentNode, exemp
     });
   const missing = new Set<string>();
   const info = new TypeInfo(schema);
-  visit(doc, visitWithTypeInfo(info, {
-    SelectionSet(set) {
-      const type = info.getParentType();
-      if (!isObjectType(type) || exempt.includes(type.name)) return;
-      const selected = new Set(names(set));
-      for (const field of Object.keys(type.getFields())) if (!selected.has(field)) missing.add(`${type.name}.${field}`);
-    },
-  }));
+  visit(
+    doc,
+    visitWithTypeInfo(info, {
+      SelectionSet(set) {
+        const type = info.getParentType();
+        if (!isObjectType(type) || exempt.includes(type.name)) return;
+        const selected = new Set(names(set));
+        for (const field of Object.keys(type.getFields()))
+          if (!selected.has(field)) missing.add(`${type.name}.${field}`);
+      },
+    }),
+  );
   return [...missing].sort();
 }

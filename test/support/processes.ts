@@ -31,7 +31,11 @@ export function killStarted(): void {
 
 /** Starts `node --import tsx <script> ...args` with only PATH, no shutdown drain (`SHUTDOWN_DRAIN_SECONDS=0`) and `env` in its environment. */
 export function start(script: string, args: readonly string[], env: Record<string, string>): Running {
-  const child = spawn(process.execPath, [...NODE_ARGS, script, ...args], { cwd: ROOT, env: { PATH: CHILD_PATH, SHUTDOWN_DRAIN_SECONDS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, script, ...args], {
+    cwd: ROOT,
+    env: { PATH: CHILD_PATH, SHUTDOWN_DRAIN_SECONDS: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   let text = '';
   const listeners = new Set<() => void>();
@@ -55,7 +59,8 @@ export function start(script: string, args: readonly string[], env: Record<strin
       const check = () => {
         const match = text.match(pattern);
         if (match) finish(null, match);
-        else if (done || child.exitCode !== null || child.signalCode !== null) finish(new Error(`exited before ${pattern}; output:\n${text}`));
+        else if (done || child.exitCode !== null || child.signalCode !== null)
+          finish(new Error(`exited before ${pattern}; output:\n${text}`));
       };
       function finish(error: Error | null, match?: RegExpMatchArray) {
         clearTimeout(timer);
@@ -81,11 +86,20 @@ export async function startServer(env: Record<string, string>): Promise<Running 
 }
 
 /** Runs `node --import tsx <script> ...args` to completion. */
-export function run(script: string, args: readonly string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+export function run(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...NODE_ARGS, script, ...args], { cwd: ROOT, env: { PATH: CHILD_PATH, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [...NODE_ARGS, script, ...args],
+      { cwd: ROOT, env: { PATH: CHILD_PATH, ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }

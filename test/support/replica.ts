@@ -32,7 +32,12 @@ export function replicaToolsAvailable(): boolean {
 }
 
 async function replicaScript(action: 'start' | 'stop', port: number, dir: string, primary: URL): Promise<void> {
-  const env = { PATH: CHILD_PATH, PRIMARY_HOST: primary.hostname, PRIMARY_PORT: primary.port || '5432', PRIMARY_USER: decodeURIComponent(primary.username) || 'postgres' };
+  const env = {
+    PATH: CHILD_PATH,
+    PRIMARY_HOST: primary.hostname,
+    PRIMARY_PORT: primary.port || '5432',
+    PRIMARY_USER: decodeURIComponent(primary.username) || 'postgres',
+  };
   await promisify(execFile)('bash', [SCRIPT, action, String(port), dir], { env, timeout: SCRIPT_TIMEOUT_MS });
 }
 

@@ -33,7 +33,9 @@ function jsonOf<R>(f: Field<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
  * server's wire rows (`wireRowOf` then `JSON.stringify`) are checked against.
  */
 export function rowJsonOf<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): (row: R) => string {
-  const parts = restFields(contract).map((f, i) => [`${i === 0 ? '{' : ','}${JSON.stringify(f.rest)}:`, jsonOf(f, zoneOf)] as const);
+  const parts = restFields(contract).map(
+    (f, i) => [`${i === 0 ? '{' : ','}${JSON.stringify(f.rest)}:`, jsonOf(f, zoneOf)] as const,
+  );
   return (row) => {
     let text = '';
     for (const [key, json] of parts) text += key + json(row);

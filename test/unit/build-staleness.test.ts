@@ -14,7 +14,8 @@ describe('the build skip of the npm scripts (scripts/build.mjs)', () => {
   };
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'eumarket-build-'));
-    for (const input of ['src/main.ts', 'src/dashboard/main.ts', 'package.json', 'schema.graphql']) write(input, now - 100_000);
+    for (const input of ['src/main.ts', 'src/dashboard/main.ts', 'package.json', 'schema.graphql'])
+      write(input, now - 100_000);
     for (const output of ['dist/src/main.js', 'dist/web/index.html']) write(output, now + 10_000);
     write('dist/.app.stamp', now + 10_000);
   });

@@ -10,28 +10,54 @@ const event = { item: 'prices', from: new Date('2025-10-01T00:00Z'), to: new Dat
 
 describe('cache tags', () => {
   it('names the dataset and the zones or borders an answer filters on, in canonical form', () => {
-    expect(responseTags(['prices'], { zone: ['de-lu', '10YFR-RTE------C'] }, DATA_CATALOGUE)).toEqual(['prices', 'prices:DE_LU', 'prices:FR']);
+    expect(responseTags(['prices'], { zone: ['de-lu', '10YFR-RTE------C'] }, DATA_CATALOGUE)).toEqual([
+      'prices',
+      'prices:DE_LU',
+      'prices:FR',
+    ]);
     expect(responseTags(['prices'], {}, DATA_CATALOGUE)).toEqual(['prices', 'prices:all']);
-    expect(responseTags(['flows'], { border: ['FR->DE_LU'], zone: ['ES'] }, DATA_CATALOGUE)).toEqual(['flows', 'flows:ES', 'flows:DE_LU->FR']);
-    expect(responseTags(['prices', 'flows'], { border: ['DE_LU->FR'] }, DATA_CATALOGUE)).toEqual(['prices', 'flows', 'prices:DE_LU', 'prices:FR', 'flows:DE_LU->FR']);
+    expect(responseTags(['flows'], { border: ['FR->DE_LU'], zone: ['ES'] }, DATA_CATALOGUE)).toEqual([
+      'flows',
+      'flows:ES',
+      'flows:DE_LU->FR',
+    ]);
+    expect(responseTags(['prices', 'flows'], { border: ['DE_LU->FR'] }, DATA_CATALOGUE)).toEqual([
+      'prices',
+      'flows',
+      'prices:DE_LU',
+      'prices:FR',
+      'flows:DE_LU->FR',
+    ]);
     expect(responseTags(['catalogue'], {}, DATA_CATALOGUE)).toEqual(['catalogue']);
     expect(responseTags([], {}, DATA_CATALOGUE)).toEqual([]);
   });
 
   it("purges a zone's prices and, as they reclassify its borders, their flows; never another zone's prices", () => {
     const tags = eventTags({ ...event, kind: 'prices', zones: ['ES'], borders: [] });
-    expect(tags).toEqual(expect.arrayContaining(['prices:ES', 'prices:all', 'flows:ES', 'flows:ES->FR', 'flows:ES->PT', 'flows:all']));
+    expect(tags).toEqual(
+      expect.arrayContaining(['prices:ES', 'prices:all', 'flows:ES', 'flows:ES->FR', 'flows:ES->PT', 'flows:all']),
+    );
     expect(tags.filter((t) => t.startsWith('prices:'))).toEqual(['prices:ES', 'prices:all']);
     expect(tags).not.toContain('prices');
   });
 
   it("purges a border's flows, its zones' flow answers and every-zone answers, and no prices", () => {
-    expect(eventTags({ ...event, item: 'flows', kind: 'flows', zones: [], borders: ['DE_LU->FR'] })).toEqual(['flows:DE_LU->FR', 'flows:DE_LU', 'flows:FR', 'flows:all']);
+    expect(eventTags({ ...event, item: 'flows', kind: 'flows', zones: [], borders: ['DE_LU->FR'] })).toEqual([
+      'flows:DE_LU->FR',
+      'flows:DE_LU',
+      'flows:FR',
+      'flows:all',
+    ]);
   });
 
   it('a purge that fails is reported, not thrown', async () => {
     const lines: string[] = [];
-    await cachePurger('http://127.0.0.1:9/', (l) => lines.push(l), { repurgeAfterMs: 0 })!({ ...event, kind: 'prices', zones: ['ES'], borders: [] });
+    await cachePurger('http://127.0.0.1:9/', (l) => lines.push(l), { repurgeAfterMs: 0 })!({
+      ...event,
+      kind: 'prices',
+      zones: ['ES'],
+      borders: [],
+    });
     expect(lines).toEqual([expect.stringMatching(/^cache purge of prices:ES .* failed: /)]);
   });
 
@@ -43,7 +69,9 @@ describe('cache tags', () => {
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     try {
-      const purge = cachePurger(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (l) => expect.fail(l), { repurgeAfterMs: 200 })!;
+      const purge = cachePurger(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (l) => expect.fail(l), {
+        repurgeAfterMs: 200,
+      })!;
       const started = performance.now();
       await purge({ ...event, kind: 'prices', zones: ['ES'], borders: [] });
       expect(seen).toHaveLength(1);

@@ -7,10 +7,9 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 /** UTC offset in minutes of an IANA zone at an instant, as the platform's time zone database has it. */
 function intlOffsetMinutes(timeZone: string, ms: number): number {
   let format = formats.get(timeZone);
-  if (!format) formats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })));
-  const name = format
-    .formatToParts(ms)
-    .find((p) => p.type === 'timeZoneName')?.value ?? '';
+  if (!format)
+    formats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })));
+  const name = format.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? '';
   const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
   if (!m) throw new Error(`unreadable offset ${name} of ${timeZone}`);
   return m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
@@ -38,19 +37,27 @@ describe('EU summer time rule', () => {
     expect([...standard].sort((a, b) => a - b)).toEqual([0, 60, 120]);
   });
 
-  it.each(timeZones)('gives the offset of %s that Intl gives, every hour near the switches of 2015-2030', (timeZone) => {
-    const mismatches = instantsNearSwitches().filter((ms) => {
-      const standard = intlOffsetMinutes(timeZone, Date.UTC(new Date(ms).getUTCFullYear(), 0, 15));
-      return intlOffsetMinutes(timeZone, ms) !== standard + (isEuSummerTime(ms) ? 60 : 0);
-    });
-    expect(mismatches.map((ms) => new Date(ms).toISOString())).toEqual([]);
-  });
+  it.each(timeZones)(
+    'gives the offset of %s that Intl gives, every hour near the switches of 2015-2030',
+    (timeZone) => {
+      const mismatches = instantsNearSwitches().filter((ms) => {
+        const standard = intlOffsetMinutes(timeZone, Date.UTC(new Date(ms).getUTCFullYear(), 0, 15));
+        return intlOffsetMinutes(timeZone, ms) !== standard + (isEuSummerTime(ms) ? 60 : 0);
+      });
+      expect(mismatches.map((ms) => new Date(ms).toISOString())).toEqual([]);
+    },
+  );
 
   it('answers as the switch instants say for more years than it remembers, in any order', () => {
     const years = Array.from({ length: 150 }, (_, i) => 1950 + ((i * 37) % 150));
     const wrong = [...years, ...years].flatMap((year) => {
       const [start, end] = [euSwitchInstant(year, 2), euSwitchInstant(year, 9)];
-      const expected: [number, boolean][] = [[start - 1, false], [start, true], [end - 1, true], [end, false]];
+      const expected: [number, boolean][] = [
+        [start - 1, false],
+        [start, true],
+        [end - 1, true],
+        [end, false],
+      ];
       return expected.filter(([ms, summer]) => isEuSummerTime(ms) !== summer).map(([ms]) => new Date(ms).toISOString());
     });
     expect(wrong).toEqual([]);

@@ -13,18 +13,41 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/entsoe/', import.meta.url));
 
 /** Rows of a CSV with a header line; fields may be double-quoted (commas inside). */
 function csv(name: string): string[][] {
-  const lines = readFileSync(FIXTURES + name, 'utf8').trim().split(/\r?\n/).slice(1);
-  return lines.map((line) => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"')));
+  const lines = readFileSync(FIXTURES + name, 'utf8')
+    .trim()
+    .split(/\r?\n/)
+    .slice(1);
+  return lines.map((line) =>
+    [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"')),
+  );
 }
 
 /** Rows of a tab-separated file with a header line. */
 function tsv(name: string): string[][] {
-  return readFileSync(FIXTURES + name, 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split('\t'));
+  return readFileSync(FIXTURES + name, 'utf8')
+    .trim()
+    .split(/\r?\n/)
+    .slice(1)
+    .map((l) => l.split('\t'));
 }
 
-const AREAS = csv('eic_areas_entsoe-py.csv').map(([key, eic, meaning, timeZone]) => ({ key: key!, eic: eic!, meaning: meaning!, timeZone: timeZone! }));
-const NEIGHBOURS = csv('bidding_zone_neighbours_entsoe-py.csv').map(([, , fromEic, toEic]) => [fromEic!, toEic!] as const);
-const PAIRS = tsv('transmission_pairs_entsoeapi.tsv').map((r) => ({ out: r[0]!, outType: r[1]!, outCode: r[3]!, in: r[4]!, inType: r[5]!, inCode: r[7]! }));
+const AREAS = csv('eic_areas_entsoe-py.csv').map(([key, eic, meaning, timeZone]) => ({
+  key: key!,
+  eic: eic!,
+  meaning: meaning!,
+  timeZone: timeZone!,
+}));
+const NEIGHBOURS = csv('bidding_zone_neighbours_entsoe-py.csv').map(
+  ([, , fromEic, toEic]) => [fromEic!, toEic!] as const,
+);
+const PAIRS = tsv('transmission_pairs_entsoeapi.tsv').map((r) => ({
+  out: r[0]!,
+  outType: r[1]!,
+  outCode: r[3]!,
+  in: r[4]!,
+  inType: r[5]!,
+  inCode: r[7]!,
+}));
 
 const EIC = new Map(ZONES.map((z) => [z.code, z.eic]));
 const CODE = new Map(ZONES.map((z) => [z.eic, z.code]));
@@ -45,7 +68,8 @@ const MEANING_EXCEPTIONS: Record<string, string> = {
 
 /** Areas of ENTSO-E bidding-zone transmission pairs that are not catalogue zones, and why. */
 const AREAS_NOT_SERVED: Record<string, string> = {
-  '10Y1001A1001A893': 'IT_SACO_DC: virtual zone of the SACOI DC link (Sardinia-Corsica-Italy), no market zone of its own',
+  '10Y1001A1001A893':
+    'IT_SACO_DC: virtual zone of the SACOI DC link (Sardinia-Corsica-Italy), no market zone of its own',
   '10Y1001A1001A77A': 'IT_ROSN: Rossano, a former Italian production-pole zone, not a current bidding zone',
   '10Y1001A1001A51S': 'BY: Belarus, outside the European day-ahead market coupling (no prices served)',
   '10Y1001A1001A50U': 'RU_KGD: Kaliningrad, outside the European day-ahead market coupling (no prices served)',
@@ -65,15 +89,22 @@ function mentions(text: string, label: string): boolean {
 }
 
 describe('zone catalogue against entsoe-py areas', () => {
-  it.each(ZONES.map((z) => [z.code, z] as const))('%s: its EIC is a bidding zone of the same name and time zone', (code, z) => {
-    const areas = AREAS.filter((a) => a.eic === z.eic);
-    expect(areas.length).toBeGreaterThan(0);
-    const zone = areas.find((a) => /\bBZ\b/.test(a.meaning));
-    expect(zone, `no bidding-zone meaning among ${areas.map((a) => a.meaning).join(' | ')}`).toBeDefined();
-    expect(zone!.timeZone).toBe(z.timeZone);
-    const named = labels(z).some((l) => mentions(zone!.meaning, l));
-    expect({ code, named, meaning: zone!.meaning }).toEqual({ code, named: !(code in MEANING_EXCEPTIONS), meaning: zone!.meaning });
-  });
+  it.each(ZONES.map((z) => [z.code, z] as const))(
+    '%s: its EIC is a bidding zone of the same name and time zone',
+    (code, z) => {
+      const areas = AREAS.filter((a) => a.eic === z.eic);
+      expect(areas.length).toBeGreaterThan(0);
+      const zone = areas.find((a) => /\bBZ\b/.test(a.meaning));
+      expect(zone, `no bidding-zone meaning among ${areas.map((a) => a.meaning).join(' | ')}`).toBeDefined();
+      expect(zone!.timeZone).toBe(z.timeZone);
+      const named = labels(z).some((l) => mentions(zone!.meaning, l));
+      expect({ code, named, meaning: zone!.meaning }).toEqual({
+        code,
+        named: !(code in MEANING_EXCEPTIONS),
+        meaning: zone!.meaning,
+      });
+    },
+  );
 
   it('lists no meaning exception for a zone it does not hold', () => {
     expect(Object.keys(MEANING_EXCEPTIONS).filter((c) => !EIC.has(c))).toEqual([]);

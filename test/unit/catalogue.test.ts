@@ -25,7 +25,9 @@ describe('zone catalogue', () => {
 
 describe('border filters', () => {
   it('keeps the written orientation and finds the stored border', () => {
-    expect(catalogue.resolveBorders(['FR->DE_LU'])).toEqual([{ from: 'FR', to: 'DE_LU', key: 'DE_LU->FR', storedOrientation: false }]);
+    expect(catalogue.resolveBorders(['FR->DE_LU'])).toEqual([
+      { from: 'FR', to: 'DE_LU', key: 'DE_LU->FR', storedOrientation: false },
+    ]);
     expect(catalogue.resolveBorders(['de_lu->fr'])[0]?.storedOrientation).toBe(true);
   });
   it('rejects bad forms, unknown zones and non-neighbours on the parameter, named by its declaration (borders)', () => {
@@ -44,7 +46,14 @@ describe('border filters', () => {
 describe('stored catalogue', () => {
   const zones = ZONES.map((z, i) => ({ ...z, id: 100 + i }));
   const idOf = new Map(zones.map((z) => [z.code, z.id]));
-  const borders = BORDERS.map(([a, b], i) => ({ id: i + 1, a, b, key: `${a}->${b}`, zoneAId: idOf.get(a)!, zoneBId: idOf.get(b)! }));
+  const borders = BORDERS.map(([a, b], i) => ({
+    id: i + 1,
+    a,
+    b,
+    key: `${a}->${b}`,
+    zoneAId: idOf.get(a)!,
+    zoneBId: idOf.get(b)!,
+  }));
   const stored = new Catalogue(zones, borders);
 
   it('finds zones with their ids by code and by EIC in any case', () => {

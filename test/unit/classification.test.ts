@@ -3,7 +3,15 @@ import { type BorderHourInput, classifyHour, DEFAULT_THRESHOLDS, netAbFlow } fro
 import { BOUNDARY_HOURS } from '../support/classification-boundaries.js';
 
 /** A border A-B hour: A at 50 EUR/MWh, B at 80, 1000 MW of NTC each way, 600 MW flowing A->B. */
-const base: BorderHourInput = { priceA: 50, priceB: 80, flowAbMw: 600, flowBaMw: 0, ntcAbMw: 1000, ntcBaMw: 1000, outage: false };
+const base: BorderHourInput = {
+  priceA: 50,
+  priceB: 80,
+  flowAbMw: 600,
+  flowBaMw: 0,
+  ntcAbMw: 1000,
+  ntcBaMw: 1000,
+  outage: false,
+};
 const classify = (over: Partial<BorderHourInput>) => classifyHour({ ...base, ...over });
 
 describe('classifyHour rules', () => {
@@ -15,7 +23,11 @@ describe('classifyHour rules', () => {
     expect(classify({ flowAbMw: 969.9 }).flowType).toBe('convergence');
   });
   it('counter_intuitive: power leaves the higher-price zone', () => {
-    expect(classify({ flowAbMw: 0, flowBaMw: 400 })).toEqual({ flowType: 'counter_intuitive', exportFromA: false, netFlowMw: 400 });
+    expect(classify({ flowAbMw: 0, flowBaMw: 400 })).toEqual({
+      flowType: 'counter_intuitive',
+      exportFromA: false,
+      netFlowMw: 400,
+    });
   });
   it('counter_intuitive even at full capacity (the direction decides first)', () => {
     expect(classify({ priceA: 90, flowAbMw: 1000 }).flowType).toBe('counter_intuitive');
@@ -38,7 +50,11 @@ describe('classifyHour edge cases', () => {
     expect(classify({ priceB: 50.02, flowAbMw: 990 }).flowType).toBe('congestion');
   });
   it('a near-zero flow (< 1 MW) has no direction and is convergence', () => {
-    expect(classify({ flowAbMw: 0.4, flowBaMw: 0 })).toEqual({ flowType: 'convergence', exportFromA: null, netFlowMw: 0.4 });
+    expect(classify({ flowAbMw: 0.4, flowBaMw: 0 })).toEqual({
+      flowType: 'convergence',
+      exportFromA: null,
+      netFlowMw: 0.4,
+    });
   });
   it('a missing NTC cannot be congestion', () => {
     expect(classify({ flowAbMw: 5000, ntcAbMw: null }).flowType).toBe('convergence');
@@ -51,7 +67,11 @@ describe('classifyHour edge cases', () => {
     expect(classify({ priceA: null }).flowType).toBeNull();
   });
   it('no reported flow leaves the hour unassessed unless there is an outage', () => {
-    expect(classify({ flowAbMw: null, flowBaMw: null })).toEqual({ flowType: null, exportFromA: null, netFlowMw: null });
+    expect(classify({ flowAbMw: null, flowBaMw: null })).toEqual({
+      flowType: null,
+      exportFromA: null,
+      netFlowMw: null,
+    });
     expect(classify({ flowAbMw: null, flowBaMw: null, outage: true }).flowType).toBe('outage');
   });
   it('nets the two directions, a missing side counting as zero', () => {
@@ -68,8 +88,19 @@ describe('classifyHour edge cases', () => {
 
 describe('classifyHour at exact thresholds (hand-computed, default thresholds)', () => {
   it.each(BOUNDARY_HOURS)('$name', (h) => {
-    const r = classifyHour({ priceA: h.priceA, priceB: h.priceB, flowAbMw: h.flowAbMw, flowBaMw: h.flowBaMw, ntcAbMw: h.ntcAbMw, ntcBaMw: h.ntcBaMw, outage: false });
-    expect({ flowType: r.flowType, exportFromA: r.exportFromA }).toEqual({ flowType: h.flowType, exportFromA: h.exportFromA });
+    const r = classifyHour({
+      priceA: h.priceA,
+      priceB: h.priceB,
+      flowAbMw: h.flowAbMw,
+      flowBaMw: h.flowBaMw,
+      ntcAbMw: h.ntcAbMw,
+      ntcBaMw: h.ntcBaMw,
+      outage: false,
+    });
+    expect({ flowType: r.flowType, exportFromA: r.exportFromA }).toEqual({
+      flowType: h.flowType,
+      exportFromA: h.exportFromA,
+    });
   });
   it('compares a custom capacity share exactly (7 of 100 MW at a share of 0.07 is congestion)', () => {
     const t = { ...DEFAULT_THRESHOLDS, congestionShare: 0.07 };
@@ -78,7 +109,11 @@ describe('classifyHour at exact thresholds (hand-computed, default thresholds)',
   });
   it('compares a custom eps and minimum flow exactly', () => {
     const t = { ...DEFAULT_THRESHOLDS, epsEurMwh: 0.29, minFlowMw: 0.3 };
-    expect(classifyHour({ ...base, priceA: 50.29, priceB: 50, flowAbMw: 0.3 }, t)).toEqual({ flowType: 'convergence', exportFromA: true, netFlowMw: 0.3 });
+    expect(classifyHour({ ...base, priceA: 50.29, priceB: 50, flowAbMw: 0.3 }, t)).toEqual({
+      flowType: 'convergence',
+      exportFromA: true,
+      netFlowMw: 0.3,
+    });
     expect(classifyHour({ ...base, priceA: 50.3, priceB: 50, flowAbMw: 0.3 }, t).flowType).toBe('counter_intuitive');
   });
 });

@@ -22,34 +22,42 @@ function lazyRows(total: number): { stream: ReadableStream<Uint8Array>; pulled: 
   let n = 0;
   let seed = 7;
   const parts: string[] = [];
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (n === total) return controller.close();
-      const batch: string[] = [];
-      for (const end = Math.min(total, n + 50); n < end; n++) {
-        seed = (seed * 48271) % 2147483647;
-        batch.push(`{"datetime":"2025-10-01T${String(n % 24).padStart(2, '0')}:00:00Z","net_flow_mw":${(seed % 100000) / 10},"row":${n}},`);
-      }
-      parts.push(...batch);
-      controller.enqueue(encoder.encode(batch.join('')));
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (n === total) return controller.close();
+        const batch: string[] = [];
+        for (const end = Math.min(total, n + 50); n < end; n++) {
+          seed = (seed * 48271) % 2147483647;
+          batch.push(
+            `{"datetime":"2025-10-01T${String(n % 24).padStart(2, '0')}:00:00Z","net_flow_mw":${(seed % 100000) / 10},"row":${n}},`,
+          );
+        }
+        parts.push(...batch);
+        controller.enqueue(encoder.encode(batch.join('')));
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { stream, pulled: () => n, text: () => parts.join('') };
 }
 
 describe('compressStream', () => {
-  it.each(['gzip', 'br'] as const)('emits %s bytes long before a 20,000-row body ends, and the whole decompresses to the original', async (coding) => {
-    const rows = lazyRows(20_000);
-    const reader = compressStream(rows.stream, coding).getReader();
-    const first = await reader.read();
-    expect(first.done).toBe(false);
-    expect(rows.pulled()).toBeLessThan(20_000 / 2);
-    const chunks: Uint8Array[] = [first.value!];
-    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
-    const all = Buffer.concat(chunks);
-    const plain = coding === 'gzip' ? gunzipSync(all) : brotliDecompressSync(all);
-    expect(plain.toString('utf8')).toBe(rows.text());
-  });
+  it.each(['gzip', 'br'] as const)(
+    'emits %s bytes long before a 20,000-row body ends, and the whole decompresses to the original',
+    async (coding) => {
+      const rows = lazyRows(20_000);
+      const reader = compressStream(rows.stream, coding).getReader();
+      const first = await reader.read();
+      expect(first.done).toBe(false);
+      expect(rows.pulled()).toBeLessThan(20_000 / 2);
+      const chunks: Uint8Array[] = [first.value!];
+      for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+      const all = Buffer.concat(chunks);
+      const plain = coding === 'gzip' ? gunzipSync(all) : brotliDecompressSync(all);
+      expect(plain.toString('utf8')).toBe(rows.text());
+    },
+  );
 });
 
 describe('compressStream cancelled', () => {
@@ -66,8 +74,15 @@ describe('compressStream cancelled', () => {
 describe('compressionPlugin', () => {
   const run = async (response: Response, acceptEncoding: string | null, method = 'GET'): Promise<Response> => {
     let out = response;
-    const request = new Request('http://test/api/v1/flows', { method, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
-    const onResponse = compressionPlugin().onResponse as (p: { request: Request; response: Response; setResponse: (r: Response) => void }) => unknown;
+    const request = new Request('http://test/api/v1/flows', {
+      method,
+      headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+    });
+    const onResponse = compressionPlugin().onResponse as (p: {
+      request: Request;
+      response: Response;
+      setResponse: (r: Response) => void;
+    }) => unknown;
     await onResponse({ request, response, setResponse: (r) => (out = r) });
     return out;
   };
@@ -90,7 +105,9 @@ describe('compressionPlugin', () => {
     expect(small.headers.get('content-encoding')).toBeNull();
     expect(await small.text()).toBe('{"detail":"x"}');
     const big = 'x'.repeat(5_000);
-    expect((await run(new Response(big, { headers: json }), 'gzip', 'HEAD')).headers.get('content-encoding')).toBeNull();
+    expect(
+      (await run(new Response(big, { headers: json }), 'gzip', 'HEAD')).headers.get('content-encoding'),
+    ).toBeNull();
     expect((await run(new Response(null, { status: 304, headers: json }), 'gzip')).status).toBe(304);
     const sse = await run(new Response(big, { headers: { 'content-type': 'text/event-stream' } }), 'gzip');
     expect(sse.headers.get('content-encoding')).toBeNull();

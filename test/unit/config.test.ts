@@ -27,15 +27,19 @@ describe('DATABASE_DIRECT_URL and DATABASE_READ_URL', () => {
   const primary = 'postgresql://app@db:5432/emk';
 
   it('reads DATABASE_READ_URL as one URL or a comma-separated list', () => {
-    expect(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgresql://app@r1/emk' }).DATABASE_READ_URL).toEqual(['postgresql://app@r1/emk']);
-    expect(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgresql://app@r1/emk, postgres://app@r2/emk' }).DATABASE_READ_URL).toEqual([
-      'postgresql://app@r1/emk',
-      'postgres://app@r2/emk',
-    ]);
+    expect(
+      loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgresql://app@r1/emk' }).DATABASE_READ_URL,
+    ).toEqual(['postgresql://app@r1/emk']);
+    expect(
+      loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgresql://app@r1/emk, postgres://app@r2/emk' })
+        .DATABASE_READ_URL,
+    ).toEqual(['postgresql://app@r1/emk', 'postgres://app@r2/emk']);
   });
 
   it('refuses a list entry that is not a PostgreSQL URL, naming the variable', () => {
-    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgresql://app@r1/emk,http://r2' })).toThrow(/DATABASE_READ_URL/);
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgresql://app@r1/emk,http://r2' })).toThrow(
+      /DATABASE_READ_URL/,
+    );
   });
 
   it('needs DATABASE_URL beside either', () => {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_STATE, readState, writeState, type ViewState } from '../../src/dashboard/state.js';
 import { zoneColour } from '../../src/dashboard/colours.js';
 
-const known = { zones: new Set(['DE_LU', 'FR', 'NL', 'ES', 'PL', 'BE', 'NO_1']), borders: new Set(['DE_LU->FR', 'BE->NL']) };
+const known = {
+  zones: new Set(['DE_LU', 'FR', 'NL', 'ES', 'PL', 'BE', 'NO_1']),
+  borders: new Set(['DE_LU->FR', 'BE->NL']),
+};
 
 describe('dashboard URL state', () => {
   it('round-trips every selection through the query string', () => {

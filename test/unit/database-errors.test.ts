@@ -8,7 +8,9 @@ describe('database errors as client errors', () => {
 
   it('reports a connection that could not be opened in time as DATABASE_UNAVAILABLE', () => {
     expect(databaseAppError(new Error('timeout expired'))?.code).toBe('DATABASE_UNAVAILABLE');
-    expect(databaseAppError(new Error('Connection terminated due to connection timeout'))?.code).toBe('DATABASE_UNAVAILABLE');
+    expect(databaseAppError(new Error('Connection terminated due to connection timeout'))?.code).toBe(
+      'DATABASE_UNAVAILABLE',
+    );
   });
 
   it('leaves other errors unmapped', () => {

@@ -6,7 +6,13 @@ describe('DateTime scalar remembering the last instant', () => {
   const memo = lastInstantMemo(DateTimeISOResolver);
 
   it('writes what DateTimeISO writes for repeated, changing and millisecond instants', () => {
-    const instants = ['2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z', '2026-11-01T01:00:00Z', '2026-11-01T00:00:00Z', '2026-11-01T00:15:00.123Z'];
+    const instants = [
+      '2026-11-01T00:00:00Z',
+      '2026-11-01T00:00:00Z',
+      '2026-11-01T01:00:00Z',
+      '2026-11-01T00:00:00Z',
+      '2026-11-01T00:15:00.123Z',
+    ];
     for (const text of instants) {
       const d = new Date(text);
       expect(memo.serialize(d)).toBe(DateTimeISOResolver.serialize(d));

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { withDeadline } from '../../src/deadline.js';
 import { AppError } from '../../src/errors.js';
 
-const statementTimeout = () => Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+const statementTimeout = () =>
+  Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
 const cancelledByUser = () => Object.assign(new Error('canceling statement due to user request'), { code: '57014' });
-const rejectAfter = <T>(ms: number, value: () => T) => new Promise<never>((_, reject) => setTimeout(() => reject(value()), ms));
+const rejectAfter = <T>(ms: number, value: () => T) =>
+  new Promise<never>((_, reject) => setTimeout(() => reject(value()), ms));
 
 describe('a request time limit names the limit, whichever side notices it first', () => {
   it('rejects with the limit in seconds when the timer passes first', async () => {
@@ -15,15 +17,27 @@ describe('a request time limit names the limit, whichever side notices it first'
   });
 
   it('rejects with the same error when the database reports its statement timeout just before the timer', async () => {
-    const err = await withDeadline(300, undefined, () => rejectAfter(280, statementTimeout), 2_000).catch((e: unknown) => e);
+    const err = await withDeadline(300, undefined, () => rejectAfter(280, statementTimeout), 2_000).catch(
+      (e: unknown) => e,
+    );
     expect((err as AppError).code).toBe('TIMEOUT');
     expect((err as AppError).message).toMatch(/the 2 s time limit/);
   });
 
   it('rejects with the same error when a pooled connection or a key lookup timed out at the deadline', async () => {
-    const pool = await withDeadline(300, undefined, () => rejectAfter(280, () => new Error('timeout exceeded when trying to connect')), 30_000).catch((e: unknown) => e);
+    const pool = await withDeadline(
+      300,
+      undefined,
+      () => rejectAfter(280, () => new Error('timeout exceeded when trying to connect')),
+      30_000,
+    ).catch((e: unknown) => e);
     expect((pool as AppError).message).toMatch(/the 30 s time limit/);
-    const lookup = await withDeadline(300, undefined, () => rejectAfter(280, () => new AppError('TIMEOUT', 'x')), 2_000).catch((e: unknown) => e);
+    const lookup = await withDeadline(
+      300,
+      undefined,
+      () => rejectAfter(280, () => new AppError('TIMEOUT', 'x')),
+      2_000,
+    ).catch((e: unknown) => e);
     expect((lookup as AppError).message).toMatch(/the 2 s time limit/);
   });
 

@@ -18,10 +18,19 @@ import type { ServiceDeps } from '../../src/services/context.js';
 interface OpenApiParam {
   name: string;
   description?: string;
-  schema: { type: string | string[]; items?: { type: string; enum?: string[] }; enum?: string[]; default?: unknown; minimum?: number; maximum?: number; description?: string };
+  schema: {
+    type: string | string[];
+    items?: { type: string; enum?: string[] };
+    enum?: string[];
+    default?: unknown;
+    minimum?: number;
+    maximum?: number;
+    description?: string;
+  };
 }
 
-const operations = (doc: object) => Object.values((doc as { paths: Record<string, { get: { parameters: OpenApiParam[] } }> }).paths).map((p) => p.get);
+const operations = (doc: object) =>
+  Object.values((doc as { paths: Record<string, { get: { parameters: OpenApiParam[] } }> }).paths).map((p) => p.get);
 const typesOf = (s: OpenApiParam['schema']) => [s.type].flat();
 
 /** What OpenAPI shows of a declared parameter: its type, enum values, default and bounds. */
@@ -37,10 +46,18 @@ function expectOnOpenApi(p: ParamDecl, found: OpenApiParam): void {
     case 'int':
     case 'float':
       expect(typesOf(s)).toContain(p.kind === 'int' ? 'integer' : 'number');
-      expect(s).toMatchObject({ minimum: p.min, default: p.default, ...(p.max === undefined ? {} : { maximum: p.max }) });
+      expect(s).toMatchObject({
+        minimum: p.min,
+        default: p.default,
+        ...(p.max === undefined ? {} : { maximum: p.max }),
+      });
       break;
     case 'enum':
-      expect(s).toMatchObject({ type: 'string', enum: enumValues(p.values), ...(p.default === undefined ? {} : { default: p.default }) });
+      expect(s).toMatchObject({
+        type: 'string',
+        enum: enumValues(p.values),
+        ...(p.default === undefined ? {} : { default: p.default }),
+      });
       break;
     case 'enums':
       expect(s).toMatchObject({ type: 'array', items: { type: 'string', enum: enumValues(p.values) } });
@@ -72,22 +89,34 @@ describe('every declared query parameter', () => {
   const restParams = operations(buildOpenApi(ENDPOINTS)).flatMap((o) => o.parameters);
   const graphqlArgsOf = Object.values(schema.getQueryType()!.getFields()).flatMap((f) => f.args);
 
-  it.each(PARAMS.filter((p) => p.rest !== undefined).map((p) => [p.rest!, p] as const))('%s is a REST parameter in OpenAPI with its declared type, default and bounds', (name, p) => {
-    const found = restParams.filter((q) => q.name === name);
-    expect(found.length).toBeGreaterThan(0);
-    for (const q of found) expectOnOpenApi(p, q);
-  });
+  it.each(PARAMS.filter((p) => p.rest !== undefined).map((p) => [p.rest!, p] as const))(
+    '%s is a REST parameter in OpenAPI with its declared type, default and bounds',
+    (name, p) => {
+      const found = restParams.filter((q) => q.name === name);
+      expect(found.length).toBeGreaterThan(0);
+      for (const q of found) expectOnOpenApi(p, q);
+    },
+  );
 
-  it.each(PARAMS.filter((p) => p.graphql !== undefined).map((p) => [p.graphql!, p] as const))('%s is a GraphQL argument with its declared type and default', (name, p) => {
-    const found = graphqlArgsOf.filter((a) => a.name === name);
-    expect(found.length).toBeGreaterThan(0);
-    for (const a of found) expectOnGraphql(p, a);
-  });
+  it.each(PARAMS.filter((p) => p.graphql !== undefined).map((p) => [p.graphql!, p] as const))(
+    '%s is a GraphQL argument with its declared type and default',
+    (name, p) => {
+      const found = graphqlArgsOf.filter((a) => a.name === name);
+      expect(found.length).toBeGreaterThan(0);
+      for (const a of found) expectOnGraphql(p, a);
+    },
+  );
 });
 
 /** A parameter that exists only here: declared once, it must reach both surfaces and OpenAPI. */
 const WINDOW = {
-  input: 'windowHours', rest: 'window_h', graphql: 'windowHours', kind: 'int', min: 1, max: 48, default: 24,
+  input: 'windowHours',
+  rest: 'window_h',
+  graphql: 'windowHours',
+  kind: 'int',
+  min: 1,
+  max: 48,
+  default: 24,
   description: 'Test-only: a window, hours.',
   graphqlDescription: () => 'Test-only: a window, hours (1 to 48).',
 } as const satisfies ParamDecl;
@@ -96,17 +125,26 @@ const PARAMS_UNDER_TEST = [...RANGE, use(WINDOW, { rest: 'Test-only: the window 
 
 describe('a parameter declared in one place', () => {
   const seen: unknown[] = [];
-  const doc = { path: '/api/v1/test-window', reads: [], summary: 'Test-only endpoint', description: 'Takes the test-only parameter.', contract: PRICE_ROW };
+  const doc = {
+    path: '/api/v1/test-window',
+    reads: [],
+    summary: 'Test-only endpoint',
+    description: 'Takes the test-only parameter.',
+    contract: PRICE_ROW,
+  };
   const endpoint = rowsEndpoint({
     ...doc,
     params: PARAMS_UNDER_TEST,
     rows: async (_deps, input) => {
       seen.push(input);
-      return { meta: { provenance: 'derived', upstreamSources: null, range: null, resolution: null, pagination: null }, rows: [] };
+      return {
+        meta: { provenance: 'derived', upstreamSources: null, range: null, resolution: null, pagination: null },
+        rows: [],
+      };
     },
   });
 
-  it('appears in OpenAPI under its REST name with its bounds, default and this use\'s description', () => {
+  it("appears in OpenAPI under its REST name with its bounds, default and this use's description", () => {
     const [op] = operations(buildOpenApi([endpoint]));
     const window = op!.parameters.find((p) => p.name === 'window_h');
     expect(window?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 48, default: 24 });
@@ -130,11 +168,16 @@ describe('a parameter declared in one place', () => {
       }
     })();
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).issues).toEqual([{ param: 'window_h', msg: 'Input should be less than or equal to 48', type: 'less_than_equal', input: '49' }]);
+    expect((err as InputError).issues).toEqual([
+      { param: 'window_h', msg: 'Input should be less than or equal to 48', type: 'less_than_equal', input: '49' },
+    ]);
   });
 
   it('is a GraphQL argument under its GraphQL name that reaches the service, with its bounds checked', async () => {
-    const b = new SchemaBuilder<{ DefaultFieldNullability: false }>({ plugins: [ValidationPlugin], defaultFieldNullability: false });
+    const b = new SchemaBuilder<{ DefaultFieldNullability: false }>({
+      plugins: [ValidationPlugin],
+      defaultFieldNullability: false,
+    });
     b.queryType({
       fields: (t) => ({
         window: t.string({
@@ -144,11 +187,17 @@ describe('a parameter declared in one place', () => {
       }),
     });
     const testSchema = b.toSchema();
-    const arg = testSchema.getQueryType()!.getFields().window!.args.find((a) => a.name === 'windowHours');
+    const arg = testSchema
+      .getQueryType()!
+      .getFields()
+      .window!.args.find((a) => a.name === 'windowHours');
     expect(String(arg?.type)).toBe('Int!');
     expect(arg?.defaultValue).toBe(24);
     expect(arg?.description).toBe('Test-only: a window, hours (1 to 48).');
-    const ok = await graphql({ schema: testSchema, source: '{ a: window(from: "now-1d", windowHours: 12) b: window }' });
+    const ok = await graphql({
+      schema: testSchema,
+      source: '{ a: window(from: "now-1d", windowHours: 12) b: window }',
+    });
     expect(ok.errors).toBeUndefined();
     expect(JSON.parse((ok.data as { a: string }).a)).toEqual({ datetimeFrom: 'now-1d', windowHours: 12 });
     expect(JSON.parse((ok.data as { b: string }).b)).toEqual({ windowHours: 24 });
@@ -160,20 +209,46 @@ describe('a parameter declared in one place', () => {
     const byDeclaration = () => InputError.of(WINDOW.input, 'bad', 'value_error', 'x');
     const onGraphql = withArgs(PARAMS_UNDER_TEST, {}, () => Promise.reject(byDeclaration()));
     await expect(onGraphql).rejects.toMatchObject({ issues: [{ param: 'windowHours', msg: 'bad', input: 'x' }] });
-    const failingEndpoint = rowsEndpoint({ ...doc, params: PARAMS_UNDER_TEST, rows: async () => { throw byDeclaration(); } });
-    await expect(failingEndpoint.handle({} as ServiceDeps, parseQuery(failingEndpoint.query, {}))).rejects.toMatchObject({ issues: [{ param: 'window_h', msg: 'bad', input: 'x' }] });
+    const failingEndpoint = rowsEndpoint({
+      ...doc,
+      params: PARAMS_UNDER_TEST,
+      rows: async () => {
+        throw byDeclaration();
+      },
+    });
+    await expect(
+      failingEndpoint.handle({} as ServiceDeps, parseQuery(failingEndpoint.query, {})),
+    ).rejects.toMatchObject({ issues: [{ param: 'window_h', msg: 'bad', input: 'x' }] });
   });
 
   it('names a range the domain refuses as each surface names its bounds', async () => {
     const resolve = async (input: { datetimeFrom?: string | undefined; datetimeTo?: string | undefined }) => {
       resolveRange(input.datetimeFrom, input.datetimeTo, Date.now());
-      return { meta: { provenance: 'derived', upstreamSources: null, range: null, resolution: null, pagination: null } as const, rows: [] };
+      return {
+        meta: {
+          provenance: 'derived',
+          upstreamSources: null,
+          range: null,
+          resolution: null,
+          pagination: null,
+        } as const,
+        rows: [],
+      };
     };
     const later = 'datetime_to must be later than datetime_from';
-    await expect(withArgs(RANGE, { from: 'now', to: 'now-1d' }, resolve)).rejects.toMatchObject({ issues: [{ param: 'to', msg: later }] });
-    await expect(withArgs(RANGE, { from: 'yesterday' }, resolve)).rejects.toMatchObject({ issues: [{ param: 'from', input: 'yesterday' }] });
+    await expect(withArgs(RANGE, { from: 'now', to: 'now-1d' }, resolve)).rejects.toMatchObject({
+      issues: [{ param: 'to', msg: later }],
+    });
+    await expect(withArgs(RANGE, { from: 'yesterday' }, resolve)).rejects.toMatchObject({
+      issues: [{ param: 'from', input: 'yesterday' }],
+    });
     const rangeEndpoint = rowsEndpoint({ ...doc, params: RANGE, rows: (_d, input) => resolve(input) });
-    await expect(rangeEndpoint.handle({} as ServiceDeps, parseQuery(rangeEndpoint.query, { datetime_from: 'now', datetime_to: 'now-1d' }))).rejects.toMatchObject({
+    await expect(
+      rangeEndpoint.handle(
+        {} as ServiceDeps,
+        parseQuery(rangeEndpoint.query, { datetime_from: 'now', datetime_to: 'now-1d' }),
+      ),
+    ).rejects.toMatchObject({
       issues: [{ param: 'datetime_to', msg: later }],
     });
   });

@@ -4,7 +4,12 @@ import { createEventHub, fellBehind } from '../../src/events/hub.js';
 
 const DAY = 86_400_000;
 const prices = (zone: string, day = 0): DataEvent => ({
-  kind: 'prices', item: 'prices', zones: [zone], borders: [], from: new Date(Date.UTC(2025, 9, 1) + day * DAY), to: new Date(Date.UTC(2025, 9, 2) + day * DAY),
+  kind: 'prices',
+  item: 'prices',
+  zones: [zone],
+  borders: [],
+  from: new Date(Date.UTC(2025, 9, 1) + day * DAY),
+  to: new Date(Date.UTC(2025, 9, 2) + day * DAY),
 });
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -44,7 +49,12 @@ describe('the event hub with a consumer that stops reading', () => {
   it('ends a stream that falls more than its bound of distinct events behind with a final notice, freeing its slot and memory at once', async () => {
     const hub = createEventHub({ maxPending: 8 });
     let ended = 0;
-    const slow = hub.subscribe(() => true, () => ended++)[Symbol.asyncIterator]();
+    const slow = hub
+      .subscribe(
+        () => true,
+        () => ended++,
+      )
+      [Symbol.asyncIterator]();
     const other = hub.subscribe((e) => e.zones.includes('ES'))[Symbol.asyncIterator]();
     for (let i = 0; i < 9; i++) hub.publish(prices(`Z${i}`));
     expect(ended).toBe(1);
@@ -62,11 +72,21 @@ describe('the event hub with a consumer that stops reading', () => {
   it('ends every stream when it closes, and a stream opened after at once', async () => {
     const hub = createEventHub();
     let ended = 0;
-    const open = hub.subscribe(() => true, () => ended++)[Symbol.asyncIterator]();
+    const open = hub
+      .subscribe(
+        () => true,
+        () => ended++,
+      )
+      [Symbol.asyncIterator]();
     const waiting = open.next();
     hub.close();
     expect((await waiting).done).toBe(true);
-    const late = hub.subscribe(() => true, () => ended++)[Symbol.asyncIterator]();
+    const late = hub
+      .subscribe(
+        () => true,
+        () => ended++,
+      )
+      [Symbol.asyncIterator]();
     expect((await late.next()).done).toBe(true);
     expect(ended).toBe(2);
     expect(hub.openStreams).toBe(0);
@@ -75,7 +95,12 @@ describe('the event hub with a consumer that stops reading', () => {
   it('gives the slot of a stream returned before its first read back once', async () => {
     const hub = createEventHub();
     let ended = 0;
-    const stream = hub.subscribe(() => true, () => ended++)[Symbol.asyncIterator]();
+    const stream = hub
+      .subscribe(
+        () => true,
+        () => ended++,
+      )
+      [Symbol.asyncIterator]();
     await stream.return?.();
     await stream.return?.();
     hub.close();

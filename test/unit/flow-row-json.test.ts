@@ -39,7 +39,8 @@ describe('the /flows row serialiser of the flow row contract', () => {
   it('agrees on random values, negative zero and rounding ties included', () => {
     const rng = new Rng(7, 'flow-row-json');
     for (let i = 0; i < 20_000; i++) {
-      const pick = (scale: number) => (rng.chance(0.1) ? null : Math.round(rng.range(-scale, scale) * 1e5) / 1e5 * (rng.chance(0.1) ? 1e-4 : 1));
+      const pick = (scale: number) =>
+        rng.chance(0.1) ? null : (Math.round(rng.range(-scale, scale) * 1e5) / 1e5) * (rng.chance(0.1) ? 1e-4 : 1);
       const r: FlowRecord = {
         ...base,
         netFlowMw: pick(5000) ?? -0,

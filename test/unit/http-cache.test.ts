@@ -10,7 +10,8 @@ const range = (from: string, to: string) => ({ from: new Date(from), to: new Dat
 
 describe('cacheControl', () => {
   it('keeps ranges ending 48 h or more before now an hour, later ones and relative ones a minute', () => {
-    const at = (to: string, relative = false, privateOnly = false) => cacheControl({ range: range('2025-10-01T00:00:00Z', to), nowMs: NOW, relative, privateOnly });
+    const at = (to: string, relative = false, privateOnly = false) =>
+      cacheControl({ range: range('2025-10-01T00:00:00Z', to), nowMs: NOW, relative, privateOnly });
     expect(at('2025-11-03T12:00:00Z')).toBe('public, max-age=3600');
     expect(at('2025-11-03T12:00:01Z')).toBe('public, max-age=60');
     expect(at('2026-01-01T00:00:00Z')).toBe('public, max-age=60');
@@ -21,7 +22,11 @@ describe('cacheControl', () => {
 });
 
 describe('REST cache keys', () => {
-  const schema = z.object({ datetime_from: z.string().optional(), datetime_to: z.string().optional(), zone: z.array(z.string()).optional() });
+  const schema = z.object({
+    datetime_from: z.string().optional(),
+    datetime_to: z.string().optional(),
+    zone: z.array(z.string()).optional(),
+  });
 
   it('orders declared parameters by name, keeps repeated values in order and drops unknown ones', () => {
     const a = canonicalQuery(schema, new URLSearchParams('zone=FR&x=1&datetime_to=2025-10-02&zone=DE_LU'));
@@ -58,7 +63,9 @@ describe('REST cache keys', () => {
 
 describe('mergedVary', () => {
   it('adds names once, case-insensitively, keeping the first spelling and order, and splits lists', () => {
-    expect(mergedVary('Origin', 'Accept, Accept-Encoding', 'accept', 'x-api-key')).toBe('Origin, Accept, Accept-Encoding, x-api-key');
+    expect(mergedVary('Origin', 'Accept, Accept-Encoding', 'accept', 'x-api-key')).toBe(
+      'Origin, Accept, Accept-Encoding, x-api-key',
+    );
     expect(mergedVary(null, ' Accept ,, Origin')).toBe('Accept, Origin');
     expect(mergedVary('Accept', 'ACCEPT')).toBe('Accept');
   });

@@ -5,7 +5,8 @@ import { installLastResort } from '../../src/last-resort.js';
 function setup(ready = true) {
   const proc = new EventEmitter();
   const lines: { level: string; fields: Record<string, unknown>; msg: string }[] = [];
-  const log = (level: string) => (fields: Record<string, unknown>, msg: string) => void lines.push({ level, fields, msg });
+  const log = (level: string) => (fields: Record<string, unknown>, msg: string) =>
+    void lines.push({ level, fields, msg });
   const logger = { error: log('error'), fatal: log('fatal') };
   let clock = 0;
   const stops: string[] = [];
@@ -17,7 +18,16 @@ describe('the last line of defence of the process', () => {
   it('logs an unhandled rejection with an id and its stack, and keeps serving', () => {
     const { proc, lines, stops } = setup();
     proc.emit('unhandledRejection', new Error('lost promise'), Promise.resolve());
-    expect(lines).toEqual([{ level: 'error', fields: { errorId: expect.stringMatching(/^[0-9a-f-]{36}$/), err: expect.objectContaining({ message: 'lost promise' }) }, msg: expect.stringContaining('unhandled rejection') }]);
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        fields: {
+          errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          err: expect.objectContaining({ message: 'lost promise' }),
+        },
+        msg: expect.stringContaining('unhandled rejection'),
+      },
+    ]);
     expect(stops).toEqual([]);
   });
 

@@ -20,9 +20,15 @@ describe('the log format', () => {
 
   it('writes readable lines with pino-pretty, and one JSON object a line otherwise', async () => {
     const pretty = capture();
-    createLogger({ LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, { isTty: false, destination: pretty.stream }).info({ url: 'http://x' }, 'listening');
+    createLogger({ LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, { isTty: false, destination: pretty.stream }).info(
+      { url: 'http://x' },
+      'listening',
+    );
     const json = capture();
-    createLogger({ LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, { destination: json.stream }).info({ url: 'http://x' }, 'listening');
+    createLogger({ LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, { destination: json.stream }).info(
+      { url: 'http://x' },
+      'listening',
+    );
     await new Promise((done) => setImmediate(done));
     expect(pretty.text()).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: listening\n {4}url: "http:\/\/x"\n$/);
     expect(JSON.parse(json.text())).toMatchObject({ level: 30, msg: 'listening', url: 'http://x' });

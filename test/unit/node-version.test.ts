@@ -18,18 +18,24 @@ describe('the warning on an unsupported Node.js version', () => {
     expect(unsupportedNodeWarning(version)).toBeNull();
   });
 
-  it.each(['20.19.5', '22.11.0', '23.6.0', '25.0.0', '18.20.0'])('is one line naming %s and the supported versions', (version) => {
-    const warning = unsupportedNodeWarning(version);
-    expect(warning).toContain(`Node.js ${version} is not supported`);
-    expect(warning).toContain(SUPPORTED_NODE);
-    expect(warning!.trimEnd().split('\n')).toHaveLength(1);
-  });
+  it.each(['20.19.5', '22.11.0', '23.6.0', '25.0.0', '18.20.0'])(
+    'is one line naming %s and the supported versions',
+    (version) => {
+      const warning = unsupportedNodeWarning(version);
+      expect(warning).toContain(`Node.js ${version} is not supported`);
+      expect(warning).toContain(SUPPORTED_NODE);
+      expect(warning!.trimEnd().split('\n')).toHaveLength(1);
+    },
+  );
 
-  it.runIf(existsSync(NODE_20) && existsSync(join(ROOT, 'dist/src/cli/keys.js')))('is printed once by a CLI started on the machine Node 20', async () => {
-    const { stdout: version } = await promisify(execFile)(NODE_20, ['--version']);
-    if (!version.startsWith('v20.')) return;
-    const { stdout, stderr } = await promisify(execFile)(NODE_20, ['dist/src/cli/keys.js', '--help'], { cwd: ROOT });
-    expect(stdout).toMatch(/^usage: npm run keys/);
-    expect(stderr.match(/is not supported/g)).toHaveLength(1);
-  });
+  it.runIf(existsSync(NODE_20) && existsSync(join(ROOT, 'dist/src/cli/keys.js')))(
+    'is printed once by a CLI started on the machine Node 20',
+    async () => {
+      const { stdout: version } = await promisify(execFile)(NODE_20, ['--version']);
+      if (!version.startsWith('v20.')) return;
+      const { stdout, stderr } = await promisify(execFile)(NODE_20, ['dist/src/cli/keys.js', '--help'], { cwd: ROOT });
+      expect(stdout).toMatch(/^usage: npm run keys/);
+      expect(stderr.match(/is not supported/g)).toHaveLength(1);
+    },
+  );
 });

@@ -30,7 +30,9 @@ describe('the read memo keeps a read result until it is cleared', () => {
 
   it('does not keep a failed read: the caller sees the error, the next caller reads again', async () => {
     const memo = createReadMemo(10, 60_000);
-    await expect(memo.get('k', () => Promise.reject(new Error('statement timeout')))).rejects.toThrow('statement timeout');
+    await expect(memo.get('k', () => Promise.reject(new Error('statement timeout')))).rejects.toThrow(
+      'statement timeout',
+    );
     const load = counting(['entsoe']);
     expect(await memo.get('k', load)).toEqual(['entsoe']);
     expect(load.calls).toBe(1);
@@ -57,7 +59,10 @@ describe('the read memo keeps a read result until it is cleared', () => {
 
   it('reads outside the request that started it: its timeout does not fail the requests sharing the read', async () => {
     const memo = createReadMemo(10, 60_000);
-    const load = () => new Promise<string>((resolve) => setTimeout(() => resolve(currentRequestSignal() ? 'in a request' : 'detached'), 80));
+    const load = () =>
+      new Promise<string>((resolve) =>
+        setTimeout(() => resolve(currentRequestSignal() ? 'in a request' : 'detached'), 80),
+      );
     const first = withDeadline(20, undefined, () => memo.get('k', load));
     const second = withDeadline(1_000, undefined, () => memo.get('k', load));
     await expect(first).rejects.toMatchObject({ code: 'TIMEOUT' });

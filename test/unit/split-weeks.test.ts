@@ -8,7 +8,10 @@ describe('splitWeeks', () => {
   it('keeps the whole ISO weeks (Monday to Monday) and the days around them', () => {
     const s = splitWeeks(range('2025-09-24', '2025-10-18')); // Wednesday .. Saturday
     expect(s.weeks && iso(s.weeks)).toEqual(['2025-09-29', '2025-10-13']);
-    expect(s.days.map(iso)).toEqual([['2025-09-24', '2025-09-29'], ['2025-10-13', '2025-10-18']]);
+    expect(s.days.map(iso)).toEqual([
+      ['2025-09-24', '2025-09-29'],
+      ['2025-10-13', '2025-10-18'],
+    ]);
   });
 
   it('needs no days around weeks that fill the range', () => {
@@ -19,6 +22,9 @@ describe('splitWeeks', () => {
 
   it('returns the days alone when no whole week fits', () => {
     expect(splitWeeks(range('2025-09-23', '2025-09-29')).weeks).toBeNull();
-    expect(splitWeeks(range('2025-09-23', '2025-10-05'))).toEqual({ weeks: null, days: [range('2025-09-23', '2025-10-05')] });
+    expect(splitWeeks(range('2025-09-23', '2025-10-05'))).toEqual({
+      weeks: null,
+      days: [range('2025-09-23', '2025-10-05')],
+    });
   });
 });

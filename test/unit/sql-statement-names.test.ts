@@ -44,7 +44,9 @@ describe('SQL statement names', () => {
   });
 
   it('has no repository hand SQL to a driver or to Prisma past the executor', () => {
-    const direct = files.filter((f) => /\.(query|rawQuery|preparedQuery|probeQuery|execScript|exec)\(|\.prisma\b|\$queryRaw|\$executeRaw/.test(f.text));
+    const direct = files.filter((f) =>
+      /\.(query|rawQuery|preparedQuery|probeQuery|execScript|exec)\(|\.prisma\b|\$queryRaw|\$executeRaw/.test(f.text),
+    );
     expect(direct.map((f) => f.path)).toEqual([]);
   });
 
@@ -64,11 +66,20 @@ describe('SQL statement names', () => {
   it('sends each statement with its /* name */ comment first, prepared or not, in a transaction or not', async () => {
     const texts: string[] = [];
     const db = recordingDatabase(texts);
-    const tx: Sql = { kind: 'postgres', query: async (sql) => (texts.push(sql), []), exec: async () => {}, copyIn: async () => {} };
+    const tx: Sql = {
+      kind: 'postgres',
+      query: async (sql) => (texts.push(sql), []),
+      exec: async () => {},
+      copyIn: async () => {},
+    };
     await run(db, 'findThings', Prisma.sql`SELECT ${1}::int AS n`);
     await read(db, 'readThings', Prisma.sql`SELECT ${2}::int AS n`);
     await inTransaction(tx, (sql) => run(sql, 'writeThings', Prisma.sql`UPDATE t SET n = ${3}`));
-    expect(texts).toEqual(['/* findThings */ SELECT $1::int AS n', '/* readThings */ SELECT $1::int AS n', '/* writeThings */ UPDATE t SET n = $1']);
+    expect(texts).toEqual([
+      '/* findThings */ SELECT $1::int AS n',
+      '/* readThings */ SELECT $1::int AS n',
+      '/* writeThings */ UPDATE t SET n = $1',
+    ]);
   });
 
   it('refuses a name that is not camelCase, so that no name can end its comment', async () => {

@@ -16,11 +16,18 @@ describe('the server while it starts', () => {
     expect(await res.json()).toEqual({ status: 'starting', detail: 'loading demo data: 2025-11 (3/15 months)' });
   });
 
-  it.each(['/api/v1/prices', '/graphql', '/', '/nowhere'])('answers %s with a JSON 503 and Retry-After', async (path) => {
-    const res = startingResponse(path, 'opening the database');
-    expect([res.status, res.headers.get('retry-after'), res.headers.get('content-type')]).toEqual([503, '5', 'application/json; charset=utf-8']);
-    expect(await res.json()).toEqual({ detail: 'The service is starting (opening the database); retry shortly' });
-  });
+  it.each(['/api/v1/prices', '/graphql', '/', '/nowhere'])(
+    'answers %s with a JSON 503 and Retry-After',
+    async (path) => {
+      const res = startingResponse(path, 'opening the database');
+      expect([res.status, res.headers.get('retry-after'), res.headers.get('content-type')]).toEqual([
+        503,
+        '5',
+        'application/json; charset=utf-8',
+      ]);
+      expect(await res.json()).toEqual({ detail: 'The service is starting (opening the database); retry shortly' });
+    },
+  );
 });
 
 function request(url: string): IncomingMessage {
@@ -40,7 +47,10 @@ describe('the start-up gate', () => {
     gate.setDetail('loading demo data: 2025-11 (3/15 months)');
     const starting = response();
     void gate.handler(request('/readyz?x=1'), starting);
-    expect(await starting.done).toEqual({ status: 503, body: JSON.stringify({ status: 'starting', detail: 'loading demo data: 2025-11 (3/15 months)' }) });
+    expect(await starting.done).toEqual({
+      status: 503,
+      body: JSON.stringify({ status: 'starting', detail: 'loading demo data: 2025-11 (3/15 months)' }),
+    });
     const served: string[] = [];
     gate.open((req) => served.push(req.url ?? ''));
     void gate.handler(request('/api/v1/prices'), response());

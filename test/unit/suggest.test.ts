@@ -31,12 +31,20 @@ describe('closest zone codes', () => {
   it('words the suggestion as a question, or says nothing', () => {
     expect(didYouMean([['DE', ['DE_LU']]])).toBe('; did you mean DE_LU?');
     expect(didYouMean([['NO', ['NO_1', 'NO_2', 'NO_3']]])).toBe('; did you mean NO_1, NO_2 or NO_3?');
-    expect(didYouMean([['DE', ['DE_LU']], ['XX', []], ['DK', ['DK_1', 'DK_2']]])).toBe('; did you mean DE_LU for DE, DK_1 or DK_2 for DK?');
+    expect(
+      didYouMean([
+        ['DE', ['DE_LU']],
+        ['XX', []],
+        ['DK', ['DK_1', 'DK_2']],
+      ]),
+    ).toBe('; did you mean DE_LU for DE, DK_1 or DK_2 for DK?');
     expect(didYouMean([['XX', []]])).toBe('');
   });
   it('puts the suggestion into the unknown-zone error of the catalogue', () => {
     expect(() => DATA_CATALOGUE.resolveZones(['DE'])).toThrow('Unknown bidding zone: DE; did you mean DE_LU?');
     expect(() => DATA_CATALOGUE.resolveBorders(['DE_LU->FRR'])).toThrow('Unknown bidding zone: FRR; did you mean FR?');
-    expect(() => DATA_CATALOGUE.resolveZones(['ATLANTIS'])).toThrow(/^zones: Unknown bidding zone: ATLANTIS \(got \["ATLANTIS"\]\)$/);
+    expect(() => DATA_CATALOGUE.resolveZones(['ATLANTIS'])).toThrow(
+      /^zones: Unknown bidding zone: ATLANTIS \(got \["ATLANTIS"\]\)$/,
+    );
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseDateTime } from '../../src/domain/time.js';
-import { formatInZone, localDay, offsetMinutesAt, parseTimeZone, restrictTimeZones, wallTimeToInstant } from '../../src/domain/time-zone.js';
+import {
+  formatInZone,
+  localDay,
+  offsetMinutesAt,
+  parseTimeZone,
+  restrictTimeZones,
+  wallTimeToInstant,
+} from '../../src/domain/time-zone.js';
 
 describe('time zones', () => {
   it('reads IANA names case-insensitively in their canonical spelling; UTC is the no-tz choice', () => {
@@ -34,9 +41,15 @@ describe('time zones', () => {
   });
 
   it('reads wall times: spring-gap times with the earlier offset, autumn-overlap times as the earlier instant', () => {
-    expect(new Date(wallTimeToInstant(Date.parse('2026-03-29T00:00:00Z'), 'Europe/Berlin')).toISOString()).toBe('2026-03-28T23:00:00.000Z');
-    expect(new Date(wallTimeToInstant(Date.parse('2026-03-29T02:30:00Z'), 'Europe/Berlin')).toISOString()).toBe('2026-03-29T01:30:00.000Z');
-    expect(new Date(wallTimeToInstant(Date.parse('2026-10-25T02:30:00Z'), 'Europe/Berlin')).toISOString()).toBe('2026-10-25T00:30:00.000Z');
+    expect(new Date(wallTimeToInstant(Date.parse('2026-03-29T00:00:00Z'), 'Europe/Berlin')).toISOString()).toBe(
+      '2026-03-28T23:00:00.000Z',
+    );
+    expect(new Date(wallTimeToInstant(Date.parse('2026-03-29T02:30:00Z'), 'Europe/Berlin')).toISOString()).toBe(
+      '2026-03-29T01:30:00.000Z',
+    );
+    expect(new Date(wallTimeToInstant(Date.parse('2026-10-25T02:30:00Z'), 'Europe/Berlin')).toISOString()).toBe(
+      '2026-10-25T00:30:00.000Z',
+    );
   });
 
   it('parses naive datetimes in the zone given; offsets and relative times are unaffected', () => {
@@ -78,9 +91,12 @@ describe('time zones both Intl and the database know', () => {
     expect(parseTimeZone('utc')).toEqual({ kind: 'utc' });
   });
 
-  it.runIf(intlReading('US/Pacific-New') === 'America/Los_Angeles')('suggests the zone Intl reads a refused link as', () => {
-    expect(() => parseTimeZone('US/Pacific-New')).toThrow(/did you mean America\/Los_Angeles\?/);
-  });
+  it.runIf(intlReading('US/Pacific-New') === 'America/Los_Angeles')(
+    'suggests the zone Intl reads a refused link as',
+    () => {
+      expect(() => parseTimeZone('US/Pacific-New')).toThrow(/did you mean America\/Los_Angeles\?/);
+    },
+  );
 
   it('narrows with every database read: the names all of them know', () => {
     restrictTimeZones(['Europe/Berlin', 'UTC']);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type DateTimeParse, formatUtc, formatUtcNaive, parseDateTime, resolveRange, splitDays } from '../../src/domain/time.js';
+import {
+  type DateTimeParse,
+  formatUtc,
+  formatUtcNaive,
+  parseDateTime,
+  resolveRange,
+  splitDays,
+} from '../../src/domain/time.js';
 import { InputError } from '../../src/errors.js';
 
 const NOW = new Date('2026-03-31T10:20:30.456Z');
@@ -30,7 +37,16 @@ describe('parseDateTime', () => {
     expect(iso(parseDateTime('now-1y', new Date('2028-02-29T00:00:00Z')))).toBe('2027-02-28T00:00:00.000Z');
   });
   it('rejects impossible dates and unknown forms', () => {
-    for (const bad of ['2025-02-30', '2025-13-01', '2025-10-01T24:00:00', 'yesterday', 'now-5x', 'now+1d', 'now-d', '']) {
+    for (const bad of [
+      '2025-02-30',
+      '2025-13-01',
+      '2025-10-01T24:00:00',
+      'yesterday',
+      'now-5x',
+      'now+1d',
+      'now-d',
+      '',
+    ]) {
       expect(parseDateTime(bad, NOW), bad).toMatchObject({ ok: false, type: 'datetime_parsing' });
     }
   });
@@ -38,8 +54,18 @@ describe('parseDateTime', () => {
     expect(iso(parseDateTime('2024-01-01T00:00:00+14:00', NOW))).toBe('2023-12-31T10:00:00.000Z');
     expect(iso(parseDateTime('2024-01-01T00:00:00-14:00', NOW))).toBe('2024-01-01T14:00:00.000Z');
     expect(iso(parseDateTime('2024-01-01T00:00:00-00:00', NOW))).toBe('2024-01-01T00:00:00.000Z');
-    for (const bad of ['2024-01-01T00:00:00-99:99', '2024-01-01T00:00:00+14:01', '2024-01-01T00:00:00-15:00', '2024-01-01T00:00:00+01:60', '2024-01-01T00:00+0075']) {
-      expect(parseDateTime(bad, NOW), bad).toEqual({ ok: false, type: 'datetime_parsing', msg: expect.stringMatching(/offset/) });
+    for (const bad of [
+      '2024-01-01T00:00:00-99:99',
+      '2024-01-01T00:00:00+14:01',
+      '2024-01-01T00:00:00-15:00',
+      '2024-01-01T00:00:00+01:60',
+      '2024-01-01T00:00+0075',
+    ]) {
+      expect(parseDateTime(bad, NOW), bad).toEqual({
+        ok: false,
+        type: 'datetime_parsing',
+        msg: expect.stringMatching(/offset/),
+      });
     }
   });
   it('accepts instants from 1900-01-01T00:00:00Z to 2200-01-01T00:00:00Z inclusive', () => {
@@ -51,7 +77,17 @@ describe('parseDateTime', () => {
   it('refuses instants outside the supported range, absolute or relative, with a range error', () => {
     const below = { ok: false, type: 'greater_than_equal', msg: expect.stringContaining('1900-01-01T00:00:00Z') };
     const above = { ok: false, type: 'less_than_equal', msg: expect.stringContaining('2200-01-01T00:00:00Z') };
-    for (const text of ['1899-12-31T23:59:59.999', '1900-01-01T00:00:00+00:01', '0000-01-01', 'now-2026y', 'now-127y', 'now-999999d', 'now-999999y', 'now-999999M', 'now-999999w']) {
+    for (const text of [
+      '1899-12-31T23:59:59.999',
+      '1900-01-01T00:00:00+00:01',
+      '0000-01-01',
+      'now-2026y',
+      'now-127y',
+      'now-999999d',
+      'now-999999y',
+      'now-999999M',
+      'now-999999w',
+    ]) {
       expect(parseDateTime(text, NOW), text).toEqual(below);
     }
     for (const text of ['2200-01-01T00:00:00.001Z', '2199-12-31T23:00:00-01:01', '9999-12-31T23:59:59']) {
@@ -100,9 +136,12 @@ describe('formatting', () => {
     expect(formatUtcNaive(new Date('2025-10-01T00:15:00.250Z'))).toBe('2025-10-01T00:15:00.250');
   });
   it('writes every instant as toISOString does, seconds precision when the milliseconds are zero', () => {
-    const instants = [0, 86_399_000, 86_400_000, -1_000, -86_400_001, 253_402_300_799_000, 253_402_300_800_000, 1_759_276_800_123];
-    for (let i = 0; i < 2_000; i++) instants.push(Math.round((Math.random() * 2 - 0.5) * 4e12 / 1_000) * 1_000, Math.round(Math.random() * 4e12));
-    for (let i = 0; i < 2_000; i++) instants.push(Math.round(Math.random() * 4e12 / 60_000) * 60_000);
+    const instants = [
+      0, 86_399_000, 86_400_000, -1_000, -86_400_001, 253_402_300_799_000, 253_402_300_800_000, 1_759_276_800_123,
+    ];
+    for (let i = 0; i < 2_000; i++)
+      instants.push(Math.round(((Math.random() * 2 - 0.5) * 4e12) / 1_000) * 1_000, Math.round(Math.random() * 4e12));
+    for (let i = 0; i < 2_000; i++) instants.push(Math.round((Math.random() * 4e12) / 60_000) * 60_000);
     instants.push(86_340_000, 1_759_276_740_000, 1_759_276_800_000, 253_402_300_740_000);
     for (const ms of instants) {
       const iso = new Date(ms).toISOString();
@@ -120,10 +159,16 @@ describe('splitDays', () => {
     });
   });
   it('has no edges on midnight bounds', () => {
-    expect(splitDays(r('2025-10-01T00:00Z', '2025-10-03T00:00Z'))).toEqual({ days: r('2025-10-01T00:00Z', '2025-10-03T00:00Z'), edges: [] });
+    expect(splitDays(r('2025-10-01T00:00Z', '2025-10-03T00:00Z'))).toEqual({
+      days: r('2025-10-01T00:00Z', '2025-10-03T00:00Z'),
+      edges: [],
+    });
   });
   it('keeps a range inside one day (or across one midnight without a whole day) as edges only', () => {
-    expect(splitDays(r('2025-10-01T03:00Z', '2025-10-01T05:00Z'))).toEqual({ days: null, edges: [r('2025-10-01T03:00Z', '2025-10-01T05:00Z')] });
+    expect(splitDays(r('2025-10-01T03:00Z', '2025-10-01T05:00Z'))).toEqual({
+      days: null,
+      edges: [r('2025-10-01T03:00Z', '2025-10-01T05:00Z')],
+    });
     expect(splitDays(r('2025-10-01T20:00Z', '2025-10-02T05:00Z')).days).toBeNull();
   });
 });

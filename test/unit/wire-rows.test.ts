@@ -9,7 +9,13 @@ import * as prices from '../../src/contract/rows/prices.js';
 import * as zoneAggregates from '../../src/contract/rows/zone-aggregates.js';
 import type { PriceRecord } from '../../src/domain/records.js';
 
-const CONTRACTS = Object.values({ ...catalogue, ...flowAggregates, ...flows, ...prices, ...zoneAggregates }) as RowContract<unknown>[];
+const CONTRACTS = Object.values({
+  ...catalogue,
+  ...flowAggregates,
+  ...flows,
+  ...prices,
+  ...zoneAggregates,
+}) as RowContract<unknown>[];
 /** A row whose every property is null: each field writes null. */
 const nullRow = new Proxy({}, { get: () => null });
 
@@ -18,12 +24,15 @@ describe('wire rows of every row contract', () => {
     expect(CONTRACTS).toHaveLength(13);
   });
 
-  it.each(CONTRACTS.map((c) => [c.rest, c] as const))('%s: the REST field names in contract order, nulls written as null', (_, contract) => {
-    const row = wireRowOf(contract)(nullRow);
-    expect(Object.keys(row)).toEqual(restFields(contract).map((f) => f.rest));
-    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
-    expect(JSON.stringify(row)).toBe(rowJsonOf(contract)(nullRow));
-  });
+  it.each(CONTRACTS.map((c) => [c.rest, c] as const))(
+    '%s: the REST field names in contract order, nulls written as null',
+    (_, contract) => {
+      const row = wireRowOf(contract)(nullRow);
+      expect(Object.keys(row)).toEqual(restFields(contract).map((f) => f.rest));
+      expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+      expect(JSON.stringify(row)).toBe(rowJsonOf(contract)(nullRow));
+    },
+  );
 
   it('writes price rows as the field-by-field writer does, in UTC and in a time zone', () => {
     const rows: PriceRecord[] = [
@@ -36,11 +45,22 @@ describe('wire rows of every row contract', () => {
       const [wire, json] = [wireRowOf(prices.PRICE_ROW, zoneOf), rowJsonOf(prices.PRICE_ROW, zoneOf)];
       for (const r of rows) expect(JSON.stringify(wire(r))).toBe(json(r));
     }
-    expect(wireRowOf(prices.PRICE_ROW, berlin)(rows[2]!)).toEqual({ datetime: '2026-01-01T00:00:00+01:00', bidding_zone: 'FR', price_mwh: 119.6744, interpolated: false, year: 2026 });
+    expect(wireRowOf(prices.PRICE_ROW, berlin)(rows[2]!)).toEqual({
+      datetime: '2026-01-01T00:00:00+01:00',
+      bidding_zone: 'FR',
+      price_mwh: 119.6744,
+      interpolated: false,
+      year: 2026,
+    });
   });
 
   it('refuses a contract with a field named __proto__, which an object literal would take for the prototype', () => {
-    const bad: RowContract<{ x: string }> = { rest: 'Bad', graphql: 'Bad', description: '', fields: [{ kind: 'string', rest: '__proto__', description: '', get: (r) => r.x, value: (r) => r.x }] };
+    const bad: RowContract<{ x: string }> = {
+      rest: 'Bad',
+      graphql: 'Bad',
+      description: '',
+      fields: [{ kind: 'string', rest: '__proto__', description: '', get: (r) => r.x, value: (r) => r.x }],
+    };
     expect(() => wireRowOf(bad)).toThrow(/__proto__/);
   });
 });

@@ -10,14 +10,36 @@ export const PRICE_ROW = defineRow<PriceRecord>({
   graphql: 'PricePoint',
   description: 'A day-ahead price of one zone: a native period (15-minute or hourly) or a UTC bucket.',
   fields: [
-    f.datetime((p) => p.datetime, { rest: 'datetime', graphql: 'datetime', description: 'Start of the period or bucket: UTC (Z), or with the offset of the requested time zone (tz) at that instant.', example: '2026-11-01T00:00:00Z' }),
-    f.string((p) => p.zone, { rest: 'bidding_zone', graphql: 'biddingZone', description: 'Bidding zone short code.', example: 'DE_LU' }),
+    f.datetime((p) => p.datetime, {
+      rest: 'datetime',
+      graphql: 'datetime',
+      description:
+        'Start of the period or bucket: UTC (Z), or with the offset of the requested time zone (tz) at that instant.',
+      example: '2026-11-01T00:00:00Z',
+    }),
+    f.string((p) => p.zone, {
+      rest: 'bidding_zone',
+      graphql: 'biddingZone',
+      description: 'Bidding zone short code.',
+      example: 'DE_LU',
+    }),
     f.zone((p) => p.zone, { graphql: 'zone', description: 'The bidding zone.' }),
     f.float((p) => p.price, {
-      rest: 'price_mwh', graphql: 'priceEurMwh', round: WIRE_PRICE_DECIMALS,
+      rest: 'price_mwh',
+      graphql: 'priceEurMwh',
+      round: WIRE_PRICE_DECIMALS,
       description: 'Price in EUR/MWh (time-weighted mean for buckets), rounded to 0.0001.',
     }),
-    f.boolean((p) => p.interpolated, { rest: 'interpolated', graphql: 'interpolated', description: 'true when the value (or any value of the bucket) fills a gap upstream.' }),
-    f.year((p) => p.datetime, { rest: 'year', graphql: 'year', description: 'Calendar year of datetime: UTC, or local in the requested time zone (tz), e.g. 2026 for 2025-12-31T23:00:00Z under Europe/Berlin.' }),
+    f.boolean((p) => p.interpolated, {
+      rest: 'interpolated',
+      graphql: 'interpolated',
+      description: 'true when the value (or any value of the bucket) fills a gap upstream.',
+    }),
+    f.year((p) => p.datetime, {
+      rest: 'year',
+      graphql: 'year',
+      description:
+        'Calendar year of datetime: UTC, or local in the requested time zone (tz), e.g. 2026 for 2025-12-31T23:00:00Z under Europe/Berlin.',
+    }),
   ],
 });

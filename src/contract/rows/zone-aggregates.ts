@@ -3,7 +3,12 @@ import type { getPriceKpis, getZoneImportExport } from '../../services/aggregate
 import { defineRow, fieldsOf, type ServiceRow } from '../fields.js';
 
 const kpi = fieldsOf<ServiceRow<typeof getPriceKpis>>();
-const eur = (rest: string, graphql: string, description: string) => ({ rest, graphql, round: WIRE_PRICE_DECIMALS, description: `${description}, EUR/MWh.` });
+const eur = (rest: string, graphql: string, description: string) => ({
+  rest,
+  graphql,
+  round: WIRE_PRICE_DECIMALS,
+  description: `${description}, EUR/MWh.`,
+});
 
 /** A price KPI row (DESIGN.md). */
 export const PRICE_KPI_ROW = defineRow<ServiceRow<typeof getPriceKpis>>({
@@ -20,16 +25,35 @@ export const PRICE_KPI_ROW = defineRow<ServiceRow<typeof getPriceKpis>>({
     kpi.float((r) => r.p05, eur('p05_price', 'p05Price', '5th percentile')),
     kpi.float((r) => r.median, eur('median_price', 'medianPrice', 'Median')),
     kpi.float((r) => r.p95, eur('p95_price', 'p95Price', '95th percentile')),
-    kpi.float((r) => r.peakMean, { ...eur('peak_mean_price', 'peakMeanPrice', 'Mean over Mon-Fri 08:00-20:00 local time'), nullable: true }),
-    kpi.float((r) => r.offpeakMean, { ...eur('offpeak_mean_price', 'offpeakMeanPrice', 'Mean over the other hours'), nullable: true }),
-    kpi.int((r) => r.negativeHours, { rest: 'negative_hours', graphql: 'negativeHours', description: 'Hours with a negative price.' }),
+    kpi.float((r) => r.peakMean, {
+      ...eur('peak_mean_price', 'peakMeanPrice', 'Mean over Mon-Fri 08:00-20:00 local time'),
+      nullable: true,
+    }),
+    kpi.float((r) => r.offpeakMean, {
+      ...eur('offpeak_mean_price', 'offpeakMeanPrice', 'Mean over the other hours'),
+      nullable: true,
+    }),
+    kpi.int((r) => r.negativeHours, {
+      rest: 'negative_hours',
+      graphql: 'negativeHours',
+      description: 'Hours with a negative price.',
+    }),
     kpi.int((r) => r.hours, { rest: 'hours', graphql: 'hours', description: 'Hours with a price.' }),
-    kpi.int((r) => r.interpolatedHours, { rest: 'interpolated_hours', graphql: 'interpolatedHours', description: 'Hours with an interpolated constituent.' }),
+    kpi.int((r) => r.interpolatedHours, {
+      rest: 'interpolated_hours',
+      graphql: 'interpolatedHours',
+      description: 'Hours with an interpolated constituent.',
+    }),
   ],
 });
 
 const exchange = fieldsOf<ServiceRow<typeof getZoneImportExport>>();
-const mwh = (rest: string, graphql: string, description: string) => ({ rest, graphql, round: MW_DECIMALS, description: `${description}, MWh.` });
+const mwh = (rest: string, graphql: string, description: string) => ({
+  rest,
+  graphql,
+  round: MW_DECIMALS,
+  description: `${description}, MWh.`,
+});
 
 /** A zone import/export row (DESIGN.md). */
 export const ZONE_EXCHANGE_ROW = defineRow<ServiceRow<typeof getZoneImportExport>>({
@@ -42,9 +66,27 @@ export const ZONE_EXCHANGE_ROW = defineRow<ServiceRow<typeof getZoneImportExport
     exchange.float((r) => r.importMwh, mwh('import_mwh', 'importMwh', 'Imported energy')),
     exchange.float((r) => r.exportMwh, mwh('export_mwh', 'exportMwh', 'Exported energy')),
     exchange.float((r) => r.netExportMwh, mwh('net_export_mwh', 'netExportMwh', 'Export minus import')),
-    exchange.float((r) => r.peakImportMw, { rest: 'peak_import_mw', graphql: 'peakImportMw', round: MW_DECIMALS, description: 'Largest hourly net import, MW.' }),
-    exchange.float((r) => r.peakExportMw, { rest: 'peak_export_mw', graphql: 'peakExportMw', round: MW_DECIMALS, description: 'Largest hourly net export, MW.' }),
-    exchange.int((r) => r.netImporterHours, { rest: 'net_importer_hours', graphql: 'netImporterHours', description: 'Hours in which the zone imported on balance.' }),
-    exchange.int((r) => r.netExporterHours, { rest: 'net_exporter_hours', graphql: 'netExporterHours', description: 'Hours in which the zone exported on balance.' }),
+    exchange.float((r) => r.peakImportMw, {
+      rest: 'peak_import_mw',
+      graphql: 'peakImportMw',
+      round: MW_DECIMALS,
+      description: 'Largest hourly net import, MW.',
+    }),
+    exchange.float((r) => r.peakExportMw, {
+      rest: 'peak_export_mw',
+      graphql: 'peakExportMw',
+      round: MW_DECIMALS,
+      description: 'Largest hourly net export, MW.',
+    }),
+    exchange.int((r) => r.netImporterHours, {
+      rest: 'net_importer_hours',
+      graphql: 'netImporterHours',
+      description: 'Hours in which the zone imported on balance.',
+    }),
+    exchange.int((r) => r.netExporterHours, {
+      rest: 'net_exporter_hours',
+      graphql: 'netExporterHours',
+      description: 'Hours in which the zone exported on balance.',
+    }),
   ],
 });

@@ -1,5 +1,15 @@
 import { complexityFromQuery } from '@pothos/plugin-complexity';
-import { getNamedType, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema, isLeafType, isListType, isNonNullType, isObjectType, parse } from 'graphql';
+import {
+  getNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  parse,
+} from 'graphql';
 import { PAGE_LIMITS } from '../../limits.js';
 
 /** The largest page of each connection of Query, by field name: the most `first` may ask for. */
@@ -17,7 +27,8 @@ function columns(type: GraphQLObjectType, depth = 1): string {
     const named = getNamedType(field.type);
     const bare = isNonNullType(field.type) ? field.type.ofType : field.type;
     if (isLeafType(named)) selected.push(field.name);
-    else if (isObjectType(named) && !isListType(bare) && depth > 0) selected.push(`${field.name} { ${columns(named, depth - 1)} }`);
+    else if (isObjectType(named) && !isListType(bare) && depth > 0)
+      selected.push(`${field.name} { ${columns(named, depth - 1)} }`);
   }
   return selected.join(' ');
 }
@@ -49,8 +60,9 @@ const budgets = new WeakMap<GraphQLSchema, number>();
 export function complexityBudget(schema: GraphQLSchema): number {
   let budget = budgets.get(schema);
   if (budget === undefined) {
-    const scores = Object.entries(PAGE_MAXIMA).map(([field, first]) =>
-      complexityFromQuery(parse(widestPage(schema, field, first)), { schema, variables: {} }).complexity,
+    const scores = Object.entries(PAGE_MAXIMA).map(
+      ([field, first]) =>
+        complexityFromQuery(parse(widestPage(schema, field, first)), { schema, variables: {} }).complexity,
     );
     budgets.set(schema, (budget = Math.max(...scores)));
   }

@@ -21,7 +21,8 @@ export function bodyLimitPlugin(maxBytes: number = MAX_GRAPHQL_BODY_BYTES): Plug
       const length = request.headers.get('content-length');
       if (length === null) refuse(411, 'LENGTH_REQUIRED', 'Send the request body with a Content-Length header');
       if (!DIGITS.test(length)) refuse(400, 'BAD_REQUEST', 'Content-Length header is invalid');
-      if (Number(length) > maxBytes) refuse(413, 'REQUEST_ENTITY_TOO_LARGE', `Request body larger than ${maxBytes} bytes`);
+      if (Number(length) > maxBytes)
+        refuse(413, 'REQUEST_ENTITY_TOO_LARGE', `Request body larger than ${maxBytes} bytes`);
     },
   };
 }

@@ -13,10 +13,14 @@ function selectedOperation(document: DocumentNode, operationName: string | null 
   return { ...document, definitions: chosen ? [chosen, ...fragments] : fragments };
 }
 
-function overLimit(score: { complexity: number; depth: number; breadth: number }, schema: GraphQLSchema): AppError | undefined {
+function overLimit(
+  score: { complexity: number; depth: number; breadth: number },
+  schema: GraphQLSchema,
+): AppError | undefined {
   const limits = { ...GRAPHQL_LIMITS, complexity: complexityBudget(schema) };
   for (const key of ['depth', 'breadth', 'complexity'] as const) {
-    if (score[key] > limits[key]) return new AppError('QUERY_TOO_COMPLEX', `Query ${key} ${score[key]} exceeds the limit of ${limits[key]}`);
+    if (score[key] > limits[key])
+      return new AppError('QUERY_TOO_COMPLEX', `Query ${key} ${score[key]} exceeds the limit of ${limits[key]}`);
   }
   return undefined;
 }
@@ -31,7 +35,12 @@ const scores = new WeakMap<DocumentNode, Map<string, Score>>();
 
 function scoreOf(args: ExecutionArgs): Score {
   const variables = args.variableValues ?? {};
-  const score = () => complexityFromQuery(selectedOperation(args.document, args.operationName), { schema: args.schema, variables, ctx: args.contextValue as object });
+  const score = () =>
+    complexityFromQuery(selectedOperation(args.document, args.operationName), {
+      schema: args.schema,
+      variables,
+      ctx: args.contextValue as object,
+    });
   const key = `${args.operationName ?? ''}\u0000${JSON.stringify(variables)}`;
   if (key.length > CACHE.keyChars) return score();
   let byKey = scores.get(args.document);

@@ -11,7 +11,9 @@ const reduced = new WeakMap<DocumentNode, Map<string, DocumentNode>>();
  */
 export function operationDocument(document: DocumentNode, operationName: string | null | undefined): DocumentNode {
   if (!operationName || document.definitions.length === 1) return document;
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   if (operations.length === 1) return document;
   let byName = reduced.get(document);
   if (!byName) reduced.set(document, (byName = new Map()));
@@ -38,7 +40,9 @@ export function jitPlugins(): Plugin[] {
   const { onSubscribe: _jitSubscribe, ...jit } = useGraphQlJit({}, { onError: () => undefined }) as Plugin;
   const perOperation: Plugin = {
     onExecute({ executeFn, setExecuteFn }) {
-      setExecuteFn((args: ExecutionArgs) => executeFn({ ...args, document: operationDocument(args.document, args.operationName) }));
+      setExecuteFn((args: ExecutionArgs) =>
+        executeFn({ ...args, document: operationDocument(args.document, args.operationName) }),
+      );
     },
   };
   return [jit, perOperation];

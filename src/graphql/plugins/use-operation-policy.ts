@@ -18,7 +18,11 @@ const manifestShape = z.record(z.string().min(1).max(128), z.string().min(1));
  * `source` names where the file comes from in errors.
  * @throws ConfigError naming the file and each bad entry.
  */
-export function loadOperationManifest(path: string, schema: GraphQLSchema, source = 'PERSISTED_OPERATIONS_FILE'): OperationManifest {
+export function loadOperationManifest(
+  path: string,
+  schema: GraphQLSchema,
+  source = 'PERSISTED_OPERATIONS_FILE',
+): OperationManifest {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -39,7 +43,8 @@ export function loadOperationManifest(path: string, schema: GraphQLSchema, sourc
       problems.push(`  ${id}: ${(err as Error).message}`);
     }
   }
-  if (problems.length) throw new ConfigError(`${source} ${path}: operations that do not fit the schema:\n${problems.join('\n')}`);
+  if (problems.length)
+    throw new ConfigError(`${source} ${path}: operations that do not fit the schema:\n${problems.join('\n')}`);
   return manifest;
 }
 
@@ -56,7 +61,8 @@ function documentIdOfGet(request: Request | undefined): string | null {
 export function persistedOperationId(params: GraphQLParams, request?: Request): string | null {
   const documentId = (params as { documentId?: unknown }).documentId ?? documentIdOfGet(request);
   if (typeof documentId === 'string') return documentId;
-  const pq = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)?.persistedQuery;
+  const pq = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)
+    ?.persistedQuery;
   return pq?.version === 1 && typeof pq.sha256Hash === 'string' ? pq.sha256Hash : null;
 }
 
@@ -72,10 +78,16 @@ const DASHBOARD_SOURCE = 'the dashboard bundle (rebuild it: npm run build:dashbo
  * suggestions in validation errors). Persisted documents are validated per request like any other
  * (Yoga caches the result per document), so the manifest cannot bring back what is switched off.
  */
-export function operationPolicyPlugins(config: Config, schema: GraphQLSchema, dashboardManifest: string | null = null): Plugin[] {
+export function operationPolicyPlugins(
+  config: Config,
+  schema: GraphQLSchema,
+  dashboardManifest: string | null = null,
+): Plugin[] {
   const plugins: Plugin[] = [];
   if (config.PERSISTED_OPERATIONS_ONLY && !config.PERSISTED_OPERATIONS_FILE) {
-    throw new ConfigError('PERSISTED_OPERATIONS_ONLY needs PERSISTED_OPERATIONS_FILE (the manifest of allowed operations)');
+    throw new ConfigError(
+      'PERSISTED_OPERATIONS_ONLY needs PERSISTED_OPERATIONS_FILE (the manifest of allowed operations)',
+    );
   }
   const manifests = [
     ...(config.PERSISTED_OPERATIONS_FILE ? [loadOperationManifest(config.PERSISTED_OPERATIONS_FILE, schema)] : []),
@@ -89,9 +101,18 @@ export function operationPolicyPlugins(config: Config, schema: GraphQLSchema, da
         allowArbitraryOperations: !config.PERSISTED_OPERATIONS_ONLY,
         extractPersistedOperationId: persistedOperationId,
         customErrors: {
-          notFound: { message: 'Unknown persisted operation id', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 400 } } },
-          persistedQueryOnly: { message: 'This server only runs persisted operations: send documentId', extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } } },
-          keyNotFound: { message: 'Send a query or a documentId', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } } },
+          notFound: {
+            message: 'Unknown persisted operation id',
+            extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 400 } },
+          },
+          persistedQueryOnly: {
+            message: 'This server only runs persisted operations: send documentId',
+            extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
+          },
+          keyNotFound: {
+            message: 'Send a query or a documentId',
+            extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED', http: { status: 400 } },
+          },
         },
       }),
     );

@@ -5,7 +5,8 @@ import { routePath } from '../../http/paths.js';
 const REFUSALS: Readonly<Record<number, { readonly code: string; readonly message: string }>> = {
   406: {
     code: 'NOT_ACCEPTABLE',
-    message: 'Not Acceptable: accept application/graphql-response+json or application/json (text/event-stream for subscriptions)',
+    message:
+      'Not Acceptable: accept application/graphql-response+json or application/json (text/event-stream for subscriptions)',
   },
   415: {
     code: 'UNSUPPORTED_MEDIA_TYPE',

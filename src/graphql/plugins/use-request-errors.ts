@@ -10,7 +10,9 @@ export function KnownOperationTypesRule(context: ValidationContext): ASTVisitor 
   return {
     OperationDefinition(node) {
       if (!schema.getRootType(node.operation)) {
-        context.reportError(new GraphQLError(`The ${node.operation} operation is not supported by the schema.`, { nodes: node }));
+        context.reportError(
+          new GraphQLError(`The ${node.operation} operation is not supported by the schema.`, { nodes: node }),
+        );
       }
     },
   };
@@ -37,8 +39,16 @@ function isClientError(error: GraphQLError): boolean {
 function withStatus400(error: GraphQLError): GraphQLError {
   const { nodes, source, positions, path, originalError } = error;
   const http = (error.extensions as { http?: object } | undefined)?.http;
-  const copy = new GraphQLError(error.message, { nodes, source, positions, path, originalError, extensions: { ...error.extensions, http: { ...http, status: 400 } } });
-  if (!copy.locations && error.locations) Object.defineProperty(copy, 'locations', { value: error.locations, enumerable: true });
+  const copy = new GraphQLError(error.message, {
+    nodes,
+    source,
+    positions,
+    path,
+    originalError,
+    extensions: { ...error.extensions, http: { ...http, status: 400 } },
+  });
+  if (!copy.locations && error.locations)
+    Object.defineProperty(copy, 'locations', { value: error.locations, enumerable: true });
   return copy;
 }
 

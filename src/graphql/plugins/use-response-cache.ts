@@ -40,7 +40,11 @@ function cachedHitsCost(limiter: TokenBucketLimiter): Plugin {
       recordDecision(access.client, decision);
       if (decision.allowed) return;
       const retryAfter = retryAfterSeconds(decision);
-      const extensions = { code: 'RATE_LIMITED', retryAfter, http: { status: 429, headers: { 'Retry-After': String(retryAfter) } } };
+      const extensions = {
+        code: 'RATE_LIMITED',
+        retryAfter,
+        http: { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+      };
       setResult({ errors: [new GraphQLError(rateLimitMessage(retryAfter), { extensions })] });
     },
   };
@@ -68,13 +72,21 @@ function resultEtags(): Plugin {
       if (http?.headers?.['ETag'] === undefined) return;
       const { ETag: _key, 'Last-Modified': _cachedAt, ...headers } = http.headers;
       const etag = resultTag(result as { data?: unknown; errors?: unknown });
-      setResult({ ...result, extensions: { ...result.extensions, http: { ...http, headers: { ...headers, ETag: etag } } } });
+      setResult({
+        ...result,
+        extensions: { ...result.extensions, http: { ...http, headers: { ...headers, ETag: etag } } },
+      });
     },
     onResponse({ request, response, setResponse }) {
       const etag = response.status === 200 ? response.headers.get('etag') : null;
       if (!etag || !ifNoneMatchTags(request.headers.get('if-none-match')).includes(etag)) return;
       const keep = ['etag', 'cache-control', 'vary'];
-      setResponse(new Response(null, { status: 304, headers: [...response.headers].filter(([k]) => keep.includes(k.toLowerCase())) }));
+      setResponse(
+        new Response(null, {
+          status: 304,
+          headers: [...response.headers].filter(([k]) => keep.includes(k.toLowerCase())),
+        }),
+      );
     },
   };
 }

@@ -22,7 +22,8 @@ export function timeLimitPlugin(ms: number): Plugin {
         const request = (args.contextValue as { request?: Request } | undefined)?.request;
         const [left, started] = [remainingMs(request, ms), performance.now()];
         return withDeadline(left, request?.signal, async () => executeFn(args), ms).then(
-          (result) => (timedOutInResolvers(result) && pastDeadline(started, left) ? { errors: [timeoutError(ms)] } : result),
+          (result) =>
+            timedOutInResolvers(result) && pastDeadline(started, left) ? { errors: [timeoutError(ms)] } : result,
           (err: unknown) => {
             if (err instanceof AppError) return { errors: [err] };
             throw err;

@@ -2,7 +2,10 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { VARIABLE_LIMITS } from '../../limits.js';
 
 /** Which bound a JSON value exceeds first, or null: one walk with an explicit stack, no recursion. */
-export function exceededBound(root: unknown, limits: { depth: number; values: number } = VARIABLE_LIMITS): 'depth' | 'values' | null {
+export function exceededBound(
+  root: unknown,
+  limits: { depth: number; values: number } = VARIABLE_LIMITS,
+): 'depth' | 'values' | null {
   const pending: [value: unknown, depth: number][] = [[root, 1]];
   let seen = 1;
   while (pending.length) {
@@ -18,7 +21,10 @@ export function exceededBound(root: unknown, limits: { depth: number; values: nu
 }
 
 function refuse(param: string, bound: 'depth' | 'values'): never {
-  const what = bound === 'depth' ? `nest deeper than ${VARIABLE_LIMITS.depth} levels` : `hold more than ${VARIABLE_LIMITS.values} values`;
+  const what =
+    bound === 'depth'
+      ? `nest deeper than ${VARIABLE_LIMITS.depth} levels`
+      : `hold more than ${VARIABLE_LIMITS.values} values`;
   throw createGraphQLError(`The ${param} ${what}`, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 }
 

@@ -25,20 +25,30 @@ export function scalarField<R>(t: FieldBuilder<R>, f: Field<R>, enums: EnumRefs)
   const doc = { description: f.description };
   switch (f.kind) {
     case 'string':
-      return f.nullable ? t.string({ ...doc, nullable: true, resolve: f.value }) : t.string({ ...doc, resolve: required(f, f.value) });
+      return f.nullable
+        ? t.string({ ...doc, nullable: true, resolve: f.value })
+        : t.string({ ...doc, resolve: required(f, f.value) });
     case 'int':
-      return f.nullable ? t.int({ ...doc, nullable: true, resolve: f.value }) : t.int({ ...doc, resolve: required(f, f.value) });
+      return f.nullable
+        ? t.int({ ...doc, nullable: true, resolve: f.value })
+        : t.int({ ...doc, resolve: required(f, f.value) });
     case 'float':
-      return f.nullable ? t.float({ ...doc, nullable: true, resolve: f.value }) : t.float({ ...doc, resolve: required(f, f.value) });
+      return f.nullable
+        ? t.float({ ...doc, nullable: true, resolve: f.value })
+        : t.float({ ...doc, resolve: required(f, f.value) });
     case 'boolean':
-      return f.nullable ? t.boolean({ ...doc, nullable: true, resolve: f.value }) : t.boolean({ ...doc, resolve: required(f, f.value) });
+      return f.nullable
+        ? t.boolean({ ...doc, nullable: true, resolve: f.value })
+        : t.boolean({ ...doc, resolve: required(f, f.value) });
     case 'datetime': {
       const value = f.value as (row: R) => Date | null;
       const instant = (row: R) => {
         const d = value(row);
         return d === null ? null : zonedInstant(d, row);
       };
-      return f.nullable ? t.field({ ...doc, type: 'DateTime', nullable: true, resolve: instant }) : t.field({ ...doc, type: 'DateTime', resolve: required(f, instant) });
+      return f.nullable
+        ? t.field({ ...doc, type: 'DateTime', nullable: true, resolve: instant })
+        : t.field({ ...doc, type: 'DateTime', resolve: required(f, instant) });
     }
     case 'day': {
       const day = required(f, f.value);
@@ -52,15 +62,20 @@ export function scalarField<R>(t: FieldBuilder<R>, f: Field<R>, enums: EnumRefs)
       return t.field({ ...doc, type: ZoneRef, resolve: required(f, f.value) });
     case 'enum': {
       const type = f.graphqlEnum === undefined ? undefined : enums[f.graphqlEnum];
-      if (f.graphqlEnum !== undefined && type === undefined) throw new Error(`enum ${f.graphqlEnum} of ${f.graphql} not given`);
-      return type ? t.field({ ...doc, type, resolve: required(f, f.value) }) : t.string({ ...doc, resolve: required(f, f.value) });
+      if (f.graphqlEnum !== undefined && type === undefined)
+        throw new Error(`enum ${f.graphqlEnum} of ${f.graphql} not given`);
+      return type
+        ? t.field({ ...doc, type, resolve: required(f, f.value) })
+        : t.string({ ...doc, resolve: required(f, f.value) });
     }
     case 'strings':
       return t.stringList({ ...doc, resolve: required(f, (row) => f.value(row) as string[] | null) });
     case 'object': {
       const type: RowRef<object> = rowObjectType<object>(f.contract, enums);
       const nested = (row: R) => withRowTimeZone(f.value(row), timeZoneOfRow(row));
-      return f.nullable ? t.field({ ...doc, type, nullable: true, resolve: nested }) : t.field({ ...doc, type, resolve: required(f, nested) });
+      return f.nullable
+        ? t.field({ ...doc, type, nullable: true, resolve: nested })
+        : t.field({ ...doc, type, resolve: required(f, nested) });
     }
   }
 }

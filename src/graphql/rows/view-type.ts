@@ -10,7 +10,16 @@ export interface RowView<R> {
 }
 
 /** Field kinds a view carries as properties (leaf values computed from the row on read). */
-const LEAF_KINDS = new Set<Field<unknown>['kind']>(['string', 'int', 'float', 'boolean', 'enum', 'datetime', 'day', 'year']);
+const LEAF_KINDS = new Set<Field<unknown>['kind']>([
+  'string',
+  'int',
+  'float',
+  'boolean',
+  'enum',
+  'datetime',
+  'day',
+  'year',
+]);
 
 /** How GraphQL writes the instant of a field kind: under the row's time zone, else UTC. */
 const ZONED: Partial<Record<Field<unknown>['kind'], (d: Date, row: unknown) => unknown>> = {
@@ -37,14 +46,23 @@ function viewClass<R>(contract: RowContract<R>): new (row: R) => RowView<R> {
   for (const f of graphqlFields(contract)) {
     if (!LEAF_KINDS.has(f.kind)) continue;
     const value = leafValue(f);
-    Object.defineProperty(View.prototype, f.graphql, { get(this: RowView<R>) { return value(this.row); } });
+    Object.defineProperty(View.prototype, f.graphql, {
+      get(this: RowView<R>) {
+        return value(this.row);
+      },
+    });
   }
   return View;
 }
 
 /** The leaf field `f` of a view: a property of the parent (no resolver, so no resolve info per row). */
 function leafField<R>(t: FieldBuilder<RowView<R>>, f: Field<R>, enums: EnumRefs) {
-  const type = f.kind === 'datetime' ? 'DateTime' : f.kind === 'enum' && f.graphqlEnum !== undefined ? enums[f.graphqlEnum] : SCALAR[f.kind];
+  const type =
+    f.kind === 'datetime'
+      ? 'DateTime'
+      : f.kind === 'enum' && f.graphqlEnum !== undefined
+        ? enums[f.graphqlEnum]
+        : SCALAR[f.kind];
   if (type === undefined) throw new Error(`no GraphQL type for ${f.graphql}`);
   const value = leafValue(f);
   return t.field({
@@ -57,7 +75,13 @@ function leafField<R>(t: FieldBuilder<RowView<R>>, f: Field<R>, enums: EnumRefs)
 }
 
 const SCALAR: Partial<Record<Field<unknown>['kind'], 'String' | 'Int' | 'Float' | 'Boolean'>> = {
-  string: 'String', day: 'String', enum: 'String', int: 'Int', year: 'Int', float: 'Float', boolean: 'Boolean',
+  string: 'String',
+  day: 'String',
+  enum: 'String',
+  int: 'Int',
+  year: 'Int',
+  float: 'Float',
+  boolean: 'Boolean',
 };
 
 /**
@@ -66,14 +90,22 @@ const SCALAR: Partial<Record<Field<unknown>['kind'], 'String' | 'Int' | 'Float' 
  * graphql-jit reads them inline instead of calling a resolver with a resolve info per field and
  * row (a 20,000-row page has 200,000 leaves). Other fields resolve from the view's row.
  */
-export function rowViewType<R>(contract: RowContract<R>, enums: EnumRefs = {}): { ref: RowRef<RowView<R>>; view: (row: R) => RowView<R> } {
+export function rowViewType<R>(
+  contract: RowContract<R>,
+  enums: EnumRefs = {},
+): { ref: RowRef<RowView<R>>; view: (row: R) => RowView<R> } {
   const View = viewClass(contract);
   const ref = builder.objectRef<RowView<R>>(contract.graphql).implement({
     description: contract.description,
-    fields: (t) => Object.fromEntries(graphqlFields(contract).map((f) => [
-      f.graphql,
-      LEAF_KINDS.has(f.kind) ? leafField(t, f, enums) : scalarField(t, { ...f, value: (v: RowView<R>) => f.value(v.row) } as Field<RowView<R>>, enums),
-    ])),
+    fields: (t) =>
+      Object.fromEntries(
+        graphqlFields(contract).map((f) => [
+          f.graphql,
+          LEAF_KINDS.has(f.kind)
+            ? leafField(t, f, enums)
+            : scalarField(t, { ...f, value: (v: RowView<R>) => f.value(v.row) } as Field<RowView<R>>, enums),
+        ]),
+      ),
   });
   return { ref, view: (row) => new View(row) };
 }

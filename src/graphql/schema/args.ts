@@ -1,7 +1,17 @@
 import type { ArgumentRef, EnumRef } from '@pothos/core';
 import { z } from 'zod';
 import type { EnumDecl } from '../../contract/enums.js';
-import { type DeclIn, inputOf, type InputOf, namedOn, type NumberParam, type ParamDecl, type ParamRef, useOf, type ValueOf } from '../../contract/params.js';
+import {
+  type DeclIn,
+  inputOf,
+  type InputOf,
+  namedOn,
+  type NumberParam,
+  type ParamDecl,
+  type ParamRef,
+  useOf,
+  type ValueOf,
+} from '../../contract/params.js';
 import { builder } from '../builder.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -13,8 +23,16 @@ const enumRefs = new Map<EnumDecl<string>, EnumRef<Types, string>>();
 
 /** The GraphQL enum type of a declared enum: its values by GraphQL name, each the REST spelling inside. */
 export function enumType<V extends string>(e: EnumDecl<V>): EnumRef<Types, V> {
-  const values = Object.fromEntries(Object.entries<{ graphql: string; description: string }>(e.values).map(([value, d]) => [d.graphql, { value, description: d.description }]));
-  const ref = builder.enumType(e.graphql, { description: e.description, values: values as Record<string, { value: V; description: string }> }) as EnumRef<Types, V>;
+  const values = Object.fromEntries(
+    Object.entries<{ graphql: string; description: string }>(e.values).map(([value, d]) => [
+      d.graphql,
+      { value, description: d.description },
+    ]),
+  );
+  const ref = builder.enumType(e.graphql, {
+    description: e.description,
+    values: values as Record<string, { value: V; description: string }>,
+  }) as EnumRef<Types, V>;
   enumRefs.set(e, ref as EnumRef<Types, string>);
   return ref;
 }
@@ -37,7 +55,10 @@ type ArgValue<D> = D extends { kind: 'int' | 'float' } ? ValueOf<D> : ValueOf<D>
 
 /** The arguments of a list of parameters: each GraphQL one under its GraphQL name. */
 export type ArgsOf<P extends readonly ParamRef[]> = {
-  [D in DeclIn<P[number]> as D extends { graphql: infer N extends string } ? N : never]: ArgumentRef<Types, ArgValue<D>>;
+  [D in DeclIn<P[number]> as D extends { graphql: infer N extends string } ? N : never]: ArgumentRef<
+    Types,
+    ArgValue<D>
+  >;
 };
 
 function argOf(t: ArgBuilder, p: ParamDecl, note: string) {
@@ -61,16 +82,22 @@ function argOf(t: ArgBuilder, p: ParamDecl, note: string) {
 
 /** The GraphQL arguments of a field taking `params`, in their order, described for the field. */
 export function graphqlArgs<const P extends readonly ParamRef[]>(t: ArgBuilder, params: P): ArgsOf<P> {
-  return Object.fromEntries(params.flatMap((ref) => {
-    const { param: p, graphql: note } = useOf(ref);
-    return p.graphql === undefined ? [] : [[p.graphql, argOf(t, p, note ?? '')]];
-  })) as ArgsOf<P>;
+  return Object.fromEntries(
+    params.flatMap((ref) => {
+      const { param: p, graphql: note } = useOf(ref);
+      return p.graphql === undefined ? [] : [[p.graphql, argOf(t, p, note ?? '')]];
+    }),
+  ) as ArgsOf<P>;
 }
 
 /**
  * Runs a service call on a field's arguments as service input; its input errors name the
  * arguments as GraphQL does (`zones`, `timeZone`, a resolution as `NATIVE`).
  */
-export async function withArgs<const P extends readonly ParamRef[], T>(params: P, args: object, work: (input: InputOf<P>) => Promise<T>): Promise<T> {
+export async function withArgs<const P extends readonly ParamRef[], T>(
+  params: P,
+  args: object,
+  work: (input: InputOf<P>) => Promise<T>,
+): Promise<T> {
   return namedOn('graphql', params, () => work(inputOf(params, 'graphql', args as Readonly<Record<string, unknown>>)));
 }

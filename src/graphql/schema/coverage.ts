@@ -10,7 +10,8 @@ const BorderCoverageRef = rowObjectType(BORDER_COVERAGE_ROW);
 builder.objectField(ZoneRef, 'coverage', (t) =>
   t.loadable({
     type: ZoneCoverageRef,
-    description: 'What the database holds for this zone, per data kind (REST /api/v1/zones coverage). All zones of a request are read in one query.',
+    description:
+      'What the database holds for this zone, per data kind (REST /api/v1/zones coverage). All zones of a request are read in one query.',
     load: (codes: string[], ctx: GraphQLContext) => getZoneCoverage(ctx.deps, codes),
     resolve: (zone) => zone.code,
   }),
@@ -19,7 +20,8 @@ builder.objectField(ZoneRef, 'coverage', (t) =>
 builder.objectField(BorderRef, 'coverage', (t) =>
   t.loadable({
     type: BorderCoverageRef,
-    description: 'What the database holds for this border, per data kind (REST /api/v1/borders coverage). All borders of a request are read in one query.',
+    description:
+      'What the database holds for this border, per data kind (REST /api/v1/borders coverage). All borders of a request are read in one query.',
     load: (keys: string[], ctx: GraphQLContext) => getBorderCoverage(ctx.deps, keys),
     resolve: (border) => border.key,
   }),

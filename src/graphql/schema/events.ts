@@ -9,17 +9,29 @@ const PricesPublished = builder.objectRef<DataEvent>('PricesPublished').implemen
   description: 'Day-ahead prices of zones were stored (one committed ingestion window).',
   fields: (t) => ({
     zones: t.stringList({ description: 'Zone codes whose prices changed.', resolve: (e) => [...e.zones] }),
-    from: t.field({ type: 'DateTime', description: 'Start of the changed range (UTC, inclusive).', resolve: (e) => e.from }),
+    from: t.field({
+      type: 'DateTime',
+      description: 'Start of the changed range (UTC, inclusive).',
+      resolve: (e) => e.from,
+    }),
     to: t.field({ type: 'DateTime', description: 'End of the changed range (UTC, exclusive).', resolve: (e) => e.to }),
   }),
 });
 
 const FlowsUpdated = builder.objectRef<DataEvent>('FlowsUpdated').implement({
-  description: 'Flows, scheduled exchanges, capacities or outages of borders were stored, and their border-hours reclassified (one committed ingestion window).',
+  description:
+    'Flows, scheduled exchanges, capacities or outages of borders were stored, and their border-hours reclassified (one committed ingestion window).',
   fields: (t) => ({
-    borders: t.stringList({ description: 'Border keys A->B (stored orientation) that changed.', resolve: (e) => [...e.borders] }),
+    borders: t.stringList({
+      description: 'Border keys A->B (stored orientation) that changed.',
+      resolve: (e) => [...e.borders],
+    }),
     item: t.exposeString('item', { description: 'What was loaded: flows, schedules, ntc or outages.' }),
-    from: t.field({ type: 'DateTime', description: 'Start of the changed range (UTC, inclusive).', resolve: (e) => e.from }),
+    from: t.field({
+      type: 'DateTime',
+      description: 'Start of the changed range (UTC, inclusive).',
+      resolve: (e) => e.from,
+    }),
     to: t.field({ type: 'DateTime', description: 'End of the changed range (UTC, exclusive).', resolve: (e) => e.to }),
   }),
 });
@@ -39,16 +51,27 @@ async function stream(ctx: GraphQLContext, keep: (e: DataEvent) => boolean): Pro
 function eventOf(item: HubItem): DataEvent {
   if (!('fellBehind' in item)) return item;
   const { limit } = item.fellBehind;
-  throw new AppError('SLOW_CONSUMER', `This stream fell behind: more than ${limit} events were waiting to be read, so it was closed. Subscribe again, and re-read the data you need.`, { limit });
+  throw new AppError(
+    'SLOW_CONSUMER',
+    `This stream fell behind: more than ${limit} events were waiting to be read, so it was closed. Subscribe again, and re-read the data you need.`,
+    { limit },
+  );
 }
 
 builder.subscriptionType({
-  description: 'Live data events (Server-Sent Events: send the operation with `Accept: text/event-stream`). Starting a subscription spends one token from the caller\'s rate-limit bucket and takes one of the caller\'s open-stream slots (SUBSCRIPTIONS_PER_CLIENT; beyond it: SUBSCRIPTION_LIMIT). Events are sent when an ingestion window commits, on every server instance.',
+  description:
+    "Live data events (Server-Sent Events: send the operation with `Accept: text/event-stream`). Starting a subscription spends one token from the caller's rate-limit bucket and takes one of the caller's open-stream slots (SUBSCRIPTIONS_PER_CLIENT; beyond it: SUBSCRIPTION_LIMIT). Events are sent when an ingestion window commits, on every server instance.",
   fields: (t) => ({
     pricesPublished: t.field({
       type: PricesPublished,
       description: 'Emits when day-ahead prices of one of `zones` (all zones when omitted) are stored.',
-      args: { zones: t.arg.stringList({ required: false, description: 'Zone codes or EICs to watch; all when omitted.', validate: codes }) },
+      args: {
+        zones: t.arg.stringList({
+          required: false,
+          description: 'Zone codes or EICs to watch; all when omitted.',
+          validate: codes,
+        }),
+      },
       subscribe: (_root, args, ctx) => {
         const zones = args.zones ? new Set(DATA_CATALOGUE.resolveZones(args.zones, 'zones')) : null;
         return stream(ctx, (e) => e.kind === 'prices' && (!zones || e.zones.some((z) => zones.has(z))));
@@ -58,9 +81,17 @@ builder.subscriptionType({
     flowsUpdated: t.field({
       type: FlowsUpdated,
       description: 'Emits when data of one of `borders` (all borders when omitted) is stored and reclassified.',
-      args: { borders: t.arg.stringList({ required: false, description: 'Borders A->B (either orientation) to watch; all when omitted.', validate: codes }) },
+      args: {
+        borders: t.arg.stringList({
+          required: false,
+          description: 'Borders A->B (either orientation) to watch; all when omitted.',
+          validate: codes,
+        }),
+      },
       subscribe: (_root, args, ctx) => {
-        const borders = args.borders ? new Set(DATA_CATALOGUE.resolveBorders(args.borders, 'borders').map((b) => b.key)) : null;
+        const borders = args.borders
+          ? new Set(DATA_CATALOGUE.resolveBorders(args.borders, 'borders').map((b) => b.key))
+          : null;
         return stream(ctx, (e) => e.kind === 'flows' && (!borders || e.borders.some((b) => borders.has(b))));
       },
       resolve: eventOf,

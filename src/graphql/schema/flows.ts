@@ -2,15 +2,39 @@ import { z } from 'zod';
 import { FLOW_ROW } from '../../contract/rows/flows.js';
 import type { FlowRecord } from '../../domain/records.js';
 import type { ResolvedFlowSelection } from '../../services/flow-filter.js';
-import { flowMeta, flowRowTimeZone, getFlowKeysetPage, resolveFlowQuery, summarizeFlowRows } from '../../services/flows.js';
+import {
+  flowMeta,
+  flowRowTimeZone,
+  getFlowKeysetPage,
+  resolveFlowQuery,
+  summarizeFlowRows,
+} from '../../services/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { enumType, graphqlArgs, withArgs } from './args.js';
 import { enumValues, FLOW_BASIS, FLOW_TYPE } from '../../contract/enums.js';
-import { BASIS, BORDERS, FLOW_TYPES, type InputOf, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
+import {
+  BASIS,
+  BORDERS,
+  FLOW_TYPES,
+  type InputOf,
+  RANGE,
+  RESOLUTION,
+  TIME_ZONE,
+  use,
+  ZONES,
+} from '../../contract/params.js';
 import { PAGE_LIMITS } from '../../limits.js';
 import { inTimeZone } from '../rows/zoned.js';
 import { MetaRef } from './common.js';
-import { assertForward, cursorCode, cursorInstant, DEFAULT_PAGE_SIZE, keysetPage, type Page, type PageArgs } from '../connection.js';
+import {
+  assertForward,
+  cursorCode,
+  cursorInstant,
+  DEFAULT_PAGE_SIZE,
+  keysetPage,
+  type Page,
+  type PageArgs,
+} from '../connection.js';
 import { type RowView, rowViewType } from '../rows/view-type.js';
 
 /** The four flow types (REST flow_type). */
@@ -22,11 +46,22 @@ export const FlowBasisEnum = enumType(FLOW_BASIS);
 /** The arguments of `flows` besides the page. */
 const FLOWS_PARAMS = [
   ...RANGE,
-  use(RESOLUTION, { graphql: 'Aggregation, as REST /flows: NATIVE and HOURLY give one row per border-hour (flows are hourly); DAILY (UTC days) and WEEKLY (ISO weeks from Monday 00:00 UTC) one row per bucket, border direction and flow type with the hour count and means; AUTO picks by range width.' }),
-  use(BORDERS, { graphql: 'Each selects its border whatever the direction of flow; rows keep the direction of their flow. Omitted: every border.' }),
-  use(ZONES, { graphql: 'Selects the borders with the zone on either side; combined with borders by AND. Omitted: every zone.' }),
+  use(RESOLUTION, {
+    graphql:
+      'Aggregation, as REST /flows: NATIVE and HOURLY give one row per border-hour (flows are hourly); DAILY (UTC days) and WEEKLY (ISO weeks from Monday 00:00 UTC) one row per bucket, border direction and flow type with the hour count and means; AUTO picks by range width.',
+  }),
+  use(BORDERS, {
+    graphql:
+      'Each selects its border whatever the direction of flow; rows keep the direction of their flow. Omitted: every border.',
+  }),
+  use(ZONES, {
+    graphql: 'Selects the borders with the zone on either side; combined with borders by AND. Omitted: every zone.',
+  }),
   FLOW_TYPES,
-  use(TIME_ZONE, { graphql: 'Hourly, daily and weekly buckets are local; datetime carries the offset. With local, a border is in the zone of its zone A (codes sorted).' }),
+  use(TIME_ZONE, {
+    graphql:
+      'Hourly, daily and weekly buckets are local; datetime carries the offset. With local, a border is in the zone of its zone A (codes sorted).',
+  }),
   BASIS,
 ] as const;
 
@@ -47,13 +82,19 @@ interface FlowConnection extends Page<RowView<FlowRecord>> {
   readonly summary: () => Promise<{ total: number; derived: boolean }>;
 }
 
-async function resolveFlows(ctx: GraphQLContext, page: PageArgs, args: InputOf<typeof FLOWS_PARAMS>): Promise<FlowConnection> {
+async function resolveFlows(
+  ctx: GraphQLContext,
+  page: PageArgs,
+  args: InputOf<typeof FLOWS_PARAMS>,
+): Promise<FlowConnection> {
   assertForward(page);
   const { sel, query } = resolveFlowQuery(ctx.deps, args);
   const zoneOf = flowRowTimeZone(sel);
   const found = await keysetPage(page, FLOW_CURSOR, ({ after, limit }) => {
     const position = after && { datetime: after[0], zoneFrom: after[1], zoneTo: after[2], flowType: after[3] };
-    return getFlowKeysetPage(ctx.deps, query, { after: position, limit }).then((rows) => inTimeZone(rows, zoneOf).map(FlowRow.view));
+    return getFlowKeysetPage(ctx.deps, query, { after: position, limit }).then((rows) =>
+      inTimeZone(rows, zoneOf).map(FlowRow.view),
+    );
   });
   let summary: Promise<{ total: number; derived: boolean }> | undefined;
   return { ...found, sel, summary: () => (summary ??= summarizeFlowRows(ctx.deps, query)) };
@@ -63,7 +104,8 @@ builder.queryFields((t) => ({
   flows: t.connection(
     {
       type: FlowRow.ref,
-      description: 'Classified border-hours ordered by datetime, from, to, flow type (REST /api/v1/flows) with opaque keyset cursors: stable under inserts, no OFFSET scans.',
+      description:
+        'Classified border-hours ordered by datetime, from, to, flow type (REST /api/v1/flows) with opaque keyset cursors: stable under inserts, no OFFSET scans.',
       args: graphqlArgs(t.arg, FLOWS_PARAMS),
       complexity: (args) => ({ field: 1, multiplier: args.first ?? DEFAULT_PAGE_SIZE }),
       validate: z.object({ first: z.number().int().min(1).max(PAGE_LIMITS.flows).nullish() }).loose(),
@@ -73,7 +115,10 @@ builder.queryFields((t) => ({
       name: 'FlowConnection',
       description: 'A page of flow rows with the total row count and the response meta.',
       fields: (c) => ({
-        totalCount: c.int({ description: 'Rows in the whole selection (all pages).', resolve: async (conn) => (await conn.summary()).total }),
+        totalCount: c.int({
+          description: 'Rows in the whole selection (all pages).',
+          resolve: async (conn) => (await conn.summary()).total,
+        }),
         meta: c.field({
           type: MetaRef,
           description: 'Provenance, sources, resolved range and resolution.',

@@ -10,4 +10,7 @@ import './aggregates.js';
 import './events.js';
 
 /** The executable GraphQL schema, with the directives every GraphQL service has (`@skip`, `@include`, `@deprecated`, ...). */
-export const schema = builder.toSchema({ sortSchema: false, directives: [...specifiedDirectives, rateLimitDirectiveDefinition] });
+export const schema = builder.toSchema({
+  sortSchema: false,
+  directives: [...specifiedDirectives, rateLimitDirectiveDefinition],
+});

@@ -6,7 +6,9 @@ import { ARG_LIMITS } from '../../limits.js';
 import { graphqlArgs } from './args.js';
 
 const ZONE_PARAMS = [use(ZONES, { graphql: 'Omitted means all zones.' })] as const;
-const BORDER_PARAMS = [use(BORDERS, { graphql: 'Either orientation selects the border. Omitted means all borders.' })] as const;
+const BORDER_PARAMS = [
+  use(BORDERS, { graphql: 'Either orientation selects the border. Omitted means all borders.' }),
+] as const;
 
 function zonesOf(codes: readonly string[], ctx: GraphQLContext): (ZoneRecord | Error)[] {
   return codes.map((code) => ctx.deps.catalogue.zone(code) ?? new Error(`zone ${code} is not in the stored catalogue`));
@@ -48,13 +50,23 @@ builder.queryFields((t) => ({
     type: [ZoneRef],
     description: 'Bidding zones, ordered by code (REST /api/v1/zones).',
     args: graphqlArgs(t.arg, ZONE_PARAMS),
-    resolve: (_root, args, ctx) => (args.zones?.length ? ctx.deps.catalogue.resolveZones(args.zones) : ctx.deps.catalogue.zones.map((z) => z.code)).sort(),
+    resolve: (_root, args, ctx) =>
+      (args.zones?.length
+        ? ctx.deps.catalogue.resolveZones(args.zones)
+        : ctx.deps.catalogue.zones.map((z) => z.code)
+      ).sort(),
   }),
   zone: t.field({
     type: ZoneRef,
     nullable: true,
     description: 'One zone by short code or EIC (case-insensitive); null when unknown.',
-    args: { code: t.arg.string({ required: true, description: 'Short code (DE_LU) or EIC.', validate: z.string().min(1).max(ARG_LIMITS.codeChars) }) },
+    args: {
+      code: t.arg.string({
+        required: true,
+        description: 'Short code (DE_LU) or EIC.',
+        validate: z.string().min(1).max(ARG_LIMITS.codeChars),
+      }),
+    },
     resolve: (_root, args, ctx) => ctx.deps.catalogue.findZone(args.code)?.code ?? null,
   }),
   borders: t.field({
@@ -62,8 +74,12 @@ builder.queryFields((t) => ({
     description: 'Borders in stored orientation, each once, ordered by key (REST /api/v1/borders).',
     args: graphqlArgs(t.arg, BORDER_PARAMS),
     resolve: (_root, args, ctx) => {
-      const keys = args.borders?.length ? new Set(ctx.deps.catalogue.resolveBorders(args.borders).map((b) => b.key)) : null;
-      return ctx.deps.catalogue.borders.filter((b) => !keys || keys.has(b.key)).sort((x, y) => (x.key < y.key ? -1 : 1));
+      const keys = args.borders?.length
+        ? new Set(ctx.deps.catalogue.resolveBorders(args.borders).map((b) => b.key))
+        : null;
+      return ctx.deps.catalogue.borders
+        .filter((b) => !keys || keys.has(b.key))
+        .sort((x, y) => (x.key < y.key ? -1 : 1));
     },
   }),
 }));

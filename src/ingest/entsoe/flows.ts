@@ -54,7 +54,10 @@ function direction(group: readonly RawSeries[]): { fromZoneEic: string; toZoneEi
  * flagged, longer ones stay empty.
  * @throws EntsoeFormatError, EntsoeUpstreamError, EntsoeAuthError.
  */
-export function parsePhysicalFlows(body: string | Uint8Array, options?: GapOptions): EntsoeResult<DirectedHourlySeries[]> {
+export function parsePhysicalFlows(
+  body: string | Uint8Array,
+  options?: GapOptions,
+): EntsoeResult<DirectedHourlySeries[]> {
   const doc = readReply(body, publication('A11'), options?.httpStatus);
   if ('kind' in doc) return doc;
   const gap = maxGapMs(options);

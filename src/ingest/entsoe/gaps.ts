@@ -53,7 +53,12 @@ export function fillGaps(samples: readonly Sample[], maxGap: number): Sample[] {
     const grid = gcd(gap, Math.min(a.end - a.start, b.end - b.start));
     const span = b.start - a.start;
     for (let t = a.end; t < b.start; t += grid) {
-      out.push({ start: t, end: t + grid, value: a.value + ((b.value - a.value) * (t - a.start)) / span, interpolated: true });
+      out.push({
+        start: t,
+        end: t + grid,
+        value: a.value + ((b.value - a.value) * (t - a.start)) / span,
+        interpolated: true,
+      });
     }
   }
   return out;

@@ -10,11 +10,22 @@ export {
   EntsoeUpstreamError,
   redactSecrets,
 } from './errors.js';
-export { DEFAULT_SCHEDULE_CONTRACTS, parsePhysicalFlows, parseScheduledExchanges, type ScheduleParseOptions } from './flows.js';
+export {
+  DEFAULT_SCHEDULE_CONTRACTS,
+  parsePhysicalFlows,
+  parseScheduledExchanges,
+  type ScheduleParseOptions,
+} from './flows.js';
 export { fillGaps, mergeSamples } from './gaps.js';
 export { toHourly } from './hourly.js';
 export { parseNetTransferCapacity } from './ntc.js';
-export { parseTransmissionOutages, readOutageDocument, readOutagePage, type OutagePage, type OutageParseOptions } from './outages.js';
+export {
+  parseTransmissionOutages,
+  readOutageDocument,
+  readOutagePage,
+  type OutagePage,
+  type OutageParseOptions,
+} from './outages.js';
 export { parseDayAheadPrices, SDAC_SEQUENCE, type PriceParseOptions } from './prices.js';
 export { readReply, PUBLICATION_NAMESPACES, OUTAGE_NAMESPACES } from './reply.js';
 export { expandPeriod, readSeries, type RawPeriod, type RawSeries, type Sample } from './series.js';

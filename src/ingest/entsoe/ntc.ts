@@ -28,7 +28,12 @@ export function parseNetTransferCapacity(body: string | Uint8Array, options?: Ga
     }
     for (const [contractType, series] of byContract) {
       const first = series[0]!;
-      out.push({ fromZoneEic: first.outDomain, toZoneEic: first.inDomain, contractType, points: hourlyOf(series, gap) });
+      out.push({
+        fromZoneEic: first.outDomain,
+        toZoneEic: first.inDomain,
+        contractType,
+        points: hourlyOf(series, gap),
+      });
     }
   }
   return { kind: 'data', data: out };

@@ -3,7 +3,16 @@ import { checkDocument, decodeBody, OUTAGE_NAMESPACES, readReply, type Expectati
 import { readPeriod } from './series.js';
 import { iso, parseDateAndTime, parseInstant } from './time.js';
 import type { EntsoeResult, ReplyOptions, TransmissionOutage } from './types.js';
-import { childOf, childrenOf, parseXml, rawChildrenOf, requireText, textOf, type XmlDocument, type XmlNode } from './xml.js';
+import {
+  childOf,
+  childrenOf,
+  parseXml,
+  rawChildrenOf,
+  requireText,
+  textOf,
+  type XmlDocument,
+  type XmlNode,
+} from './xml.js';
 import { readZipXml, ZIP_LIMITS, type ZipLimits } from './zip.js';
 
 /** Options of {@link parseTransmissionOutages}. */
@@ -23,10 +32,21 @@ export interface OutagePage {
 const A78: Expectation = { rootName: 'Unavailability_MarketDocument', namespaces: OUTAGE_NAMESPACES, type: 'A78' };
 
 const PLANNED: Readonly<Record<string, boolean>> = { A53: true, A54: false };
-const STATUS: Readonly<Record<string, TransmissionOutage['status']>> = { A05: 'active', A09: 'cancelled', A13: 'withdrawn' };
+const STATUS: Readonly<Record<string, TransmissionOutage['status']>> = {
+  A05: 'active',
+  A09: 'cancelled',
+  A13: 'withdrawn',
+};
 
 function isZip(body: string | Uint8Array): body is Uint8Array {
-  return typeof body !== 'string' && body.length >= 4 && body[0] === 0x50 && body[1] === 0x4b && body[2] === 0x03 && body[3] === 0x04;
+  return (
+    typeof body !== 'string' &&
+    body.length >= 4 &&
+    body[0] === 0x50 &&
+    body[1] === 0x4b &&
+    body[2] === 0x03 &&
+    body[3] === 0x04
+  );
 }
 
 function reasonsOf(node: XmlNode): { code: string | null; text: string | null }[] {
@@ -68,7 +88,8 @@ export function readOutageDocument(doc: XmlDocument): TransmissionOutage[] {
     const where = `outage ${mRID} TimeSeries #${i + 1}`;
     const businessType = requireText(ts, 'businessType', where);
     const planned = PLANNED[businessType];
-    if (planned === undefined) throw new EntsoeFormatError(`${where}: businessType ${businessType} is neither A53 nor A54`);
+    if (planned === undefined)
+      throw new EntsoeFormatError(`${where}: businessType ${businessType} is neither A53 nor A54`);
     const start = instantOf(ts, 'start', docStart, where);
     const end = instantOf(ts, 'end', docEnd, where);
     if (!(end > start)) throw new EntsoeFormatError(`${where}: no valid interval (${iso(start)} -> ${iso(end)})`);

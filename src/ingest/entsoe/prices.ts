@@ -59,7 +59,10 @@ function ignoredEntry(s: RawSeries, reason: IgnoredPriceSeries['reason']): Ignor
  *   periods) up to `maxGapMinutes` are interpolated at native resolution and flagged.
  * @throws EntsoeNotDayAheadError, EntsoeFormatError, EntsoeUpstreamError, EntsoeAuthError.
  */
-export function parseDayAheadPrices(body: string | Uint8Array, options?: PriceParseOptions): EntsoeResult<DayAheadPrices> {
+export function parseDayAheadPrices(
+  body: string | Uint8Array,
+  options?: PriceParseOptions,
+): EntsoeResult<DayAheadPrices> {
   const doc = readReply(body, publication('A44'), options?.httpStatus);
   if ('kind' in doc) return doc;
   const all = readSeries(doc.root, 'price.amount');

@@ -44,7 +44,11 @@ export function readAcknowledgement(doc: XmlDocument): EntsoeEmpty {
   const noData = reasons.find((r) => r.code === '999' && NO_DATA.test(r.text));
   if (noData) return { kind: 'empty', reason: noData.text };
   const first = reasons[0];
-  const text = reasons.map((r) => r.text).filter(Boolean).join('; ') || 'acknowledgement without reason text';
+  const text =
+    reasons
+      .map((r) => r.text)
+      .filter(Boolean)
+      .join('; ') || 'acknowledgement without reason text';
   throw new EntsoeUpstreamError(first?.code ?? null, text);
 }
 
@@ -56,7 +60,11 @@ export function readAcknowledgement(doc: XmlDocument): EntsoeEmpty {
  * @throws EntsoeUpstreamError for other acknowledgements and other HTML pages.
  * @throws EntsoeFormatError when the document is not the expected one.
  */
-export function readReply(body: string | Uint8Array, expected: Expectation, httpStatus?: number): XmlDocument | EntsoeEmpty {
+export function readReply(
+  body: string | Uint8Array,
+  expected: Expectation,
+  httpStatus?: number,
+): XmlDocument | EntsoeEmpty {
   const text = decodeBody(body);
   const head = text.trimStart().slice(0, 512);
   if (httpStatus === 401) throw new EntsoeAuthError();

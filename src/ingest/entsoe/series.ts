@@ -79,7 +79,10 @@ function scanPeriod(raw: string, valueElement: ValueElement, where: string): Raw
     const position = tagText(m[1]!, 'position');
     const value = tagText(m[1]!, valueElement);
     if (position === undefined || value === undefined) return undefined;
-    points.push({ position: readNumber(position, `${where} position`), value: readNumber(value, `${where} ${valueElement}`) });
+    points.push({
+      position: readNumber(position, `${where} position`),
+      value: readNumber(value, `${where} ${valueElement}`),
+    });
   }
   if ((raw.match(POINT_OPEN)?.length ?? 0) !== points.length) return undefined;
   return {
@@ -156,7 +159,8 @@ export function expandPeriod(period: RawPeriod, curveType: 'A01' | 'A03'): Sampl
       throw new EntsoeFormatError(`position ${position} outside 1..${slots} of period starting ${iso(period.start)}`);
     }
     const next = points[i + 1]?.position;
-    if (next === position) throw new EntsoeFormatError(`position ${position} given twice in period starting ${iso(period.start)}`);
+    if (next === position)
+      throw new EntsoeFormatError(`position ${position} given twice in period starting ${iso(period.start)}`);
     const last = curveType === 'A03' ? Math.min(next === undefined ? slots : next - 1, slots) : position;
     for (let p = position; p <= last; p++) {
       out.push({ start: bounds[p - 1]!, end: bounds[p]!, value, interpolated: false });

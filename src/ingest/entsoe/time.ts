@@ -40,7 +40,9 @@ export function addEuCalendarDays(ms: number, days: number): number {
 }
 
 /** How a resolution advances: a fixed number of minutes, or whole calendar days in market time. */
-export type ResolutionStep = { readonly kind: 'fixed'; readonly ms: number } | { readonly kind: 'days'; readonly days: number };
+export type ResolutionStep =
+  | { readonly kind: 'fixed'; readonly ms: number }
+  | { readonly kind: 'days'; readonly days: number };
 
 /**
  * The ISO 8601 durations used as ENTSO-E resolutions. `P1D` is one calendar day of market time
@@ -57,7 +59,8 @@ const RESOLUTIONS: Readonly<Record<string, ResolutionStep>> = {
 /** Maps an ENTSO-E resolution (`PT15M`, `PT30M`, `PT60M`, `P1D`, `P7D`) to its {@link ResolutionStep}. */
 export function parseResolution(text: string): ResolutionStep {
   const step = RESOLUTIONS[text.trim()];
-  if (!step) throw new EntsoeFormatError(`unsupported resolution "${text}" (known: ${Object.keys(RESOLUTIONS).join(', ')})`);
+  if (!step)
+    throw new EntsoeFormatError(`unsupported resolution "${text}" (known: ${Object.keys(RESOLUTIONS).join(', ')})`);
   return step;
 }
 
@@ -72,7 +75,9 @@ export function slotBoundaries(start: number, end: number, step: ResolutionStep)
   if (step.kind === 'fixed') {
     const n = (end - start) / step.ms;
     if (!Number.isInteger(n)) {
-      throw new EntsoeFormatError(`period ${iso(start)} -> ${iso(end)} is not a whole number of ${step.ms / MINUTE_MS}-minute steps`);
+      throw new EntsoeFormatError(
+        `period ${iso(start)} -> ${iso(end)} is not a whole number of ${step.ms / MINUTE_MS}-minute steps`,
+      );
     }
     for (let i = 0; i <= n; i++) out.push(start + i * step.ms);
     return out;
@@ -83,7 +88,8 @@ export function slotBoundaries(start: number, end: number, step: ResolutionStep)
     t = addEuCalendarDays(t, step.days);
     out.push(t);
   }
-  if (t !== end) throw new EntsoeFormatError(`period ${iso(start)} -> ${iso(end)} is not a whole number of market days`);
+  if (t !== end)
+    throw new EntsoeFormatError(`period ${iso(start)} -> ${iso(end)} is not a whole number of market days`);
   return out;
 }
 

@@ -36,7 +36,8 @@ export interface ZipXml {
 /** A zip reply that cannot be read within its bounds, is corrupt, or holds no XML entry. */
 export class EntsoeZipError extends EntsoeFormatError {}
 
-const size = (n: number): string => (n % MIB === 0 ? `${n / MIB} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`);
+const size = (n: number): string =>
+  n % MIB === 0 ? `${n / MIB} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
 const quoted = (name: string): string => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
 
 interface Entry {
@@ -80,8 +81,10 @@ export function readZipXml(body: Uint8Array, limits: ZipLimits = ZIP_LIMITS): Zi
       if (err) return fail(`entry ${quoted(file.name)} is corrupt (${err.message})`);
       entry.bytes += data.length;
       total += data.length;
-      if (entry.bytes > limits.maxEntryBytes) return fail(`entry ${quoted(file.name)} expands past ${size(limits.maxEntryBytes)} (limit per entry)`);
-      if (total > limits.maxTotalBytes) return fail(`its XML entries expand past ${size(limits.maxTotalBytes)} (limit per zip)`);
+      if (entry.bytes > limits.maxEntryBytes)
+        return fail(`entry ${quoted(file.name)} expands past ${size(limits.maxEntryBytes)} (limit per entry)`);
+      if (total > limits.maxTotalBytes)
+        return fail(`its XML entries expand past ${size(limits.maxTotalBytes)} (limit per zip)`);
       entry.chunks.push(data);
       entry.complete = final;
     };

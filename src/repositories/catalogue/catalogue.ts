@@ -23,8 +23,16 @@ interface BorderRow {
 
 /** Reads the stored zones (ordered by code) and borders (ordered by id) into the in-memory catalogue. */
 export async function readCatalogue(db: Executor): Promise<StoredCatalogue> {
-  const zoneRows = await run<ZoneRow>(db, 'readZones', Prisma.sql`SELECT id, code, eic, name, time_zone FROM zone ORDER BY code`);
-  const borderRows = await run<BorderRow>(db, 'readBorders', Prisma.sql`SELECT id, zone_a_id, zone_b_id FROM border ORDER BY id`);
+  const zoneRows = await run<ZoneRow>(
+    db,
+    'readZones',
+    Prisma.sql`SELECT id, code, eic, name, time_zone FROM zone ORDER BY code`,
+  );
+  const borderRows = await run<BorderRow>(
+    db,
+    'readBorders',
+    Prisma.sql`SELECT id, zone_a_id, zone_b_id FROM border ORDER BY id`,
+  );
   const zones = zoneRows.map((z) => ({ id: z.id, code: z.code, eic: z.eic, name: z.name, timeZone: z.time_zone }));
   const codeById = new Map(zones.map((z) => [z.id, z.code]));
   const borders = borderRows.map((r) => {
@@ -45,15 +53,23 @@ function isComplete(stored: StoredCatalogue): boolean {
 
 async function insertCatalogue(db: Database): Promise<void> {
   await inTransaction(db, async (sql) => {
-    await run(sql, 'insertZones', Prisma.sql`INSERT INTO zone (code, eic, name, time_zone)
+    await run(
+      sql,
+      'insertZones',
+      Prisma.sql`INSERT INTO zone (code, eic, name, time_zone)
        SELECT * FROM unnest(${ZONES.map((z) => z.code)}::text[], ${ZONES.map((z) => z.eic)}::text[], ${ZONES.map((z) => z.name)}::text[],
              ${ZONES.map((z) => z.timeZone)}::text[])
        ON CONFLICT (code) DO UPDATE SET eic = excluded.eic, name = excluded.name, time_zone = excluded.time_zone
-       WHERE (zone.eic, zone.name, zone.time_zone) IS DISTINCT FROM (excluded.eic, excluded.name, excluded.time_zone)`);
-    await run(sql, 'insertBorders', Prisma.sql`INSERT INTO border (zone_a_id, zone_b_id)
+       WHERE (zone.eic, zone.name, zone.time_zone) IS DISTINCT FROM (excluded.eic, excluded.name, excluded.time_zone)`,
+    );
+    await run(
+      sql,
+      'insertBorders',
+      Prisma.sql`INSERT INTO border (zone_a_id, zone_b_id)
        SELECT za.id, zb.id FROM unnest(${BORDERS.map(([a]) => a)}::text[], ${BORDERS.map(([, b]) => b)}::text[]) AS p(a, b)
        JOIN zone za ON za.code = p.a JOIN zone zb ON zb.code = p.b
-       ON CONFLICT (zone_a_id, zone_b_id) DO NOTHING`);
+       ON CONFLICT (zone_a_id, zone_b_id) DO NOTHING`,
+    );
   });
 }
 

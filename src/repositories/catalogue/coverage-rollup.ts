@@ -25,9 +25,24 @@ interface FactTable {
 
 const FACTS: Record<PeriodKind, FactTable> = {
   prices: { table: 'price_point', subject: 'zone_id', present: 'true', source: 'source' },
-  physical: { table: 'border_hour', subject: 'border_id', present: '(physical_ab_mw IS NOT NULL OR physical_ba_mw IS NOT NULL)', source: 'physical_source' },
-  scheduled: { table: 'border_hour', subject: 'border_id', present: '(scheduled_ab_mw IS NOT NULL OR scheduled_ba_mw IS NOT NULL)', source: 'scheduled_source' },
-  ntc: { table: 'border_hour', subject: 'border_id', present: '(ntc_ab_mw IS NOT NULL OR ntc_ba_mw IS NOT NULL)', source: 'ntc_source' },
+  physical: {
+    table: 'border_hour',
+    subject: 'border_id',
+    present: '(physical_ab_mw IS NOT NULL OR physical_ba_mw IS NOT NULL)',
+    source: 'physical_source',
+  },
+  scheduled: {
+    table: 'border_hour',
+    subject: 'border_id',
+    present: '(scheduled_ab_mw IS NOT NULL OR scheduled_ba_mw IS NOT NULL)',
+    source: 'scheduled_source',
+  },
+  ntc: {
+    table: 'border_hour',
+    subject: 'border_id',
+    present: '(ntc_ab_mw IS NOT NULL OR ntc_ba_mw IS NOT NULL)',
+    source: 'ntc_source',
+  },
 };
 
 /** End of the period starting at `last` of subject `subject` (prices: the point's own period; border kinds: one hour). */
@@ -43,7 +58,9 @@ function spanSql(kind: PeriodKind, where: Prisma.Sql): Prisma.Sql {
           FROM ${Prisma.raw(f.table)} WHERE ${Prisma.raw(f.present)} AND ${where} GROUP BY 1, 3`;
 }
 
-const OUTAGES_SQL = (where: Prisma.Sql) => Prisma.sql`SELECT border_id AS subject_id, 'outages'::"CoverageKind" AS kind, source::text AS source,
+const OUTAGES_SQL = (
+  where: Prisma.Sql,
+) => Prisma.sql`SELECT border_id AS subject_id, 'outages'::"CoverageKind" AS kind, source::text AS source,
     min(starts_at) AS first_start, max(starts_at) AS last_start, max(ends_at) AS last_end
   FROM border_outage WHERE ${where} GROUP BY 1, 3`;
 
@@ -58,7 +75,11 @@ const LOCK_CLASS = { zones: 4_711_101, borders: 4_711_102 } as const;
  * between two refreshes).
  */
 async function lockSubjects(db: Executor, subjects: keyof typeof LOCK_CLASS, ids: readonly number[]): Promise<void> {
-  await run(db, 'lockSubjects', Prisma.sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS[subjects]}::int, id) FROM unnest(${[...ids]}::int[]) AS id ORDER BY id`);
+  await run(
+    db,
+    'lockSubjects',
+    Prisma.sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS[subjects]}::int, id) FROM unnest(${[...ids]}::int[]) AS id ORDER BY id`,
+  );
 }
 
 /** Recomputes the outage coverage of the given borders from border_outage (a few rows per border). */
@@ -66,8 +87,16 @@ export async function refreshOutageCoverage(db: Executor, borderIds: readonly nu
   if (borderIds.length === 0) return;
   const ids = [...new Set(borderIds.map(Number))];
   await lockSubjects(db, 'borders', ids);
-  await run(db, 'deleteOutageCoverage', Prisma.sql`DELETE FROM coverage WHERE kind = 'outages' AND subject_id = ANY(${ids}::int2[])`);
-  await run(db, 'insertOutageCoverage', Prisma.sql`${INSERT_COVERAGE} ${OUTAGES_SQL(Prisma.sql`border_id = ANY(${ids}::int2[])`)}`);
+  await run(
+    db,
+    'deleteOutageCoverage',
+    Prisma.sql`DELETE FROM coverage WHERE kind = 'outages' AND subject_id = ANY(${ids}::int2[])`,
+  );
+  await run(
+    db,
+    'insertOutageCoverage',
+    Prisma.sql`${INSERT_COVERAGE} ${OUTAGES_SQL(Prisma.sql`border_id = ANY(${ids}::int2[])`)}`,
+  );
 }
 
 /**
@@ -77,8 +106,12 @@ export async function refreshOutageCoverage(db: Executor, borderIds: readonly nu
 export async function rebuildCoverage(db: Executor): Promise<void> {
   await run(db, 'deleteAllCoverage', Prisma.sql`DELETE FROM coverage`);
   for (const kind of Object.keys(FACTS) as PeriodKind[]) {
-    await run(db, 'rebuildPeriodCoverage', Prisma.sql`${INSERT_COVERAGE}
-      SELECT c.subject_id, c.kind, c.source, c.first_start, c.last_start, ${LAST_END} FROM (${spanSql(kind, Prisma.sql`true`)}) c`);
+    await run(
+      db,
+      'rebuildPeriodCoverage',
+      Prisma.sql`${INSERT_COVERAGE}
+      SELECT c.subject_id, c.kind, c.source, c.first_start, c.last_start, ${LAST_END} FROM (${spanSql(kind, Prisma.sql`true`)}) c`,
+    );
   }
   await run(db, 'rebuildOutageCoverage', Prisma.sql`${INSERT_COVERAGE} ${OUTAGES_SQL(Prisma.sql`true`)}`);
 }
@@ -106,18 +139,33 @@ type Probe = (kind: PeriodKind, subject: number, source: string, at: Date) => Pr
  * [from, to) were rewritten: the stored ones outside the window stand, the window's own come from
  * `inside`; a bound that lay in the window and has nothing left there is found by a probe beyond it.
  */
-async function nextSpan(old: SpanRow | undefined, inside: SpanRow | undefined, w: CoverageWindow, probes: { after: Probe; before: Probe }) {
+async function nextSpan(
+  old: SpanRow | undefined,
+  inside: SpanRow | undefined,
+  w: CoverageWindow,
+  probes: { after: Probe; before: Probe },
+) {
   const [from, to] = [w.from.getTime(), w.to.getTime()];
-  const first = old && old.first_start.getTime() < from ? old.first_start
-    : inside ? inside.first_start
-    : old && old.first_start.getTime() >= to ? old.first_start
-    : old && old.last_start.getTime() >= to ? await probes.after(old.kind, old.subject_id, old.source, w.to)
-    : null;
-  const last = old && old.last_start.getTime() >= to ? old.last_start
-    : inside ? inside.last_start
-    : old && old.last_start.getTime() < from ? old.last_start
-    : old && old.first_start.getTime() < from ? await probes.before(old.kind, old.subject_id, old.source, w.from)
-    : null;
+  const first =
+    old && old.first_start.getTime() < from
+      ? old.first_start
+      : inside
+        ? inside.first_start
+        : old && old.first_start.getTime() >= to
+          ? old.first_start
+          : old && old.last_start.getTime() >= to
+            ? await probes.after(old.kind, old.subject_id, old.source, w.to)
+            : null;
+  const last =
+    old && old.last_start.getTime() >= to
+      ? old.last_start
+      : inside
+        ? inside.last_start
+        : old && old.last_start.getTime() < from
+          ? old.last_start
+          : old && old.first_start.getTime() < from
+            ? await probes.before(old.kind, old.subject_id, old.source, w.from)
+            : null;
   return first && last ? { first, last } : null;
 }
 
@@ -125,14 +173,19 @@ function probe(direction: 'after' | 'before'): (db: Executor) => Probe {
   return (db) => async (kind, subject, source, at) => {
     const f = FACTS[kind];
     const [bound, order] = direction === 'after' ? ['>=', 'ASC'] : ['<', 'DESC'];
-    const rows = await run<{ ts: Date }>(db, 'probeCoverageEdge', Prisma.sql`
+    const rows = await run<{ ts: Date }>(
+      db,
+      'probeCoverageEdge',
+      Prisma.sql`
       SELECT ts FROM ${Prisma.raw(f.table)} WHERE ${Prisma.raw(f.subject)} = ${subject} AND ts ${Prisma.raw(bound)} ${at.toISOString()}::timestamptz AND ${Prisma.raw(f.present)}
-         AND coalesce(${Prisma.raw(f.source)}::text, '') = ${source} ORDER BY ts ${Prisma.raw(order)} LIMIT 1`);
+         AND coalesce(${Prisma.raw(f.source)}::text, '') = ${source} ORDER BY ts ${Prisma.raw(order)} LIMIT 1`,
+    );
     return rows[0] ? new Date(rows[0].ts) : null;
   };
 }
 
-const keyOf = (r: { kind: string; subject_id: number; source: string }) => `${r.kind}|${Number(r.subject_id)}|${r.source}`;
+const keyOf = (r: { kind: string; subject_id: number; source: string }) =>
+  `${r.kind}|${Number(r.subject_id)}|${r.source}`;
 
 /**
  * Brings the rollup of the written subjects and kinds in step with the facts after a load that
@@ -143,8 +196,12 @@ export async function refreshCoverage(db: Executor, w: CoverageWindow): Promise<
   if (w.kinds.length === 0 || w.subjectIds.length === 0) return;
   const ids = [...new Set(w.subjectIds.map(Number))];
   await lockSubjects(db, w.kinds[0] === 'prices' ? 'zones' : 'borders', ids);
-  const old = await run<SpanRow>(db, 'readStoredSpans', Prisma.sql`
-    SELECT subject_id, kind::text AS kind, source, first_start, last_start FROM coverage WHERE kind::text = ANY(${[...w.kinds]}::text[]) AND subject_id = ANY(${ids}::int2[])`);
+  const old = await run<SpanRow>(
+    db,
+    'readStoredSpans',
+    Prisma.sql`
+    SELECT subject_id, kind::text AS kind, source, first_start, last_start FROM coverage WHERE kind::text = ANY(${[...w.kinds]}::text[]) AND subject_id = ANY(${ids}::int2[])`,
+  );
   const inside: SpanRow[] = [];
   for (const kind of w.kinds) {
     const where = Prisma.sql`${Prisma.raw(FACTS[kind].subject)} = ANY(${ids}::int2[]) AND ts >= ${w.from.toISOString()}::timestamptz AND ts < ${w.to.toISOString()}::timestamptz`;
@@ -161,12 +218,20 @@ export async function refreshCoverage(db: Executor, w: CoverageWindow): Promise<
     const r = (o ?? i)!;
     if (span) next.push({ kind: r.kind, subject: Number(r.subject_id), source: r.source, ...span });
   }
-  await run(db, 'deleteWindowCoverage', Prisma.sql`DELETE FROM coverage WHERE kind::text = ANY(${[...w.kinds]}::text[]) AND subject_id = ANY(${ids}::int2[])`);
+  await run(
+    db,
+    'deleteWindowCoverage',
+    Prisma.sql`DELETE FROM coverage WHERE kind::text = ANY(${[...w.kinds]}::text[]) AND subject_id = ANY(${ids}::int2[])`,
+  );
   if (next.length === 0) return;
-  await run(db, 'insertWindowCoverage', Prisma.sql`${INSERT_COVERAGE}
+  await run(
+    db,
+    'insertWindowCoverage',
+    Prisma.sql`${INSERT_COVERAGE}
      SELECT c.subject_id, c.kind, c.source, c.first_start, c.last_start, ${LAST_END}
      FROM (SELECT u.subject_id, u.kind::"CoverageKind" AS kind, u.source, u.first_start, u.last_start
            FROM unnest(${next.map((n) => n.subject)}::int2[], ${next.map((n) => n.kind)}::text[], ${next.map((n) => n.source)}::text[],
                  ${next.map((n) => n.first.toISOString())}::timestamptz[],
-                 ${next.map((n) => n.last.toISOString())}::timestamptz[]) AS u(subject_id, kind, source, first_start, last_start)) c`);
+                 ${next.map((n) => n.last.toISOString())}::timestamptz[]) AS u(subject_id, kind, source, first_start, last_start)) c`,
+  );
 }

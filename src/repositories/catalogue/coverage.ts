@@ -38,7 +38,10 @@ export interface BorderSpans {
  * from the price_daily rollup.
  */
 export async function findPriceSpans(db: Database, zoneIds: readonly number[]): Promise<ZonePriceSpan[]> {
-  return read<ZonePriceSpan>(db, 'findPriceSpans', Prisma.sql`
+  return read<ZonePriceSpan>(
+    db,
+    'findPriceSpans',
+    Prisma.sql`
     SELECT z.code AS zone, f.ts AS "from", l.ts + make_interval(mins => l.period_minutes) AS "to",
            l.period_minutes::int AS "periodMinutes",
            (SELECT coalesce(array_agg(DISTINCT u.source::text ORDER BY u.source::text), '{}')
@@ -47,7 +50,8 @@ export async function findPriceSpans(db: Database, zoneIds: readonly number[]): 
     JOIN LATERAL (SELECT p.ts FROM price_point p WHERE p.zone_id = z.id ORDER BY p.ts LIMIT 1) f ON true
     JOIN LATERAL (SELECT p.ts, p.period_minutes FROM price_point p WHERE p.zone_id = z.id ORDER BY p.ts DESC LIMIT 1) l ON true
     WHERE z.id = ANY(${zoneIds.map(Number)}::smallint[])
-    ORDER BY z.code COLLATE "C"`);
+    ORDER BY z.code COLLATE "C"`,
+  );
 }
 
 /** Every stored source name, in byte order (the order of the `sources` arrays). */
@@ -59,7 +63,9 @@ const SOURCE_NAMES = Object.values(DataSource).sort();
  * group, so the pass over border_hour is a plain streaming aggregate (the same arrays).
  */
 function hourlyKind(kind: string, present: string, source: string): string {
-  const seen = SOURCE_NAMES.map((name) => `CASE WHEN bool_or(h.${source} = '${name}') FILTER (WHERE ${present}) THEN '${name}' END`);
+  const seen = SOURCE_NAMES.map(
+    (name) => `CASE WHEN bool_or(h.${source} = '${name}') FILTER (WHERE ${present}) THEN '${name}' END`,
+  );
   return `min(h.ts) FILTER (WHERE ${present}) AS ${kind}_from,
           max(h.ts) FILTER (WHERE ${present}) + interval '1 hour' AS ${kind}_to,
           array_remove(ARRAY[${seen.join(', ')}]::text[], NULL) AS ${kind}_sources`;
@@ -86,7 +92,10 @@ function spanOf(row: SpanColumns, kind: string, periodMinutes: number | null): S
  */
 export async function findBorderSpans(db: Database, borderIds: readonly number[]): Promise<BorderSpans[]> {
   const ids = borderIds.map(Number);
-  const rows = await read<SpanColumns & { border: string }>(db, 'findBorderSpans', Prisma.sql`
+  const rows = await read<SpanColumns & { border: string }>(
+    db,
+    'findBorderSpans',
+    Prisma.sql`
     WITH hours AS (
       SELECT h.border_id, ${Prisma.raw(HOURLY_KINDS.map(([k, p, s]) => hourlyKind(k, p, s)).join(',\n'))}
       FROM border_hour h WHERE h.border_id = ANY(${ids}::smallint[])
@@ -100,7 +109,8 @@ export async function findBorderSpans(db: Database, borderIds: readonly number[]
     SELECT a.code || '->' || z.code AS border, h.*, o.*
     FROM border b JOIN zone a ON a.id = b.zone_a_id JOIN zone z ON z.id = b.zone_b_id
     LEFT JOIN hours h ON h.border_id = b.id LEFT JOIN outages o ON o.border_id = b.id
-    WHERE b.id = ANY(${ids}::smallint[])`);
+    WHERE b.id = ANY(${ids}::smallint[])`,
+  );
   return rows.map((r) => ({
     border: r.border,
     physical: spanOf(r, 'physical', 60),
@@ -123,7 +133,12 @@ interface RollupRow {
  * Per subject (key `subject`) and kind of the `coverage` rollup: [first start, end of the last
  * period), the length in minutes of the latest period, and the named sources in byte order.
  */
-function rollupSql(kinds: readonly string[], ids: readonly number[], subject: Prisma.Sql, join: Prisma.Sql): Prisma.Sql {
+function rollupSql(
+  kinds: readonly string[],
+  ids: readonly number[],
+  subject: Prisma.Sql,
+  join: Prisma.Sql,
+): Prisma.Sql {
   return Prisma.sql`
     SELECT ${subject} AS subject, c.kind::text AS kind, min(c.first_start) AS "from", max(c.last_end) AS "to",
            (extract(epoch FROM (array_agg(c.last_end - c.last_start ORDER BY c.last_start DESC))[1]) / 60)::int AS "periodMinutes",
@@ -135,8 +150,18 @@ function rollupSql(kinds: readonly string[], ids: readonly number[], subject: Pr
 
 /** As {@link findPriceSpans}, from the `coverage` rollup: a few rows per zone whatever the stored history. */
 export async function readPriceSpans(db: Database, zoneIds: readonly number[]): Promise<ZonePriceSpan[]> {
-  const rows = await read<RollupRow>(db, 'readPriceSpans', rollupSql(['prices'], zoneIds, Prisma.sql`z.code`, Prisma.sql`JOIN zone z ON z.id = c.subject_id`));
-  return rows.map((r) => ({ zone: r.subject, from: r.from, to: r.to, periodMinutes: r.periodMinutes, sources: r.sources }));
+  const rows = await read<RollupRow>(
+    db,
+    'readPriceSpans',
+    rollupSql(['prices'], zoneIds, Prisma.sql`z.code`, Prisma.sql`JOIN zone z ON z.id = c.subject_id`),
+  );
+  return rows.map((r) => ({
+    zone: r.subject,
+    from: r.from,
+    to: r.to,
+    periodMinutes: r.periodMinutes,
+    sources: r.sources,
+  }));
 }
 
 const BORDER_KEY = Prisma.sql`a.code || '->' || z.code`;
@@ -146,9 +171,17 @@ const BORDER_JOIN = Prisma.sql`JOIN border b ON b.id = c.subject_id JOIN zone a 
 export async function readBorderSpans(db: Database, borderIds: readonly number[]): Promise<BorderSpans[]> {
   const ids = borderIds.map(Number);
   const [rows, keys] = await Promise.all([
-    read<RollupRow>(db, 'readBorderSpans', rollupSql(['physical', 'scheduled', 'ntc', 'outages'], ids, BORDER_KEY, BORDER_JOIN)),
-    read<{ border: string }>(db, 'readBorderKeys', Prisma.sql`SELECT ${BORDER_KEY} AS border FROM border b JOIN zone a ON a.id = b.zone_a_id
-      JOIN zone z ON z.id = b.zone_b_id WHERE b.id = ANY(${ids}::smallint[])`),
+    read<RollupRow>(
+      db,
+      'readBorderSpans',
+      rollupSql(['physical', 'scheduled', 'ntc', 'outages'], ids, BORDER_KEY, BORDER_JOIN),
+    ),
+    read<{ border: string }>(
+      db,
+      'readBorderKeys',
+      Prisma.sql`SELECT ${BORDER_KEY} AS border FROM border b JOIN zone a ON a.id = b.zone_a_id
+      JOIN zone z ON z.id = b.zone_b_id WHERE b.id = ANY(${ids}::smallint[])`,
+    ),
   ]);
   const spans = new Map(rows.map((r) => [`${r.subject}|${r.kind}`, r]));
   const spanOfKind = (border: string, kind: string, periodMinutes: number | null): StoredSpan | null => {

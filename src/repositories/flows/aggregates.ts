@@ -5,8 +5,17 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { zoneHours } from './rollup.js';
 import { bucketSums, type FlowFilter, hourConditions } from './sql.js';
 import {
-  type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, epochMs, localBucket, utcBucket, utcDay, utcInstant,
-  zoneTimeZoneTable, type ZoneTimeZones,
+  type BorderTimeZones,
+  borderTimeZoneTable,
+  bucketUnit,
+  dayBucket,
+  epochMs,
+  localBucket,
+  utcBucket,
+  utcDay,
+  utcInstant,
+  zoneTimeZoneTable,
+  type ZoneTimeZones,
 } from '../sql/time.js';
 import { read } from '../sql/executor.js';
 
@@ -27,9 +36,16 @@ export interface FlowTypeCounts {
  * Read through the driver (not Prisma), with bucket starts as epoch ms: 15,000 rows for 5 years of
  * weeks, where Prisma's row mapping and timestamp parsing cost more than the aggregation's tail.
  */
-export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution: Resolution, tz?: BorderTimeZones): Promise<FlowTypeCounts[]> {
+export async function findFlowTypeCounts(
+  db: Database,
+  f: FlowFilter,
+  resolution: Resolution,
+  tz?: BorderTimeZones,
+): Promise<FlowTypeCounts[]> {
   const bucket = dayBucket(resolution, Prisma.sql`d.day`);
-  const sums = tz ? localFlowTypeSums(f, resolution, tz) : Prisma.sql`
+  const sums = tz
+    ? localFlowTypeSums(f, resolution, tz)
+    : Prisma.sql`
       SELECT ${bucket} AS bucket, d.border_id,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'convergence'), 0)::int AS convergence,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'congestion'), 0)::int AS congestion,
@@ -48,8 +64,14 @@ export async function findFlowTypeCounts(db: Database, f: FlowFilter, resolution
   const rows = await read<Omit<FlowTypeCounts, 'day'> & { day_ms: number }>(db, 'findFlowTypeCounts', statement);
   // Object literals, not spreads: the driver's row objects are slow to copy property by property.
   return rows.map((r) => ({
-    day: new Date(r.day_ms), zoneA: r.zoneA, zoneB: r.zoneB, convergence: r.convergence, congestion: r.congestion,
-    counterIntuitive: r.counterIntuitive, outage: r.outage, hours: r.hours,
+    day: new Date(r.day_ms),
+    zoneA: r.zoneA,
+    zoneB: r.zoneB,
+    convergence: r.convergence,
+    congestion: r.congestion,
+    counterIntuitive: r.counterIntuitive,
+    outage: r.outage,
+    hours: r.hours,
   }));
 }
 
@@ -108,7 +130,11 @@ function zoneHourSums(range: TimeRange, zoneIds: readonly number[] | null): Pris
  * zone's time zone counted from its hours. An empty zoneIds array selects nothing; null all.
  */
 export async function findCiCounts(
-  db: Database, range: TimeRange, zoneIds: readonly number[] | null, resolution: Resolution, tz?: ZoneTimeZones,
+  db: Database,
+  range: TimeRange,
+  zoneIds: readonly number[] | null,
+  resolution: Resolution,
+  tz?: ZoneTimeZones,
 ): Promise<CiCounts[]> {
   const hourly = resolution === 'native' || resolution === '1H';
   const local = tz && !hourly;
@@ -116,7 +142,9 @@ export async function findCiCounts(
   // Hourly sums carry instants; daily sums carry UTC `date`s, bucketed without per-row time zone work.
   const bucket = local
     ? localBucket(bucketUnit(resolution), Prisma.sql`u.day`, Prisma.sql`tz.name`)
-    : hourly ? utcBucket('hour', Prisma.sql`u.day`) : dayBucket(resolution, Prisma.sql`u.day`);
+    : hourly
+      ? utcBucket('hour', Prisma.sql`u.day`)
+      : dayBucket(resolution, Prisma.sql`u.day`);
   const instant = hourly || local ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket`);
   const zones = local ? Prisma.sql` JOIN ${zoneTimeZoneTable(tz)} ON tz.zone_id = u.zone_id` : Prisma.empty;
   const statement = Prisma.sql`

@@ -24,7 +24,8 @@ export interface FlowPosition {
 function bucketPositionsSql(q: FlowQuery): Prisma.Sql {
   const keys = dailyKeys(q, q.resolution === '1W');
   const parts: Prisma.Sql[] = [];
-  if (keys.days && q.resolution === '1D') parts.push(Prisma.sql`SELECT k.day AS bucket, k.derived FROM (${keys.days}) k`);
+  if (keys.days && q.resolution === '1D')
+    parts.push(Prisma.sql`SELECT k.day AS bucket, k.derived FROM (${keys.days}) k`);
   if (keys.days && q.resolution === '1W') {
     parts.push(Prisma.sql`
       SELECT ${dayBucket(q.resolution, Prisma.sql`k.day`)} AS bucket, bool_or(k.derived) AS derived
@@ -60,7 +61,9 @@ export async function findFlowPositions(db: Database, q: FlowQuery): Promise<Flo
  * wholly inside its own position (hour or bucket).
  */
 export function offsetPageQuery(
-  positions: readonly FlowPosition[], q: FlowQuery, page: { offset: number; limit: number },
+  positions: readonly FlowPosition[],
+  q: FlowQuery,
+  page: { offset: number; limit: number },
 ): { total: number; derived: boolean; rows: FlowQuery | null } {
   let total = 0;
   let derived = false;
@@ -74,10 +77,15 @@ export function offsetPageQuery(
     if (first >= 0 && end === positions.length && total >= page.offset + page.limit) end = i + 1;
   }
   if (first < 0) return { total, derived, rows: null };
-  if (localBuckets(q)) return { total, derived, rows: { ...q, after: undefined, offset: page.offset, limit: page.limit } };
+  if (localBuckets(q))
+    return { total, derived, rows: { ...q, after: undefined, offset: page.offset, limit: page.limit } };
   const from = new Date(Math.max(q.from.getTime(), (positions[first] as FlowPosition).ms));
   const to = end < positions.length ? new Date(Math.min(q.to.getTime(), (positions[end] as FlowPosition).ms)) : q.to;
-  return { total, derived, rows: { ...q, from, to, after: undefined, offset: page.offset - before, limit: page.limit } };
+  return {
+    total,
+    derived,
+    rows: { ...q, from, to, after: undefined, offset: page.offset - before, limit: page.limit },
+  };
 }
 
 /**
@@ -87,7 +95,9 @@ export function offsetPageQuery(
  * 320,000, and a deep offset costs what the first page does.
  */
 export async function findFlowOffsetPage(
-  db: Database, q: FlowQuery, page: { offset: number; limit: number },
+  db: Database,
+  q: FlowQuery,
+  page: { offset: number; limit: number },
 ): Promise<{ total: number; derived: boolean; rows: FlowRecord[] }> {
   const { total, derived, rows } = offsetPageQuery(await findFlowPositions(db, q), q, page);
   return { total, derived, rows: rows ? await findFlowRows(db, rows) : [] };

@@ -32,8 +32,17 @@ export interface ReclassifyResult {
  * Rows travel as one JSON text: on PGlite that is 3-4x faster than row-by-row result parsing.
  */
 type FactTuple = [
-  number, number, number | null, number | null, number | null, number | null, number | null, number | null,
-  number | null, number | null, boolean,
+  number,
+  number,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  boolean,
 ];
 
 const factsSql = (from: string, to: string, borders: number[] | null) => Prisma.sql`
@@ -100,12 +109,20 @@ async function reclassifyChunk(sql: Sql, from: Date, to: Date, opts: ReclassifyO
   await allowLongStatements(sql);
   await run(sql, 'setReclassifyMemory', Prisma.sql`SET LOCAL work_mem = '64MB'`);
   const borders = opts.borderIds ? [...opts.borderIds] : null;
-  const [result] = await run<{ facts: string }>(sql, 'readBorderHourFacts', factsSql(from.toISOString(), to.toISOString(), borders));
+  const [result] = await run<{ facts: string }>(
+    sql,
+    'readBorderHourFacts',
+    factsSql(from.toISOString(), to.toISOString(), borders),
+  );
   const rows = JSON.parse(result?.facts ?? '[]') as FactTuple[];
   if (rows.length === 0) return { hours: 0, changed: 0 };
   const classes = rows.map((r) => classifyBorderHour(toFacts(r), opts.thresholds));
-  const done = await run<{ n: number }>(sql, 'updateBorderHourClasses', Prisma.sql`
-    WITH done AS (${updateSql(updateParams(rows, classes))} RETURNING 1) SELECT count(*)::int AS n FROM done`);
+  const done = await run<{ n: number }>(
+    sql,
+    'updateBorderHourClasses',
+    Prisma.sql`
+    WITH done AS (${updateSql(updateParams(rows, classes))} RETURNING 1) SELECT count(*)::int AS n FROM done`,
+  );
   return { hours: rows.length, changed: done[0]?.n ?? 0 };
 }
 

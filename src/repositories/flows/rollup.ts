@@ -80,11 +80,23 @@ function weekWindow(from: Date, to: Date): [string, string] {
 export async function refreshFlowRollups(db: Executor, range: { from: Date; to: Date }): Promise<void> {
   const { from, to } = widenToDays(range);
   const [fromDay, toDay] = [from.toISOString().slice(0, 10), to.toISOString().slice(0, 10)];
-  await run(db, 'deleteBorderDaily', Prisma.sql`DELETE FROM border_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`);
-  await run(db, 'deleteZoneDaily', Prisma.sql`DELETE FROM zone_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`);
+  await run(
+    db,
+    'deleteBorderDaily',
+    Prisma.sql`DELETE FROM border_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`,
+  );
+  await run(
+    db,
+    'deleteZoneDaily',
+    Prisma.sql`DELETE FROM zone_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`,
+  );
   await run(db, 'insertBorderDaily', borderDaily(from, to));
   await run(db, 'insertZoneDaily', zoneDaily(from, to));
   const [fromWeek, toWeek] = weekWindow(from, to);
-  await run(db, 'deleteBorderWeekly', Prisma.sql`DELETE FROM border_weekly WHERE week >= ${fromWeek}::date AND week < ${toWeek}::date`);
+  await run(
+    db,
+    'deleteBorderWeekly',
+    Prisma.sql`DELETE FROM border_weekly WHERE week >= ${fromWeek}::date AND week < ${toWeek}::date`,
+  );
   await run(db, 'insertBorderWeekly', borderWeekly(fromWeek, toWeek));
 }

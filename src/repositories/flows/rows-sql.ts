@@ -2,7 +2,15 @@ import type { Resolution } from '../../domain/resolution.js';
 import type { FlowBasis } from '../../domain/records.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { bucketSums, dailySums, DIR, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './sql.js';
-import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, localBucket, utcBucket, utcInstant } from '../sql/time.js';
+import {
+  type BorderTimeZones,
+  borderTimeZoneTable,
+  bucketUnit,
+  dayBucket,
+  localBucket,
+  utcBucket,
+  utcInstant,
+} from '../sql/time.js';
 
 /** A flow query: filter, resolution, basis, and either offset paging or a keyset position. */
 export interface FlowQuery extends FlowFilter {
@@ -12,7 +20,12 @@ export interface FlowQuery extends FlowFilter {
   readonly timeZones?: BorderTimeZones | undefined;
   readonly limit?: number;
   readonly offset?: number;
-  readonly after?: { readonly datetime: Date; readonly zoneFrom: string; readonly zoneTo: string; readonly flowType: string };
+  readonly after?: {
+    readonly datetime: Date;
+    readonly zoneFrom: string;
+    readonly zoneTo: string;
+    readonly flowType: string;
+  };
 }
 
 function hourlyRows(f: FlowFilter): Prisma.Sql {
@@ -33,8 +46,12 @@ const SDIR = Prisma.sql`coalesce(h.scheduled_export_from_a, true)`;
 
 /** Hourly rows classified on scheduled exchanges (A09), computed by the same rules. */
 function scheduledHourlyRows(f: FlowFilter): Prisma.Sql {
-  const types = f.flowTypes.length ? Prisma.sql`AND h.scheduled_flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
-  const borders = f.borderIds ? Prisma.sql`AND h.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
+  const types = f.flowTypes.length
+    ? Prisma.sql`AND h.scheduled_flow_type::text = ANY(${[...f.flowTypes]}::text[])`
+    : Prisma.empty;
+  const borders = f.borderIds
+    ? Prisma.sql`AND h.border_id = ANY(${f.borderIds.map(Number)}::smallint[])`
+    : Prisma.empty;
   return Prisma.sql`
     SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, ${SDIR} AS export_from_a, h.scheduled_flow_type::text AS flow_type,
            h.scheduled_interpolated AS flow_interpolated,
@@ -111,11 +128,19 @@ export const isHourly = (q: FlowQuery): boolean => q.resolution === 'native' || 
 /** The rows of a flow query before ordering, by border_id and direction (no zone codes yet). */
 export function flowRowsByBorder(q: FlowQuery): Prisma.Sql {
   if (q.timeZones && !isHourly(q)) {
-    return localBucketsOfHours(q.basis === 'scheduled' ? scheduledHourlyRows(q) : hourlyRows(q), q.resolution, q.timeZones);
+    return localBucketsOfHours(
+      q.basis === 'scheduled' ? scheduledHourlyRows(q) : hourlyRows(q),
+      q.resolution,
+      q.timeZones,
+    );
   }
   return q.basis === 'scheduled'
-    ? (isHourly(q) ? scheduledHourlyRows(q) : bucketsOfHours(scheduledHourlyRows(q), q.resolution))
-    : (isHourly(q) ? hourlyRows(q) : bucketRows(q, q.resolution));
+    ? isHourly(q)
+      ? scheduledHourlyRows(q)
+      : bucketsOfHours(scheduledHourlyRows(q), q.resolution)
+    : isHourly(q)
+      ? hourlyRows(q)
+      : bucketRows(q, q.resolution);
 }
 
 /**

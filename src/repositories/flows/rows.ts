@@ -67,7 +67,11 @@ export async function findFlowRows(db: Database, q: FlowQuery): Promise<FlowReco
 
 /** Row count of a flow query and whether any row's flow is derived (zone codes are not needed). */
 export async function summarizeFlows(db: Database, q: FlowQuery): Promise<{ total: number; derived: boolean }> {
-  const [row] = await read<{ total: number; derived: boolean | null }>(db, 'summarizeFlows', Prisma.sql`
-    SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsByBorder(q)}) f`);
+  const [row] = await read<{ total: number; derived: boolean | null }>(
+    db,
+    'summarizeFlows',
+    Prisma.sql`
+    SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsByBorder(q)}) f`,
+  );
   return { total: row?.total ?? 0, derived: row?.derived ?? false };
 }

@@ -11,12 +11,16 @@ import { firstDayFrom, type FlowFilter } from './sql.js';
  * touches, from the daily rollup (5 years: 320,000 rollup rows; about 1 ms by the skip scan).
  */
 export function flowSourcesStatement(f: FlowFilter): Prisma.Sql {
-  const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number).sort((a, b) => a - b)}::smallint[])` : Prisma.empty;
+  const borders = f.borderIds
+    ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number).sort((a, b) => a - b)}::smallint[])`
+    : Prisma.empty;
   return rollupSourcesStatement('border_daily', isoDay(f.from), firstDayFrom(f.to), borders);
 }
 
 /** Distinct data sources of the border days the range touches ({@link flowSourcesStatement}), kept in `memo`. */
 export function findFlowSources(db: Database, f: FlowFilter, memo: ReadMemo = NO_MEMO): Promise<string[]> {
   const statement = flowSourcesStatement(f);
-  return memo.get(statementKey(statement), async () => (await read<{ source: string }>(db, 'findFlowSources', statement)).map((r) => r.source));
+  return memo.get(statementKey(statement), async () =>
+    (await read<{ source: string }>(db, 'findFlowSources', statement)).map((r) => r.source),
+  );
 }

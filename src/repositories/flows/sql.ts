@@ -40,8 +40,12 @@ export const HOUR_AGGREGATES = Prisma.sql`count(*)::int AS hours,
 
 /** SQL conditions of a filter on border_hour aliased `h` (assessed hours only). */
 export function hourConditions(f: FlowFilter): Prisma.Sql {
-  const borders = f.borderIds ? Prisma.sql`AND h.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
-  const types = f.flowTypes.length ? Prisma.sql`AND h.flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
+  const borders = f.borderIds
+    ? Prisma.sql`AND h.border_id = ANY(${f.borderIds.map(Number)}::smallint[])`
+    : Prisma.empty;
+  const types = f.flowTypes.length
+    ? Prisma.sql`AND h.flow_type::text = ANY(${[...f.flowTypes]}::text[])`
+    : Prisma.empty;
   return Prisma.sql`h.ts >= ${f.from} AND h.ts < ${f.to} AND h.flow_type IS NOT NULL ${borders} ${types}`;
 }
 
@@ -90,7 +94,10 @@ export function dailySums(f: FlowFilter, weeks = false): Prisma.Sql {
  * is null when the range has none.
  */
 export function dailyKeys(f: FlowFilter, weeks = false): { days: Prisma.Sql | null; weekly: Prisma.Sql | null } {
-  const parts = dailyParts(f, weeks, { hours: Prisma.sql`bool_or(h.flow_derived) AS derived`, rollup: Prisma.sql`derived_hours > 0 AS derived` });
+  const parts = dailyParts(f, weeks, {
+    hours: Prisma.sql`bool_or(h.flow_derived) AS derived`,
+    rollup: Prisma.sql`derived_hours > 0 AS derived`,
+  });
   return { days: parts.days.length ? Prisma.join(parts.days, ' UNION ALL ') : null, weekly: parts.weekly };
 }
 
@@ -99,11 +106,17 @@ export function dailyKeys(f: FlowFilter, weeks = false): { days: Prisma.Sql | nu
  * columns; the daily parts and the weekly rollup's part (null without whole weeks).
  */
 function dailyParts(
-  f: FlowFilter, weeks: boolean, columns: { hours: Prisma.Sql; rollup: Prisma.Sql },
+  f: FlowFilter,
+  weeks: boolean,
+  columns: { hours: Prisma.Sql; rollup: Prisma.Sql },
 ): { days: Prisma.Sql[]; weekly: Prisma.Sql | null } {
   const split = splitDays(f);
-  const borders = f.borderIds ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])` : Prisma.empty;
-  const types = f.flowTypes.length ? Prisma.sql`AND d.flow_type::text = ANY(${[...f.flowTypes]}::text[])` : Prisma.empty;
+  const borders = f.borderIds
+    ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])`
+    : Prisma.empty;
+  const types = f.flowTypes.length
+    ? Prisma.sql`AND d.flow_type::text = ANY(${[...f.flowTypes]}::text[])`
+    : Prisma.empty;
   const parts: Prisma.Sql[] = split.edges.map(
     (e) => Prisma.sql`
       SELECT ${utcDay(Prisma.sql`h.ts`)} AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${columns.hours}
@@ -117,7 +130,9 @@ function dailyParts(
       FROM border_daily d
       WHERE d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date ${borders} ${types}`);
   }
-  const weekly = byWeek.weeks && Prisma.sql`
+  const weekly =
+    byWeek.weeks &&
+    Prisma.sql`
       SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, ${columns.rollup}
       FROM border_weekly d
       WHERE d.week >= ${isoDay(byWeek.weeks.from)}::date AND d.week < ${isoDay(byWeek.weeks.to)}::date ${borders} ${types}`;

@@ -49,7 +49,12 @@ function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], r
 }
 
 /** Bucket means of {@link bucketObservations} over local days or weeks of each border's time zone, from border_hour. */
-function localBucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution, tz: BorderTimeZones): Prisma.Sql {
+function localBucketObservations(
+  f: FlowFilter,
+  borders: readonly OrientedBorder[],
+  resolution: Resolution,
+  tz: BorderTimeZones,
+): Prisma.Sql {
   const both = Prisma.sql`h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
   return Prisma.sql`
     SELECT w.name, w.flip,
@@ -66,13 +71,23 @@ function localBucketObservations(f: FlowFilter, borders: readonly OrientedBorder
  * With `tz`, 1D/1W buckets are local days or weeks of each border's time zone.
  */
 export async function findScatter(
-  db: Database, f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution, bins: { flowBinMw: number; priceBin: number },
+  db: Database,
+  f: FlowFilter,
+  borders: readonly OrientedBorder[],
+  resolution: Resolution,
+  bins: { flowBinMw: number; priceBin: number },
   tz?: BorderTimeZones,
 ): Promise<ScatterPoint[]> {
-  const obs = resolution === 'native' || resolution === '1H'
-    ? hourlyObservations(f, borders)
-    : tz ? localBucketObservations(f, borders, resolution, tz) : bucketObservations(f, borders, resolution);
-  return read<ScatterPoint>(db, 'findScatter', Prisma.sql`
+  const obs =
+    resolution === 'native' || resolution === '1H'
+      ? hourlyObservations(f, borders)
+      : tz
+        ? localBucketObservations(f, borders, resolution, tz)
+        : bucketObservations(f, borders, resolution);
+  return read<ScatterPoint>(
+    db,
+    'findScatter',
+    Prisma.sql`
     SELECT split_part(o.name, '->', 1) COLLATE "C" AS "zoneFrom", split_part(o.name, '->', 2) COLLATE "C" AS "zoneTo",
            (round(o.flow / ${bins.flowBinMw}) * ${bins.flowBinMw})::float8 AS "netFlowMw",
            (round(o.delta / ${bins.priceBin}) * ${bins.priceBin})::float8 AS "priceDelta", count(*)::int AS count
@@ -80,7 +95,8 @@ export async function findScatter(
                  CASE WHEN flip THEN -delta_ab ELSE delta_ab END AS delta
           FROM (${obs}) x WHERE delta_ab IS NOT NULL) o
     GROUP BY 1, 2, 3, 4
-    ORDER BY 1, 2, 3, 4`);
+    ORDER BY 1, 2, 3, 4`,
+  );
 }
 
 /** One point of a duration curve: `percentage` of hours had a flow at or above `flowMw`. */
@@ -106,7 +122,11 @@ function zoneNetSeries(range: TimeRange, zoneIds: readonly number[]): Prisma.Sql
  * smallest): per border (signed in the written orientation) and per zone net position (export > 0).
  */
 export async function findDurationCurves(
-  db: Database, range: TimeRange, borders: readonly OrientedBorder[], zoneIds: readonly number[], points: number,
+  db: Database,
+  range: TimeRange,
+  borders: readonly OrientedBorder[],
+  zoneIds: readonly number[],
+  points: number,
 ): Promise<DurationPoint[]> {
   const fractions = Array.from({ length: points }, (_, i) => i / (points - 1));
   const parts: Prisma.Sql[] = [];
@@ -118,7 +138,10 @@ export async function findDurationCurves(
   }
   if (zoneIds.length) parts.push(zoneNetSeries(range, zoneIds));
   if (!parts.length) return [];
-  return read<DurationPoint>(db, 'findDurationCurves', Prisma.sql`
+  return read<DurationPoint>(
+    db,
+    'findDurationCurves',
+    Prisma.sql`
     SELECT c.series, c.series_type AS "seriesType", (c.fraction * 100)::float8 AS percentage, c.flow::float8 AS "flowMw"
     FROM (
       SELECT s.series, s.series_type, unnest(${fractions}::float8[]) AS fraction,
@@ -126,5 +149,6 @@ export async function findDurationCurves(
       FROM (${Prisma.join(parts, ' UNION ALL ')}) s
       GROUP BY s.series, s.series_type
     ) c
-    ORDER BY c.series_type, c.series COLLATE "C", c.fraction`);
+    ORDER BY c.series_type, c.series COLLATE "C", c.fraction`,
+  );
 }

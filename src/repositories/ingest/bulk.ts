@@ -48,14 +48,22 @@ export interface ForeignIds {
  * PostgreSQL 9.5 s -> 5.4 s). @returns whether triggers were switched off.
  */
 async function checkReferences(sql: Sql, ref: ForeignIds): Promise<boolean> {
-  const found = await run<{ id: number }>(sql, 'lockReferencedRows', Prisma.sql`
-    SELECT id FROM ${Prisma.raw(ref.table)} WHERE id = ANY(${[...ref.ids]}::int[]) FOR KEY SHARE`);
+  const found = await run<{ id: number }>(
+    sql,
+    'lockReferencedRows',
+    Prisma.sql`
+    SELECT id FROM ${Prisma.raw(ref.table)} WHERE id = ANY(${[...ref.ids]}::int[]) FOR KEY SHARE`,
+  );
   if (found.length !== ref.ids.length) {
     const known = new Set(found.map((r) => r.id));
     const missing = ref.ids.filter((id) => !known.has(id));
     throw new Error(`bulk load references unknown ${ref.table} ids: ${missing.join(', ')}`);
   }
-  const su = await run<{ su: boolean }>(sql, 'isSuperuser', Prisma.sql`SELECT current_setting('is_superuser') = 'on' AS su`);
+  const su = await run<{ su: boolean }>(
+    sql,
+    'isSuperuser',
+    Prisma.sql`SELECT current_setting('is_superuser') = 'on' AS su`,
+  );
   if (su[0]?.su !== true) return false;
   await run(sql, 'skipRowTriggers', Prisma.sql`SET LOCAL session_replication_role = replica`);
   return true;
@@ -97,12 +105,22 @@ async function writeRows<R>(sql: Sql, spec: BulkSpec<R>, rows: readonly R[]): Pr
   const stage = `_stage_${spec.table}_${++stageCounter}`;
   const names = spec.columns.map(([name]) => name);
   const cols = names.join(', ');
-  await run(sql, 'createStagingTable', Prisma.sql`
-    CREATE TEMP TABLE ${Prisma.raw(stage)} ON COMMIT DROP AS SELECT ${Prisma.raw(cols)} FROM ${Prisma.raw(spec.table)} WITH NO DATA`);
+  await run(
+    sql,
+    'createStagingTable',
+    Prisma.sql`
+    CREATE TEMP TABLE ${Prisma.raw(stage)} ON COMMIT DROP AS SELECT ${Prisma.raw(cols)} FROM ${Prisma.raw(spec.table)} WITH NO DATA`,
+  );
   await copyChunks(sql, stage, spec, rows);
   const updates = names.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`);
   const action = updates.length ? `DO UPDATE SET ${updates.join(', ')}` : 'DO NOTHING';
-  await run(sql, 'upsertFromStagingTable', Prisma.raw(`INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT (${spec.key.join(', ')}) ${action}`));
+  await run(
+    sql,
+    'upsertFromStagingTable',
+    Prisma.raw(
+      `INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT (${spec.key.join(', ')}) ${action}`,
+    ),
+  );
   await run(sql, 'dropStagingTable', Prisma.sql`DROP TABLE ${Prisma.raw(stage)}`);
 }
 

@@ -29,7 +29,10 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
  */
 export async function dropIndexes(sql: Sql, tables: readonly string[]): Promise<DroppedIndexes> {
   if (tables.length === 0) return { statements: [] };
-  const rows = await run<IndexRow>(sql, 'readIndexDefinitions', Prisma.sql`
+  const rows = await run<IndexRow>(
+    sql,
+    'readIndexDefinitions',
+    Prisma.sql`
     SELECT t.relname AS table_name, x.relname AS index_name, pg_get_indexdef(i.indexrelid) AS index_def,
             c.conname AS constraint_name, pg_get_constraintdef(c.oid) AS constraint_def
      FROM pg_index i
@@ -37,7 +40,8 @@ export async function dropIndexes(sql: Sql, tables: readonly string[]): Promise<
      JOIN pg_class x ON x.oid = i.indexrelid
      LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid AND c.contype IN ('p', 'u')
      WHERE i.indrelid = ANY(${[...tables]}::text[]::regclass[])
-     ORDER BY c.conname IS NULL, x.relname`);
+     ORDER BY c.conname IS NULL, x.relname`,
+  );
   const statements: Prisma.Sql[] = [];
   for (const r of rows) {
     if (r.constraint_name && r.constraint_def) {

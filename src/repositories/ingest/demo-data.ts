@@ -21,8 +21,12 @@ export interface DemoLoadState {
 
 /** Reads {@link DemoLoadState} (upstream prices are only looked for when no load is recorded). */
 export async function demoLoadState(db: Executor): Promise<DemoLoadState> {
-  const [row] = await run<{ complete: boolean; upstream: boolean }>(db, 'demoLoadState', Prisma.sql`SELECT EXISTS (SELECT 1 FROM demo_load) AS complete,
-            NOT EXISTS (SELECT 1 FROM demo_load) AND EXISTS (SELECT 1 FROM price_point WHERE source <> 'demo') AS upstream`);
+  const [row] = await run<{ complete: boolean; upstream: boolean }>(
+    db,
+    'demoLoadState',
+    Prisma.sql`SELECT EXISTS (SELECT 1 FROM demo_load) AS complete,
+            NOT EXISTS (SELECT 1 FROM demo_load) AND EXISTS (SELECT 1 FROM price_point WHERE source <> 'demo') AS upstream`,
+  );
   return { complete: row?.complete === true, upstreamPrices: row?.upstream === true };
 }
 
@@ -36,8 +40,12 @@ export async function lockDemoLoad(sql: Sql): Promise<void> {
 
 /** Records a complete demo data set over `window` [from, to) UTC; call last in its loading transaction. */
 export async function recordDemoLoad(sql: Sql, window: LoadWindow): Promise<void> {
-  await run(sql, 'recordDemoLoad', Prisma.sql`
-    INSERT INTO demo_load (range_from, range_to) VALUES (${window.from.toISOString()}::timestamptz, ${window.to.toISOString()}::timestamptz)`);
+  await run(
+    sql,
+    'recordDemoLoad',
+    Prisma.sql`
+    INSERT INTO demo_load (range_from, range_to) VALUES (${window.from.toISOString()}::timestamptz, ${window.to.toISOString()}::timestamptz)`,
+  );
 }
 
 /** Rows removed by {@link deleteDemoData}. */
@@ -68,28 +76,48 @@ export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
   return inTransaction(db, async (sql) => {
     await allowLongStatements(sql);
     await run(sql, 'deleteDemoLoad', Prisma.sql`DELETE FROM demo_load`);
-    const [span] = await run<{ n: number; first: Date | null; last: Date | null }>(sql, 'deleteDemoPrices', Prisma.sql`
+    const [span] = await run<{ n: number; first: Date | null; last: Date | null }>(
+      sql,
+      'deleteDemoPrices',
+      Prisma.sql`
       WITH gone AS (DELETE FROM price_point WHERE source = 'demo' RETURNING ts)
-       SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`);
+       SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`,
+    );
     if (span?.first && span.last) {
       await refreshPriceDaily(sql, { from: span.first, to: new Date(span.last.getTime() + HOUR_MS) });
     }
-    const [hours] = await run<{ n: number; first: Date | null; last: Date | null }>(sql, 'deleteDemoBorderHours', Prisma.sql`
+    const [hours] = await run<{ n: number; first: Date | null; last: Date | null }>(
+      sql,
+      'deleteDemoBorderHours',
+      Prisma.sql`
       WITH gone AS (DELETE FROM border_hour WHERE ${ONLY_DEMO} RETURNING ts)
-       SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`);
+       SELECT count(*)::int AS n, min(ts) AS first, max(ts) AS last FROM gone`,
+    );
     for (const statement of CLEAR_GROUPS) await run(sql, 'clearDemoColumnGroup', statement);
     if (hours?.first && hours.last) {
       await refreshFlowRollups(sql, { from: hours.first, to: new Date(hours.last.getTime() + HOUR_MS) });
     }
-    const [outages] = await run<{ n: number }>(sql, 'deleteDemoOutages', Prisma.sql`
-      WITH gone AS (DELETE FROM border_outage WHERE source = 'demo' RETURNING 1) SELECT count(*)::int AS n FROM gone`);
+    const [outages] = await run<{ n: number }>(
+      sql,
+      'deleteDemoOutages',
+      Prisma.sql`
+      WITH gone AS (DELETE FROM border_outage WHERE source = 'demo' RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+    );
     await rebuildCoverage(sql);
     return { prices: span?.n ?? 0, borderHours: hours?.n ?? 0, outages: outages?.n ?? 0 };
   });
 }
 
 /** The market tables the demo load writes (none is referenced by a foreign key). */
-const MARKET_TABLES = ['price_point', 'price_daily', 'border_hour', 'border_outage', 'border_daily', 'zone_daily', 'border_weekly'] as const;
+const MARKET_TABLES = [
+  'price_point',
+  'price_daily',
+  'border_hour',
+  'border_outage',
+  'border_daily',
+  'zone_daily',
+  'border_weekly',
+] as const;
 
 /**
  * TRUNCATEs each market table that holds no row, inside the caller's loading transaction: the
@@ -99,7 +127,9 @@ const MARKET_TABLES = ['price_point', 'price_daily', 'border_hour', 'border_outa
  */
 export async function truncateEmptyMarketTables(sql: Sql): Promise<string[]> {
   const probes = MARKET_TABLES.map((t) => Prisma.raw(`SELECT '${t}' AS name WHERE NOT EXISTS (SELECT 1 FROM ${t})`));
-  const empty = (await run<{ name: string }>(sql, 'findEmptyMarketTables', Prisma.join(probes, ' UNION ALL '))).map((r) => r.name);
+  const empty = (await run<{ name: string }>(sql, 'findEmptyMarketTables', Prisma.join(probes, ' UNION ALL '))).map(
+    (r) => r.name,
+  );
   if (empty.length) await run(sql, 'truncateEmptyMarketTables', Prisma.raw(`TRUNCATE ${empty.join(', ')}`));
   return empty;
 }

@@ -17,14 +17,28 @@ export function eventKindOf(item: string): DataEventKind {
  * transaction that writes the window. The channel and the payload name the current schema (see
  * `dataEventsChannel`).
  */
-export async function notifyWindowCommitted(db: Executor, w: { item: string; areaKey: string; start: Date; end: Date }): Promise<void> {
-  await run(db, 'notifyWindowCommitted', Prisma.sql`
+export async function notifyWindowCommitted(
+  db: Executor,
+  w: { item: string; areaKey: string; start: Date; end: Date },
+): Promise<void> {
+  await run(
+    db,
+    'notifyWindowCommitted',
+    Prisma.sql`
     SELECT pg_notify(left(${DATA_EVENTS_CHANNEL_PREFIX} || current_schema(), 63), json_build_object('schema', current_schema(), 'kind', ${eventKindOf(w.item)}::text, 'item', ${w.item}::text,
-       'areas', json_build_array(${w.areaKey}::text), 'from', ${w.start.toISOString()}::text, 'to', ${w.end.toISOString()}::text)::text)`);
+       'areas', json_build_array(${w.areaKey}::text), 'from', ${w.start.toISOString()}::text, 'to', ${w.end.toISOString()}::text)::text)`,
+  );
 }
 
 /** The data event {@link notifyWindowCommitted} announces for a window, as listeners read it. */
 export function windowEvent(w: { item: string; areaKey: string; start: Date; end: Date }): DataEvent {
   const kind = eventKindOf(w.item);
-  return { kind, item: w.item, zones: kind === 'prices' ? [w.areaKey] : [], borders: kind === 'flows' ? [w.areaKey] : [], from: w.start, to: w.end };
+  return {
+    kind,
+    item: w.item,
+    zones: kind === 'prices' ? [w.areaKey] : [],
+    borders: kind === 'flows' ? [w.areaKey] : [],
+    from: w.start,
+    to: w.end,
+  };
 }

@@ -24,9 +24,19 @@ export interface FinishedWindow extends LedgerWindow {
 }
 
 /** Closes a run with its final status and, when failed, a one-line error. */
-export async function finishRun(db: Executor, runId: number, status: Exclude<IngestionStatus, 'running'>, error: string | null, now: Date): Promise<void> {
-  await run(db, 'finishRun', Prisma.sql`
-    UPDATE ingestion_run SET status = ${status}::"IngestionStatus", error = ${error}, finished_at = ${now.toISOString()}::timestamptz WHERE id = ${runId}`);
+export async function finishRun(
+  db: Executor,
+  runId: number,
+  status: Exclude<IngestionStatus, 'running'>,
+  error: string | null,
+  now: Date,
+): Promise<void> {
+  await run(
+    db,
+    'finishRun',
+    Prisma.sql`
+    UPDATE ingestion_run SET status = ${status}::"IngestionStatus", error = ${error}, finished_at = ${now.toISOString()}::timestamptz WHERE id = ${runId}`,
+  );
 }
 
 /**
@@ -38,10 +48,14 @@ export async function readFinishedWindows(
   areaKeys: readonly string[],
   range: { from: Date; to: Date },
 ): Promise<FinishedWindow[]> {
-  const rows = await run<{ item: string; area_key: string; window_start: Date; window_end: Date; finished_at: Date }>(db, 'readFinishedWindows', Prisma.sql`
+  const rows = await run<{ item: string; area_key: string; window_start: Date; window_end: Date; finished_at: Date }>(
+    db,
+    'readFinishedWindows',
+    Prisma.sql`
     SELECT item, area_key, window_start, window_end, finished_at FROM ingestion_window
      WHERE status = 'done' AND finished_at IS NOT NULL AND item = ANY(${[...items]}::text[]) AND area_key = ANY(${[...areaKeys]}::text[])
-       AND window_end > ${range.from.toISOString()}::timestamptz AND window_start < ${range.to.toISOString()}::timestamptz`);
+       AND window_end > ${range.from.toISOString()}::timestamptz AND window_start < ${range.to.toISOString()}::timestamptz`,
+  );
   return rows.map((r) => ({
     item: r.item,
     areaKey: r.area_key,
@@ -61,10 +75,14 @@ export async function recordWindow(
   w: LedgerWindow,
   outcome: { status: Exclude<IngestionStatus, 'running'>; rows: number; error: string | null; at: Date },
 ): Promise<void> {
-  await run(db, 'recordWindow', Prisma.sql`INSERT INTO ingestion_window (run_id, item, area_key, window_start, window_end, status, rows, finished_at, error)
+  await run(
+    db,
+    'recordWindow',
+    Prisma.sql`INSERT INTO ingestion_window (run_id, item, area_key, window_start, window_end, status, rows, finished_at, error)
      VALUES (${runId}, ${w.item}, ${w.areaKey}, ${w.start.toISOString()}::timestamptz, ${w.end.toISOString()}::timestamptz, ${outcome.status}::"IngestionStatus", ${outcome.rows}, ${outcome.at.toISOString()}::timestamptz, ${outcome.error})
      ON CONFLICT (item, area_key, window_start, window_end) DO UPDATE SET run_id = excluded.run_id,
-       status = excluded.status, rows = excluded.rows, finished_at = excluded.finished_at, error = excluded.error`);
+       status = excluded.status, rows = excluded.rows, finished_at = excluded.finished_at, error = excluded.error`,
+  );
 }
 
 /**
@@ -72,10 +90,18 @@ export async function recordWindow(
  * about to be reloaded, or cancelled ones), in one statement, and refreshes its outage `coverage`.
  * @returns the intervals removed, whose border-hours need reclassifying.
  */
-export async function deleteOutagesByMrid(db: Executor, borderId: number, mrids: readonly string[]): Promise<{ startsAt: Date; endsAt: Date }[]> {
+export async function deleteOutagesByMrid(
+  db: Executor,
+  borderId: number,
+  mrids: readonly string[],
+): Promise<{ startsAt: Date; endsAt: Date }[]> {
   if (mrids.length === 0) return [];
-  const rows = await run<{ starts_at: Date; ends_at: Date }>(db, 'deleteOutagesByMrid', Prisma.sql`
-    DELETE FROM border_outage WHERE border_id = ${borderId} AND mrid = ANY(${[...mrids]}::text[]) RETURNING starts_at, ends_at`);
+  const rows = await run<{ starts_at: Date; ends_at: Date }>(
+    db,
+    'deleteOutagesByMrid',
+    Prisma.sql`
+    DELETE FROM border_outage WHERE border_id = ${borderId} AND mrid = ANY(${[...mrids]}::text[]) RETURNING starts_at, ends_at`,
+  );
   if (rows.length > 0) await refreshOutageCoverage(db, [borderId]);
   return rows.map((r) => ({ startsAt: new Date(r.starts_at), endsAt: new Date(r.ends_at) }));
 }
@@ -84,9 +110,18 @@ export async function deleteOutagesByMrid(db: Executor, borderId: number, mrids:
  * First and last stored hour (UTC starts) of a border within [from, to), or null when it has none:
  * bounds the reclassification after an outage load to hours that exist.
  */
-export async function borderHourSpan(db: Executor, borderId: number, from: Date, to: Date): Promise<{ first: Date; last: Date } | null> {
-  const rows = await run<{ first: Date | null; last: Date | null }>(db, 'borderHourSpan', Prisma.sql`
-    SELECT min(ts) AS first, max(ts) AS last FROM border_hour WHERE border_id = ${borderId} AND ts >= ${from.toISOString()}::timestamptz AND ts < ${to.toISOString()}::timestamptz`);
+export async function borderHourSpan(
+  db: Executor,
+  borderId: number,
+  from: Date,
+  to: Date,
+): Promise<{ first: Date; last: Date } | null> {
+  const rows = await run<{ first: Date | null; last: Date | null }>(
+    db,
+    'borderHourSpan',
+    Prisma.sql`
+    SELECT min(ts) AS first, max(ts) AS last FROM border_hour WHERE border_id = ${borderId} AND ts >= ${from.toISOString()}::timestamptz AND ts < ${to.toISOString()}::timestamptz`,
+  );
   const r = rows[0];
   return r?.first && r.last ? { first: new Date(r.first), last: new Date(r.last) } : null;
 }

@@ -70,9 +70,20 @@ export interface LoadWindow {
   readonly to: Date;
 }
 
-async function windowHasRows(sql: Sql, table: string, idColumn: string, ids: number[], from: number, to: number): Promise<boolean> {
-  const rows = await run<{ found: boolean }>(sql, 'windowHasRows', Prisma.sql`
-    SELECT EXISTS (SELECT 1 FROM ${Prisma.raw(table)} WHERE ${Prisma.raw(idColumn)} = ANY(${ids}::int2[]) AND ts >= ${new Date(from).toISOString()}::timestamptz AND ts < ${new Date(to).toISOString()}::timestamptz) AS found`);
+async function windowHasRows(
+  sql: Sql,
+  table: string,
+  idColumn: string,
+  ids: number[],
+  from: number,
+  to: number,
+): Promise<boolean> {
+  const rows = await run<{ found: boolean }>(
+    sql,
+    'windowHasRows',
+    Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM ${Prisma.raw(table)} WHERE ${Prisma.raw(idColumn)} = ANY(${ids}::int2[]) AND ts >= ${new Date(from).toISOString()}::timestamptz AND ts < ${new Date(to).toISOString()}::timestamptz) AS found`,
+  );
   return rows[0]?.found === true;
 }
 
@@ -87,7 +98,14 @@ const PRICE_COLUMNS: readonly (readonly [string, CopyType])[] = [
 
 function priceSpec(zoneIds: readonly number[], targetEmpty: boolean): BulkSpec<PricePointRow> {
   const encode = (r: PricePointRow) => [r.zoneId, r.ts, r.periodMinutes, r.priceEurMwh, r.interpolated, r.source];
-  return { table: 'price_point', columns: PRICE_COLUMNS, key: ['zone_id', 'ts'], encode, targetEmpty, references: { table: 'zone', ids: zoneIds } };
+  return {
+    table: 'price_point',
+    columns: PRICE_COLUMNS,
+    key: ['zone_id', 'ts'],
+    encode,
+    targetEmpty,
+    references: { table: 'zone', ids: zoneIds },
+  };
 }
 
 /**
@@ -131,21 +149,44 @@ async function clearPriceSpans(sql: Sql, rows: readonly PricePointRow[]): Promis
     }
   }
   const zones = [...spans.keys()];
-  await run(sql, 'clearPriceSpans', Prisma.sql`
+  await run(
+    sql,
+    'clearPriceSpans',
+    Prisma.sql`
     DELETE FROM price_point p USING unnest(${zones}::int[], ${zones.map((z) => new Date(spans.get(z)!.from).toISOString())}::timestamptz[],
           ${zones.map((z) => new Date(spans.get(z)!.to).toISOString())}::timestamptz[]) AS s(zone_id, from_ts, to_ts)
-     WHERE p.zone_id = s.zone_id AND p.ts >= s.from_ts AND p.ts < s.to_ts`);
+     WHERE p.zone_id = s.zone_id AND p.ts >= s.from_ts AND p.ts < s.to_ts`,
+  );
 }
 
 type Column = readonly [string, CopyType];
 
 const GROUP_COLUMNS: Record<BorderHourGroup, readonly Column[]> = {
-  physical: [['physical_ab_mw', 'float8'], ['physical_ba_mw', 'float8'], ['physical_interpolated', 'bool'], ['physical_source', 'text']],
-  scheduled: [['scheduled_ab_mw', 'float8'], ['scheduled_ba_mw', 'float8'], ['scheduled_interpolated', 'bool'], ['scheduled_source', 'text']],
-  ntc: [['ntc_ab_mw', 'float8'], ['ntc_ba_mw', 'float8'], ['ntc_source', 'text']],
+  physical: [
+    ['physical_ab_mw', 'float8'],
+    ['physical_ba_mw', 'float8'],
+    ['physical_interpolated', 'bool'],
+    ['physical_source', 'text'],
+  ],
+  scheduled: [
+    ['scheduled_ab_mw', 'float8'],
+    ['scheduled_ba_mw', 'float8'],
+    ['scheduled_interpolated', 'bool'],
+    ['scheduled_source', 'text'],
+  ],
+  ntc: [
+    ['ntc_ab_mw', 'float8'],
+    ['ntc_ba_mw', 'float8'],
+    ['ntc_source', 'text'],
+  ],
   classification: [
-    ['flow_type', 'text'], ['export_from_a', 'bool'], ['net_flow_mw', 'float8'], ['price_a_eur_mwh', 'float8'],
-    ['price_b_eur_mwh', 'float8'], ['flow_derived', 'bool'], ['scheduled_flow_type', 'text'],
+    ['flow_type', 'text'],
+    ['export_from_a', 'bool'],
+    ['net_flow_mw', 'float8'],
+    ['price_a_eur_mwh', 'float8'],
+    ['price_b_eur_mwh', 'float8'],
+    ['flow_derived', 'bool'],
+    ['scheduled_flow_type', 'text'],
     ['scheduled_export_from_a', 'bool'],
   ],
 };
@@ -155,27 +196,57 @@ type Value = CopyValue;
 function groupValues(r: BorderHourRow, group: BorderHourGroup): Value[] {
   switch (group) {
     case 'physical':
-      return [r.physicalAbMw ?? null, r.physicalBaMw ?? null, r.physicalInterpolated ?? false, r.physicalSource ?? null];
+      return [
+        r.physicalAbMw ?? null,
+        r.physicalBaMw ?? null,
+        r.physicalInterpolated ?? false,
+        r.physicalSource ?? null,
+      ];
     case 'scheduled':
-      return [r.scheduledAbMw ?? null, r.scheduledBaMw ?? null, r.scheduledInterpolated ?? false, r.scheduledSource ?? null];
+      return [
+        r.scheduledAbMw ?? null,
+        r.scheduledBaMw ?? null,
+        r.scheduledInterpolated ?? false,
+        r.scheduledSource ?? null,
+      ];
     case 'ntc':
       return [r.ntcAbMw ?? null, r.ntcBaMw ?? null, r.ntcSource ?? null];
     default: {
       const c = r.classification;
       if (!c) return [null, null, null, null, null, false, null, null];
-      return [c.flowType, c.exportFromA, c.netFlowMw, c.priceAEurMwh, c.priceBEurMwh, c.flowDerived, c.scheduledFlowType, c.scheduledExportFromA];
+      return [
+        c.flowType,
+        c.exportFromA,
+        c.netFlowMw,
+        c.priceAEurMwh,
+        c.priceBEurMwh,
+        c.flowDerived,
+        c.scheduledFlowType,
+        c.scheduledExportFromA,
+      ];
     }
   }
 }
 
-function borderHourSpec(ids: readonly number[], groups: readonly BorderHourGroup[], targetEmpty: boolean): BulkSpec<BorderHourRow> {
+function borderHourSpec(
+  ids: readonly number[],
+  groups: readonly BorderHourGroup[],
+  targetEmpty: boolean,
+): BulkSpec<BorderHourRow> {
   const columns: Column[] = [['border_id', 'int2'], ['ts', 'timestamptz'], ...groups.flatMap((g) => GROUP_COLUMNS[g])];
   const encode = (r: BorderHourRow): Value[] => {
     const values: Value[] = [r.borderId, r.ts];
     for (const g of groups) for (const v of groupValues(r, g)) values.push(v);
     return values;
   };
-  return { table: 'border_hour', columns, key: ['border_id', 'ts'], encode, targetEmpty, references: { table: 'border', ids } };
+  return {
+    table: 'border_hour',
+    columns,
+    key: ['border_id', 'ts'],
+    encode,
+    targetEmpty,
+    references: { table: 'border', ids },
+  };
 }
 
 /**
@@ -184,21 +255,40 @@ function borderHourSpec(ids: readonly number[], groups: readonly BorderHourGroup
  * `refreshPriceDaily` over the window afterwards. A duplicate key fails when the key is rebuilt.
  */
 export async function appendPrices(sql: Sql, rows: readonly PricePointRow[]): Promise<void> {
-  await bulkUpsert(sql, priceSpec(distinctIds(rows, (r) => r.zoneId), true), rows);
+  await bulkUpsert(
+    sql,
+    priceSpec(
+      distinctIds(rows, (r) => r.zoneId),
+      true,
+    ),
+    rows,
+  );
 }
 
 const ALL_GROUPS: readonly BorderHourGroup[] = ['physical', 'scheduled', 'ntc', 'classification'];
 
 /** As {@link appendPrices}, for border-hours (MW) with every column group, into `border_hour`. */
 export async function appendBorderHours(sql: Sql, rows: readonly BorderHourRow[]): Promise<void> {
-  await bulkUpsert(sql, borderHourSpec(distinctIds(rows, (r) => r.borderId), ALL_GROUPS, true), rows);
+  await bulkUpsert(
+    sql,
+    borderHourSpec(
+      distinctIds(rows, (r) => r.borderId),
+      ALL_GROUPS,
+      true,
+    ),
+    rows,
+  );
 }
 
 /**
  * Appends binary COPY payloads of `price_point` rows (the columns of {@link appendPrices}, in its
  * order) of zones `zoneIds` to a table holding none of their keys, as {@link appendPrices} does.
  */
-export async function appendPricePayloads(sql: Sql, payloads: readonly Uint8Array<ArrayBuffer>[], zoneIds: readonly number[]): Promise<void> {
+export async function appendPricePayloads(
+  sql: Sql,
+  payloads: readonly Uint8Array<ArrayBuffer>[],
+  zoneIds: readonly number[],
+): Promise<void> {
   await appendCopyPayloads(sql, priceSpec(zoneIds, true), payloads);
 }
 
@@ -206,7 +296,11 @@ export async function appendPricePayloads(sql: Sql, payloads: readonly Uint8Arra
  * As {@link appendPricePayloads}, for `border_hour` rows of borders `borderIds` with every column
  * group, in the column order of {@link appendBorderHours}.
  */
-export async function appendBorderHourPayloads(sql: Sql, payloads: readonly Uint8Array<ArrayBuffer>[], borderIds: readonly number[]): Promise<void> {
+export async function appendBorderHourPayloads(
+  sql: Sql,
+  payloads: readonly Uint8Array<ArrayBuffer>[],
+  borderIds: readonly number[],
+): Promise<void> {
   await appendCopyPayloads(sql, borderHourSpec(borderIds, ALL_GROUPS, true), payloads);
 }
 
@@ -242,22 +336,33 @@ export async function loadOutages(db: Executor, rows: readonly BorderOutageRow[]
   await inTransaction(db, async (sql) => {
     for (let at = 0; at < rows.length; at += chunk) {
       const part = rows.slice(at, at + chunk);
-      await run(sql, 'upsertOutages', Prisma.sql`INSERT INTO border_outage (border_id, starts_at, ends_at, planned, reason, mrid, source)
+      await run(
+        sql,
+        'upsertOutages',
+        Prisma.sql`INSERT INTO border_outage (border_id, starts_at, ends_at, planned, reason, mrid, source)
          SELECT b, s, e, p, r, m, src::"DataSource"
          FROM unnest(${part.map((r) => r.borderId)}::int2[], ${part.map((r) => r.startsAt.toISOString())}::timestamptz[],
                ${part.map((r) => r.endsAt.toISOString())}::timestamptz[], ${part.map((r) => r.planned)}::bool[], ${part.map((r) => r.reason)}::text[],
                ${part.map((r) => r.mrid)}::text[], ${part.map((r) => r.source)}::text[])
            AS u(b, s, e, p, r, m, src)
          ON CONFLICT (border_id, starts_at, ends_at)
-         DO UPDATE SET planned = excluded.planned, reason = excluded.reason, mrid = excluded.mrid, source = excluded.source`);
+         DO UPDATE SET planned = excluded.planned, reason = excluded.reason, mrid = excluded.mrid, source = excluded.source`,
+      );
     }
-    await refreshOutageCoverage(sql, distinctIds(rows, (r) => r.borderId));
+    await refreshOutageCoverage(
+      sql,
+      distinctIds(rows, (r) => r.borderId),
+    );
   });
   return rows.length;
 }
 
 /** Whether any price is stored (the demo seed only loads into a database without prices). */
 export async function hasPrices(db: Database): Promise<boolean> {
-  const rows = await run<{ found: boolean }>(db, 'hasPrices', Prisma.sql`SELECT EXISTS (SELECT 1 FROM price_point) AS found`);
+  const rows = await run<{ found: boolean }>(
+    db,
+    'hasPrices',
+    Prisma.sql`SELECT EXISTS (SELECT 1 FROM price_point) AS found`,
+  );
   return rows[0]?.found === true;
 }

@@ -7,7 +7,9 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { run, type Sql, withConnection } from '../sql/executor.js';
 
 /** The market tables a bulk load fills (with their rollups and the catalogue they reference). */
-const MARKET_TABLES = Prisma.raw('zone, border, price_point, price_daily, border_hour, border_outage, border_daily, border_weekly, zone_daily');
+const MARKET_TABLES = Prisma.raw(
+  'zone, border, price_point, price_daily, border_hour, border_outage, border_daily, border_weekly, zone_daily',
+);
 
 /** Lifts the per-request statement timeout for the rest of the transaction (bulk work is long). */
 export async function allowLongStatements(sql: Sql): Promise<void> {
@@ -19,7 +21,11 @@ export async function allowLongStatements(sql: Sql): Promise<void> {
  * tables (`work_mem`) and index builds (`maintenance_work_mem`) before they spill to disk.
  */
 export async function allowLoadMemory(sql: Sql, memory: string): Promise<void> {
-  await run(sql, 'allowLoadMemory', Prisma.sql`SELECT set_config('work_mem', ${memory}, true), set_config('maintenance_work_mem', ${memory}, true)`);
+  await run(
+    sql,
+    'allowLoadMemory',
+    Prisma.sql`SELECT set_config('work_mem', ${memory}, true), set_config('maintenance_work_mem', ${memory}, true)`,
+  );
 }
 
 /**

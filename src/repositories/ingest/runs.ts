@@ -22,7 +22,8 @@ import { connectionSql, inTransaction, run, type Sql } from '../sql/executor.js'
 const LOCK_CLASS = Prisma.sql`(hashtext('ingestion_run:' || current_schema()) & 2147483647)`;
 
 /** The error recorded on a run closed as abandoned. */
-export const ABANDONED_MESSAGE = 'abandoned: its process ended without finishing the run (killed or crashed); its unfinished windows are fetched again';
+export const ABANDONED_MESSAGE =
+  'abandoned: its process ended without finishing the run (killed or crashed); its unfinished windows are fetched again';
 
 /** A started run: its id, holding its liveness lock until {@link RunLease.release}. */
 export interface RunLease {
@@ -32,9 +33,13 @@ export interface RunLease {
 }
 
 async function insertLocked(sql: Sql, args: unknown, now: Date): Promise<number> {
-  const rows = await run<{ id: number }>(sql, 'insertIngestionRun', Prisma.sql`
+  const rows = await run<{ id: number }>(
+    sql,
+    'insertIngestionRun',
+    Prisma.sql`
     INSERT INTO ingestion_run (started_at, status, args, pid)
-    VALUES (${now.toISOString()}::timestamptz, 'running', ${JSON.stringify(args ?? {})}::jsonb, ${process.pid}) RETURNING id`);
+    VALUES (${now.toISOString()}::timestamptz, 'running', ${JSON.stringify(args ?? {})}::jsonb, ${process.pid}) RETURNING id`,
+  );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('ingestion_run insert returned no id');
   await run(sql, 'lockIngestionRun', Prisma.sql`SELECT pg_advisory_lock(${LOCK_CLASS}, ${id})`);
@@ -104,8 +109,12 @@ function processAlive(pid: number): boolean {
 /** On PGlite: the `running` runs (other than `selfId`) whose recorded process is gone. */
 async function deadProcessRuns(db: Database, selfId: number): Promise<number[]> {
   if (db.kind !== 'pglite') return [];
-  const rows = await run<{ id: number; pid: number }>(db, 'deadProcessRuns', Prisma.sql`
-    SELECT id, pid FROM ingestion_run WHERE status = 'running' AND id <> ${selfId} AND pid IS NOT NULL`);
+  const rows = await run<{ id: number; pid: number }>(
+    db,
+    'deadProcessRuns',
+    Prisma.sql`
+    SELECT id, pid FROM ingestion_run WHERE status = 'running' AND id <> ${selfId} AND pid IS NOT NULL`,
+  );
   return rows.filter((r) => r.pid !== process.pid && !processAlive(r.pid)).map((r) => r.id);
 }
 
@@ -117,13 +126,17 @@ async function deadProcessRuns(db: Database, selfId: number): Promise<number[]> 
  */
 export async function closeAbandonedRuns(db: Database, selfId: number, now: Date): Promise<number[]> {
   const dead = await deadProcessRuns(db, selfId);
-  const rows = await run<{ id: number }>(db, 'closeAbandonedRuns', Prisma.sql`
+  const rows = await run<{ id: number }>(
+    db,
+    'closeAbandonedRuns',
+    Prisma.sql`
     UPDATE ingestion_run r SET status = 'failed', error = ${ABANDONED_MESSAGE}, finished_at = ${now.toISOString()}::timestamptz
      WHERE r.status = 'running' AND r.id <> ${selfId} AND (r.id = ANY(${dead}::int[]) OR NOT EXISTS (
        SELECT 1 FROM pg_locks l
        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
          AND l.classid = ${LOCK_CLASS}::oid AND l.objid = r.id::oid))
-     RETURNING r.id`);
+     RETURNING r.id`,
+  );
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }

@@ -14,5 +14,9 @@ export async function readIngestFreshness(db: Database): Promise<ItemFreshness[]
     `SELECT item, max(finished_at) AS last_success, max(window_end) AS covered_until
      FROM ingestion_window WHERE status = 'done' AND finished_at IS NOT NULL GROUP BY item ORDER BY item`,
   );
-  return rows.map((r) => ({ item: r.item, lastSuccess: new Date(r.last_success), coveredUntil: new Date(r.covered_until) }));
+  return rows.map((r) => ({
+    item: r.item,
+    lastSuccess: new Date(r.last_success),
+    coveredUntil: new Date(r.covered_until),
+  }));
 }

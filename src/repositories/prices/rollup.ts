@@ -27,7 +27,10 @@ export async function refreshPriceDaily(db: Executor, window: RollupWindow): Pro
   const [from, to] = [days.from.toISOString(), days.to.toISOString()];
   const zones = window.zoneIds ? [...window.zoneIds] : null;
   const inZones = (zone: Prisma.Sql) => Prisma.sql`(${zones}::int2[] IS NULL OR ${zone} = ANY(${zones}::int2[]))`;
-  const rows = await run<{ written: number }>(db, 'refreshPriceDaily', Prisma.sql`
+  const rows = await run<{ written: number }>(
+    db,
+    'refreshPriceDaily',
+    Prisma.sql`
      WITH agg AS (
        SELECT zone_id, ${utcDay(Prisma.sql`ts`)} AS day,
               sum(price_eur_mwh::numeric * period_minutes)::float8 AS weighted_sum,
@@ -49,7 +52,8 @@ export async function refreshPriceDaily(db: Executor, window: RollupWindow): Pro
          interpolated = excluded.interpolated, sources = excluded.sources
        RETURNING 1
      )
-     SELECT count(*)::int AS written FROM written`);
+     SELECT count(*)::int AS written FROM written`,
+  );
   return rows[0]?.written ?? 0;
 }
 
@@ -69,8 +73,12 @@ export interface PriceDayRow {
  */
 export async function appendDemoPriceDays(sql: Sql, rows: readonly PriceDayRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await run(sql, 'appendDemoPriceDays', Prisma.sql`INSERT INTO price_daily (zone_id, day, weighted_sum, minutes, interpolated, sources)
+  await run(
+    sql,
+    'appendDemoPriceDays',
+    Prisma.sql`INSERT INTO price_daily (zone_id, day, weighted_sum, minutes, interpolated, sources)
      SELECT z, d, w, m, i, '{demo}' FROM unnest(${rows.map((r) => r.zoneId)}::int2[], ${rows.map((r) => r.day)}::date[],
            ${rows.map((r) => r.weightedSum)}::float8[], ${rows.map((r) => r.minutes)}::int[],
-           ${rows.map((r) => r.interpolated)}::bool[]) AS u(z, d, w, m, i)`);
+           ${rows.map((r) => r.interpolated)}::bool[]) AS u(z, d, w, m, i)`,
+  );
 }

@@ -3,7 +3,15 @@ import type { Resolution } from '../../domain/resolution.js';
 import { isoDay, splitDays, widenToDays } from '../../domain/time.js';
 import type { PriceRecord } from '../../domain/records.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { epochMs, hourlyPrices, localBucket, sharedInstants, utcBucket, zoneTimeZoneTable, type ZoneTimeZones } from '../sql/time.js';
+import {
+  epochMs,
+  hourlyPrices,
+  localBucket,
+  sharedInstants,
+  utcBucket,
+  zoneTimeZoneTable,
+  type ZoneTimeZones,
+} from '../sql/time.js';
 import { NO_MEMO, type ReadMemo, statementKey } from '../sql/read-memo.js';
 import { rollupSourcesStatement } from '../sql/rollup-sources.js';
 import { read } from '../sql/executor.js';
@@ -70,7 +78,10 @@ function dailySumsSql(q: PriceQuery): Prisma.Sql {
   const { days, edges } = splitDays(q);
   const parts: Prisma.Sql[] = [];
   if (edges.length) {
-    const ranges = Prisma.join(edges.map((e) => Prisma.sql`(p.ts >= ${e.from} AND p.ts < ${e.to})`), ' OR ');
+    const ranges = Prisma.join(
+      edges.map((e) => Prisma.sql`(p.ts >= ${e.from} AND p.ts < ${e.to})`),
+      ' OR ',
+    );
     parts.push(Prisma.sql`
       SELECT ${utcBucket('day', Prisma.sql`p.ts`)} AS day, p.zone_id, sum(p.price_eur_mwh * p.period_minutes) AS weighted_sum,
              sum(p.period_minutes) AS minutes, bool_or(p.interpolated) AS interpolated
@@ -147,24 +158,40 @@ export function pricesStatement(q: PriceQuery): Prisma.Sql {
 export async function findPrices(db: Database, q: PriceQuery): Promise<PriceRecord[]> {
   const rows = await read<RawPrice>(db, 'findPrices', pricesStatement(q));
   const instant = sharedInstants();
-  return rows.map((r) => ({ datetime: instant(r.datetime_ms), zone: r.zone, price: r.price, interpolated: r.interpolated }));
+  return rows.map((r) => ({
+    datetime: instant(r.datetime_ms),
+    zone: r.zone,
+    price: r.price,
+    interpolated: r.interpolated,
+  }));
 }
 
 /** Number of rows {@link findPrices} returns without keyset and limit. */
 export async function countPrices(db: Database, q: PriceQuery): Promise<number> {
-  const [row] = await read<{ n: number }>(db, 'countPrices', Prisma.sql`
-    SELECT count(*)::int AS n FROM (${rowsSql(q)}) r${q.allZones ? Prisma.sql` WHERE ${ofZones(q, 'r.zone_id')}` : Prisma.empty}`);
+  const [row] = await read<{ n: number }>(
+    db,
+    'countPrices',
+    Prisma.sql`
+    SELECT count(*)::int AS n FROM (${rowsSql(q)}) r${q.allZones ? Prisma.sql` WHERE ${ofZones(q, 'r.zone_id')}` : Prisma.empty}`,
+  );
   return row?.n ?? 0;
 }
 
 /** The statement of {@link findPriceSources}: rows `source`, from the daily rollup. */
 export function priceSourcesStatement(q: PriceQuery): Prisma.Sql {
   const days = widenToDays(q);
-  return rollupSourcesStatement('price_daily', isoDay(days.from), isoDay(days.to), Prisma.sql`AND d.zone_id = ANY(${ids(q)})`);
+  return rollupSourcesStatement(
+    'price_daily',
+    isoDay(days.from),
+    isoDay(days.to),
+    Prisma.sql`AND d.zone_id = ANY(${ids(q)})`,
+  );
 }
 
 /** Distinct data sources of the zones' prices on the UTC days the range touches, kept in `memo`. */
 export function findPriceSources(db: Database, q: PriceQuery, memo: ReadMemo = NO_MEMO): Promise<string[]> {
   const statement = priceSourcesStatement(q);
-  return memo.get(statementKey(statement), async () => (await read<{ source: string }>(db, 'findPriceSources', statement)).map((r) => r.source));
+  return memo.get(statementKey(statement), async () =>
+    (await read<{ source: string }>(db, 'findPriceSources', statement)).map((r) => r.source),
+  );
 }

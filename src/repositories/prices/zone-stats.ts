@@ -26,7 +26,10 @@ export interface PriceKpis {
  * to Friday, hours starting 08:00 to 19:00 in the zone's local time (IANA time zone, DST-aware).
  */
 export async function findPriceKpis(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<PriceKpis[]> {
-  return read<PriceKpis>(db, 'findPriceKpis', Prisma.sql`
+  return read<PriceKpis>(
+    db,
+    'findPriceKpis',
+    Prisma.sql`
     WITH hp AS (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${zoneIds.map(Number)}::smallint[]) AND p.ts >= ${range.from} AND p.ts < ${range.to}`)}
     ), tagged AS (
       SELECT hp.*, extract(isodow FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 1 AND 5
@@ -44,7 +47,8 @@ export async function findPriceKpis(db: Database, range: TimeRange, zoneIds: rea
            count(*) FILTER (WHERE t.interpolated)::int AS "interpolatedHours"
     FROM tagged t JOIN zone z ON z.id = t.zone_id
     GROUP BY z.code
-    ORDER BY 1`);
+    ORDER BY 1`,
+  );
 }
 
 /** Cross-border exchange of one zone over a range: energy in MWh, peaks in MW, hour counts. */
@@ -64,8 +68,15 @@ export interface ZoneExchange {
  * physical is missing): each border-hour's net flow counts as import or export of 1 h; peaks and
  * importer/exporter hours use the zone's hourly net position summed over its borders.
  */
-export async function findZoneExchange(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<ZoneExchange[]> {
-  return read<ZoneExchange>(db, 'findZoneExchange', Prisma.sql`
+export async function findZoneExchange(
+  db: Database,
+  range: TimeRange,
+  zoneIds: readonly number[],
+): Promise<ZoneExchange[]> {
+  return read<ZoneExchange>(
+    db,
+    'findZoneExchange',
+    Prisma.sql`
     WITH zb AS (
       SELECT z.id AS zone_id, h.ts,
              CASE WHEN (coalesce(h.export_from_a, true)) = (b.zone_a_id = z.id) THEN h.net_flow_mw ELSE -h.net_flow_mw END AS s
@@ -81,5 +92,6 @@ export async function findZoneExchange(db: Database, range: TimeRange, zoneIds: 
            count(*) FILTER (WHERE zh.net < 0)::int AS "netImporterHours", count(*) FILTER (WHERE zh.net > 0)::int AS "netExporterHours"
     FROM zh JOIN zone z ON z.id = zh.zone_id
     GROUP BY z.code
-    ORDER BY 1`);
+    ORDER BY 1`,
+  );
 }

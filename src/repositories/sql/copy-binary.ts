@@ -153,7 +153,11 @@ export class CopyWriter {
  * Encodes rows as one binary COPY payload: `encode` returns one value per column, typed by `types`.
  * @throws RangeError on non-finite numbers or invalid dates.
  */
-export function copyBinary<R>(rows: readonly R[], types: readonly CopyType[], encode: (row: R) => readonly CopyValue[]): Uint8Array<ArrayBuffer> {
+export function copyBinary<R>(
+  rows: readonly R[],
+  types: readonly CopyType[],
+  encode: (row: R) => readonly CopyValue[],
+): Uint8Array<ArrayBuffer> {
   const w = new CopyWriter();
   for (const row of rows) {
     const values = encode(row);

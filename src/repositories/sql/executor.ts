@@ -89,7 +89,11 @@ export function connectionSql(connection: Connection, kind: Database['kind'] = '
  * {@link Connection}, on that connection; given an {@link Sql} already in a transaction, runs `fn`
  * on it directly (no nesting).
  */
-export async function inTransaction<T>(target: Executor | Connection, fn: (sql: Sql) => Promise<T>, kind: Database['kind'] = 'postgres'): Promise<T> {
+export async function inTransaction<T>(
+  target: Executor | Connection,
+  fn: (sql: Sql) => Promise<T>,
+  kind: Database['kind'] = 'postgres',
+): Promise<T> {
   if (isConnection(target)) return transactionOn(target, fn, kind);
   if (isSql(target)) return fn(target);
   const db = primaryOf(target);
@@ -122,7 +126,11 @@ function isConnection(x: Executor | Connection): x is Connection {
   return !('rawQuery' in x) && !('copyIn' in x);
 }
 
-async function transactionOn<T>(connection: Connection, fn: (sql: Sql) => Promise<T>, kind: Database['kind'] = 'postgres'): Promise<T> {
+async function transactionOn<T>(
+  connection: Connection,
+  fn: (sql: Sql) => Promise<T>,
+  kind: Database['kind'] = 'postgres',
+): Promise<T> {
   if ('transaction' in connection) return connection.transaction((tx) => fn(pgliteSql(tx)));
   await connection.query(`${label('begin')}BEGIN`);
   try {
@@ -136,7 +144,11 @@ async function transactionOn<T>(connection: Connection, fn: (sql: Sql) => Promis
 }
 
 /** Runs one statement named `name` (see the module comment) on an executor and returns its rows (outside any transaction when given a {@link Database}). */
-export async function run<T = Record<string, unknown>>(db: Executor, name: string, statement: Prisma.Sql): Promise<T[]> {
+export async function run<T = Record<string, unknown>>(
+  db: Executor,
+  name: string,
+  statement: Prisma.Sql,
+): Promise<T[]> {
   const text = namedText(name, statement);
   return isSql(db) ? db.query<T>(text, statement.values) : db.rawQuery<T>(text, statement.values);
 }
@@ -145,7 +157,11 @@ export async function run<T = Record<string, unknown>>(db: Executor, name: strin
  * Runs one of the service's repeated reads, named `name` ({@link Database.preparedQuery}): prepared
  * once per PostgreSQL connection. Inside a transaction it is a plain statement.
  */
-export async function read<T = Record<string, unknown>>(db: Executor, name: string, statement: Prisma.Sql): Promise<T[]> {
+export async function read<T = Record<string, unknown>>(
+  db: Executor,
+  name: string,
+  statement: Prisma.Sql,
+): Promise<T[]> {
   const text = namedText(name, statement);
   return isSql(db) ? db.query<T>(text, statement.values) : db.preparedQuery<T>(text, statement.values);
 }

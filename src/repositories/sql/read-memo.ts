@@ -25,7 +25,10 @@ export const NO_MEMO: ReadMemo = { get: (_key, load) => load() };
  * A memo of at most `max` results (least recently used first out), each kept `ttlMs` at most,
  * emptied by `clear()`; by default the app's sizes (`RESPONSE_CACHE` in limits.ts).
  */
-export function createReadMemo(max: number = RESPONSE_CACHE.readMemoEntries, ttlMs: number = RESPONSE_CACHE.readMemoTtlMs): ReadMemo & { clear(): void } {
+export function createReadMemo(
+  max: number = RESPONSE_CACHE.readMemoEntries,
+  ttlMs: number = RESPONSE_CACHE.readMemoTtlMs,
+): ReadMemo & { clear(): void } {
   const results = new LRUCache<string, Promise<unknown>>({ max, ttl: ttlMs });
   return {
     get<T>(key: string, load: () => Promise<T>): Promise<T> {

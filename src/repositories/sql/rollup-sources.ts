@@ -11,7 +11,12 @@ export type SourcesRollup = 'price_daily' | 'border_daily';
  * the range, instead of unnesting every rollup row of the range. With the key before the day
  * (price_daily), an array the range holds for other zones only costs one probe per requested zone.
  */
-export function rollupSourcesStatement(table: SourcesRollup, fromDay: string, toDay: string, keys: Prisma.Sql): Prisma.Sql {
+export function rollupSourcesStatement(
+  table: SourcesRollup,
+  fromDay: string,
+  toDay: string,
+  keys: Prisma.Sql,
+): Prisma.Sql {
   const rollup = Prisma.raw(table);
   return Prisma.sql`
     WITH RECURSIVE arrays(sources) AS (

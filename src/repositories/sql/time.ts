@@ -99,7 +99,9 @@ export function localBucket(unit: BucketUnit, instant: Prisma.Sql, zone: Prisma.
  */
 export function hourlyPrices(where: Prisma.Sql, tz?: ZoneTimeZones): Prisma.Sql {
   const hour = tz ? localBucket('hour', Prisma.sql`p.ts`, Prisma.sql`tz.name`) : utcBucket('hour', Prisma.sql`p.ts`);
-  const from = tz ? Prisma.sql`price_point p JOIN ${zoneTimeZoneTable(tz)} ON tz.zone_id = p.zone_id` : Prisma.sql`price_point p`;
+  const from = tz
+    ? Prisma.sql`price_point p JOIN ${zoneTimeZoneTable(tz)} ON tz.zone_id = p.zone_id`
+    : Prisma.sql`price_point p`;
   return Prisma.sql`
     SELECT p.zone_id, ${hour} AS hour,
            round((sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes))::numeric, ${Prisma.raw(String(HOURLY_PRICE_DECIMALS))})::float8 AS price,

@@ -4,7 +4,8 @@ import { rowsEndpoint } from '../endpoint.js';
 import { BORDERS_EXAMPLE, ZONES_EXAMPLE } from './examples.js';
 import { BORDERS, use, ZONES } from '../../contract/params.js';
 
-const CATALOGUE_META = 'meta.provenance is derived (coverage describes stored data), upstream_sources lists the sources of every coverage shown; range, resolution and pagination are null.';
+const CATALOGUE_META =
+  'meta.provenance is derived (coverage describes stored data), upstream_sources lists the sources of every coverage shown; range, resolution and pagination are null.';
 
 /** GET /api/v1/zones: the zone catalogue with stored coverage. */
 export const zonesEndpoint = rowsEndpoint({
@@ -27,7 +28,11 @@ export const bordersEndpoint = rowsEndpoint({
   tag: 'Catalogue',
   summary: 'Borders and their data coverage',
   description: `One row per border in stored orientation (zone_a sorts first), ordered by key, with the stored span [datetime_from, datetime_to) and sources of physical flows, scheduled exchanges, NTC and outages. Unknown zone codes are a 422 naming the closest known codes. ${CATALOGUE_META}`,
-  params: [use(BORDERS, { rest: 'Border written A->B (short codes or EICs, case-insensitive; either orientation). Repeat to select several; omitted means all borders.' })],
+  params: [
+    use(BORDERS, {
+      rest: 'Border written A->B (short codes or EICs, case-insensitive; either orientation). Repeat to select several; omitted means all borders.',
+    }),
+  ],
   contract: BORDER_ROW,
   rows: getBorders,
 });

@@ -2,7 +2,13 @@ import type { EndpointExample } from '../endpoint.js';
 
 type Pagination = { total: number; limit: number; offset: number; next_offset: number | null } | null;
 
-const meta = (provenance: 'measured' | 'derived', from: string, to: string, resolution: string | null, pagination: Pagination = null) => ({
+const meta = (
+  provenance: 'measured' | 'derived',
+  from: string,
+  to: string,
+  resolution: string | null,
+  pagination: Pagination = null,
+) => ({
   provenance,
   upstream_sources: ['ENTSO-E Transparency Platform'],
   resolved_datetime_from: from,
@@ -32,11 +38,27 @@ export const PRICES_EXAMPLE: EndpointExample = {
 export const FLOWS_EXAMPLE: EndpointExample = {
   query: { border: ['DE_LU->FR'], datetime_from: '2025-10-20T12:00', datetime_to: '2025-10-20T13:00', limit: 100 },
   response: {
-    meta: meta('measured', '2025-10-20T12:00:00', '2025-10-20T13:00:00', 'native', { total: 1, limit: 100, offset: 0, next_offset: null }),
-    data: [{
-      datetime: '2025-10-20T12:00:00Z', bidding_zone_from: 'DE_LU', bidding_zone_to: 'FR', flow_type: 'convergence', flow_interpolated: false,
-      net_flow_mw: 2134, price_from: 12.895, price_to: 12.895, price_delta: 0, capacity_mw: 2458, hours: 1,
-    }],
+    meta: meta('measured', '2025-10-20T12:00:00', '2025-10-20T13:00:00', 'native', {
+      total: 1,
+      limit: 100,
+      offset: 0,
+      next_offset: null,
+    }),
+    data: [
+      {
+        datetime: '2025-10-20T12:00:00Z',
+        bidding_zone_from: 'DE_LU',
+        bidding_zone_to: 'FR',
+        flow_type: 'convergence',
+        flow_interpolated: false,
+        net_flow_mw: 2134,
+        price_from: 12.895,
+        price_to: 12.895,
+        price_delta: 0,
+        capacity_mw: 2458,
+        hours: 1,
+      },
+    ],
   },
 };
 
@@ -45,7 +67,18 @@ export const FLOW_TYPE_SUMMARY_EXAMPLE: EndpointExample = {
   query: { border: ['DE_LU->FR'], ...OCT_20 },
   response: {
     meta: meta('derived', ...OCT_20_META, '1D'),
-    data: [{ day: '2025-10-20', bidding_zone_from: 'DE_LU', bidding_zone_to: 'FR', convergence: 91.6667, congestion: 8.3333, counter_intuitive: 0, outage: 0, hours: 24 }],
+    data: [
+      {
+        day: '2025-10-20',
+        bidding_zone_from: 'DE_LU',
+        bidding_zone_to: 'FR',
+        convergence: 91.6667,
+        congestion: 8.3333,
+        counter_intuitive: 0,
+        outage: 0,
+        hours: 24,
+      },
+    ],
   },
 };
 
@@ -84,10 +117,23 @@ export const PRICE_KPIS_EXAMPLE: EndpointExample = {
   query: { zone: ['DE_LU'], ...OCTOBER },
   response: {
     meta: meta('derived', ...OCTOBER_META, null),
-    data: [{
-      bidding_zone: 'DE_LU', mean_price: 54.5686, min_price: -25.9275, max_price: 131.315, std_price: 27.522, p05_price: 7.1069, median_price: 54.8213,
-      p95_price: 103.2651, peak_mean_price: 49.3893, offpeak_mean_price: 57.623, negative_hours: 20, hours: 744, interpolated_hours: 2,
-    }],
+    data: [
+      {
+        bidding_zone: 'DE_LU',
+        mean_price: 54.5686,
+        min_price: -25.9275,
+        max_price: 131.315,
+        std_price: 27.522,
+        p05_price: 7.1069,
+        median_price: 54.8213,
+        p95_price: 103.2651,
+        peak_mean_price: 49.3893,
+        offpeak_mean_price: 57.623,
+        negative_hours: 20,
+        hours: 744,
+        interpolated_hours: 2,
+      },
+    ],
   },
 };
 
@@ -96,26 +142,51 @@ export const ZONE_IMPORT_EXPORT_EXAMPLE: EndpointExample = {
   query: { zone: ['DE_LU'], ...OCTOBER },
   response: {
     meta: meta('derived', ...OCTOBER_META, null),
-    data: [{
-      zone: 'DE_LU', import_mwh: 5000198.5, export_mwh: 7387262.6, net_export_mwh: 2387064.1, peak_import_mw: 27689, peak_export_mw: 24817.8,
-      net_importer_hours: 291, net_exporter_hours: 453,
-    }],
+    data: [
+      {
+        zone: 'DE_LU',
+        import_mwh: 5000198.5,
+        export_mwh: 7387262.6,
+        net_export_mwh: 2387064.1,
+        peak_import_mw: 27689,
+        peak_export_mw: 24817.8,
+        net_importer_hours: 291,
+        net_exporter_hours: 453,
+      },
+    ],
   },
 };
 
-const CATALOGUE_META = { provenance: 'derived', upstream_sources: ['ENTSO-E Transparency Platform'], resolved_datetime_from: null, resolved_datetime_to: null, resolution: null, pagination: null };
-const coverage = (from: string, to: string, resolution: string | null) => ({ datetime_from: from, datetime_to: to, native_resolution: resolution, sources: ['ENTSO-E Transparency Platform'] });
+const CATALOGUE_META = {
+  provenance: 'derived',
+  upstream_sources: ['ENTSO-E Transparency Platform'],
+  resolved_datetime_from: null,
+  resolved_datetime_to: null,
+  resolution: null,
+  pagination: null,
+};
+const coverage = (from: string, to: string, resolution: string | null) => ({
+  datetime_from: from,
+  datetime_to: to,
+  native_resolution: resolution,
+  sources: ['ENTSO-E Transparency Platform'],
+});
 
 /** GET /api/v1/zones: one zone with its neighbours and price coverage. */
 export const ZONES_EXAMPLE: EndpointExample = {
   query: { zone: ['DE_LU'] },
   response: {
     meta: CATALOGUE_META,
-    data: [{
-      zone: 'DE_LU', eic: '10Y1001A1001A82H', name: 'Germany-Luxembourg', time_zone: 'Europe/Berlin',
-      neighbours: ['AT', 'BE', 'CH', 'CZ', 'DK_1', 'DK_2', 'FR', 'NL', 'NO_2', 'PL', 'SE_4'],
-      coverage: { prices: coverage('2024-09-01T00:00:00Z', '2025-11-07T00:00:00Z', 'PT15M') },
-    }],
+    data: [
+      {
+        zone: 'DE_LU',
+        eic: '10Y1001A1001A82H',
+        name: 'Germany-Luxembourg',
+        time_zone: 'Europe/Berlin',
+        neighbours: ['AT', 'BE', 'CH', 'CZ', 'DK_1', 'DK_2', 'FR', 'NL', 'NO_2', 'PL', 'SE_4'],
+        coverage: { prices: coverage('2024-09-01T00:00:00Z', '2025-11-07T00:00:00Z', 'PT15M') },
+      },
+    ],
   },
 };
 
@@ -124,14 +195,18 @@ export const BORDERS_EXAMPLE: EndpointExample = {
   query: { border: ['DE_LU->FR'] },
   response: {
     meta: CATALOGUE_META,
-    data: [{
-      border: 'DE_LU->FR', zone_a: 'DE_LU', zone_b: 'FR',
-      coverage: {
-        physical_flows: coverage('2024-09-01T00:00:00Z', '2025-11-05T12:00:00Z', 'PT60M'),
-        scheduled_flows: coverage('2024-09-01T00:00:00Z', '2025-11-07T00:00:00Z', 'PT60M'),
-        ntc: coverage('2024-09-01T00:00:00Z', '2025-11-07T00:00:00Z', 'PT60M'),
-        outages: null,
+    data: [
+      {
+        border: 'DE_LU->FR',
+        zone_a: 'DE_LU',
+        zone_b: 'FR',
+        coverage: {
+          physical_flows: coverage('2024-09-01T00:00:00Z', '2025-11-05T12:00:00Z', 'PT60M'),
+          scheduled_flows: coverage('2024-09-01T00:00:00Z', '2025-11-07T00:00:00Z', 'PT60M'),
+          ntc: coverage('2024-09-01T00:00:00Z', '2025-11-07T00:00:00Z', 'PT60M'),
+          outages: null,
+        },
       },
-    }],
+    ],
   },
 };

@@ -12,7 +12,14 @@ export const flowsEndpoint = rowsEndpoint({
   description:
     'One row per border-hour (native and 1H: flows are hourly), classified convergence, congestion, counter_intuitive or outage; at 1D/1W one row per bucket, border direction and flow type with the hour count and means. Rows are ordered by datetime, bidding_zone_from, bidding_zone_to, flow_type before slicing; meta.pagination gives total, limit, offset and next_offset (null on the last page). Filters combine with AND; a repeated filter is OR.',
   params: [
-    ...RANGE, RESOLUTION, BORDERS, use(ZONES, { rest: 'Zone on either side of the border (code or EIC); repeat for several.' }), FLOW_TYPES, LIMIT, OFFSET, TIME_ZONE,
+    ...RANGE,
+    RESOLUTION,
+    BORDERS,
+    use(ZONES, { rest: 'Zone on either side of the border (code or EIC); repeat for several.' }),
+    FLOW_TYPES,
+    LIMIT,
+    OFFSET,
+    TIME_ZONE,
   ],
   contract: FLOW_ROW,
   tag: 'Flows',

@@ -9,7 +9,8 @@ export const priceKpisEndpoint = rowsEndpoint({
   path: '/api/v1/price-kpis',
   reads: ['prices'],
   summary: 'Price statistics per zone',
-  description: 'One row per zone over the whole range, computed from hourly time-weighted mean prices. No resolution parameter; meta.resolution is null.',
+  description:
+    'One row per zone over the whole range, computed from hourly time-weighted mean prices. No resolution parameter; meta.resolution is null.',
   params: [...RANGE, ZONES, TIME_ZONE],
   contract: PRICE_KPI_ROW,
   tag: 'Aggregates',
@@ -22,7 +23,8 @@ export const zoneImportExportEndpoint = rowsEndpoint({
   path: '/api/v1/zone-import-export',
   reads: ['flows'],
   summary: 'Imports and exports per zone',
-  description: 'One row per zone over the range from the hourly net flows of its borders (physical; scheduled where physical is missing). No resolution parameter; meta.resolution is null.',
+  description:
+    'One row per zone over the range from the hourly net flows of its borders (physical; scheduled where physical is missing). No resolution parameter; meta.resolution is null.',
   params: [...RANGE, ZONES, TIME_ZONE],
   contract: ZONE_EXCHANGE_ROW,
   tag: 'Aggregates',
