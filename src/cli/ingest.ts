@@ -15,7 +15,7 @@ import { migrate } from '../db/migrate.js';
 import { DATA_CATALOGUE } from '../domain/catalogue.js';
 import { parseDateTime } from '../domain/time.js';
 import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
-import { EntsoeClient } from '../ingest/client.js';
+import { EntsoeClient, entsoeClientOptions } from '../ingest/client.js';
 import { follow } from '../ingest/follow.js';
 import { type IngestSummary, runIngest } from '../ingest/job.js';
 import { cachePurger } from '../events/cache-purge.js';
@@ -145,15 +145,11 @@ async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: stri
   const stdout = deps.stdout ?? process.stdout;
   const stderr = deps.stderr ?? process.stderr;
   const progress = createProgress({ stream: stderr });
-  const client = new EntsoeClient({
-    token: config.ENTSOE_SECURITY_TOKEN,
-    baseUrl: config.ENTSOE_API_URL,
-    requestsPerMinute: config.ENTSOE_REQUESTS_PER_MINUTE,
-    timeoutMs: config.ENTSOE_TIMEOUT_MS,
-    maxAttempts: config.ENTSOE_MAX_ATTEMPTS,
-    onRetry: (e) =>
+  const client = new EntsoeClient(
+    entsoeClientOptions(config, config.ENTSOE_SECURITY_TOKEN, (e) =>
       progress.note(`retry ${e.attempt}: ${e.request}: ${e.reason}; waiting ${(e.delayMs / 1000).toFixed(1)} s`),
-  });
+    ),
+  );
   const signal = deps.signal ?? interruptSignal(stderr);
   const purge = cachePurger(config.CACHE_PURGE_URL, (line) => progress.note(line));
   const db = await openDatabase(config);

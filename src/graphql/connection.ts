@@ -66,6 +66,20 @@ export function decodeCursor<S extends z.ZodType>(cursor: string, schema: S): z.
 export const DEFAULT_PAGE_SIZE = PAGE_LIMITS.graphqlDefault;
 
 /** The Relay arguments of a connection; only forward paging (first/after) is served. */
+/**
+ * A forward connection field's cost (one per row a page may hold: `first`, else the default page
+ * size) and its check of `first` (1 to `max` rows).
+ */
+export function pageLimits(max: number) {
+  return {
+    complexity: (args: { readonly first?: number | null }) => ({
+      field: 1,
+      multiplier: args.first ?? DEFAULT_PAGE_SIZE,
+    }),
+    validate: z.object({ first: z.number().int().min(1).max(max).nullish() }).loose(),
+  };
+}
+
 export interface PageArgs {
   readonly first?: number | null;
   readonly after?: string | null;

@@ -5,7 +5,7 @@
  * (honouring `Retry-After`), and never puts the security token in a message or a log line.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { CONFIG_DEFAULTS } from '../config.js';
+import { CONFIG_DEFAULTS, type Config } from '../config.js';
 import { EntsoeAuthError, EntsoeError, redactSecrets } from './entsoe/index.js';
 
 /** Default endpoint of the platform (configurable to point at a mirror or a test server). */
@@ -136,6 +136,25 @@ const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
  * A paced, retrying client. One instance per token: the pacing slot and a `Retry-After` pause are
  * shared by every request made through it.
  */
+/**
+ * The client's settings from the ENTSOE_* configuration, with `token` the security token and
+ * `onRetry` told of each retry (the CLI prints it, the server logs it).
+ */
+export function entsoeClientOptions(
+  config: Config,
+  token: string,
+  onRetry: (event: RetryEvent) => void,
+): EntsoeClientOptions {
+  return {
+    token,
+    baseUrl: config.ENTSOE_API_URL,
+    requestsPerMinute: config.ENTSOE_REQUESTS_PER_MINUTE,
+    timeoutMs: config.ENTSOE_TIMEOUT_MS,
+    maxAttempts: config.ENTSOE_MAX_ATTEMPTS,
+    onRetry,
+  };
+}
+
 export class EntsoeClient {
   private readonly o: Required<Omit<EntsoeClientOptions, 'onRetry'>> & Pick<EntsoeClientOptions, 'onRetry'>;
   private nextSlot = 0;

@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
 import { type ItemFreshness, readIngestFreshness } from '../repositories/ingest/status.js';
 import { cachePurger } from '../events/cache-purge.js';
-import { EntsoeClient } from './client.js';
+import { EntsoeClient, entsoeClientOptions } from './client.js';
 import { EntsoeAuthError } from './entsoe/index.js';
 import { follow } from './follow.js';
 import { type IngestSummary, runIngest } from './job.js';
@@ -70,18 +70,14 @@ export interface ServerFollowerOptions {
 
 function clientFor(config: Config, logger?: Logger): EntsoeClient {
   if (!config.ENTSOE_SECURITY_TOKEN) throw new Error('INGEST_FOLLOW needs ENTSOE_SECURITY_TOKEN');
-  return new EntsoeClient({
-    token: config.ENTSOE_SECURITY_TOKEN,
-    baseUrl: config.ENTSOE_API_URL,
-    requestsPerMinute: config.ENTSOE_REQUESTS_PER_MINUTE,
-    timeoutMs: config.ENTSOE_TIMEOUT_MS,
-    maxAttempts: config.ENTSOE_MAX_ATTEMPTS,
-    onRetry: (e) =>
+  return new EntsoeClient(
+    entsoeClientOptions(config, config.ENTSOE_SECURITY_TOKEN, (e) =>
       logger?.warn(
         { attempt: e.attempt, request: e.request, reason: e.reason, delayMs: e.delayMs },
         'ENTSO-E request retried',
       ),
-  });
+    ),
+  );
 }
 
 /** Starts competing for leadership; the leader follows until closed. */

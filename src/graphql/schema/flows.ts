@@ -30,7 +30,7 @@ import {
   assertForward,
   cursorCode,
   cursorInstant,
-  DEFAULT_PAGE_SIZE,
+  pageLimits,
   keysetPage,
   type Page,
   type PageArgs,
@@ -107,8 +107,7 @@ builder.queryFields((t) => ({
       description:
         'Classified border-hours ordered by datetime, from, to, flow type (REST /api/v1/flows) with opaque keyset cursors: stable under inserts, no OFFSET scans.',
       args: graphqlArgs(t.arg, FLOWS_PARAMS),
-      complexity: (args) => ({ field: 1, multiplier: args.first ?? DEFAULT_PAGE_SIZE }),
-      validate: z.object({ first: z.number().int().min(1).max(PAGE_LIMITS.flows).nullish() }).loose(),
+      ...pageLimits(PAGE_LIMITS.flows),
       resolve: (_root, args, ctx) => withArgs(FLOWS_PARAMS, args, (input) => resolveFlows(ctx, args, input)),
     },
     {

@@ -18,7 +18,7 @@ import {
   assertForward,
   cursorCode,
   cursorInstant,
-  DEFAULT_PAGE_SIZE,
+  pageLimits,
   keysetPage,
   type Page,
   type PageArgs,
@@ -79,8 +79,7 @@ builder.queryFields((t) => ({
       description:
         'Day-ahead prices in EUR/MWh, ordered by datetime then zone; the same rows as REST /api/v1/prices. Forward keyset pagination (first/after).',
       args: graphqlArgs(t.arg, PRICES_PARAMS),
-      complexity: (args) => ({ field: 1, multiplier: args.first ?? DEFAULT_PAGE_SIZE }),
-      validate: z.object({ first: z.number().int().min(1).max(PAGE_LIMITS.prices).nullish() }).loose(),
+      ...pageLimits(PAGE_LIMITS.prices),
       resolve: (_root, args, ctx) => withArgs(PRICES_PARAMS, args, (input) => resolvePrices(ctx, args, input)),
     },
     {
