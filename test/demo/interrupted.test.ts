@@ -7,12 +7,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { seedDemo } from '../../src/demo/seed.js';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
 import { pendingMigrations } from '../../src/db/migrate.js';
-import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
+import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS } from '../support/db.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 import { killStarted, run, start } from '../support/processes.js';
 
@@ -42,20 +43,14 @@ const counts = async (db: Database) =>
 const seed = (db: Database) => seedDemo(db, { now: DEMO_TEST_NOW, from: DEMO_TEST_FROM });
 
 describe.each(TEST_BACKENDS)('an interrupted demo load (%s)', (kind) => {
-  let t: TestDatabase | undefined;
-  afterEach(() => t?.close());
+  it.override({ backend: kind, seed: 'demo' });
 
-  it('records the complete data set with its range', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const rows = await t.db.rawQuery<{ range_from: Date; range_to: Date }>(
-      'SELECT range_from, range_to FROM demo_load',
-    );
+  it('records the complete data set with its range', async ({ db }) => {
+    const rows = await db.rawQuery<{ range_from: Date; range_to: Date }>('SELECT range_from, range_to FROM demo_load');
     expect(rows).toEqual([{ range_from: DEMO_TEST_FROM, range_to: new Date('2025-11-07T00:00:00Z') }]);
   });
 
-  it('leaves nothing behind when the load fails midway, and the next load is complete', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const db = t.db;
+  it('leaves nothing behind when the load fails midway, and the next load is complete', async ({ db }) => {
     const complete = await counts(db);
     await db.execScript(`CREATE FUNCTION fail_rollup() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'crash'; END $$;
       CREATE TRIGGER fail_rollup BEFORE INSERT ON border_weekly FOR EACH ROW EXECUTE FUNCTION fail_rollup();`);
@@ -69,9 +64,7 @@ describe.each(TEST_BACKENDS)('an interrupted demo load (%s)', (kind) => {
     expect(await counts(db)).toEqual(complete);
   });
 
-  it('replaces demo rows without a completion record by the whole data set', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const db = t.db;
+  it('replaces demo rows without a completion record by the whole data set', async ({ db }) => {
     const complete = await counts(db);
     await db.execScript(
       'DELETE FROM demo_load; TRUNCATE border_hour, border_daily, border_weekly, zone_daily, border_outage',
@@ -81,9 +74,7 @@ describe.each(TEST_BACKENDS)('an interrupted demo load (%s)', (kind) => {
     expect(await counts(db)).toEqual(complete);
   });
 
-  it('loads nothing over upstream prices when no demo load is recorded', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const db = t.db;
+  it('loads nothing over upstream prices when no demo load is recorded', async ({ db }) => {
     await db.execScript(
       `DELETE FROM demo_load; UPDATE price_point SET source = 'entsoe' WHERE zone_id = (SELECT min(zone_id) FROM price_point)`,
     );
@@ -92,9 +83,9 @@ describe.each(TEST_BACKENDS)('an interrupted demo load (%s)', (kind) => {
     expect(await counts(db)).toEqual(before);
   });
 
-  it('backfills the record of a complete legacy load, not of one interrupted before its weekly rollup', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const db = t.db;
+  it('backfills the record of a complete legacy load, not of one interrupted before its weekly rollup', async ({
+    db,
+  }) => {
     await db.rawQuery('DELETE FROM demo_load');
     await db.execScript(BACKFILL);
     expect((await counts(db))?.demo_load).toBe(1);

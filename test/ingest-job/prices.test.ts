@@ -3,30 +3,21 @@
  * upstream serving the real ES reply: the database holds exactly what the upstream sent.
  * Expected values read by hand from test/fixtures/entsoe/A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
-import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
+import { describe, expect } from 'vitest';
+import { TEST_BACKENDS } from '../support/db.js';
+import { upstreamTest as it } from '../support/fixtures.js';
+import { fixture } from './fake-upstream.js';
 import { EIC, fakeClient, ingest, iso, key, rows } from './helpers.js';
 
 const ES_REPLY = 'A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml';
 
-describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (kind) => {
-  let t: TestDatabase;
-  let fake: FakeUpstream;
+describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (backend) => {
+  it.override({ backend });
+  it.beforeEach(({ fileUpstream }) => fileUpstream.serve(key('A44', EIC.ES, EIC.ES), { body: fixture(ES_REPLY) }));
 
-  beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    fake = await startFakeUpstream();
-    fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture(ES_REPLY) });
-  });
-  afterAll(async () => {
-    await fake?.close();
-    await t?.close();
-  });
-
-  it('sends one A44 request with the platform parameter names', async () => {
+  it('sends one A44 request with the platform parameter names', async ({ fileDb: db, fileUpstream: fake }) => {
     const { client } = fakeClient(fake);
-    const summary = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+    const summary = await ingest(db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
     expect(summary).toMatchObject({
       planned: 1,
       completed: 1,
@@ -48,7 +39,7 @@ describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (kind) => {
     ]);
   });
 
-  it('stores every period the upstream sent: hourly until 30 Sep 22:00Z, 15-minute after', async () => {
+  it('stores every period the upstream sent: hourly until 30 Sep 22:00Z, 15-minute after', async ({ fileDb: db }) => {
     const stored = await rows<{
       ts: Date;
       period_minutes: number;
@@ -56,7 +47,7 @@ describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (kind) => {
       interpolated: boolean;
       source: string;
     }>(
-      t.db,
+      db,
       `SELECT p.ts, p.period_minutes, p.price_eur_mwh, p.interpolated, p.source::text AS source
        FROM price_point p JOIN zone z ON z.id = p.zone_id WHERE z.code = 'ES' ORDER BY p.ts`,
     );
@@ -77,9 +68,9 @@ describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (kind) => {
     expect(stored.at(-1)!.price_eur_mwh).toBe(103.27);
   });
 
-  it('keeps the daily rollup in step in the same transaction', async () => {
+  it('keeps the daily rollup in step in the same transaction', async ({ fileDb: db }) => {
     const days = await rows<{ day: string; minutes: number; weighted_sum: number; sources: string }>(
-      t.db,
+      db,
       `SELECT d.day::text AS day, d.minutes, d.weighted_sum, array_to_string(d.sources, ',') AS sources
        FROM price_daily d JOIN zone z ON z.id = d.zone_id WHERE z.code = 'ES' ORDER BY d.day`,
     );
@@ -94,7 +85,10 @@ describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (kind) => {
     expect(days.every((d) => d.sources === 'entsoe')).toBe(true);
   });
 
-  it('records the run and the window, then skips the done window on a re-run', async () => {
+  it('records the run and the window, then skips the done window on a re-run', async ({
+    fileDb: db,
+    fileUpstream: fake,
+  }) => {
     const windows = await rows<{
       item: string;
       area_key: string;
@@ -102,29 +96,29 @@ describe.each(TEST_BACKENDS)('ES day-ahead prices on %s', (kind) => {
       rows: number;
       window_start: Date;
       window_end: Date;
-    }>(t.db, `SELECT item, area_key, status::text AS status, rows, window_start, window_end FROM ingestion_window`);
+    }>(db, `SELECT item, area_key, status::text AS status, rows, window_start, window_end FROM ingestion_window`);
     expect(windows).toEqual([expect.objectContaining({ item: 'prices', area_key: 'ES', status: 'done', rows: 240 })]);
     expect(iso(windows[0]!.window_start)).toBe('2025-09-29T00:00:00.000Z');
     const before = fake.requests.length;
     const { client } = fakeClient(fake);
-    const again = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+    const again = await ingest(db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
     expect(again).toMatchObject({ planned: 0, completed: 0, requests: 0 });
     expect(fake.requests.length).toBe(before);
     const runs = await rows<{ status: string; args: { zones: string[] } | string }>(
-      t.db,
+      db,
       `SELECT status::text AS status, args FROM ingestion_run ORDER BY id`,
     );
     expect(runs.map((r) => r.status)).toEqual(['done', 'done']);
   });
 
-  it('fetches only the part of a wider range that no run finished', async () => {
+  it('fetches only the part of a wider range that no run finished', async ({ fileDb: db, fileUpstream: fake }) => {
     const { client } = fakeClient(fake);
     const before = fake.requests.length;
-    const summary = await ingest(t.db, client, '2025-09-27', '2025-10-03', { zones: ['ES'] });
+    const summary = await ingest(db, client, '2025-09-27', '2025-10-03', { zones: ['ES'] });
     expect(summary.planned).toBe(1);
     const sent = fake.requests.slice(before).map((r) => [r.params.periodStart, r.params.periodEnd]);
     expect(sent).toEqual([['202509270000', '202509290000']]);
-    const count = await rows<{ n: number }>(t.db, `SELECT count(*)::int AS n FROM price_point`);
+    const count = await rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM price_point`);
     expect(count[0]!.n).toBe(240); // the same document again: upserted, nothing duplicated
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import {
@@ -8,7 +8,8 @@ import {
   loadOutages,
   loadPrices,
 } from '../../src/repositories/ingest/load.js';
-import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const COUNTS_SQL = `SELECT (SELECT count(*)::int FROM price_point) AS prices, (SELECT count(*)::int FROM price_daily) AS days,
   (SELECT count(*)::int FROM border_hour) AS hours, (SELECT count(*)::int FROM border_outage) AS outages`;
@@ -76,12 +77,9 @@ function toRow(r: HourRecord): BorderHourRow {
 }
 
 describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) => {
-  let t: TestDatabase | undefined;
-  afterEach(() => t?.close());
+  it.override({ backend: kind, seed: 'demo' });
 
-  it('reloading a window of prices and border-hours is idempotent', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const db = t.db;
+  it('reloading a window of prices and border-hours is idempotent', async ({ db }) => {
     const before = await counts(db);
     const rollup = await db.rawQuery('SELECT * FROM price_daily ORDER BY zone_id, day');
     const prices = await storedPrices(db, '2025-10-20', '2025-10-22');
@@ -95,9 +93,7 @@ describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) =
     expect(await db.rawQuery('SELECT * FROM price_daily ORDER BY zone_id, day')).toEqual(rollup);
   });
 
-  it('reloading a window replaces its values and keeps the daily rollup in step', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const db = t.db;
+  it('reloading a window replaces its values and keeps the daily rollup in step', async ({ db }) => {
     const prices = await storedPrices(db, '2025-10-21', '2025-10-22');
     await loadPrices(
       db,
@@ -110,9 +106,7 @@ describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) =
     for (const d of days) expect(d).toEqual({ mean: 42.5, sources: 'entsoe' });
   });
 
-  it('loading one column group leaves the other groups untouched', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const db = t.db;
+  it('loading one column group leaves the other groups untouched', async ({ db }) => {
     const hours = await db.rawQuery<HourRecord>(HOURS_SQL, ['2025-10-20T00:00Z', '2025-10-20T06:00Z']);
     await loadBorderHours(
       db,
@@ -138,81 +132,80 @@ describe.each([...TEST_BACKENDS, 'wire' as const])('bulk loaders (%s)', (kind) =
     });
   });
 
-  it('loads into an empty database and rejects rows of unknown zones without writing anything', async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    const db = t.db;
-    const zoneId = (await readCatalogue(db)).zone('FR')?.id as number;
-    const rows: PricePointRow[] = Array.from({ length: 96 }, (_, i) => ({
-      zoneId,
-      ts: new Date(Date.UTC(2025, 10, 1) + i * 900_000),
-      periodMinutes: 15,
-      priceEurMwh: i,
-      interpolated: false,
-      source: 'entsoe',
-    }));
-    await loadPrices(db, rows);
-    expect(await counts(db)).toEqual({ prices: 96, days: 1, hours: 0, outages: 0 });
-    await expect(
-      loadPrices(db, [{ ...rows[0], zoneId: 999, ts: new Date('2025-11-02T00:00Z') } as PricePointRow]),
-    ).rejects.toThrow(/unknown zone ids: 999/);
-    expect(await counts(db)).toEqual({ prices: 96, days: 1, hours: 0, outages: 0 });
+  describe('on an empty database', () => {
+    it.override({ seed: 'empty' });
+
+    it('loads into an empty database and rejects rows of unknown zones without writing anything', async ({ db }) => {
+      const zoneId = (await readCatalogue(db)).zone('FR')?.id as number;
+      const rows: PricePointRow[] = Array.from({ length: 96 }, (_, i) => ({
+        zoneId,
+        ts: new Date(Date.UTC(2025, 10, 1) + i * 900_000),
+        periodMinutes: 15,
+        priceEurMwh: i,
+        interpolated: false,
+        source: 'entsoe',
+      }));
+      await loadPrices(db, rows);
+      expect(await counts(db)).toEqual({ prices: 96, days: 1, hours: 0, outages: 0 });
+      await expect(
+        loadPrices(db, [{ ...rows[0], zoneId: 999, ts: new Date('2025-11-02T00:00Z') } as PricePointRow]),
+      ).rejects.toThrow(/unknown zone ids: 999/);
+      expect(await counts(db)).toEqual({ prices: 96, days: 1, hours: 0, outages: 0 });
+    });
+
+    it('replaces what a series covers: an hourly price loaded over quarter-hours leaves no quarter-hour behind in its hour', async ({
+      db,
+    }) => {
+      const zoneId = (await readCatalogue(db)).zone('FR')?.id as number;
+      const quarters: PricePointRow[] = Array.from({ length: 8 }, (_, i) => ({
+        zoneId,
+        ts: new Date(Date.UTC(2025, 10, 1, 10) + i * 900_000),
+        periodMinutes: 15,
+        priceEurMwh: 10 * (i + 1),
+        interpolated: false,
+        source: 'demo',
+      }));
+      await loadPrices(db, quarters);
+      const hourly: PricePointRow = {
+        zoneId,
+        ts: new Date('2025-11-01T10:00Z'),
+        periodMinutes: 60,
+        priceEurMwh: 9999,
+        interpolated: false,
+        source: 'entsoe',
+      };
+      await loadPrices(db, [hourly]);
+      const stored = await storedPrices(db, '2025-11-01T10:00Z', '2025-11-01T12:00Z');
+      expect(stored.map((r) => [r.ts.toISOString(), r.periodMinutes, r.priceEurMwh])).toEqual([
+        ['2025-11-01T10:00:00.000Z', 60, 9999],
+        ...quarters.slice(4).map((q) => [q.ts.toISOString(), 15, q.priceEurMwh]),
+      ]);
+      const [daily] = await db.rawQuery<{ n: number }>(
+        'SELECT count(*)::int AS n FROM price_daily WHERE zone_id = $1',
+        [zoneId],
+      );
+      expect(daily?.n).toBe(1);
+    });
+
+    it('fails a batch with duplicate keys as a whole and keeps the database usable', async ({ db }) => {
+      const zoneId = (await readCatalogue(db)).zone('ES')?.id as number;
+      const row: PricePointRow = {
+        zoneId,
+        ts: new Date('2025-11-01T00:00Z'),
+        periodMinutes: 60,
+        priceEurMwh: 1,
+        interpolated: false,
+        source: 'entsoe',
+      };
+      await expect(loadPrices(db, [row, row])).rejects.toThrow(/duplicate key/);
+      await loadPrices(db, [row]);
+      await expect(loadPrices(db, [row, row])).rejects.toThrow(/cannot affect row a second time/);
+      await expect(loadPrices(db, [{ ...row, priceEurMwh: Number.NaN }])).rejects.toThrow(/Non-finite/);
+      expect(await counts(db)).toEqual({ prices: 1, days: 1, hours: 0, outages: 0 });
+    });
   });
 
-  it('replaces what a series covers: an hourly price loaded over quarter-hours leaves no quarter-hour behind in its hour', async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    const db = t.db;
-    const zoneId = (await readCatalogue(db)).zone('FR')?.id as number;
-    const quarters: PricePointRow[] = Array.from({ length: 8 }, (_, i) => ({
-      zoneId,
-      ts: new Date(Date.UTC(2025, 10, 1, 10) + i * 900_000),
-      periodMinutes: 15,
-      priceEurMwh: 10 * (i + 1),
-      interpolated: false,
-      source: 'demo',
-    }));
-    await loadPrices(db, quarters);
-    const hourly: PricePointRow = {
-      zoneId,
-      ts: new Date('2025-11-01T10:00Z'),
-      periodMinutes: 60,
-      priceEurMwh: 9999,
-      interpolated: false,
-      source: 'entsoe',
-    };
-    await loadPrices(db, [hourly]);
-    const stored = await storedPrices(db, '2025-11-01T10:00Z', '2025-11-01T12:00Z');
-    expect(stored.map((r) => [r.ts.toISOString(), r.periodMinutes, r.priceEurMwh])).toEqual([
-      ['2025-11-01T10:00:00.000Z', 60, 9999],
-      ...quarters.slice(4).map((q) => [q.ts.toISOString(), 15, q.priceEurMwh]),
-    ]);
-    const [daily] = await db.rawQuery<{ n: number }>('SELECT count(*)::int AS n FROM price_daily WHERE zone_id = $1', [
-      zoneId,
-    ]);
-    expect(daily?.n).toBe(1);
-  });
-
-  it('fails a batch with duplicate keys as a whole and keeps the database usable', async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    const db = t.db;
-    const zoneId = (await readCatalogue(db)).zone('ES')?.id as number;
-    const row: PricePointRow = {
-      zoneId,
-      ts: new Date('2025-11-01T00:00Z'),
-      periodMinutes: 60,
-      priceEurMwh: 1,
-      interpolated: false,
-      source: 'entsoe',
-    };
-    await expect(loadPrices(db, [row, row])).rejects.toThrow(/duplicate key/);
-    await loadPrices(db, [row]);
-    await expect(loadPrices(db, [row, row])).rejects.toThrow(/cannot affect row a second time/);
-    await expect(loadPrices(db, [{ ...row, priceEurMwh: Number.NaN }])).rejects.toThrow(/Non-finite/);
-    expect(await counts(db)).toEqual({ prices: 1, days: 1, hours: 0, outages: 0 });
-  });
-
-  it('upserts outages by border and interval', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const db = t.db;
+  it('upserts outages by border and interval', async ({ db }) => {
     const stored = await db.rawQuery<{
       border_id: number;
       starts_at: Date;
