@@ -11,6 +11,20 @@ export interface InputIssue {
   /** Error class: `enum`, `value_error`, `int_parsing`, `greater_than_equal`, ... */
   readonly type: string;
   readonly input?: unknown;
+  /**
+   * For a list parameter: each failing value by its index, with its own message. The issue itself
+   * stands for the whole parameter (REST's one entry per parameter); a surface that names list
+   * entries (GraphQL `zones.0`) reports these instead.
+   */
+  readonly entries?: readonly EntryIssue[];
+}
+
+/** One failing value of a list parameter. */
+export interface EntryIssue {
+  /** Position of the value in the list, from 0. */
+  readonly index: number;
+  readonly msg: string;
+  readonly input: unknown;
 }
 
 const SHOWN_INPUT_CHARS = 80;

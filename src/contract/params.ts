@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { DEFAULT_FROM, DEFAULT_TO } from '../domain/time.js';
 import { DURATION_POINTS, FLOW_BIN_MW, PAGE_LIMITS, PRICE_BIN_EUR_MWH } from '../limits.js';
-import { InputError } from '../errors.js';
+import { InputError, type InputIssue } from '../errors.js';
 import { type EnumDecl, FLOW_BASIS, FLOW_TYPE, graphqlValueName, REQUESTED_RESOLUTION } from './enums.js';
-import { bordersCheck, datetimeCheck, timeZoneCheck, zonesCheck } from './param-checks.js';
+import { codeListShape } from './param-checks.js';
 
 /**
  * Query parameters, each declared once like the rows (fields.ts): its names on each surface, the
@@ -46,10 +46,10 @@ interface ParamBase<I extends string> {
   /** OpenAPI example. */
   readonly example?: string | readonly string[];
   /**
-   * Check of a value where the surface checks each value on arrival (GraphQL arguments); the
-   * service checks it again against the stored catalogue when it resolves it.
+   * Shape limit of a value (list length), checked where the surface checks each value on arrival
+   * (GraphQL arguments) before any work; what the value means the service alone checks.
    */
-  readonly check?: z.ZodType;
+  readonly shape?: z.ZodType;
 }
 
 /** A text or list of texts; no default (the service applies its own: `now-30d`, all zones, UTC). */
@@ -150,7 +150,6 @@ export const DATETIME_FROM = {
   rest: 'datetime_from',
   graphql: 'from',
   kind: 'string',
-  check: datetimeCheck,
   example: DEFAULT_FROM,
   description: `Start of the range. ${datetimeGrammar} Default \`${DEFAULT_FROM}\`. Ranges are half-open [from, to).`,
   graphqlDescription: () =>
@@ -163,7 +162,6 @@ export const DATETIME_TO = {
   rest: 'datetime_to',
   graphql: 'to',
   kind: 'string',
-  check: datetimeCheck,
   example: DEFAULT_TO,
   description: `End of the range (exclusive). ${datetimeGrammar} Default \`${DEFAULT_TO}\`. Ranges are half-open [from, to).`,
   graphqlDescription: () => `End of the range (exclusive), REST datetime_to; same formats. Default ${DEFAULT_TO}.`,
@@ -188,7 +186,6 @@ export const TIME_ZONE = {
   rest: 'tz',
   graphql: 'timeZone',
   kind: 'string',
-  check: timeZoneCheck,
   example: 'Europe/Berlin',
   description:
     "Time zone: an IANA name (case-insensitive, e.g. Europe/Berlin), `UTC`, or `local` for each bidding zone's own time zone (a border: its first zone in stored orientation). Sets how datetime_from/datetime_to without offset are read (under `local` only when the selected zones share one time zone; otherwise give an offset), and where 1H/1D/1W buckets start: a local day has 23, 24 or 25 hours, a local week starts Monday 00:00 local. Row datetimes are the same instants written with the zone's offset (`2026-03-29T00:00:00+01:00`) and meta.time_zone names the zone. Omitted or `UTC`: UTC, unchanged.",
@@ -202,7 +199,7 @@ export const ZONES = {
   rest: 'zone',
   graphql: 'zones',
   kind: 'strings',
-  check: zonesCheck,
+  shape: codeListShape,
   example: ['DE_LU', 'FR'],
   description:
     'Bidding zone short code (e.g. DE_LU) or EIC, case-insensitive. Repeat to select several; omitted means all zones.',
@@ -216,7 +213,7 @@ export const BORDERS = {
   rest: 'border',
   graphql: 'borders',
   kind: 'strings',
-  check: bordersCheck,
+  shape: codeListShape,
   example: ['DE_LU->FR'],
   description:
     'Border written ZONE_FROM->ZONE_TO (codes or EICs; URL-encoded `-%3E` accepted). Selects the border whatever the direction of flow; the written orientation sets the sign of signed flows (positive = from -> to). Repeat for several.',
@@ -331,9 +328,20 @@ export function issueName(
   input: unknown,
 ): { param: string; input: unknown } {
   const p = params.map(declOf).find((d) => d.input === id) ?? PARAMS.find((d) => d.input === id);
-  const name = (p && p[surface]) ?? id;
+  const name = p?.[surface] ?? id;
   const shown = surface === 'graphql' && p && 'values' in p ? graphqlValueName(p.values, input) : input;
   return { param: name, input: shown };
+}
+
+/**
+ * An issue a service reports, as `surface` names it: REST one entry per parameter (FastAPI's);
+ * GraphQL each failing value of a list at its index (`zones.2`), as its argument paths run.
+ */
+function issuesOn(surface: 'rest' | 'graphql', params: readonly ParamRef[], issue: InputIssue): InputIssue[] {
+  const { entries, ...whole } = issue;
+  const named = { ...whole, ...issueName(surface, params, issue.param, issue.input) };
+  if (surface === 'rest' || !entries?.length) return [named];
+  return entries.map((e) => ({ param: `${named.param}.${e.index}`, msg: e.msg, type: issue.type, input: e.input }));
 }
 
 /** Runs a service call taking `params` whose input errors name parameters by declaration; they come out named as `surface` names them. */
@@ -346,6 +354,6 @@ export async function namedOn<T>(
     return await work();
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    throw new InputError(err.issues.map((i) => ({ ...i, ...issueName(surface, params, i.param, i.input) })));
+    throw new InputError(err.issues.flatMap((i) => issuesOn(surface, params, i)));
   }
 }

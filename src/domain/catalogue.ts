@@ -2,7 +2,7 @@
  * The zone and border catalogue in memory: one immutable structure with every lookup the API needs
  * (zone by code, id or EIC, border by key or pair, neighbours, time zones), built once from the
  * stored catalogue at start-up ({@link StoredCatalogue}) or from the source data when no database
- * is at hand yet ({@link DATA_CATALOGUE}: GraphQL argument schemas, command-line flags).
+ * is at hand yet ({@link DATA_CATALOGUE}: command-line flags, event tags).
  */
 import { InputError } from '../errors.js';
 import { BORDERS, type CatalogueZone, ZONES } from './catalogue-data.js';
@@ -128,39 +128,54 @@ export class Catalogue<Z extends CatalogueZone = CatalogueZone, B extends Catalo
   }
 
   /** `Unknown bidding zone: DE; did you mean DE_LU?` (suggestions where some code is close). */
-  private unknownZones(unknown: readonly string[]): string {
-    return `Unknown bidding zone: ${unknown.join(', ')}${didYouMean(unknown.map((u) => [u, this.suggestZones(u)] as const))}`;
+  private unknownZones(unknown: readonly (readonly [string, readonly string[]])[]): string {
+    return `Unknown bidding zone: ${unknown.map(([u]) => u).join(', ')}${didYouMean(unknown)}`;
   }
 
   /**
    * Resolves zone parameters to short codes (deduplicated, in the order given).
-   * @throws InputError on `param` (default `zones`, the parameter's declared id) for an unknown zone.
+   * @throws InputError on `param` (default `zones`, the parameter's declared id) naming every unknown
+   * zone, with each one as an entry at its index.
    */
   resolveZones(values: readonly string[], param = 'zones'): string[] {
-    const unknown = values.filter((v) => !this.findZone(v));
-    if (unknown.length) throw InputError.of(param, this.unknownZones(unknown), 'value_error', unknown);
+    const unknown = values.flatMap((v, index) =>
+      this.findZone(v) ? [] : [{ index, hint: [v, this.suggestZones(v)] as const }],
+    );
+    if (unknown.length) {
+      const entries = unknown.map(({ index, hint }) => ({ index, msg: this.unknownZones([hint]), input: hint[0] }));
+      const msg = this.unknownZones(unknown.map((u) => u.hint));
+      throw new InputError([{ param, msg, type: 'value_error', input: entries.map((e) => e.input), entries }]);
+    }
     return [...new Set(values.map((v) => this.findZone(v)!.code))];
   }
 
   /**
    * Parses border filters written `A->B` (zones by code or EIC).
-   * @throws InputError on `param` (default `borders`, the declared id) for a bad form, an unknown zone or a pair that is not a border.
+   * @throws InputError on `param` (default `borders`, the declared id) for a bad form, an unknown zone
+   * or a pair that is not a border: the first such border, with every one as an entry at its index.
    */
   resolveBorders(values: readonly string[], param = 'borders'): BorderRef[] {
-    return values.map((raw) => this.resolveBorder(raw, param));
+    const read = values.map((raw) => this.readBorder(raw));
+    const entries = read.flatMap((r, index) =>
+      typeof r === 'string' ? [{ index, msg: r, input: values[index] }] : [],
+    );
+    const first = entries[0];
+    if (first) throw new InputError([{ param, msg: first.msg, type: 'value_error', input: first.input, entries }]);
+    return read as BorderRef[];
   }
 
-  private resolveBorder(raw: string, param: string): BorderRef {
+  /** The border written `raw`, or why it is none. */
+  private readBorder(raw: string): BorderRef | string {
     const parts = raw.split('->');
     if (parts.length !== 2 || parts.some((p) => p.trim() === '')) {
-      throw InputError.of(param, `Invalid border '${raw}': expected ZONE_FROM->ZONE_TO`, 'value_error', raw);
+      return `Invalid border '${raw}': expected ZONE_FROM->ZONE_TO`;
     }
     const zones = parts.map((p) => this.findZone(p));
     const unknown = parts.filter((_, i) => !zones[i]);
-    if (unknown.length) throw InputError.of(param, this.unknownZones(unknown), 'value_error', raw);
+    if (unknown.length) return this.unknownZones(unknown.map((u) => [u, this.suggestZones(u)] as const));
     const [from, to] = zones.map((z) => z!.code) as [string, string];
     const border = this.borderBetween(from, to);
-    if (!border) throw InputError.of(param, `${from} and ${to} do not share a border`, 'value_error', raw);
+    if (!border) return `${from} and ${to} do not share a border`;
     return { from, to, key: border.key, storedOrientation: from === border.a };
   }
 }

@@ -3,7 +3,8 @@ import ValidationPlugin from '@pothos/plugin-validation';
 import { graphql, type GraphQLArgument } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { enumValues } from '../../src/contract/enums.js';
-import { type ParamDecl, PARAMS, RANGE, use } from '../../src/contract/params.js';
+import { BORDERS, namedOn, type ParamDecl, PARAMS, RANGE, use, ZONES } from '../../src/contract/params.js';
+import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
 import { PRICE_ROW } from '../../src/contract/rows/prices.js';
 import { resolveRange } from '../../src/domain/time.js';
 import { InputError } from '../../src/errors.js';
@@ -219,6 +220,29 @@ describe('a parameter declared in one place', () => {
     await expect(
       failingEndpoint.handle({} as ServiceDeps, parseQuery(failingEndpoint.query, {})),
     ).rejects.toMatchObject({ issues: [{ param: 'window_h', msg: 'bad', input: 'x' }] });
+  });
+
+  it('reports the unknown values of a list once per parameter on REST and at each index on GraphQL', async () => {
+    const zones = () => Promise.resolve(DATA_CATALOGUE.resolveZones(['XX', 'FR', 'FRR']));
+    await expect(namedOn('rest', [ZONES], zones)).rejects.toMatchObject({
+      issues: [{ param: 'zone', msg: 'Unknown bidding zone: XX, FRR; did you mean FR for FRR?', input: ['XX', 'FRR'] }],
+    });
+    await expect(namedOn('graphql', [ZONES], zones)).rejects.toMatchObject({
+      issues: [
+        { param: 'zones.0', msg: 'Unknown bidding zone: XX', input: 'XX' },
+        { param: 'zones.2', msg: 'Unknown bidding zone: FRR; did you mean FR?', input: 'FRR' },
+      ],
+    });
+    const borders = () => Promise.resolve(DATA_CATALOGUE.resolveBorders(['FR', 'FR->ES', 'FR->PT']));
+    const rest = namedOn('rest', [BORDERS], borders);
+    await expect(rest).rejects.toMatchObject({ issues: [{ param: 'border', input: 'FR' }] });
+    await expect(rest).rejects.toSatisfy((e: InputError) => e.issues.length === 1);
+    await expect(namedOn('graphql', [BORDERS], borders)).rejects.toMatchObject({
+      issues: [
+        { param: 'borders.0', msg: "Invalid border 'FR': expected ZONE_FROM->ZONE_TO", input: 'FR' },
+        { param: 'borders.2', msg: 'FR and PT do not share a border', input: 'FR->PT' },
+      ],
+    });
   });
 
   it('names a range the domain refuses as each surface names its bounds', async () => {

@@ -63,7 +63,7 @@ export type ArgsOf<P extends readonly ParamRef[]> = {
 
 function argOf(t: ArgBuilder, p: ParamDecl, note: string) {
   const description = p.graphqlDescription?.(note) ?? p.description;
-  const validate = p.check as z.ZodType<never> | undefined;
+  const validate = p.shape as z.ZodType<never> | undefined;
   switch (p.kind) {
     case 'string':
       return t.string({ description, validate });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATA_CATALOGUE } from '../../domain/catalogue.js';
+import { BORDERS, namedOn, ZONES } from '../../contract/params.js';
 import type { DataEvent } from '../../events/data-events.js';
 import type { HubItem } from '../../events/hub.js';
 import { AppError } from '../../errors.js';
@@ -72,10 +72,11 @@ builder.subscriptionType({
           validate: codes,
         }),
       },
-      subscribe: (_root, args, ctx) => {
-        const zones = args.zones ? new Set(DATA_CATALOGUE.resolveZones(args.zones, 'zones')) : null;
-        return stream(ctx, (e) => e.kind === 'prices' && (!zones || e.zones.some((z) => zones.has(z))));
-      },
+      subscribe: (_root, args, ctx) =>
+        namedOn('graphql', [ZONES], () => {
+          const zones = args.zones ? new Set(ctx.deps.catalogue.resolveZones(args.zones)) : null;
+          return stream(ctx, (e) => e.kind === 'prices' && (!zones || e.zones.some((z) => zones.has(z))));
+        }),
       resolve: eventOf,
     }),
     flowsUpdated: t.field({
@@ -88,12 +89,13 @@ builder.subscriptionType({
           validate: codes,
         }),
       },
-      subscribe: (_root, args, ctx) => {
-        const borders = args.borders
-          ? new Set(DATA_CATALOGUE.resolveBorders(args.borders, 'borders').map((b) => b.key))
-          : null;
-        return stream(ctx, (e) => e.kind === 'flows' && (!borders || e.borders.some((b) => borders.has(b))));
-      },
+      subscribe: (_root, args, ctx) =>
+        namedOn('graphql', [BORDERS], () => {
+          const borders = args.borders
+            ? new Set(ctx.deps.catalogue.resolveBorders(args.borders).map((b) => b.key))
+            : null;
+          return stream(ctx, (e) => e.kind === 'flows' && (!borders || e.borders.some((b) => borders.has(b))));
+        }),
       resolve: eventOf,
     }),
   }),

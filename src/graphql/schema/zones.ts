@@ -3,7 +3,7 @@ import type { BorderRecord, ZoneRecord } from '../../domain/catalogue.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { BORDERS, use, ZONES } from '../../contract/params.js';
 import { ARG_LIMITS } from '../../limits.js';
-import { graphqlArgs } from './args.js';
+import { graphqlArgs, withArgs } from './args.js';
 
 const ZONE_PARAMS = [use(ZONES, { graphql: 'Omitted means all zones.' })] as const;
 const BORDER_PARAMS = [
@@ -51,10 +51,12 @@ builder.queryFields((t) => ({
     description: 'Bidding zones, ordered by code (REST /api/v1/zones).',
     args: graphqlArgs(t.arg, ZONE_PARAMS),
     resolve: (_root, args, ctx) =>
-      (args.zones?.length
-        ? ctx.deps.catalogue.resolveZones(args.zones)
-        : ctx.deps.catalogue.zones.map((z) => z.code)
-      ).sort(),
+      withArgs(ZONE_PARAMS, args, async (input) =>
+        (input.zones?.length
+          ? ctx.deps.catalogue.resolveZones(input.zones)
+          : ctx.deps.catalogue.zones.map((z) => z.code)
+        ).sort(),
+      ),
   }),
   zone: t.field({
     type: ZoneRef,
@@ -73,13 +75,14 @@ builder.queryFields((t) => ({
     type: [BorderRef],
     description: 'Borders in stored orientation, each once, ordered by key (REST /api/v1/borders).',
     args: graphqlArgs(t.arg, BORDER_PARAMS),
-    resolve: (_root, args, ctx) => {
-      const keys = args.borders?.length
-        ? new Set(ctx.deps.catalogue.resolveBorders(args.borders).map((b) => b.key))
-        : null;
-      return ctx.deps.catalogue.borders
-        .filter((b) => !keys || keys.has(b.key))
-        .sort((x, y) => (x.key < y.key ? -1 : 1));
-    },
+    resolve: (_root, args, ctx) =>
+      withArgs(BORDER_PARAMS, args, async (input) => {
+        const keys = input.borders?.length
+          ? new Set(ctx.deps.catalogue.resolveBorders(input.borders).map((b) => b.key))
+          : null;
+        return ctx.deps.catalogue.borders
+          .filter((b) => !keys || keys.has(b.key))
+          .sort((x, y) => (x.key < y.key ? -1 : 1));
+      }),
   }),
 }));
