@@ -27,6 +27,7 @@ import { dropIndexes, restoreIndexes } from '../repositories/ingest/deferred-ind
 import { rebuildCoverage } from '../repositories/catalogue/coverage-rollup.js';
 import { refreshFlowRollups } from '../repositories/flows/rollup.js';
 import { appendDemoPriceDays, refreshPriceDaily } from '../repositories/prices/rollup.js';
+import { refreshPriceHourly } from '../repositories/prices/hourly.js';
 import { demoPriceDays } from './price-daily.js';
 import { demoIds, demoOutageRows, monthSlices } from './rows.js';
 
@@ -149,8 +150,9 @@ async function refreshMonthlyPriceDaily(sql: Sql, data: DemoDataSet): Promise<vo
 }
 
 /**
- * The price rollup of the demo prices: computed from the generated arrays (bit-identical, see
- * `demoPriceDays`) when the load emptied both tables, else refreshed from the stored prices.
+ * The price rollups of the demo prices: `price_daily` computed from the generated arrays
+ * (bit-identical, see `demoPriceDays`) and `price_hourly` refreshed month by month from the stored
+ * prices when the load emptied both price tables, else both refreshed from the stored prices.
  */
 async function buildPriceDaily(
   sql: Sql,
@@ -165,6 +167,12 @@ async function buildPriceDaily(
     sql,
     demoPriceDays(data).map(({ zone, ...day }) => ({ zoneId: zoneId.get(zone) as number, ...day })),
   );
+  for (const slice of monthSlices(data)) {
+    await refreshPriceHourly(sql, {
+      from: new Date(data.range.start + slice.from * HOUR_MS),
+      to: new Date(data.range.start + slice.to * HOUR_MS),
+    });
+  }
 }
 
 /** Loads the data set and records it, inside the caller's transaction. */
