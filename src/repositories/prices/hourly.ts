@@ -2,13 +2,14 @@
  * The `price_hourly` rollup: per zone and UTC hour, the hourly zone price as {@link hourlyPrices}
  * defines it (time-weighted mean in EUR/MWh, rounded to 1e-6), whether any of its points is
  * interpolated, and whether the hour is a peak hour of the zone. Kept in step with `price_daily`
- * (refreshed over the same UTC days by `refreshPriceDaily`, in the loader's transaction), so
+ * (refreshed over the same UTC days by `refreshPriceDaily`, in the loader's transaction; a fresh
+ * demo load appends it from the generated prices with `appendPriceHours`), so
  * statistics over hourly prices read one row per zone-hour instead of regrouping quarter-hours.
  */
 import { HOUR_MS } from '../../domain/calendar.js';
 import type { TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, run } from '../sql/executor.js';
+import { type Executor, run, type Sql } from '../sql/executor.js';
 import { hourlyPrices } from '../sql/time.js';
 
 /**
@@ -96,4 +97,36 @@ export function hourlyPriceRows(range: TimeRange, zoneIds: readonly number[]): P
       FROM price_hourly h WHERE h.zone_id = ANY(${ids}::smallint[]) AND h.hour >= ${hours.from} AND h.hour < ${hours.to}`);
   }
   return Prisma.join(parts, ' UNION ALL ');
+}
+
+/** Hourly prices computed outside the database (the demo's): every zone over the same consecutive UTC hours. */
+export interface PriceHourBlock {
+  /** First UTC hour. */
+  readonly start: Date;
+  readonly hours: number;
+  /** Zone ids, in the order of the blocks of `price` and `interpolated`. */
+  readonly zoneIds: readonly number[];
+  /** EUR/MWh per zone and hour (already rounded as {@link hourlyPrices} rounds), zone by zone. */
+  readonly price: readonly number[];
+  readonly interpolated: readonly boolean[];
+}
+
+/**
+ * Appends a block of hourly prices to a `price_hourly` holding none of its keys (a load into a
+ * table emptied in its transaction), in one statement, with the peak flag of each zone's time
+ * zone; a duplicate key fails the statement.
+ */
+export async function appendPriceHours(sql: Sql, block: PriceHourBlock): Promise<void> {
+  if (block.hours === 0 || block.zoneIds.length === 0) return;
+  await run(
+    sql,
+    'appendPriceHours',
+    Prisma.sql`INSERT INTO price_hourly (zone_id, hour, price_eur_mwh, interpolated, peak)
+     SELECT z.id, h.hour, h.price, h.interpolated, ${peakHour(Prisma.sql`h.hour`, Prisma.sql`z.time_zone`)}
+     FROM (SELECT (${block.zoneIds.map(Number)}::int2[])[(u.n - 1) / ${block.hours}::int + 1] AS zone_id,
+                  ${block.start}::timestamptz + ((u.n - 1) % ${block.hours}::int) * interval '1 hour' AS hour,
+                  u.price, u.interpolated
+           FROM unnest(${[...block.price]}::float8[], ${[...block.interpolated]}::bool[]) WITH ORDINALITY AS u(price, interpolated, n)) h
+     JOIN zone z ON z.id = h.zone_id`,
+  );
 }
