@@ -14,6 +14,7 @@ import { runBackendComparison } from './backends.js';
 import { runFloorComparison } from './floor.js';
 import { runPoolerComparison } from './pooler.js';
 import { runLarge } from './large.js';
+import { runLargeCompare } from './large-compare.js';
 import { type Loopback, listenOnLoopback } from './loopback.js';
 import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, table } from './load.js';
 import { runIngestBench } from './ingest.js';
@@ -31,6 +32,8 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
   --pg-url <url>       PostgreSQL server (default postgresql://postgres@127.0.0.1:5432/test)
   --skip-startup | --skip-pg | --skip-pglite | --skip-ingest   leave a part out
   --large [--years <n>]                 only the large data set cases on PostgreSQL (default 5 years)
+  --large --years <a>,<b> [--schema-prefix <p>] [--rounds <n>]   issue 35's cases on two data sets side by side
+                       (schemas <p><a>y and <p><b>y, default prefix bench_large_; 5 rounds; bench/large-compare.ts)
   --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)
   --backends           only the embedded app against the PostgreSQL one, interleaved (writes backends.md)
   --pgbouncer          also the PostgreSQL app directly against one behind PgBouncer (/usr/sbin/pgbouncer, deploy/pgbouncer.ini), interleaved`,
@@ -46,6 +49,9 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
     /** Only the large data set cases (bench/large.ts) on PostgreSQL, `--years` years (default 5). */
     large: { type: 'boolean', default: false },
     years: { type: 'string', default: '5' },
+    /** With two `--years`: the schemas are `<prefix><years>y`. */
+    'schema-prefix': { type: 'string', default: 'bench_large_' },
+    rounds: { type: 'string', default: '5' },
     /** Only the rate-limit load (bench/access.ts): `--keys` keys at 10x the refill rate, memory and Redis buckets. */
     access: { type: 'boolean', default: false },
     keys: { type: 'string', default: '20' },
@@ -134,7 +140,19 @@ async function main(args: Args): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'eumarket-bench-'));
   const pgliteDir = join(dir, 'pglite');
   try {
-    if (args.large) {
+    if (args.large && args.years!.includes(',')) {
+      const years = args.years!.split(',').map(Number);
+      report.push(
+        await runLargeCompare({
+          pgUrl: args['pg-url']!,
+          years,
+          schemaPrefix: args['schema-prefix']!,
+          rounds: Number(args.rounds),
+          sliceMs: 1000,
+          serve,
+        }),
+      );
+    } else if (args.large) {
       const opts = {
         pgUrl: args['pg-url']!,
         years: Number(args.years),

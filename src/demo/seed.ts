@@ -27,7 +27,9 @@ import { dropIndexes, restoreIndexes } from '../repositories/ingest/deferred-ind
 import { rebuildCoverage } from '../repositories/catalogue/coverage-rollup.js';
 import { refreshFlowRollups } from '../repositories/flows/rollup.js';
 import { appendDemoPriceDays, refreshPriceDaily } from '../repositories/prices/rollup.js';
+import { appendPriceHours } from '../repositories/prices/hourly.js';
 import { demoPriceDays } from './price-daily.js';
+import { demoPriceHours } from './price-hourly.js';
 import { demoIds, demoOutageRows, monthSlices } from './rows.js';
 
 /** Options of {@link seedDemo}: the generator's options plus a log and a progress display. */
@@ -63,6 +65,9 @@ export interface SeedDemoResult {
 
 /** Memory of the load's sorts and hash tables (index builds, rollups over the whole window) before they spill to disk. */
 const LOAD_MEMORY = '256MB';
+
+/** The price tables a load must have emptied to compute the price rollups from the generated arrays. */
+const PRICE_TABLES = ['price_point', 'price_daily', 'price_hourly'];
 
 /** The tables whose indexes are built after the load when it emptied them. */
 const BULK_TABLES = ['price_point', 'border_hour'];
@@ -149,8 +154,9 @@ async function refreshMonthlyPriceDaily(sql: Sql, data: DemoDataSet): Promise<vo
 }
 
 /**
- * The price rollup of the demo prices: computed from the generated arrays (bit-identical, see
- * `demoPriceDays`) when the load emptied both tables, else refreshed from the stored prices.
+ * The price rollups of the demo prices: computed from the generated arrays (bit-identical, see
+ * `demoPriceDays` and `demoPriceHours`) when the load emptied the price tables, else refreshed
+ * from the stored prices month by month.
  */
 async function buildPriceDaily(
   sql: Sql,
@@ -158,13 +164,19 @@ async function buildPriceDaily(
   catalogue: StoredCatalogue,
   emptied: readonly string[],
 ): Promise<void> {
-  if (!emptied.includes('price_point') || !emptied.includes('price_daily')) return refreshMonthlyPriceDaily(sql, data);
+  if (!PRICE_TABLES.every((t) => emptied.includes(t))) return refreshMonthlyPriceDaily(sql, data);
   const ids = demoIds(data, catalogue).zones;
   const zoneId = new Map(data.prices.map((z, i) => [z.code, ids[i] as number]));
   await appendDemoPriceDays(
     sql,
     demoPriceDays(data).map(({ zone, ...day }) => ({ zoneId: zoneId.get(zone) as number, ...day })),
   );
+  const hours = demoPriceHours(data);
+  await appendPriceHours(sql, {
+    ...hours,
+    start: new Date(hours.start),
+    zoneIds: hours.zones.map((zone) => zoneId.get(zone) as number),
+  });
 }
 
 /** Loads the data set and records it, inside the caller's transaction. */

@@ -27,6 +27,7 @@ describe.each(TEST_BACKENDS)('deferred index builds (%s)', (kind) => {
     const db = t.db;
     const before = await indexes(db);
     expect(before.map((r) => r.indexname)).toEqual([
+      'border_hour_border_id_ts_net_flow_mw_export_from_a_idx',
       'border_hour_pkey',
       'border_hour_ts_border_id_idx',
       'price_point_pkey',
@@ -43,7 +44,7 @@ describe.each(TEST_BACKENDS)('deferred index builds (%s)', (kind) => {
     }));
     await inTransaction(db, async (sql) => {
       const dropped = await dropIndexes(sql, ['price_point', 'border_hour']);
-      expect(dropped.statements).toHaveLength(4);
+      expect(dropped.statements).toHaveLength(5);
       expect((await sql.query(INDEXES_SQL)).length).toBe(0);
       await appendPrices(sql, rows);
       await restoreIndexes(sql, dropped);

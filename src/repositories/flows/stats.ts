@@ -118,8 +118,34 @@ function zoneNetSeries(range: TimeRange, zoneIds: readonly number[]): Prisma.Sql
 }
 
 /**
+ * Percentiles of each border's signed A->B flows over the range, grouped by border as the index on
+ * (border_id, ts, net_flow_mw, export_from_a) returns them (an index-only scan, no sort before the
+ * aggregates' own): `desc_flows` for the borders written unflipped, `asc_flows` (flows sorted the
+ * other way, so a flipped series' values negated) for the flipped ones; the other array is null.
+ */
+function borderPercentiles(
+  range: TimeRange,
+  borders: readonly OrientedBorder[],
+  fractions: readonly number[],
+): Prisma.Sql {
+  const ids = (flip: boolean) => [...new Set(borders.filter((b) => b.flip === flip).map((b) => Number(b.borderId)))];
+  return Prisma.sql`
+    SELECT h.border_id,
+           percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY ${SIGNED_AB} DESC)
+             FILTER (WHERE h.border_id = ANY(${ids(false)}::smallint[])) AS desc_flows,
+           percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY ${SIGNED_AB})
+             FILTER (WHERE h.border_id = ANY(${ids(true)}::smallint[])) AS asc_flows
+    FROM border_hour h
+    WHERE h.border_id = ANY(${[...new Set(borders.map((b) => Number(b.borderId)))]}::smallint[])
+      AND h.ts >= ${range.from} AND h.ts < ${range.to} AND h.net_flow_mw IS NOT NULL
+    GROUP BY h.border_id`;
+}
+
+/**
  * Flow duration curves at `points` evenly spaced percentages (0 = the largest flow, 100 = the
  * smallest): per border (signed in the written orientation) and per zone net position (export > 0).
+ * A flipped border's value at a percentage is the negated value at the same rank of its flows
+ * sorted ascending: the same number as sorting the negated flows descending.
  */
 export async function findDurationCurves(
   db: Database,
@@ -132,23 +158,25 @@ export async function findDurationCurves(
   const parts: Prisma.Sql[] = [];
   if (borders.length) {
     parts.push(Prisma.sql`
-      SELECT w.name AS series, 'border' AS series_type, CASE WHEN w.flip THEN -${SIGNED_AB} ELSE ${SIGNED_AB} END AS flow
-      FROM ${oriented(borders)} JOIN border_hour h ON h.border_id = w.border_id
-      WHERE h.ts >= ${range.from} AND h.ts < ${range.to} AND h.net_flow_mw IS NOT NULL`);
+      SELECT w.name AS series, 'border' AS series_type, w.flip, unnest(${fractions}::float8[]) AS fraction,
+             unnest(CASE WHEN w.flip THEN a.asc_flows ELSE a.desc_flows END) AS flow
+      FROM (${borderPercentiles(range, borders, fractions)}) a JOIN ${oriented(borders)} ON w.border_id = a.border_id`);
   }
-  if (zoneIds.length) parts.push(zoneNetSeries(range, zoneIds));
+  if (zoneIds.length) {
+    parts.push(Prisma.sql`
+      SELECT s.series, s.series_type, false AS flip, unnest(${fractions}::float8[]) AS fraction,
+             unnest(percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY s.flow DESC)) AS flow
+      FROM (${zoneNetSeries(range, zoneIds)}) s
+      GROUP BY s.series, s.series_type`);
+  }
   if (!parts.length) return [];
   return read<DurationPoint>(
     db,
     'findDurationCurves',
     Prisma.sql`
-    SELECT c.series, c.series_type AS "seriesType", (c.fraction * 100)::float8 AS percentage, c.flow::float8 AS "flowMw"
-    FROM (
-      SELECT s.series, s.series_type, unnest(${fractions}::float8[]) AS fraction,
-             unnest(percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY s.flow DESC)) AS flow
-      FROM (${Prisma.join(parts, ' UNION ALL ')}) s
-      GROUP BY s.series, s.series_type
-    ) c
+    SELECT c.series, c.series_type AS "seriesType", (c.fraction * 100)::float8 AS percentage,
+           (CASE WHEN c.flip THEN -c.flow ELSE c.flow END)::float8 AS "flowMw"
+    FROM (${Prisma.join(parts, ' UNION ALL ')}) c
     ORDER BY c.series_type, c.series COLLATE "C", c.fraction`,
   );
 }

@@ -112,6 +112,7 @@ export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
 const MARKET_TABLES = [
   'price_point',
   'price_daily',
+  'price_hourly',
   'border_hour',
   'border_outage',
   'border_daily',

@@ -5,6 +5,7 @@
  */
 import { widenToDays } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { refreshPriceHourly } from './hourly.js';
 import { utcDay } from '../sql/time.js';
 import { type Executor, run, type Sql } from '../sql/executor.js';
 
@@ -19,8 +20,9 @@ export interface RollupWindow {
  * Recomputes `price_daily` for the UTC days overlapping the window in ONE statement: upserts the
  * aggregate of every (zone, day) that has points and deletes rollup days whose points vanished.
  * Sums run in numeric, so results do not depend on row order (reloading identical points leaves
- * the rollup bit-for-bit unchanged). Loaders call it inside their transaction.
- * @returns the number of rollup rows written.
+ * the rollup bit-for-bit unchanged). Loaders call it inside their transaction. The `price_hourly`
+ * rollup of the same days is refreshed with it (prices/hourly.ts), so every loader keeps both.
+ * @returns the number of `price_daily` rows written.
  */
 export async function refreshPriceDaily(db: Executor, window: RollupWindow): Promise<number> {
   const days = widenToDays(window);
@@ -54,6 +56,7 @@ export async function refreshPriceDaily(db: Executor, window: RollupWindow): Pro
      )
      SELECT count(*)::int AS written FROM written`,
   );
+  await refreshPriceHourly(db, { ...days, zoneIds: window.zoneIds });
   return rows[0]?.written ?? 0;
 }
 

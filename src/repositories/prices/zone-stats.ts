@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.js';
 import type { TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { read } from '../sql/executor.js';
-import { hourlyPrices } from '../sql/time.js';
+import { hourlyPriceRows } from './hourly.js';
 
 /** Price statistics of one zone over a range, from hourly time-weighted means (EUR/MWh). */
 export interface PriceKpis {
@@ -22,31 +22,29 @@ export interface PriceKpis {
 }
 
 /**
- * Price KPIs per zone: statistics of the hourly means of price_point over the range; peak = Monday
- * to Friday, hours starting 08:00 to 19:00 in the zone's local time (IANA time zone, DST-aware).
+ * Price KPIs per zone: statistics of the hourly means of price_point over the range (read from the
+ * price_hourly rollup, partial edge hours from price_point); peak = Monday to Friday, hours
+ * starting 08:00 to 19:00 in the zone's local time (IANA time zone, DST-aware). Grouped by zone id
+ * on rows read in zone order, so no sort of the hours runs before the percentiles' own.
  */
 export async function findPriceKpis(db: Database, range: TimeRange, zoneIds: readonly number[]): Promise<PriceKpis[]> {
   return read<PriceKpis>(
     db,
     'findPriceKpis',
     Prisma.sql`
-    WITH hp AS (${hourlyPrices(Prisma.sql`p.zone_id = ANY(${zoneIds.map(Number)}::smallint[]) AND p.ts >= ${range.from} AND p.ts < ${range.to}`)}
-    ), tagged AS (
-      SELECT hp.*, extract(isodow FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 1 AND 5
-               AND extract(hour FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 8 AND 19 AS peak
-      FROM hp JOIN zone z ON z.id = hp.zone_id
-    )
-    SELECT z.code COLLATE "C" AS zone, avg(t.price)::float8 AS mean, min(t.price)::float8 AS min, max(t.price)::float8 AS max,
-           coalesce(stddev_pop(t.price), 0)::float8 AS std,
-           percentile_cont(0.05) WITHIN GROUP (ORDER BY t.price)::float8 AS p05,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY t.price)::float8 AS median,
-           percentile_cont(0.95) WITHIN GROUP (ORDER BY t.price)::float8 AS p95,
-           (avg(t.price) FILTER (WHERE t.peak))::float8 AS "peakMean",
-           (avg(t.price) FILTER (WHERE NOT t.peak))::float8 AS "offpeakMean",
-           count(*) FILTER (WHERE t.price < 0)::int AS "negativeHours", count(*)::int AS hours,
-           count(*) FILTER (WHERE t.interpolated)::int AS "interpolatedHours"
-    FROM tagged t JOIN zone z ON z.id = t.zone_id
-    GROUP BY z.code
+    SELECT z.code COLLATE "C" AS zone, k.mean, k.min, k.max, k.std, k.pct[1] AS p05, k.pct[2] AS median, k.pct[3] AS p95,
+           k."peakMean", k."offpeakMean", k."negativeHours", k.hours, k."interpolatedHours"
+    FROM (
+      SELECT t.zone_id, avg(t.price)::float8 AS mean, min(t.price)::float8 AS min, max(t.price)::float8 AS max,
+             coalesce(stddev_pop(t.price), 0)::float8 AS std,
+             percentile_cont('{0.05,0.5,0.95}'::float8[]) WITHIN GROUP (ORDER BY t.price) AS pct,
+             (avg(t.price) FILTER (WHERE t.peak))::float8 AS "peakMean",
+             (avg(t.price) FILTER (WHERE NOT t.peak))::float8 AS "offpeakMean",
+             count(*) FILTER (WHERE t.price < 0)::int AS "negativeHours", count(*)::int AS hours,
+             count(*) FILTER (WHERE t.interpolated)::int AS "interpolatedHours"
+      FROM (SELECT * FROM (${hourlyPriceRows(range, zoneIds)}) u ORDER BY u.zone_id) t
+      GROUP BY t.zone_id
+    ) k JOIN zone z ON z.id = k.zone_id
     ORDER BY 1`,
   );
 }

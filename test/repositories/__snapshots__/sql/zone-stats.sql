@@ -2,29 +2,21 @@
 -- exchange: [["DE_LU",1010],["FR",1010],["NL",1010],["PL",1010]]
 
 -- statement 1
-/* findPriceKpis */ WITH hp AS (
-    SELECT p.zone_id, date_bin('1 hour', p.ts, timestamptz '2000-01-03 00:00:00+00') AS hour,
-           round((sum(p.price_eur_mwh * p.period_minutes) / sum(p.period_minutes))::numeric, 6)::float8 AS price,
-           bool_or(p.interpolated) AS interpolated
-    FROM price_point p
-    WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3
-    GROUP BY 1, 2
-    ), tagged AS (
-      SELECT hp.*, extract(isodow FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 1 AND 5
-               AND extract(hour FROM hp.hour AT TIME ZONE z.time_zone) BETWEEN 8 AND 19 AS peak
-      FROM hp JOIN zone z ON z.id = hp.zone_id
-    )
-    SELECT z.code COLLATE "C" AS zone, avg(t.price)::float8 AS mean, min(t.price)::float8 AS min, max(t.price)::float8 AS max,
-           coalesce(stddev_pop(t.price), 0)::float8 AS std,
-           percentile_cont(0.05) WITHIN GROUP (ORDER BY t.price)::float8 AS p05,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY t.price)::float8 AS median,
-           percentile_cont(0.95) WITHIN GROUP (ORDER BY t.price)::float8 AS p95,
-           (avg(t.price) FILTER (WHERE t.peak))::float8 AS "peakMean",
-           (avg(t.price) FILTER (WHERE NOT t.peak))::float8 AS "offpeakMean",
-           count(*) FILTER (WHERE t.price < 0)::int AS "negativeHours", count(*)::int AS hours,
-           count(*) FILTER (WHERE t.interpolated)::int AS "interpolatedHours"
-    FROM tagged t JOIN zone z ON z.id = t.zone_id
-    GROUP BY z.code
+/* findPriceKpis */ SELECT z.code COLLATE "C" AS zone, k.mean, k.min, k.max, k.std, k.pct[1] AS p05, k.pct[2] AS median, k.pct[3] AS p95,
+           k."peakMean", k."offpeakMean", k."negativeHours", k.hours, k."interpolatedHours"
+    FROM (
+      SELECT t.zone_id, avg(t.price)::float8 AS mean, min(t.price)::float8 AS min, max(t.price)::float8 AS max,
+             coalesce(stddev_pop(t.price), 0)::float8 AS std,
+             percentile_cont('{0.05,0.5,0.95}'::float8[]) WITHIN GROUP (ORDER BY t.price) AS pct,
+             (avg(t.price) FILTER (WHERE t.peak))::float8 AS "peakMean",
+             (avg(t.price) FILTER (WHERE NOT t.peak))::float8 AS "offpeakMean",
+             count(*) FILTER (WHERE t.price < 0)::int AS "negativeHours", count(*)::int AS hours,
+             count(*) FILTER (WHERE t.interpolated)::int AS "interpolatedHours"
+      FROM (SELECT * FROM (
+      SELECT h.zone_id, h.hour, h.price_eur_mwh AS price, h.interpolated, h.peak
+      FROM price_hourly h WHERE h.zone_id = ANY($1::smallint[]) AND h.hour >= $2 AND h.hour < $3) u ORDER BY u.zone_id) t
+      GROUP BY t.zone_id
+    ) k JOIN zone z ON z.id = k.zone_id
     ORDER BY 1;
 
 -- statement 2
