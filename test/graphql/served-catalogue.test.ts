@@ -34,7 +34,7 @@ describe.each(BACKENDS)('the served catalogue on %s', (kind) => {
   });
   afterAll(() => close());
 
-  async function graphql(query: string): Promise<Answer> {
+  async function askGraphql(query: string): Promise<Answer> {
     const res = await app.yoga.fetch(new URL('/graphql', 'http://test'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -44,14 +44,14 @@ describe.each(BACKENDS)('the served catalogue on %s', (kind) => {
   }
 
   it('accepts a stored zone and border the source data lacks, on GraphQL as on REST', async () => {
-    const zones = await graphql('{ zones(zones: ["zz_new"]) { code timeZone } }');
+    const zones = await askGraphql('{ zones(zones: ["zz_new"]) { code timeZone } }');
     expect(zones).toEqual({ data: { zones: [{ code: 'ZZ_NEW', timeZone: 'Europe/Paris' }] } });
-    const borders = await graphql('{ borders(borders: ["ZZ_NEW->FR"]) { key } }');
+    const borders = await askGraphql('{ borders(borders: ["ZZ_NEW->FR"]) { key } }');
     expect(borders).toEqual({ data: { borders: [{ key: 'FR->ZZ_NEW' }] } });
     const range = 'from: "2025-10-01", to: "2025-10-02"';
-    const prices = await graphql(`{ prices(zones: ["ZZ_NEW"], ${range}, timeZone: "local") { totalCount } }`);
+    const prices = await askGraphql(`{ prices(zones: ["ZZ_NEW"], ${range}, timeZone: "local") { totalCount } }`);
     expect(prices).toEqual({ data: { prices: { totalCount: 0 } } });
-    const flows = await graphql(`{ flowTypeSummary(borders: ["ZZ_NEW->FR"], ${range}) { meta { resolution } } }`);
+    const flows = await askGraphql(`{ flowTypeSummary(borders: ["ZZ_NEW->FR"], ${range}) { meta { resolution } } }`);
     expect(flows.errors).toBeUndefined();
     const rest = await app.yoga.fetch(
       new URL('/api/v1/prices?zone=ZZ_NEW&datetime_from=2025-10-01&datetime_to=2025-10-02', 'http://test'),
@@ -60,7 +60,7 @@ describe.each(BACKENDS)('the served catalogue on %s', (kind) => {
   });
 
   it('suggests stored codes for an unknown one, named by its index', async () => {
-    const answer = await graphql('{ zones(zones: ["FR", "ZZ_NEX"]) { code } }');
+    const answer = await askGraphql('{ zones(zones: ["FR", "ZZ_NEX"]) { code } }');
     expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(answer.errors?.[0]?.message).toBe(
       'zones.1: Unknown bidding zone: ZZ_NEX; did you mean ZZ_NEW? (got "ZZ_NEX")',
