@@ -27,6 +27,7 @@ import { ApiKeyAuthenticator } from './security/api-keys.js';
 import { graphqlRateLimit } from './security/graphql.js';
 import { createRateLimiter } from './security/limiter.js';
 import { accessPlugin } from './security/plugin.js';
+import { instancePurger } from './events/cache-purge.js';
 import { startLiveEvents } from './events/live.js';
 import { createDataVersion, type DataVersion } from './events/version.js';
 import { errorCacheControlPlugin, graphqlCacheControlPlugin } from './http/cache-control.js';
@@ -116,6 +117,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     perClient: config.SUBSCRIPTIONS_PER_CLIENT,
     logger,
     version,
+    purge: instancePurger(config.CACHE_PURGE_URL, (line) => logger.warn(line)),
   });
   const restCache = new RestCache({
     version,

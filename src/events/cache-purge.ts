@@ -9,7 +9,10 @@
  * their own caches when the event reaches them (LISTEN, then at most {@link REPLICA_WAIT_MAX_MS} of
  * waiting for a replica's replay), which can be after the first purge reached the shared cache: a
  * miss routed meanwhile to an instance still serving the old body would be stored again for its
- * whole max-age. The second purge removes such a copy.
+ * whole max-age. So every serving instance with CACHE_PURGE_URL also purges the event's tags once it
+ * has dropped its own caches ({@link instancePurger}): the last of those purges follows the last
+ * instance's drop, after which a miss can only store the new body. The second purge of the
+ * committing process covers instances configured without CACHE_PURGE_URL.
  */
 import { REPLICA_WAIT_MAX_MS } from '../db/replicas.js';
 import { eventTags, SURROGATE_KEY_HEADER } from '../http/cache-tags.js';
@@ -29,8 +32,8 @@ export interface PurgeOptions {
 /** Longest a purge request may take, ms. */
 export const PURGE_TIMEOUT_MS = 5_000;
 
-/** Sends the purge of one event; resolves when the first is answered or has failed (logged); the second follows on a timer. */
-export type CachePurger = (event: DataEvent) => Promise<void>;
+/** Sends the purge of one event (or of a list of tags); resolves when the first is answered or has failed (logged); the second follows on a timer. */
+export type CachePurger = (change: DataEvent | readonly string[]) => Promise<void>;
 
 /** A purger sending to `url`, or undefined without one (CACHE_PURGE_URL unset); `warn` is told of failures. */
 export function cachePurger(
@@ -53,11 +56,41 @@ export function cachePurger(
       warn(`cache purge of ${tags.join(' ')} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
-  return async (event) => {
-    const tags = eventTags(event);
+  return async (change) => {
+    const tags = Array.isArray(change) ? change : eventTags(change as DataEvent);
     await send(tags);
     if (repurgeAfterMs <= 0) return;
     const timer = setTimeout(() => void send(tags), repurgeAfterMs);
     if (!keepAlive) timer.unref();
+  };
+}
+
+/** Most tags in one PURGE request of {@link instancePurger} (the `Surrogate-Key` header stays a few KiB). */
+export const PURGE_TAGS_PER_REQUEST = 200;
+
+/**
+ * The purge a serving instance sends after dropping its own caches for data events: the tags of
+ * every event handed to it within one turn of the event loop, merged and sent in requests of at most
+ * {@link PURGE_TAGS_PER_REQUEST} tags (a burst of thousands of events costs a few requests, not one
+ * each). Failures are logged through `warn`, never thrown. Undefined without `url`.
+ */
+export function instancePurger(
+  url: string | undefined,
+  warn: (line: string) => void = () => {},
+): ((event: DataEvent) => void) | undefined {
+  const purge = cachePurger(url, warn, { repurgeAfterMs: 0 });
+  if (!purge) return undefined;
+  let pending: Set<string> | undefined;
+  const flush = () => {
+    const tags = [...(pending ?? [])];
+    pending = undefined;
+    for (let i = 0; i < tags.length; i += PURGE_TAGS_PER_REQUEST) void purge(tags.slice(i, i + PURGE_TAGS_PER_REQUEST));
+  };
+  return (event) => {
+    if (!pending) {
+      pending = new Set();
+      setImmediate(flush);
+    }
+    for (const tag of eventTags(event)) pending.add(tag);
   };
 }

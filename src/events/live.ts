@@ -33,6 +33,8 @@ export interface LiveEventsOptions {
   readonly logger?: Logger;
   /** Bumped by every data event and every reconnection of the listener. */
   readonly version?: DataVersion;
+  /** Told of each data event once this instance's caches dropped it (the shared cache's purge: see instancePurger). */
+  readonly purge?: (event: DataEvent) => void;
 }
 
 /** Starts listening for the schema's data events. */
@@ -40,6 +42,7 @@ export async function startLiveEvents(opts: LiveEventsOptions): Promise<LiveEven
   const hub = createEventHub();
   const onEvent = (e: DataEvent) => {
     opts.version?.bump();
+    opts.purge?.(e);
     hub.publish(e);
   };
   const listener = await listenForDataEvents(opts.db, onEvent, {

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
-import { cachePurger } from '../../src/events/cache-purge.js';
+import { cachePurger, instancePurger, PURGE_TAGS_PER_REQUEST } from '../../src/events/cache-purge.js';
 import { eventTags, responseTags } from '../../src/http/cache-tags.js';
 
 const event = { item: 'prices', from: new Date('2025-10-01T00:00Z'), to: new Date('2025-10-02T00:00Z') };
@@ -81,5 +81,34 @@ describe('cache tags', () => {
     } finally {
       await new Promise((done) => server.close(done));
     }
+  });
+
+  it('an instance purges the tags of a burst of events once its caches dropped them, merged into few requests', async () => {
+    const seen: string[][] = [];
+    const server = createServer((req, res) => {
+      expect(req.method).toBe('PURGE');
+      seen.push(String(req.headers['surrogate-key']).split(' '));
+      res.end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const purge = instancePurger(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (l) =>
+        expect.fail(l),
+      )!;
+      const zones = DATA_CATALOGUE.zones.map((z) => z.code);
+      for (let i = 0; i < 1_000; i++)
+        purge({ ...event, kind: 'prices', zones: [zones[i % zones.length]!], borders: [] });
+      const expected = new Set(zones.flatMap((z) => eventTags({ ...event, kind: 'prices', zones: [z], borders: [] })));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(seen.length).toBe(Math.ceil(expected.size / PURGE_TAGS_PER_REQUEST));
+      expect(new Set(seen.flat())).toEqual(expected);
+      expect(seen.flat()).toHaveLength(expected.size);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  it('an instance without CACHE_PURGE_URL purges nothing', () => {
+    expect(instancePurger(undefined)).toBeUndefined();
   });
 });
