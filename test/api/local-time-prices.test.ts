@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
 
 interface PriceRow {
   datetime: string;
@@ -67,6 +68,7 @@ describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
       INSERT INTO price_point (zone_id, ts, period_minutes, price_eur_mwh, interpolated, source)
       SELECT z.id, v.ts::timestamptz, 15, v.price, v.interpolated, 'demo'
       FROM (VALUES ${values.join(',')}) AS v(code, ts, price, interpolated) JOIN zone z ON z.code = v.code`);
+    for (const w of WINDOWS) await refreshPriceDaily(t.db, { from: new Date(w.from), to: new Date(w.to) });
   }, 120_000);
   afterAll(() => t?.close());
 
