@@ -13,26 +13,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CI } from '../support/env.js';
 import { killStarted, ROOT, type Running, startServer } from '../support/processes.js';
+import { serverStates } from '../support/haproxy.js';
 import { freePort } from '../support/ports.js';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const MISSING = `haproxy not found at ${HAPROXY} (apt-get install haproxy): rolling restart test skipped`;
 const PATH = '/api/v1/prices?zone=DE_LU';
 const REQUESTS_PER_SECOND = 40;
-
-/** HAProxy's view of each server of backend `instances`: `UP`, `DOWN`, `UP 1/2`… */
-async function serverStates(stats: string): Promise<Record<string, string>> {
-  const csv = await (await fetch(`${stats}/stats;csv`)).text();
-  const [header = '', ...rows] = csv.trim().split('\n');
-  const columns = header.replace(/^# /, '').split(',');
-  const at = (name: string) => columns.indexOf(name);
-  return Object.fromEntries(
-    rows
-      .map((r) => r.split(','))
-      .filter((c) => c[at('pxname')] === 'instances' && c[at('svname')] !== 'BACKEND')
-      .map((c) => [c[at('svname')], c[at('status')]]),
-  );
-}
 
 async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;

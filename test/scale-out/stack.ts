@@ -156,20 +156,6 @@ export async function startHaproxy(
   return { url, stats: statsUrl, output: proc.output };
 }
 
-/** HAProxy's view of each server of backend `instances`: `UP`, `DOWN`, `UP 1/2`… */
-export async function serverStates(stats: string): Promise<Record<string, string>> {
-  const csv = await (await fetch(`${stats}/stats;csv`)).text();
-  const [header = '', ...rows] = csv.trim().split('\n');
-  const columns = header.replace(/^# /, '').split(',');
-  const at = (name: string) => columns.indexOf(name);
-  return Object.fromEntries(
-    rows
-      .map((r) => r.split(','))
-      .filter((c) => c[at('pxname')] === 'instances' && c[at('svname')] !== 'BACKEND')
-      .map((c) => [c[at('svname')], c[at('status')]]),
-  );
-}
-
 /** Varnish running deploy/varnish.vcl with its backend on 127.0.0.1:`backendPort`. */
 export async function startVarnish(listen: number, backendPort: number): Promise<{ url: string; output(): string }> {
   const dir = tempDir('scale-out-varnish-');
