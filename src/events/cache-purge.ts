@@ -32,8 +32,23 @@ export interface PurgeOptions {
 /** Longest a purge request may take, ms. */
 export const PURGE_TIMEOUT_MS = 5_000;
 
-/** Sends the purge of one event (or of a list of tags); resolves when the first is answered or has failed (logged); the second follows on a timer. */
-export type CachePurger = (change: DataEvent | readonly string[]) => Promise<void>;
+/** Sends the purge of one event; resolves when the first is answered or has failed (logged); the second follows on a timer. */
+export type CachePurger = (event: DataEvent) => Promise<void>;
+
+/** One `PURGE <url>` with `tags` in `Surrogate-Key`; a refusal or failure goes to `warn`, never thrown. */
+async function sendPurge(url: string, tags: readonly string[], warn: (line: string) => void): Promise<void> {
+  try {
+    const res = await fetch(url, {
+      method: 'PURGE',
+      headers: { [SURROGATE_KEY_HEADER]: tags.join(' ') },
+      signal: AbortSignal.timeout(PURGE_TIMEOUT_MS),
+    });
+    await res.arrayBuffer();
+    if (!res.ok) warn(`cache purge of ${tags.join(' ')} refused: HTTP ${res.status}`);
+  } catch (err) {
+    warn(`cache purge of ${tags.join(' ')} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
 
 /** A purger sending to `url`, or undefined without one (CACHE_PURGE_URL unset); `warn` is told of failures. */
 export function cachePurger(
@@ -43,24 +58,11 @@ export function cachePurger(
 ): CachePurger | undefined {
   if (!url) return undefined;
   const { repurgeAfterMs = REPURGE_AFTER_MS, keepAlive = true } = options;
-  const send = async (tags: readonly string[]) => {
-    try {
-      const res = await fetch(url, {
-        method: 'PURGE',
-        headers: { [SURROGATE_KEY_HEADER]: tags.join(' ') },
-        signal: AbortSignal.timeout(PURGE_TIMEOUT_MS),
-      });
-      await res.arrayBuffer();
-      if (!res.ok) warn(`cache purge of ${tags.join(' ')} refused: HTTP ${res.status}`);
-    } catch (err) {
-      warn(`cache purge of ${tags.join(' ')} failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-  return async (change) => {
-    const tags = Array.isArray(change) ? change : eventTags(change as DataEvent);
-    await send(tags);
+  return async (event) => {
+    const tags = eventTags(event);
+    await sendPurge(url, tags, warn);
     if (repurgeAfterMs <= 0) return;
-    const timer = setTimeout(() => void send(tags), repurgeAfterMs);
+    const timer = setTimeout(() => void sendPurge(url, tags, warn), repurgeAfterMs);
     if (!keepAlive) timer.unref();
   };
 }
@@ -78,13 +80,13 @@ export function instancePurger(
   url: string | undefined,
   warn: (line: string) => void = () => {},
 ): ((event: DataEvent) => void) | undefined {
-  const purge = cachePurger(url, warn, { repurgeAfterMs: 0 });
-  if (!purge) return undefined;
+  if (!url) return undefined;
   let pending: Set<string> | undefined;
   const flush = () => {
     const tags = [...(pending ?? [])];
     pending = undefined;
-    for (let i = 0; i < tags.length; i += PURGE_TAGS_PER_REQUEST) void purge(tags.slice(i, i + PURGE_TAGS_PER_REQUEST));
+    for (let i = 0; i < tags.length; i += PURGE_TAGS_PER_REQUEST)
+      void sendPurge(url, tags.slice(i, i + PURGE_TAGS_PER_REQUEST), warn);
   };
   return (event) => {
     if (!pending) {
