@@ -14,21 +14,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CI } from '../support/env.js';
 import { killStarted, ROOT, type Running, startServer } from '../support/processes.js';
 import { serverStates } from '../support/haproxy.js';
+import { until } from '../support/wait.js';
 import { freePort } from '../support/ports.js';
 
 const HAPROXY = '/usr/sbin/haproxy';
 const MISSING = `haproxy not found at ${HAPROXY} (apt-get install haproxy): rolling restart test skipped`;
 const PATH = '/api/v1/prices?zone=DE_LU';
 const REQUESTS_PER_SECOND = 40;
-
-async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
 
 /** Sends {@link REQUESTS_PER_SECOND} GETs a second to `url` until stopped; resolves with every outcome that was not a 200. */
 function steadyLoad(url: string): { stop(): Promise<{ sent: number; failures: string[] }> } {

@@ -23,7 +23,8 @@ import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/env.js';
 import { freePort } from '../support/ports.js';
 import { type Replica, startReplica } from '../support/replica.js';
 import { run } from '../support/processes.js';
-import { type Instance, instance, startHaproxy, startVarnish, stopAll, until } from './stack.js';
+import { type Instance, instance, startHaproxy, startVarnish, stopAll } from './stack.js';
+import { until } from '../support/wait.js';
 import { serverStates } from '../support/haproxy.js';
 
 const DAY = 86_400_000;

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHILD_PATH } from '../support/env.js';
 import { ROOT } from '../support/processes.js';
+import { until } from '../support/wait.js';
 
 export const HAPROXY = '/usr/sbin/haproxy';
 export const VARNISHD = '/usr/sbin/varnishd';
@@ -60,16 +61,6 @@ export function stopAll(): void {
   groups.clear();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   dirs.clear();
-}
-
-/** Polls `probe` every `everyMs` until it returns true; throws after `ms`, naming `what`. */
-export async function until(what: string, probe: () => Promise<boolean>, ms = 60_000, everyMs = 100): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await probe().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`timed out after ${ms} ms waiting until ${what}`);
 }
 
 /** One instance of the built service on a fixed port, restartable with the same settings. */
