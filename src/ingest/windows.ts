@@ -5,6 +5,7 @@
  */
 import { DAY_MS, HOUR_MS as HOUR } from '../domain/calendar.js';
 import { DATA_CATALOGUE } from '../domain/catalogue.js';
+import { type Period, borderPeriod, intersect, zonePeriod } from '../domain/validity.js';
 
 /** Data items: day-ahead prices (A44), physical flows (A11), scheduled exchanges (A09), day-ahead NTC (A61), outages (A78). */
 export const ITEMS = ['prices', 'flows', 'schedules', 'ntc', 'outages'] as const;
@@ -133,16 +134,25 @@ function mergeTouching(ivs: readonly Interval[]): Interval[] {
   return out;
 }
 
+/** The period in which a target's zone or border exists (catalogue history); null when never. */
+function targetPeriod(t: Target): Period | null {
+  if (ZONE_ITEMS.has(t.item)) return zonePeriod(t.areaKey);
+  const [a = '', b = ''] = t.areaKey.split('->');
+  return borderPeriod(a, b);
+}
+
 /**
- * Plans the windows still to fetch for each target over [from, to): the range minus what done
- * windows cover, widened to whole hours, split on UTC years. Ordered by target, then time.
+ * Plans the windows still to fetch for each target over [from, to): the range clipped to the
+ * period in which the target's zone or border exists (DE_AT_LU up to 2018-09-30T22:00Z, DE_LU and
+ * AT from then), minus what done windows cover, widened to whole hours, split on UTC years.
+ * Ordered by target, then time.
  */
 export function planWindows(
   targets: readonly Target[],
   range: { from: Date; to: Date },
   done: readonly DoneWindow[],
 ): PlannedWindow[] {
-  const whole = { start: range.from.getTime(), end: range.to.getTime() };
+  const whole = { from: range.from.getTime(), to: range.to.getTime() };
   const coverage = new Map<string, Interval[]>();
   for (const d of done) {
     const c = coverageOf(d);
@@ -150,7 +160,10 @@ export function planWindows(
     if (c) coverage.set(key, [...(coverage.get(key) ?? []), c]);
   }
   return targets.flatMap((t) => {
-    const missing = subtract(whole, coverage.get(`${t.item}|${t.areaKey}`) ?? []);
+    const period = targetPeriod(t);
+    const valid = period && intersect(whole, period);
+    if (!valid) return [];
+    const missing = subtract({ start: valid.from, end: valid.to }, coverage.get(`${t.item}|${t.areaKey}`) ?? []);
     return mergeTouching(missing.map(alignToHours))
       .flatMap(splitOnYears)
       .map((iv) => ({ ...t, start: new Date(iv.start), end: new Date(iv.end) }));
