@@ -94,7 +94,8 @@ const HOURS_PER_STEP = 24 * 30;
 /**
  * Coupled prices of all zones on the grid (epoch ms UTC periods). Each hour, zones joined by
  * uncongested borders share one price; about two short gaps per zone and month are filled by
- * interpolation and flagged. Yields after each {@link HOURS_PER_STEP} hours, so a caller can let
+ * interpolation and flagged. A `joined` border (inside a zone of the past, e.g. AT–DE_LU inside
+ * DE_AT_LU) never congests before hour `until`. Yields after each {@link HOURS_PER_STEP} hours, so a caller can let
  * other work run in between (`drain` runs it at once).
  */
 export function* coupledPriceSteps(
@@ -102,6 +103,7 @@ export function* coupledPriceSteps(
   borders: readonly BorderProfile[],
   grid: PriceGrid,
   seed: number,
+  joined: readonly { readonly border: number; readonly until: number }[] = [],
 ): Generator<void, ZonePrices[]> {
   const hours = grid.hourFirst.length - 1;
   const start = grid.periodStart[0] as number;
@@ -115,7 +117,9 @@ export function* coupledPriceSteps(
   const out = new Float64Array(n);
   for (let k = 0; k < hours; k++) {
     for (let z = 0; z < n; z++) hourIso[z] = iso[z]?.[k] as number;
-    const roots = priceClusters(n, borders, congestedBorders(hourIso, borders, rng));
+    const congested = congestedBorders(hourIso, borders, rng);
+    for (const j of joined) if (k < j.until) congested[j.border] = 0;
+    const roots = priceClusters(n, borders, congested);
     const first = grid.hourFirst[k] as number;
     const count = (grid.hourFirst[k + 1] as number) - first;
     for (let q = 0; q < count; q++) {

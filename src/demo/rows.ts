@@ -54,19 +54,27 @@ export function demoIds(data: DemoDataSet, catalogue: StoredCatalogue): DemoIds 
   return { zones, borders };
 }
 
-/** Price rows (EUR/MWh, native periods) of every demo zone, for the periods of `slice` (default all). */
+/** The hours of `slice` in which a zone or border exists (`span`, from `data.valid`); empty when none. */
+function within(slice: HourSlice, span: HourSlice): HourSlice {
+  const from = Math.max(slice.from, span.from);
+  const to = Math.min(slice.to, span.to);
+  return from < to ? { from, to } : { from, to: from };
+}
+
+/** Price rows (EUR/MWh, native periods) of every demo zone, for the periods of `slice` (default all) in which it exists. */
 export function demoPriceRows(data: DemoDataSet, catalogue: StoredCatalogue, slice = allHours(data)): PricePointRow[] {
   const { periodStart, periodMinutes, hourFirst } = data.grid;
   const first = hourFirst[slice.from] as number;
   const stamps = Array.from(periodStart.subarray(first, hourFirst[slice.to] as number), (ms) => new Date(ms));
   const rows: PricePointRow[] = [];
-  for (const zone of data.prices) {
+  for (const [z, zone] of data.prices.entries()) {
+    const span = within(slice, data.valid.zones[z] as HourSlice);
+    if (span.from === span.to) continue;
     const zoneId = idOf(catalogue.zone(zone.code), zone.code);
-    for (let j = 0; j < stamps.length; j++) {
-      const i = first + j;
+    for (let i = hourFirst[span.from] as number; i < (hourFirst[span.to] as number); i++) {
       rows.push({
         zoneId,
-        ts: stamps[j] as Date,
+        ts: stamps[i - first] as Date,
         periodMinutes: periodMinutes[i] as number,
         priceEurMwh: zone.price[i] as number,
         interpolated: zone.interpolated[i] === 1,
@@ -82,16 +90,16 @@ function oneBorderRows(
   borderId: number,
   stamps: readonly Date[],
   first: number,
+  span: HourSlice,
   rows: BorderHourRow[],
 ): void {
-  for (let j = 0; j < stamps.length; j++) {
-    const k = first + j;
+  for (let k = span.from; k < span.to; k++) {
     const physicalAbMw = orNull(f.physicalAb[k] as number);
     const physicalBaMw = orNull(f.physicalBa[k] as number);
     const reported = physicalAbMw !== null || physicalBaMw !== null;
     rows.push({
       borderId,
-      ts: stamps[j] as Date,
+      ts: stamps[k - first] as Date,
       physicalAbMw,
       physicalBaMw,
       physicalInterpolated: f.physicalInterpolated[k] === 1,
@@ -109,7 +117,7 @@ function oneBorderRows(
 
 /**
  * Border-hour rows (MW, stored orientation) with their precomputed classification, for the hours
- * of `slice` (default all), border after border.
+ * of `slice` (default all) in which each border exists, border after border.
  */
 export function demoBorderHourRows(
   data: DemoDataSet,
@@ -123,25 +131,32 @@ export function demoBorderHourRows(
   const rows: BorderHourRow[] = [];
   for (const f of data.flows) {
     const b = data.borders[f.border];
-    if (!b) continue;
-    oneBorderRows(f, idOf(catalogue.border(`${b.a}->${b.b}`), `${b.a}->${b.b}`), stamps, slice.from, rows);
+    const span = within(slice, data.valid.borders[f.border] as HourSlice);
+    if (!b || span.from === span.to) continue;
+    oneBorderRows(f, idOf(catalogue.border(`${b.a}->${b.b}`), `${b.a}->${b.b}`), stamps, slice.from, span, rows);
   }
   return rows;
 }
 
-/** Outage rows of the demo borders. */
+/** Outage rows of the demo borders, clipped to the hours in which each border exists. */
 export function demoOutageRows(data: DemoDataSet, catalogue: StoredCatalogue): BorderOutageRow[] {
-  return data.outages.map((o) => {
+  return data.outages.flatMap((o) => {
     const b = data.borders[o.border];
-    if (!b) throw new Error('demo data: outage of an unknown border');
-    return {
-      borderId: idOf(catalogue.border(`${b.a}->${b.b}`), `${b.a}->${b.b}`),
-      startsAt: new Date(o.startsAt),
-      endsAt: new Date(o.endsAt),
-      planned: o.planned,
-      reason: o.reason,
-      mrid: o.mrid,
-      source: 'demo',
-    };
+    const span = data.valid.borders[o.border];
+    if (!b || !span) throw new Error('demo data: outage of an unknown border');
+    const startsAt = span.from > 0 ? Math.max(o.startsAt, data.range.start + span.from * HOUR_MS) : o.startsAt;
+    const endsAt = span.to < data.hours ? Math.min(o.endsAt, data.range.start + span.to * HOUR_MS) : o.endsAt;
+    if (startsAt >= endsAt) return [];
+    return [
+      {
+        borderId: idOf(catalogue.border(`${b.a}->${b.b}`), `${b.a}->${b.b}`),
+        startsAt: new Date(startsAt),
+        endsAt: new Date(endsAt),
+        planned: o.planned,
+        reason: o.reason,
+        mrid: o.mrid,
+        source: 'demo' as const,
+      },
+    ];
   });
 }
