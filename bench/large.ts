@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --large [--years 5]`: the speed targets of the large data set on PostgreSQL.
- * The data set (src/demo/large.ts: 30 zones, 59 borders, `years` years of hourly flows, 15-minute
- * prices from 2025-10-01) lives in the schema `bench_large`, seeded on the first run and reused
+ * The data set (src/demo/large.ts: 30 zones, 59 borders, before 2018-09-30T22:00Z DE_AT_LU and its
+ * 11 borders in place of DE_LU, AT and their 16; `years` years of hourly flows, 15-minute prices from 2025-10-01) lives in the schema `bench_large`, seeded on the first run and reused
  * afterwards. Ranges are absolute, derived from the stored data ("now" = the hour after the last
  * physical flow), so a data set seeded days ago measures the same queries.
  */
@@ -11,6 +11,7 @@ import { testConfig } from '../src/config.js';
 import { type Database, openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { largeDemoFrom, seedLargeDemo } from '../src/demo/large.js';
+import { DE_AT_LU_SPLIT } from '../src/domain/catalogue-history.js';
 import { ensureCatalogue } from '../src/repositories/catalogue/catalogue.js';
 import { deleteDemoData } from '../src/repositories/ingest/demo-data.js';
 import { type BenchCase, type BenchResult, graphqlCase } from './load.js';
@@ -237,7 +238,7 @@ export async function runLarge(opts: LargeOptions): Promise<string> {
       'SELECT (SELECT count(*) FROM price_point)::int AS prices, (SELECT count(*) FROM border_hour)::int AS hours',
     );
     lines.push(
-      `### Large data set on PostgreSQL 15 (schema ${LARGE_SCHEMA}: ${opts.years} years, 30 zones, 59 borders, ${counts[0]?.prices} prices, ${counts[0]?.hours} border-hours)`,
+      `### Large data set on PostgreSQL 15 (schema ${LARGE_SCHEMA}: ${opts.years} years, 30 zones, 59 borders${largeDemoFrom(new Date(), opts.years).getTime() < Date.parse(DE_AT_LU_SPLIT) ? ' (DE_AT_LU and its 11 borders for DE_LU, AT and their 16 before 2018-10-01)' : ''}, ${counts[0]?.prices} prices, ${counts[0]?.hours} border-hours)`,
       '',
       '| case | rows | p50 ms | p99 ms | req/s | errors | target p50 | server memory: RSS before / peak / after; heap peak |',
       '|---|---|---|---|---|---|---|---|',

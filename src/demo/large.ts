@@ -1,7 +1,9 @@
 /**
  * The large demo data set (benchmarks): the same generator as the shipped demo, over `years` whole
- * years back from the 1st of the current month (30 zones, their ~59 catalogue borders), loaded into
- * PostgreSQL month by month in time order, the way ingestion fills the tables.
+ * years back from the 1st of the current month (30 zones, their ~59 catalogue borders; before the
+ * DE-AT-LU split, 2018-09-30T22:00Z, DE_AT_LU and its 11 borders in place of DE_LU, AT and their 16:
+ * src/demo/history.ts), loaded into PostgreSQL month by month in time order, the way ingestion fills
+ * the tables. The stored catalogue must hold the zones of the past the span reaches.
  *
  * Memory: the generator keeps its compact per-hour series for the whole range (typed arrays, about
  * 140 MB a year), while loader rows (the costly part: objects and Dates) exist for one month at a
