@@ -5,6 +5,7 @@
  */
 import { DAY_MS, HOUR_MS as HOUR } from '../domain/calendar.js';
 import { DATA_CATALOGUE } from '../domain/catalogue.js';
+import { borderPeriod, intersect, zonePeriod } from '../domain/validity.js';
 
 /** Data items: day-ahead prices (A44), physical flows (A11), scheduled exchanges (A09), day-ahead NTC (A61), outages (A78). */
 export const ITEMS = ['prices', 'flows', 'schedules', 'ntc', 'outages'] as const;
@@ -133,9 +134,18 @@ function mergeTouching(ivs: readonly Interval[]): Interval[] {
   return out;
 }
 
+/** The part of [start, end) in which a target's zone or border exists (null: none). */
+function validPart(t: Target, whole: Interval): Interval | null {
+  const [a, b] = t.areaKey.split('->') as [string, string | undefined];
+  const period = b === undefined ? zonePeriod(a) : borderPeriod(a, b);
+  const part = period && intersect(period, { from: whole.start, to: whole.end });
+  return part && { start: part.from, end: part.to };
+}
+
 /**
- * Plans the windows still to fetch for each target over [from, to): the range minus what done
- * windows cover, widened to whole hours, split on UTC years. Ordered by target, then time.
+ * Plans the windows still to fetch for each target over [from, to) clipped to the period in which
+ * its zone or border exists: the range minus what done windows cover, widened to whole hours,
+ * split on UTC years. Ordered by target, then time.
  */
 export function planWindows(
   targets: readonly Target[],
@@ -150,7 +160,9 @@ export function planWindows(
     if (c) coverage.set(key, [...(coverage.get(key) ?? []), c]);
   }
   return targets.flatMap((t) => {
-    const missing = subtract(whole, coverage.get(`${t.item}|${t.areaKey}`) ?? []);
+    const valid = validPart(t, whole);
+    if (!valid) return [];
+    const missing = subtract(valid, coverage.get(`${t.item}|${t.areaKey}`) ?? []);
     return mergeTouching(missing.map(alignToHours))
       .flatMap(splitOnYears)
       .map((iv) => ({ ...t, start: new Date(iv.start), end: new Date(iv.end) }));
