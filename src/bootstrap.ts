@@ -3,6 +3,7 @@ import { type Database, directOf } from './db/client.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
 import { type GeneratedDemo, seedDemo } from './demo/seed.js';
 import { demoSteps } from './demo/generate.js';
+import { DEMO_VALID_FROM_MS } from './demo/profiles.js';
 import { drainYielding } from './demo/steps.js';
 import { createProgress, type ProgressReporter } from './ingest/progress.js';
 import type { Logger } from './logger.js';
@@ -45,12 +46,14 @@ export async function prepareDatabase(
   if (config.SEED_DEMO) await seedDemoOnStart(db, config, logger, now, status, generated);
 }
 
-/** The first day of the demo data set a start with clock `now` loads (DEMO_HISTORY_DAYS back when set). */
-/** Where the demo data set starts: DEMO_HISTORY_DAYS before `now`, or the generator's default when unset. */
+/**
+ * Where the demo data set starts: DEMO_HISTORY_DAYS before `now`, but not before every demo zone and
+ * border exists ({@link DEMO_VALID_FROM_MS}); the generator's default (430 days back) when unset.
+ */
 export function demoFrom(config: Pick<Config, 'DEMO_HISTORY_DAYS'>, now: Date): Date | undefined {
   return config.DEMO_HISTORY_DAYS === undefined
     ? undefined
-    : new Date(now.getTime() - config.DEMO_HISTORY_DAYS * 86_400_000);
+    : new Date(Math.max(now.getTime() - config.DEMO_HISTORY_DAYS * 86_400_000, DEMO_VALID_FROM_MS));
 }
 
 /**

@@ -27,6 +27,8 @@ interface KindValues {
   readonly enum: string;
   /** Repeatable enum. */
   readonly enums: readonly string[];
+  /** REST `true` / `false`, GraphQL Boolean. */
+  readonly boolean: boolean;
 }
 
 /** A kind of {@link KindValues}. */
@@ -65,6 +67,12 @@ export interface NumberParam<I extends string> extends ParamBase<I> {
   readonly default: number;
 }
 
+/** A switch with a default: REST `true` or `false`, GraphQL a non-null Boolean. */
+export interface BooleanParam<I extends string> extends ParamBase<I> {
+  readonly kind: 'boolean';
+  readonly default: boolean;
+}
+
 /** One value (or, `enums`, several) of a declared enum; `enum` params have a default. */
 export interface EnumParam<I extends string, V extends string, K extends 'enum' | 'enums'> extends ParamBase<I> {
   readonly kind: K;
@@ -76,6 +84,7 @@ export interface EnumParam<I extends string, V extends string, K extends 'enum' 
 export type ParamDecl<I extends string = string> =
   | TextParam<I, 'string' | 'strings'>
   | NumberParam<I>
+  | BooleanParam<I>
   | EnumParam<I, string, 'enum' | 'enums'>;
 
 /** A parameter as an endpoint or field uses it: with its own REST description or GraphQL note. */
@@ -297,6 +306,22 @@ export const POINTS = {
     `Points per curve at evenly spaced percentages from 0 to 100 (${DURATION_POINTS.min} to ${DURATION_POINTS.max}; ${DURATION_POINTS.default} = every whole percent).`,
 } as const satisfies ParamDecl;
 
+/**
+ * Answer a zone with its lineage (`/prices`, `/price-kpis`): before the zone existed, the prices of
+ * the zone it came from (DE_LU: DE_AT_LU before 2018-10-01), each row marked with its actual zone.
+ */
+export const LINEAGE = {
+  input: 'lineage',
+  rest: 'lineage',
+  graphql: 'lineage',
+  kind: 'boolean',
+  default: false,
+  description:
+    "true: each named zone answers with its lineage, the zone it came from before it existed, chained (DE_LU and AT: DE_AT_LU before 2018-10-01 00:00 Europe/Berlin; IT_CALA: IT_ROSN before 2021). Only a zone with a single predecessor chains. Rows keep the actual zone in bidding_zone and the requested one in series; never spliced silently. Without named zones it changes nothing (every zone answers its own period). Default false: a range outside a named zone's period is a 422.",
+  graphqlDescription: (note) =>
+    `true: each named zone answers with its lineage (DE_LU: DE_AT_LU before 2018-10-01 00:00 Europe/Berlin), REST lineage. ${note}`,
+} as const satisfies ParamDecl;
+
 /** The range parameters every time-series endpoint and field takes. */
 export const RANGE = [DATETIME_FROM, DATETIME_TO] as const;
 
@@ -315,6 +340,7 @@ export const PARAMS: readonly ParamDecl[] = [
   FLOW_BIN,
   PRICE_BIN,
   POINTS,
+  LINEAGE,
 ];
 
 /**

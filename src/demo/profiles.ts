@@ -3,6 +3,7 @@
  * prices (EUR/MWh) and capacities (MW). Illustrative values, not calibrated to any real year.
  */
 import { BORDERS } from '../domain/catalogue-data.js';
+import { borderPeriod, zonePeriod } from '../domain/validity.js';
 import { Rng } from './rng.js';
 
 /** Weather region: zones of one region share wind and cloud. */
@@ -72,6 +73,21 @@ export const DEMO_PROFILES: readonly ZoneProfile[] = [
 
 /** Demo zone codes in catalogue order. */
 export const DEMO_ZONE_CODES: readonly string[] = DEMO_PROFILES.map((p) => p.code);
+
+/**
+ * The first UTC midnight at which every demo zone and every border between them exists (IT_CALA:
+ * 2021-01-01): the demo data set starts no earlier, so it never holds data of a zone or border
+ * outside its period. Epoch ms.
+ */
+export const DEMO_VALID_FROM_MS: number = (() => {
+  const codes = new Set(DEMO_ZONE_CODES);
+  const starts = [
+    ...DEMO_ZONE_CODES.map((c) => zonePeriod(c).from),
+    ...BORDERS.filter(([a, b]) => codes.has(a) && codes.has(b)).map(([a, b]) => borderPeriod(a, b)?.from ?? Infinity),
+  ];
+  const latest = Math.max(...starts);
+  return Math.ceil(latest / 86_400_000) * 86_400_000;
+})();
 
 /** Capacity parameters of one demo border (stored orientation A<B). */
 export interface BorderProfile {

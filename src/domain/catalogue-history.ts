@@ -16,6 +16,11 @@
  *   (IT_CALA) started.
  * Interconnectors commissioned later (e.g. ALEGrO BE–DE_LU in 2020) are not modelled as border periods:
  * such a border simply has no data before its first flow.
+ * Borders of the historical zones: the platform's neighbour list
+ * (test/fixtures/entsoe/bidding_zone_neighbours_entsoe-py.csv) with its virtual areas (IT_NORD_AT) and
+ * the later ALEGrO (DE_AT_LU–BE, commissioned after the split) left out, and DE_AT_LU–HU added (the
+ * Austrian–Hungarian lines, AT–HU after the split); Terna's pre-2021 zones link Greece to the
+ * Brindisi pole (GR–IT_BRNN) and Sicily to the mainland through the Rossano pole (IT_ROSN–IT_SICI).
  */
 import type { CatalogueZone } from './catalogue-data.js';
 
@@ -80,8 +85,10 @@ export const HISTORICAL_BORDERS: readonly (readonly [string, string])[] = [
   ['DE_AT_LU', 'PL'],
   ['DE_AT_LU', 'SE_4'],
   ['DE_AT_LU', 'SI'],
+  ['GR', 'IT_BRNN'],
   ['IT_BRNN', 'IT_SUD'],
   ['IT_FOGN', 'IT_SUD'],
   ['IT_PRGP', 'IT_SICI'],
+  ['IT_ROSN', 'IT_SICI'],
   ['IT_ROSN', 'IT_SUD'],
 ];

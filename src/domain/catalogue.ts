@@ -5,10 +5,22 @@
  * is at hand yet ({@link DATA_CATALOGUE}: command-line flags, event tags).
  */
 import { InputError } from '../errors.js';
-import { BORDERS, type CatalogueZone, ZONES } from './catalogue-data.js';
+import { BORDERS as CURRENT_BORDERS, type CatalogueZone, ZONES as CURRENT_ZONES } from './catalogue-data.js';
+import { HISTORICAL_BORDERS, HISTORICAL_ZONES } from './catalogue-history.js';
 import { closestCodes, didYouMean } from './suggest.js';
+import { zonePeriod } from './validity.js';
 
-export { BORDERS, type CatalogueZone, ZONES };
+export type { CatalogueZone };
+
+/**
+ * Every zone the API serves: the current ones (catalogue-data.ts, generated), then those that ended
+ * (catalogue-history.ts), each valid over its own period (validity.ts). Stored in this order, so a
+ * fresh database gives the current zones the ids they had before the history was added.
+ */
+export const ZONES: readonly CatalogueZone[] = [...CURRENT_ZONES, ...HISTORICAL_ZONES];
+
+/** Every border, current then historical, as [A, B] with A's code sorting first (stored orientation). */
+export const BORDERS: readonly (readonly [string, string])[] = [...CURRENT_BORDERS, ...HISTORICAL_BORDERS];
 
 /** A border in stored orientation: A's code sorts before B's. */
 export interface CatalogueBorder {
@@ -119,12 +131,19 @@ export class Catalogue<Z extends CatalogueZone = CatalogueZone, B extends Catalo
       .sort();
   }
 
-  /** Known zone codes close to an unknown text (prefix, then small edit distance), at most 3. */
+  /**
+   * Known zone codes close to an unknown text (prefix, then small edit distance), at most 3: current
+   * zones first, zones that ended only when the text begins one of them and no current code, or when
+   * no current one is close (`DE` → DE_LU, `DE_AT` → DE_AT_LU).
+   */
   suggestZones(text: string): string[] {
-    return closestCodes(
-      text,
-      this.zones.map((z) => z.code),
-    );
+    const all = this.zones.map((z) => z.code);
+    const current = all.filter((c) => zonePeriod(c).to === Infinity);
+    const key = text.trim().toUpperCase().replaceAll('-', '_');
+    const begins = (codes: readonly string[]) => key !== '' && codes.some((c) => c.startsWith(key));
+    const pool = begins(current) || !begins(all) ? current : all;
+    const close = closestCodes(text, pool);
+    return close.length ? close : closestCodes(text, all);
   }
 
   /** `Unknown bidding zone: DE; did you mean DE_LU?` (suggestions where some code is close). */

@@ -6,6 +6,8 @@ export interface PriceRecord {
   readonly zone: string;
   readonly price: number;
   readonly interpolated: boolean;
+  /** With lineage: the requested zone the row stands for (`zone` is its actual zone); absent: `zone`. */
+  readonly series?: string;
 }
 
 /**

@@ -24,6 +24,11 @@ function valueSchema(p: ParamDecl): z.ZodType {
         : z.enum(enumValues(p.values)).default(p.default);
     case 'enums':
       return z.array(z.enum(enumValues(p.values))).optional();
+    case 'boolean':
+      return z
+        .enum(['true', 'false'])
+        .default(p.default ? 'true' : 'false')
+        .transform((v) => v === 'true');
   }
 }
 

@@ -5,11 +5,15 @@ import { findCiCounts, findFlowTypeCounts } from '../repositories/flows/aggregat
 import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flows/stats.js';
 import { findFlowSources } from '../repositories/flows/sources.js';
 import { findPriceSources } from '../repositories/prices/rows.js';
-import { findPriceKpis, findZoneExchange } from '../repositories/prices/zone-stats.js';
+import { findPriceKpis, findSeriesPriceKpis, findZoneExchange } from '../repositories/prices/zone-stats.js';
+import { lineageSegments, lineageZones } from '../domain/lineage.js';
+import { intersect } from '../domain/validity.js';
+import type { TimeRange } from '../domain/time.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
 import { applyTimeZone, rowZoneOf } from './time-zone.js';
+import { checkZonePeriods } from './validity.js';
 
 /** Percentage of part in total (0 when total is 0), rounded to 0.0001. */
 export function percentOf(part: number, total: number): number {
@@ -112,6 +116,7 @@ export async function getFlowPriceScatter(
 /** Duration curves per border (written orientation) and per zone net position; no resolution. */
 export async function getFlowDuration(deps: ServiceDeps, input: FlowSelection & { points: number }) {
   const sel = resolveFlowSelection(deps, { ...input, zones: [], flowTypes: [], resolution: '1W' });
+  if (input.zones?.length) checkZonePeriods(deps, deps.catalogue.resolveZones(input.zones), sel.range);
   const zones = zoneIds(deps, input.zones) ?? [];
   const borders = orientedBorders(deps, sel, zones.length === 0);
   const [rows, meta] = await Promise.all([
@@ -121,27 +126,65 @@ export async function getFlowDuration(deps: ServiceDeps, input: FlowSelection & 
   return { meta, rows };
 }
 
-/** Zones and range of a per-zone aggregate; `tz` only sets how naive bounds are read (rows hold no instants). */
-function zoneRangeInput(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
+/**
+ * Zones and range of a per-zone aggregate; `tz` only sets how naive bounds are read (rows hold no
+ * instants). Named zones must exist over the range (with `lineage`, their series must).
+ */
+function zoneRangeInput(
+  deps: ServiceDeps,
+  input: FlowSelection & { tz?: string; lineage?: boolean },
+  lineageOffered = false,
+) {
   const check = new IssueCollector();
+  const explicit = (input.zones?.length ?? 0) > 0;
   const codes =
     check.attempt(() =>
-      input.zones?.length ? deps.catalogue.resolveZones(input.zones) : deps.catalogue.zones.map((z) => z.code),
+      explicit ? deps.catalogue.resolveZones(input.zones!) : deps.catalogue.zones.map((z) => z.code),
     ) ?? [];
   const ids = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
-  const timeZone = check.attempt(() => applyTimeZone(deps, input.tz, codes));
+  const lineage = explicit && input.lineage === true;
+  const tzCodes = lineage ? [...new Set(codes.flatMap(lineageZones))] : codes;
+  const timeZone = check.attempt(() => applyTimeZone(deps, input.tz, tzCodes));
   const range = check.attempt(() => resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone?.naive));
+  if (range && explicit) check.attempt(() => checkZonePeriods(deps, codes, range, { lineage, lineageOffered }));
   check.done();
-  return { ids, range: range!, timeZone: timeZone!.label };
+  return { codes, ids, lineage, range: range!, timeZone: timeZone!.label };
+}
+
+/** A lineage series' parts over a range: each chained zone (code, id) over the part it stands for. */
+function seriesParts(deps: ServiceDeps, code: string, range: TimeRange) {
+  const whole = { from: range.from.getTime(), to: range.to.getTime() };
+  return lineageSegments(code).flatMap((s) => {
+    const p = intersect(s.period, whole);
+    const zone = deps.catalogue.zone(s.zone);
+    return p && zone
+      ? [{ series: code, zone: s.zone, zoneId: zone.id, range: { from: new Date(p.from), to: new Date(p.to) } }]
+      : [];
+  });
 }
 
 /** Price KPIs per zone over the range (EUR/MWh); no resolution. */
-export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
-  const { ids, range, timeZone } = zoneRangeInput(deps, input);
-  const [rows, sources] = await Promise.all([
-    findPriceKpis(deps.db, range, ids),
-    findPriceSources(deps.db, { zoneIds: ids, from: range.from, to: range.to, resolution: '1D' }, deps.memo),
+export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { tz?: string; lineage?: boolean }) {
+  const { codes, ids: zoneIds, lineage, range, timeZone } = zoneRangeInput(deps, input, true);
+  const chained = lineage ? codes.map((c) => seriesParts(deps, c, range)) : [];
+  const parts = chained.filter((p) => !(p.length === 1 && p[0]!.zone === p[0]!.series)).flat();
+  const chainedCodes = new Set(parts.map((p) => p.series));
+  const ids = lineage
+    ? codes.filter((c) => !chainedCodes.has(c)).flatMap((c) => deps.catalogue.zone(c)?.id ?? [])
+    : zoneIds;
+  const sourceIds = [...new Set([...ids, ...parts.map((p) => p.zoneId)])];
+  const [plain, series, sources] = await Promise.all([
+    ids.length ? findPriceKpis(deps.db, range, ids) : [],
+    findSeriesPriceKpis(deps.db, parts),
+    findPriceSources(deps.db, { zoneIds: sourceIds, from: range.from, to: range.to, resolution: '1D' }, deps.memo),
   ]);
+  const zonesOf = (code: string) => {
+    const own = parts.filter((p) => p.series === code).map((p) => p.zone);
+    return own.length ? own : [code];
+  };
+  const rows = [...plain, ...series]
+    .sort((x, y) => (x.zone < y.zone ? -1 : x.zone > y.zone ? 1 : 0))
+    .map((r) => ({ ...r, seriesZones: zonesOf(r.zone) }));
   const meta: Meta = {
     provenance: 'derived',
     upstreamSources: sourceLabels(sources),

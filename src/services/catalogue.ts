@@ -1,3 +1,4 @@
+import { borderValidity, zoneValidity } from '../domain/lineage.js';
 import { readBorderSpans, readPriceSpans, type StoredSpan } from '../repositories/catalogue/coverage.js';
 import type { ServiceDeps } from './context.js';
 import { type Meta, sourceLabels } from './meta.js';
@@ -33,6 +34,14 @@ export interface ZoneCatalogueRow {
   readonly timeZone: string;
   readonly neighbours: readonly string[];
   readonly coverage: ZoneCoverage;
+  /** First instant of the zone (UTC); null: from the platform's first data. */
+  readonly validFrom: Date | null;
+  /** End of the zone (exclusive, UTC); null: current. */
+  readonly validTo: Date | null;
+  /** Zones it replaced, codes. */
+  readonly predecessors: readonly string[];
+  /** Zones that replaced it, codes. */
+  readonly successors: readonly string[];
 }
 
 /** A border of the catalogue (stored orientation) with its coverage. */
@@ -41,6 +50,10 @@ export interface BorderCatalogueRow {
   readonly a: string;
   readonly b: string;
   readonly coverage: BorderCoverage;
+  /** First instant in which both zones exist (UTC); null: open. */
+  readonly validFrom: Date | null;
+  /** End of the border (exclusive, UTC): when one of its zones ended; null: current. */
+  readonly validTo: Date | null;
 }
 
 function coverageOf(span: StoredSpan | null): Coverage | null {
@@ -81,7 +94,10 @@ function catalogueMeta(coverages: readonly (Coverage | null)[]): Meta {
   return { provenance: 'derived', upstreamSources: sources, range: null, resolution: null, pagination: null };
 }
 
-/** Zones by code (all when none is given), each with its neighbours and coverage, ordered by code. */
+/**
+ * Zones by code (all when none is given: current and historical), each with its neighbours,
+ * coverage and period, ordered by code.
+ */
 export async function getZones(deps: ServiceDeps, input: { zones?: readonly string[] | undefined }) {
   const codes = input.zones?.length
     ? deps.catalogue.resolveZones(input.zones)
@@ -97,6 +113,7 @@ export async function getZones(deps: ServiceDeps, input: { zones?: readonly stri
       timeZone: zone.timeZone,
       neighbours: deps.catalogue.neighboursOf(code),
       coverage: coverage[i]!,
+      ...zoneValidity(code),
     };
   });
   return { meta: catalogueMeta(coverage.map((c) => c.prices)), rows };
@@ -114,7 +131,7 @@ export async function getBorders(deps: ServiceDeps, input: { borders?: readonly 
   const coverage = await getBorderCoverage(deps, sorted);
   const rows: BorderCatalogueRow[] = sorted.map((key, i) => {
     const border = deps.catalogue.border(key)!;
-    return { key, a: border.a, b: border.b, coverage: coverage[i]! };
+    return { key, a: border.a, b: border.b, coverage: coverage[i]!, ...borderValidity(border.a, border.b) };
   });
   return { meta: catalogueMeta(coverage.flatMap((c) => [c.physicalFlows, c.scheduledFlows, c.ntc, c.outages])), rows };
 }

@@ -5,6 +5,7 @@ import type { FlowFilter } from '../repositories/flows/sql.js';
 import type { BorderTimeZones } from '../repositories/sql/time.js';
 import type { ServiceDeps } from './context.js';
 import { type AppliedTimeZone, applyTimeZone } from './time-zone.js';
+import { checkBorderPeriods, checkZonePeriods } from './validity.js';
 
 /** The four flow types of spec section 3. */
 export const FLOW_TYPES = ['convergence', 'congestion', 'counter_intuitive', 'outage'] as const;
@@ -59,7 +60,8 @@ function borderIdsOf(
  * Resolves a flow selection: borders (`A->B`, either direction) AND zones (either side of a border),
  * flow types, range and resolution. `tz` applies per border (its zone A's time zone), or with
  * `tzOnZones` to the selected zones, all when none is given (per-zone aggregates).
- * @throws InputError listing every invalid input.
+ * @throws InputError listing every invalid input, a named zone or border that does not exist over
+ * the whole range among them.
  */
 export function resolveFlowSelection(
   deps: ServiceDeps,
@@ -77,6 +79,10 @@ export function resolveFlowSelection(
   const timeZone = check.attempt(() => applyTimeZone(deps, sel.tz, tzZones));
   const range = check.attempt(() => resolveRange(sel.datetimeFrom, sel.datetimeTo, deps.now(), timeZone?.naive));
   const applied = range && check.attempt(() => applyResolution(sel.resolution ?? 'auto', range));
+  if (range) {
+    check.attempt(() => checkBorderPeriods(deps, written, range));
+    if (zoneCodes) check.attempt(() => checkZonePeriods(deps, zoneCodes, range));
+  }
   check.done();
   const resolution = lift(applied!);
   const perZone = timeZone!.perZone;

@@ -27,7 +27,7 @@ const Aggregates = graphql(`
     }
     priceKpis(from: $from, to: $to, zones: $zones) {
       meta { ...MetaFields }
-      rows { biddingZone zone { code } meanPrice minPrice maxPrice stdPrice p05Price medianPrice p95Price peakMeanPrice offpeakMeanPrice negativeHours hours interpolatedHours }
+      rows { biddingZone zone { code } meanPrice minPrice maxPrice stdPrice p05Price medianPrice p95Price peakMeanPrice offpeakMeanPrice negativeHours hours interpolatedHours seriesZones }
     }
     zoneImportExport(from: $from, to: $to, zones: $zones) {
       meta { ...MetaFields }

@@ -100,6 +100,7 @@ export const WIRE: { [F in AggregateField]: (r: Rows<F>) => Record<string, unkno
     negative_hours: r.negativeHours,
     hours: r.hours,
     interpolated_hours: r.interpolatedHours,
+    series_zones: r.seriesZones,
   }),
   zoneImportExport: (r) => ({
     zone: same(r.biddingZone, r.zone.code),

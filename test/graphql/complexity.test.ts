@@ -4,14 +4,14 @@ import { schema } from '../../src/graphql/schema/index.js';
 import { PAGE_LIMITS } from '../../src/limits.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
-const ZONE = 'code eic name timeZone';
+const ZONE = 'code eic name timeZone validFrom validTo predecessors successors';
 const FLOW_ROW = `datetime from { ${ZONE} } to { ${ZONE} } biddingZoneFrom biddingZoneTo flowType flowInterpolated derived
   netFlowMw priceFromEurMwh priceToEurMwh priceDeltaEurMwh capacityMw hours`;
 const PAGE =
   'totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } meta { provenance upstreamSources resolvedFrom resolvedTo resolution }';
 const flowsPage = (first: number, row = FLOW_ROW) =>
   `flows(first: ${first}) { ${PAGE} edges { cursor node { ${row} } } }`;
-const PRICE_ROW = `datetime biddingZone zone { ${ZONE} } priceEurMwh interpolated year`;
+const PRICE_ROW = `datetime biddingZone zone { ${ZONE} } series priceEurMwh interpolated year`;
 
 /** Names of the fields of `type` that hold a value or a single object (lists of objects excluded). */
 function columnNames(typeName: string): string[] {

@@ -1,6 +1,5 @@
 import { describe, expect } from 'vitest';
-import { BORDERS, ZONES } from '../../src/domain/catalogue-data.js';
-import { borderKey } from '../../src/domain/catalogue.js';
+import { BORDERS, borderKey, ZONES } from '../../src/domain/catalogue.js';
 import { ensureCatalogue, readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { TEST_BACKENDS } from '../support/db.js';
 import { dbTest as it } from '../support/fixtures.js';

@@ -42,7 +42,8 @@ describe('CSV columns and chunks of a contract', () => {
       'coverage.physical_flows.native_resolution',
       'coverage.physical_flows.sources',
     ]);
-    expect(headers).toHaveLength(3 + 4 * 4);
+    expect(headers).toHaveLength(3 + 4 * 4 + 2);
+    expect(headers.slice(-2)).toEqual(['valid_from', 'valid_to']);
   });
 
   it('writes a header line, then the rows with CRLF line ends', () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
+import { ZONES as CURRENT_ZONES } from '../../src/domain/catalogue-data.js';
 import { closestCodes, didYouMean, editDistance } from '../../src/domain/suggest.js';
 
-const codes = DATA_CATALOGUE.zones.map((z) => z.code);
+/** The current zones: the catalogue suggests among them first. */
+const codes = CURRENT_ZONES.map((z) => z.code);
 
 describe('closest zone codes', () => {
   it('counts insertions, deletions and substitutions', () => {
@@ -39,6 +41,11 @@ describe('closest zone codes', () => {
       ]),
     ).toBe('; did you mean DE_LU for DE, DK_1 or DK_2 for DK?');
     expect(didYouMean([['XX', []]])).toBe('');
+  });
+  it('suggests a zone that ended only when no current one is close', () => {
+    expect(DATA_CATALOGUE.suggestZones('DE')).toEqual(['DE_LU']);
+    expect(DATA_CATALOGUE.suggestZones('DE_AT')).toEqual(['DE_AT_LU']);
+    expect(DATA_CATALOGUE.suggestZones('IT_ROS')).toEqual(['IT_ROSN']);
   });
   it('puts the suggestion into the unknown-zone error of the catalogue', () => {
     expect(() => DATA_CATALOGUE.resolveZones(['DE'])).toThrow('Unknown bidding zone: DE; did you mean DE_LU?');

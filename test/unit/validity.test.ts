@@ -31,3 +31,23 @@ describe('zone and border validity', () => {
     expect(boundIso(SPLIT)).toBe('2018-09-30T22:00:00Z');
   });
 });
+
+describe('ingestion windows of zones that changed', () => {
+  it('plans each zone and border over its own period only', async () => {
+    const { planWindows } = await import('../../src/ingest/windows.js');
+    const range = { from: new Date('2018-09-01T00:00:00Z'), to: new Date('2018-11-01T00:00:00Z') };
+    const targets = [
+      { item: 'prices', areaKey: 'DE_AT_LU' },
+      { item: 'prices', areaKey: 'DE_LU' },
+      { item: 'flows', areaKey: 'DE_LU->FR' },
+      { item: 'prices', areaKey: 'FR' },
+    ] as const;
+    const spans = planWindows(targets, range, []).map((w) => [w.areaKey, w.start.toISOString(), w.end.toISOString()]);
+    expect(spans).toEqual([
+      ['DE_AT_LU', '2018-09-01T00:00:00.000Z', '2018-09-30T22:00:00.000Z'],
+      ['DE_LU', '2018-09-30T22:00:00.000Z', '2018-11-01T00:00:00.000Z'],
+      ['DE_LU->FR', '2018-09-30T22:00:00.000Z', '2018-11-01T00:00:00.000Z'],
+      ['FR', '2018-09-01T00:00:00.000Z', '2018-11-01T00:00:00.000Z'],
+    ]);
+  });
+});

@@ -48,6 +48,7 @@ describe('wire rows of every row contract', () => {
     expect(wireRowOf(prices.PRICE_ROW, berlin)(rows[2]!)).toEqual({
       datetime: '2026-01-01T00:00:00+01:00',
       bidding_zone: 'FR',
+      series: 'FR',
       price_mwh: 119.6744,
       interpolated: false,
       year: 2026,

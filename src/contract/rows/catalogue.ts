@@ -132,6 +132,29 @@ export const ZONE_ROW = defineRow<ZoneCatalogueRow>({
       rest: 'coverage',
       description: 'Stored data per kind.',
     }),
+    zone.datetime((z) => z.validFrom, {
+      rest: 'valid_from',
+      graphql: 'validFrom',
+      nullable: true,
+      description:
+        'First instant of the zone, UTC; null when it existed from the platform’s first data (2015). Data of a range before it is a 422 when the zone is named.',
+      example: '2018-09-30T22:00:00Z',
+    }),
+    zone.datetime((z) => z.validTo, {
+      rest: 'valid_to',
+      graphql: 'validTo',
+      nullable: true,
+      description: 'End of the zone (exclusive), UTC; null for a current zone.',
+    }),
+    zone.strings((z) => z.predecessors, {
+      rest: 'predecessors',
+      description:
+        'Codes of the zones this one replaced (all or part of their area): DE_LU and AT list DE_AT_LU. With lineage=true a zone with one predecessor answers with its prices before it existed.',
+    }),
+    zone.strings((z) => z.successors, {
+      rest: 'successors',
+      description: 'Codes of the zones that replaced this one (DE_AT_LU: DE_LU, AT).',
+    }),
   ],
 });
 
@@ -155,6 +178,19 @@ export const BORDER_ROW = defineRow<BorderCatalogueRow>({
       contract: BORDER_COVERAGE_ROW,
       rest: 'coverage',
       description: 'Stored data per kind.',
+    }),
+    border.datetime((b) => b.validFrom, {
+      rest: 'valid_from',
+      graphql: 'validFrom',
+      nullable: true,
+      description: 'First instant in which both zones exist, UTC; null: from the platform’s first data.',
+      example: '2018-09-30T22:00:00Z',
+    }),
+    border.datetime((b) => b.validTo, {
+      rest: 'valid_to',
+      graphql: 'validTo',
+      nullable: true,
+      description: 'End of the border (exclusive), UTC: when one of its zones ended; null for a current border.',
     }),
   ],
 });

@@ -20,10 +20,17 @@ export const PRICE_ROW = defineRow<PriceRecord>({
     f.string((p) => p.zone, {
       rest: 'bidding_zone',
       graphql: 'biddingZone',
-      description: 'Bidding zone short code.',
+      description: 'Bidding zone short code: the zone whose price this is.',
       example: 'DE_LU',
     }),
     f.zone((p) => p.zone, { graphql: 'zone', description: 'The bidding zone.' }),
+    f.string((p) => p.series ?? p.zone, {
+      rest: 'series',
+      graphql: 'series',
+      description:
+        'The requested zone the row belongs to: bidding_zone, except with lineage=true before the requested zone existed, where bidding_zone names the predecessor whose price this is (series DE_LU, bidding_zone DE_AT_LU before 2018-10-01).',
+      example: 'DE_LU',
+    }),
     f.float((p) => p.price, {
       rest: 'price_mwh',
       graphql: 'priceEurMwh',

@@ -44,6 +44,12 @@ export const PRICE_KPI_ROW = defineRow<ServiceRow<typeof getPriceKpis>>({
       graphql: 'interpolatedHours',
       description: 'Hours with an interpolated constituent.',
     }),
+    kpi.strings((r) => r.seriesZones, {
+      rest: 'series_zones',
+      graphql: 'seriesZones',
+      description:
+        'Zones whose prices the row covers, oldest first: bidding_zone alone, or with lineage=true the zones it came from over the part of the range before it existed, then itself (DE_AT_LU, DE_LU).',
+    }),
   ],
 });
 

@@ -11,6 +11,7 @@ import {
   TIME_ZONE,
   use,
   ZONES,
+  LINEAGE,
 } from '../../contract/params.js';
 import type { Meta } from '../../services/meta.js';
 import {
@@ -123,6 +124,7 @@ const KPI_PARAMS = [
   ...RANGE,
   use(TIME_ZONE, { graphql: TZ_TOTALS }),
   use(ZONES, { graphql: 'One row per zone. Omitted: every zone.' }),
+  use(LINEAGE, { graphql: 'One row per named zone over the hours of its series; seriesZones lists the zones.' }),
 ] as const;
 
 const EXCHANGE_PARAMS = [

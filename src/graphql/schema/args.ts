@@ -50,8 +50,8 @@ function numberCheck(p: NumberParam<string>): z.ZodNumber {
   return p.max === undefined ? base : base.max(p.max);
 }
 
-/** A number with a default is non-null (the default applies when omitted); other arguments are nullable. */
-type ArgValue<D> = D extends { kind: 'int' | 'float' } ? ValueOf<D> : ValueOf<D> | null | undefined;
+/** A number or switch with a default is non-null (the default applies when omitted); other arguments are nullable. */
+type ArgValue<D> = D extends { kind: 'int' | 'float' | 'boolean' } ? ValueOf<D> : ValueOf<D> | null | undefined;
 
 /** The arguments of a list of parameters: each GraphQL one under its GraphQL name. */
 export type ArgsOf<P extends readonly ParamRef[]> = {
@@ -77,6 +77,8 @@ function argOf(t: ArgBuilder, p: ParamDecl, note: string) {
       return t({ type: enumRefOf(p.values), defaultValue: p.default, description });
     case 'enums':
       return t({ type: [enumRefOf(p.values)], description });
+    case 'boolean':
+      return t.boolean({ required: true, defaultValue: p.default, description });
   }
 }
 

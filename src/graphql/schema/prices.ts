@@ -12,7 +12,7 @@ import {
 } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { graphqlArgs, withArgs } from './args.js';
-import { type InputOf, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
+import { type InputOf, LINEAGE, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
 import { MetaRef } from './common.js';
 import {
   assertForward,
@@ -29,10 +29,11 @@ import { inTimeZone } from '../rows/zoned.js';
 
 const PricePoint = rowViewType(PRICE_ROW);
 
-/** A price cursor: [datetime (RFC 3339 UTC), zone code]. */
+/** A price cursor: [datetime (RFC 3339 UTC), zone code], with lineage also the series' code. */
 const PRICE_CURSOR = {
-  schema: z.tuple([cursorInstant, cursorCode]),
-  partsOf: ({ row: p }: RowView<PriceRecord>) => [p.datetime.toISOString(), p.zone],
+  schema: z.union([z.tuple([cursorInstant, cursorCode]), z.tuple([cursorInstant, cursorCode, cursorCode])]),
+  partsOf: ({ row: p }: RowView<PriceRecord>) =>
+    p.series === undefined ? [p.datetime.toISOString(), p.zone] : [p.datetime.toISOString(), p.zone, p.series],
 };
 
 interface PriceConnection extends Page<RowView<PriceRecord>> {
@@ -52,6 +53,7 @@ const PRICES_PARAMS = [
     graphql:
       'Hourly, daily and weekly means are of local hours, days and weeks; datetime carries the offset (2026-03-29T00:00:00+01:00).',
   }),
+  use(LINEAGE, { graphql: 'Rows keep their actual zone in biddingZone and the requested one in series.' }),
 ] as const;
 
 async function resolvePrices(
@@ -65,9 +67,10 @@ async function resolvePrices(
   const meta = priceMeta(ctx.deps, query);
   meta.catch(() => undefined);
   const found = await keysetPage(page, PRICE_CURSOR, ({ after, limit }) =>
-    getPriceKeysetPage(ctx.deps, query, { after: after && { datetime: after[0], zone: after[1] }, limit }).then(
-      (rows) => inTimeZone(rows, zoneOf && ((r) => zoneOf(r.zone))).map(PricePoint.view),
-    ),
+    getPriceKeysetPage(ctx.deps, query, {
+      after: after && { datetime: after[0], zone: after[1], ...(after[2] === undefined ? {} : { series: after[2] }) },
+      limit,
+    }).then((rows) => inTimeZone(rows, zoneOf && ((r) => zoneOf(r.zone))).map(PricePoint.view)),
   );
   return { ...found, query, meta };
 }

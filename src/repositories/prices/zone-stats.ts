@@ -93,3 +93,43 @@ export async function findZoneExchange(
     ORDER BY 1`,
   );
 }
+
+/** One zone's hours standing for a series over part of a range (price KPIs with lineage). */
+export interface SeriesPricePart {
+  /** The series' name (the requested zone's code). */
+  readonly series: string;
+  readonly zoneId: number;
+  readonly range: TimeRange;
+}
+
+/**
+ * Price KPIs per series, each over the hourly prices of its parts taken together (the zones a
+ * series chains, each over its own part of the range); `zone` is the series' name. The statistics
+ * are those of {@link findPriceKpis}.
+ */
+export async function findSeriesPriceKpis(db: Database, parts: readonly SeriesPricePart[]): Promise<PriceKpis[]> {
+  if (!parts.length) return [];
+  const hours = Prisma.join(
+    parts.map(
+      (p) => Prisma.sql`SELECT ${p.series}::text AS series, u.* FROM (${hourlyPriceRows(p.range, [p.zoneId])}) u`,
+    ),
+    ' UNION ALL ',
+  );
+  return read<PriceKpis>(
+    db,
+    'findSeriesPriceKpis',
+    Prisma.sql`
+    SELECT t.series COLLATE "C" AS zone, avg(t.price)::float8 AS mean, min(t.price)::float8 AS min, max(t.price)::float8 AS max,
+           coalesce(stddev_pop(t.price), 0)::float8 AS std,
+           (percentile_cont(0.05) WITHIN GROUP (ORDER BY t.price))::float8 AS p05,
+           (percentile_cont(0.5) WITHIN GROUP (ORDER BY t.price))::float8 AS median,
+           (percentile_cont(0.95) WITHIN GROUP (ORDER BY t.price))::float8 AS p95,
+           (avg(t.price) FILTER (WHERE t.peak))::float8 AS "peakMean",
+           (avg(t.price) FILTER (WHERE NOT t.peak))::float8 AS "offpeakMean",
+           count(*) FILTER (WHERE t.price < 0)::int AS "negativeHours", count(*)::int AS hours,
+           count(*) FILTER (WHERE t.interpolated)::int AS "interpolatedHours"
+    FROM (${hours}) t
+    GROUP BY t.series
+    ORDER BY 1`,
+  );
+}
