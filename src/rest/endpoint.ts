@@ -77,6 +77,8 @@ export interface RowsEndpointSpec<P extends readonly ParamRef[], R> extends Endp
   readonly params: P;
   /** Row contract: the OpenAPI row schema and the JSON of each row. */
   readonly contract: RowContract<R>;
+  /** The contract that writes the rows of one request when its input changes the row shape (default: `contract`). */
+  readonly contractOf?: (input: InputOf<P>) => RowContract<R>;
   /** The rows; under `tz`, `rowTimeZone` gives the IANA zone each row's instants are written in. */
   readonly rows: (
     deps: ServiceDeps,
@@ -86,13 +88,15 @@ export interface RowsEndpointSpec<P extends readonly ParamRef[], R> extends Endp
 
 /** Declares an endpoint whose query schema derives from its parameters and whose row schema and serialiser derive from its row contract. */
 export function rowsEndpoint<const P extends readonly ParamRef[], R>(spec: RowsEndpointSpec<P, R>): Endpoint {
-  const { contract, rows, params, ...rest } = spec;
+  const { contract: declared, contractOf, rows, params, ...rest } = spec;
   return {
     ...rest,
     query: restQuery(params),
-    row: rowSchema(contract),
+    row: rowSchema(declared),
     async handle(deps, query) {
-      const result = await namedOn('rest', params, () => rows(deps, inputOf(params, 'rest', query)));
+      const input = inputOf(params, 'rest', query);
+      const contract = contractOf?.(input) ?? declared;
+      const result = await namedOn('rest', params, () => rows(deps, input));
       return {
         meta: result.meta,
         data: new JsonRows(() => jsonChunks(contract, result.rows, result.rowTimeZone), {

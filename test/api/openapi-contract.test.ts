@@ -144,7 +144,7 @@ const USAGE = `
 import type { operations, paths } from './schema';
 type Prices = paths['/api/v1/prices']['get'];
 type PriceRow = Prices['responses'][200]['content']['application/json']['data'][number];
-const row: PriceRow = { datetime: '2025-10-20T12:00:00Z', bidding_zone: 'DE_LU', series: 'DE_LU', price_mwh: 11.14, interpolated: false, year: 2025 };
+const row: PriceRow = { datetime: '2025-10-20T12:00:00Z', bidding_zone: 'DE_LU', price_mwh: 11.14, interpolated: false, year: 2025 };
 const price: number = row.price_mwh;
 const query: NonNullable<Prices['parameters']['query']> = { zone: ['DE_LU'], resolution: '1H', format: 'csv' };
 const csv: Prices['responses'][200]['content']['text/csv'] = 'datetime,bidding_zone\\r\\n';

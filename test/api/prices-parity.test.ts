@@ -8,7 +8,7 @@ const PricesQuery = graphql(`
       totalCount
       meta { provenance upstreamSources resolvedFrom resolvedTo resolution }
       pageInfo { hasNextPage endCursor }
-      edges { node { datetime biddingZone series priceEurMwh interpolated year zone { eic } } }
+      edges { node { datetime biddingZone priceEurMwh interpolated year zone { eic } } }
     }
   }
 `);
@@ -48,7 +48,6 @@ describe.each(BACKENDS)('prices through GraphQL on %s', (backend) => {
       conn.edges.map((e) => ({
         datetime: e.node.datetime,
         bidding_zone: e.node.biddingZone,
-        series: e.node.series,
         price_mwh: e.node.priceEurMwh,
         interpolated: e.node.interpolated,
         year: e.node.year,

@@ -6,7 +6,7 @@ const ZonedPrices = graphql(`
   query ZonedPrices($zones: [String!], $from: String, $to: String, $resolution: Resolution, $timeZone: String) {
     prices(zones: $zones, from: $from, to: $to, resolution: $resolution, timeZone: $timeZone, first: 1000) {
       meta { timeZone }
-      edges { node { datetime biddingZone series priceEurMwh interpolated year } }
+      edges { node { datetime biddingZone priceEurMwh interpolated year } }
     }
   }
 `);
@@ -23,7 +23,6 @@ const ZonedFlows = graphql(`
 interface RestPrice {
   datetime: string;
   bidding_zone: string;
-  series: string;
   price_mwh: number;
   interpolated: boolean;
   year: number;
@@ -79,7 +78,6 @@ describe.each(BACKENDS)('GraphQL timeZone on %s', (backend) => {
       rows.map((n) => ({
         datetime: n.datetime,
         bidding_zone: n.biddingZone,
-        series: n.series,
         price_mwh: n.priceEurMwh,
         interpolated: n.interpolated,
         year: n.year,

@@ -20,8 +20,8 @@ const CONTRACTS = Object.values({
 const nullRow = new Proxy({}, { get: () => null });
 
 describe('wire rows of every row contract', () => {
-  it('covers the thirteen row contracts', () => {
-    expect(CONTRACTS).toHaveLength(13);
+  it('covers the fourteen row contracts', () => {
+    expect(CONTRACTS).toHaveLength(14);
   });
 
   it.each(CONTRACTS.map((c) => [c.rest, c] as const))(
@@ -48,7 +48,6 @@ describe('wire rows of every row contract', () => {
     expect(wireRowOf(prices.PRICE_ROW, berlin)(rows[2]!)).toEqual({
       datetime: '2026-01-01T00:00:00+01:00',
       bidding_zone: 'FR',
-      series: 'FR',
       price_mwh: 119.6744,
       interpolated: false,
       year: 2026,

@@ -4,6 +4,14 @@ import { defineRow, fieldsOf } from '../fields.js';
 
 const f = fieldsOf<PriceRecord>();
 
+const SERIES_DOC = {
+  description:
+    'The requested zone the row belongs to: bidding_zone, except with lineage=true before the requested zone existed, where bidding_zone names the predecessor whose price this is (series DE_LU, bidding_zone DE_AT_LU before 2018-10-01).',
+  example: 'DE_LU',
+} as const;
+const seriesOf = (p: PriceRecord) => p.series ?? p.zone;
+const SERIES_GRAPHQL = f.string(seriesOf, { ...SERIES_DOC, graphql: 'series' });
+
 /** A price row (spec 2.3): REST /prices rows and GraphQL PricePoint. */
 export const PRICE_ROW = defineRow<PriceRecord>({
   rest: 'PriceRow',
@@ -24,13 +32,7 @@ export const PRICE_ROW = defineRow<PriceRecord>({
       example: 'DE_LU',
     }),
     f.zone((p) => p.zone, { graphql: 'zone', description: 'The bidding zone.' }),
-    f.string((p) => p.series ?? p.zone, {
-      rest: 'series',
-      graphql: 'series',
-      description:
-        'The requested zone the row belongs to: bidding_zone, except with lineage=true before the requested zone existed, where bidding_zone names the predecessor whose price this is (series DE_LU, bidding_zone DE_AT_LU before 2018-10-01).',
-      example: 'DE_LU',
-    }),
+    SERIES_GRAPHQL,
     f.float((p) => p.price, {
       rest: 'price_mwh',
       graphql: 'priceEurMwh',
@@ -49,4 +51,15 @@ export const PRICE_ROW = defineRow<PriceRecord>({
         'Calendar year of datetime: UTC, or local in the requested time zone (tz), e.g. 2026 for 2025-12-31T23:00:00Z under Europe/Berlin.',
     }),
   ],
+});
+
+/**
+ * The REST price row with lineage=true: spec 2.3's fields and `series` after `bidding_zone` (a row
+ * without lineage has exactly spec 2.3's fields: the spec allows no other).
+ */
+export const PRICE_LINEAGE_ROW = defineRow<PriceRecord>({
+  ...PRICE_ROW,
+  fields: PRICE_ROW.fields.flatMap((field) =>
+    field === SERIES_GRAPHQL ? [f.string(seriesOf, { ...SERIES_DOC, rest: 'series' })] : [field],
+  ),
 });

@@ -31,7 +31,6 @@ export const PRICES_EXAMPLE: EndpointExample = {
       {
         datetime: '2025-10-20T12:00:00Z',
         bidding_zone: 'DE_LU',
-        series: 'DE_LU',
         price_mwh: 11.14,
         interpolated: false,
         year: 2025,
@@ -39,7 +38,6 @@ export const PRICES_EXAMPLE: EndpointExample = {
       {
         datetime: '2025-10-20T12:15:00Z',
         bidding_zone: 'DE_LU',
-        series: 'DE_LU',
         price_mwh: 9.87,
         interpolated: false,
         year: 2025,
