@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import type { RequestedResolution } from '../src/domain/resolution.js';
 import { sessionOptions, statementName, takeRows } from '../src/db/client.js';
-import { flowPositionsSql, offsetPageQuery, type FlowPosition } from '../src/repositories/flows/positions.js';
+import { readFlowOffsetPage } from '../src/repositories/flows/positions.js';
 import { flowRowsStatement } from '../src/repositories/flows/rows.js';
 import { flowSourcesStatement } from '../src/repositories/flows/sources.js';
 import { pricesStatement, priceSourcesStatement, type PriceQuery } from '../src/repositories/prices/rows.js';
@@ -92,11 +92,10 @@ export function openFloorSource(url: string, schema: string, deps: Omit<ServiceD
   const flows = async (route: Extract<FloorRoute, { kind: 'flows' }>): Promise<FloorAnswer> => {
     const sel = resolveFlowSelection(sdeps, route);
     const q = { ...sel.filter, resolution: sel.resolution };
-    const [positions, upstream] = await Promise.all([
-      run<FlowPosition>(flowPositionsSql(q)),
+    const [page, upstream] = await Promise.all([
+      readFlowOffsetPage({ positions: run, index: run }, q, { offset: 0, limit: route.limit }),
       sources(flowSourcesStatement(sel.filter)),
     ]);
-    const page = offsetPageQuery(positions, q, { offset: 0, limit: route.limit });
     const data = page.rows ? await run(flowRowsStatement(page.rows)) : [];
     return {
       body: { meta: { upstream_sources: upstream, total: page.total }, data },

@@ -1,5 +1,5 @@
 import { DAY_MS, WEEK_MS, isoWeekStart } from '../../domain/calendar.js';
-import { widenToDays } from '../../domain/time.js';
+import { isoDay, widenToDays } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { DIR, HOUR_AGGREGATES } from './sql.js';
 import { dayBucket, utcDay } from '../sql/time.js';
@@ -64,6 +64,61 @@ const borderWeekly = (from: string, to: string) => Prisma.sql`
              GROUP BY 1, 2, 3, 4) src
     ON src.border_id = s.border_id AND src.week = s.week AND src.flow_type = s.flow_type AND src.export_from_a = s.export_from_a`;
 
+/**
+ * border_period_count rows of the calendar months in [from, to) (first days, `YYYY-MM-DD`): per
+ * month, border and flow type, the rows of the physical-basis flow queries whose datetime falls in
+ * the month (border-hours and border_daily rows of its days, border_weekly rows of the weeks whose
+ * Monday falls in it), in key order (a period's rows share a few heap pages). Migration
+ * 20261127142000_border_period_count backfills existing databases with the same statement over all
+ * months.
+ */
+const borderMonthCounts = (from: string, to: string) => Prisma.sql`
+  INSERT INTO border_period_count (span_months, start, border_id, flow_type, hours, derived_hours, days, weeks, week_derived_hours)
+  SELECT 1, x.start, x.border_id, x.flow_type, sum(x.hours)::int, sum(x.derived_hours)::int, sum(x.days)::int,
+         sum(x.weeks)::int, sum(x.week_derived_hours)::int
+  FROM (SELECT date_trunc('month', d.day::timestamp)::date AS start, d.border_id, d.flow_type, sum(d.hours) AS hours,
+               sum(d.derived_hours) AS derived_hours, count(*) AS days, 0 AS weeks, 0 AS week_derived_hours
+        FROM border_daily d WHERE d.day >= ${from}::date AND d.day < ${to}::date
+        GROUP BY 1, 2, 3
+        UNION ALL
+        SELECT date_trunc('month', w.week::timestamp)::date, w.border_id, w.flow_type, 0, 0, 0, count(*), sum(w.derived_hours)
+        FROM border_weekly w WHERE w.week >= ${from}::date AND w.week < ${to}::date
+        GROUP BY 1, 2, 3) x
+  GROUP BY 2, 3, 4
+  ORDER BY 2, 3, 4`;
+
+/** border_period_count rows of the calendar years in [from, to) (1 January, `YYYY-MM-DD`): the sums of their months' rows. */
+const borderYearCounts = (from: string, to: string) => Prisma.sql`
+  INSERT INTO border_period_count (span_months, start, border_id, flow_type, hours, derived_hours, days, weeks, week_derived_hours)
+  SELECT 12, date_trunc('year', c.start::timestamp)::date, c.border_id, c.flow_type, sum(c.hours)::int,
+         sum(c.derived_hours)::int, sum(c.days)::int, sum(c.weeks)::int, sum(c.week_derived_hours)::int
+  FROM border_period_count c WHERE c.span_months = 1 AND c.start >= ${from}::date AND c.start < ${to}::date
+  GROUP BY 2, 3, 4
+  ORDER BY 2, 3, 4`;
+
+/** Recomputes border_period_count for the months, then the years, touching [from, to) (`YYYY-MM-DD`). */
+async function refreshPeriodCounts(db: Executor, from: string, to: string): Promise<void> {
+  const last = new Date(`${to}T00:00:00Z`).getTime() - DAY_MS;
+  const [months, years] = [calendarWindow(from, last, 1), calendarWindow(from, last, 12)];
+  const remove = (spanMonths: number, [a, b]: [string, string]) => Prisma.sql`
+    DELETE FROM border_period_count WHERE span_months = ${spanMonths} AND start >= ${a}::date AND start < ${b}::date`;
+  await run(db, 'deleteBorderMonthCounts', remove(1, months));
+  await run(db, 'insertBorderMonthCounts', borderMonthCounts(...months));
+  await run(db, 'deleteBorderYearCounts', remove(12, years));
+  await run(db, 'insertBorderYearCounts', borderYearCounts(...years));
+}
+
+/** The calendar months (`spanMonths` 1) or years (12) from the one holding `from` (`YYYY-MM-DD`) to the one holding `last` (ms), as [first day, first day after). */
+function calendarWindow(from: string, last: number, spanMonths: 1 | 12): [string, string] {
+  const a = new Date(`${from}T00:00:00Z`);
+  const b = new Date(last);
+  const start =
+    spanMonths === 1 ? Date.UTC(a.getUTCFullYear(), a.getUTCMonth(), 1) : Date.UTC(a.getUTCFullYear(), 0, 1);
+  const end =
+    spanMonths === 1 ? Date.UTC(b.getUTCFullYear(), b.getUTCMonth() + 1, 1) : Date.UTC(b.getUTCFullYear() + 1, 0, 1);
+  return [isoDay(new Date(start)), isoDay(new Date(end))];
+}
+
 /** The ISO weeks (Monday to Monday, `YYYY-MM-DD`) touching the whole UTC days [from, to). */
 function weekWindow(from: Date, to: Date): [string, string] {
   const first = isoWeekStart(from.getTime());
@@ -73,7 +128,8 @@ function weekWindow(from: Date, to: Date): [string, string] {
 
 /**
  * Recomputes border_daily and zone_daily for the UTC days touching [from, to) from border_hour's
- * stored classification, then border_weekly for the ISO weeks touching them from border_daily.
+ * stored classification, then border_weekly for the ISO weeks touching them from border_daily, then
+ * border_period_count for the months and years touching those weeks.
  * Hours without a reported flow (outages) count as 0 MW in the A->B direction. Run it in the same
  * transaction as the reclassification it follows.
  */
@@ -99,4 +155,5 @@ export async function refreshFlowRollups(db: Executor, range: { from: Date; to: 
     Prisma.sql`DELETE FROM border_weekly WHERE week >= ${fromWeek}::date AND week < ${toWeek}::date`,
   );
   await run(db, 'insertBorderWeekly', borderWeekly(fromWeek, toWeek));
+  await refreshPeriodCounts(db, fromWeek, toWeek);
 }

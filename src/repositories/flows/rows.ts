@@ -65,11 +65,11 @@ export async function findFlowRows(db: Database, q: FlowQuery): Promise<FlowReco
   return toRecords(await read<RawFlow>(db, 'findFlowRows', flowRowsStatement(q)));
 }
 
-/** Row count of a flow query and whether any row's flow is derived (zone codes are not needed). */
-export async function summarizeFlows(db: Database, q: FlowQuery): Promise<{ total: number; derived: boolean }> {
+/** Row count of a flow query and whether any row's flow is derived, counted from its rows (zone codes are not needed). */
+export async function countFlows(db: Database, q: FlowQuery): Promise<{ total: number; derived: boolean }> {
   const [row] = await read<{ total: number; derived: boolean | null }>(
     db,
-    'summarizeFlows',
+    'countFlows',
     Prisma.sql`
     SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (${flowRowsByBorder(q)}) f`,
   );

@@ -50,6 +50,21 @@ export function hourConditions(f: FlowFilter): Prisma.Sql {
 }
 
 /**
+ * The border and flow type conditions of a filter on a rollup aliased `d` (border_id, flow_type),
+ * each starting with AND; empty when the filter has neither.
+ */
+export function rollupKeyConditions(f: Pick<FlowFilter, 'borderIds' | 'flowTypes'>, alias = 'd'): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  const borders = f.borderIds
+    ? Prisma.sql`AND ${a}.border_id = ANY(${f.borderIds.map(Number)}::smallint[])`
+    : Prisma.empty;
+  const types = f.flowTypes.length
+    ? Prisma.sql`AND ${a}.flow_type::text = ANY(${[...f.flowTypes]}::text[])`
+    : Prisma.empty;
+  return Prisma.sql`${borders} ${types}`;
+}
+
+/**
  * Splits a range of whole UTC days into the whole ISO weeks inside it (Monday to Monday) and the
  * runs of days before and after them (the whole range when it holds no whole week).
  */
@@ -111,12 +126,7 @@ function dailyParts(
   columns: { hours: Prisma.Sql; rollup: Prisma.Sql },
 ): { days: Prisma.Sql[]; weekly: Prisma.Sql | null } {
   const split = splitDays(f);
-  const borders = f.borderIds
-    ? Prisma.sql`AND d.border_id = ANY(${f.borderIds.map(Number)}::smallint[])`
-    : Prisma.empty;
-  const types = f.flowTypes.length
-    ? Prisma.sql`AND d.flow_type::text = ANY(${[...f.flowTypes]}::text[])`
-    : Prisma.empty;
+  const keys = rollupKeyConditions(f);
   const parts: Prisma.Sql[] = split.edges.map(
     (e) => Prisma.sql`
       SELECT ${utcDay(Prisma.sql`h.ts`)} AS day, h.border_id, h.flow_type, ${DIR} AS export_from_a, ${columns.hours}
@@ -128,14 +138,14 @@ function dailyParts(
     parts.push(Prisma.sql`
       SELECT d.day, d.border_id, d.flow_type, d.export_from_a, ${columns.rollup}
       FROM border_daily d
-      WHERE d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date ${borders} ${types}`);
+      WHERE d.day >= ${isoDay(days.from)}::date AND d.day < ${isoDay(days.to)}::date ${keys}`);
   }
   const weekly =
     byWeek.weeks &&
     Prisma.sql`
       SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, ${columns.rollup}
       FROM border_weekly d
-      WHERE d.week >= ${isoDay(byWeek.weeks.from)}::date AND d.week < ${isoDay(byWeek.weeks.to)}::date ${borders} ${types}`;
+      WHERE d.week >= ${isoDay(byWeek.weeks.from)}::date AND d.week < ${isoDay(byWeek.weeks.to)}::date ${keys}`;
   return { days: parts, weekly };
 }
 

@@ -118,6 +118,7 @@ const MARKET_TABLES = [
   'border_daily',
   'zone_daily',
   'border_weekly',
+  'border_period_count',
 ] as const;
 
 /**

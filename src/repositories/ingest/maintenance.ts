@@ -8,7 +8,7 @@ import { run, type Sql, withConnection } from '../sql/executor.js';
 
 /** The market tables a bulk load fills (with their rollups and the catalogue they reference). */
 const MARKET_TABLES = Prisma.raw(
-  'zone, border, price_point, price_daily, price_hourly, border_hour, border_outage, border_daily, border_weekly, zone_daily',
+  'zone, border, price_point, price_daily, price_hourly, border_hour, border_outage, border_daily, border_weekly, border_period_count, zone_daily',
 );
 
 /** Lifts the per-request statement timeout for the rest of the transaction (bulk work is long). */

@@ -56,47 +56,31 @@
     LIMIT $15;
 
 -- statement 2
-/* summarizeFlows */ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
-      SELECT (s.day::timestamp AT TIME ZONE 'UTC') AS datetime, s.day AS sort_key, s.border_id, s.export_from_a,
-             s.flow_type::text AS flow_type, s.interpolated_hours > 0 AS flow_interpolated,
-             s.net_flow_sum / s.hours AS net_flow_mw,
-             s.price_from_sum / nullif(s.price_hours, 0) AS price_from,
-             s.price_to_sum / nullif(s.price_hours, 0) AS price_to,
-             s.capacity_sum / nullif(s.capacity_hours, 0) AS capacity_mw,
-             s.hours, s.derived_hours > 0 AS derived
-      FROM (
-      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours,
-  count(*) FILTER (WHERE (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END))::int AS interpolated_hours,
-  count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
-  coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
-  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_from_sum,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_to_sum,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0) AS capacity_sum,
-  count(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int AS capacity_hours,
-  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL) AS sources
+/* findFlowPositionIndex */ SELECT x.part, x.ms, x.rows, x.derived
+    FROM (SELECT 0 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+    FROM (SELECT k.day AS bucket, k.derived FROM (
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
       FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])
       GROUP BY 1, 2, 3, 4 UNION ALL
-      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours,
-  count(*) FILTER (WHERE (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END))::int AS interpolated_hours,
-  count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
-  coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
-  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_from_sum,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_to_sum,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0) AS capacity_sum,
-  count(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int AS capacity_hours,
-  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL) AS sources
-      FROM border_hour h WHERE h.ts >= $5 AND h.ts < $6 AND h.flow_type IS NOT NULL AND h.border_id = ANY($7::smallint[]) AND h.flow_type::text = ANY($8::text[])
-      GROUP BY 1, 2, 3, 4 UNION ALL
-      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
-  price_to_sum, capacity_sum, capacity_hours, sources
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
       FROM border_daily d
-      WHERE d.day >= $9::date AND d.day < $10::date AND d.border_id = ANY($11::smallint[]) AND d.flow_type::text = ANY($12::text[])) s) f;
+      WHERE d.day >= $5::date AND d.day < $6::date AND d.border_id = ANY($7::smallint[]) AND d.flow_type::text = ANY($8::text[])) k) r GROUP BY r.bucket ORDER BY r.bucket) p UNION ALL
+    SELECT 1 AS part, round(date_part('epoch', (c.start::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, sum(c.days)::int AS rows,
+           sum(c.derived_hours) > 0 AS derived
+    FROM border_period_count c
+    WHERE c.span_months = 1 AND c.start >= $9::date
+          AND c.start < $10::date AND c.border_id = ANY($11::smallint[]) AND c.flow_type::text = ANY($12::text[])
+    GROUP BY c.start HAVING sum(c.days) > 0 UNION ALL SELECT 2 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+    FROM (SELECT k.day AS bucket, k.derived FROM (
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
+      FROM border_hour h WHERE h.ts >= $13 AND h.ts < $14 AND h.flow_type IS NOT NULL AND h.border_id = ANY($15::smallint[]) AND h.flow_type::text = ANY($16::text[])
+      GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_daily d
+      WHERE d.day >= $17::date AND d.day < $18::date AND d.border_id = ANY($19::smallint[]) AND d.flow_type::text = ANY($20::text[])) k) r GROUP BY r.bucket ORDER BY r.bucket) p) x
+    ORDER BY x.part, x.ms;
 
 -- statement 3
 /* findFlowSources */ WITH RECURSIVE arrays(sources) AS (

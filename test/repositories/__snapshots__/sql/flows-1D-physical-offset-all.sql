@@ -4,17 +4,31 @@
 -- first: ["2025-09-23T00:00:00.000Z","AT","SI","convergence"]
 
 -- statement 1
-/* findFlowPositions */ SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+/* findFlowPositionIndex */ SELECT x.part, x.ms, x.rows, x.derived
+    FROM (SELECT 0 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
     FROM (SELECT k.day AS bucket, k.derived FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
       FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL
       GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_daily d
+      WHERE d.day >= $3::date AND d.day < $4::date  ) k) r GROUP BY r.bucket ORDER BY r.bucket) p UNION ALL
+    SELECT 1 AS part, round(date_part('epoch', (c.start::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, sum(c.days)::int AS rows,
+           sum(c.derived_hours) > 0 AS derived
+    FROM border_period_count c
+    WHERE c.span_months = 1 AND c.start >= $5::date
+          AND c.start < $6::date
+    GROUP BY c.start HAVING sum(c.days) > 0 UNION ALL SELECT 2 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+    FROM (SELECT k.day AS bucket, k.derived FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
-      FROM border_hour h WHERE h.ts >= $3 AND h.ts < $4 AND h.flow_type IS NOT NULL
+      FROM border_hour h WHERE h.ts >= $7 AND h.ts < $8 AND h.flow_type IS NOT NULL
       GROUP BY 1, 2, 3, 4 UNION ALL
       SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
       FROM border_daily d
-      WHERE d.day >= $5::date AND d.day < $6::date  ) k) r GROUP BY r.bucket ORDER BY r.bucket;
+      WHERE d.day >= $9::date AND d.day < $10::date  ) k) r GROUP BY r.bucket ORDER BY r.bucket) p) x
+    ORDER BY x.part, x.ms;
 
 -- statement 2
 /* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,

@@ -4,17 +4,31 @@
 -- first: ["2025-09-25T00:00:00.000Z","CZ","DE_LU","counter_intuitive"]
 
 -- statement 1
-/* findFlowPositions */ SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+/* findFlowPositionIndex */ SELECT x.part, x.ms, x.rows, x.derived
+    FROM (SELECT 0 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
     FROM (SELECT k.day AS bucket, k.derived FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
       FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])
       GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_daily d
+      WHERE d.day >= $5::date AND d.day < $6::date AND d.border_id = ANY($7::smallint[]) AND d.flow_type::text = ANY($8::text[])) k) r GROUP BY r.bucket ORDER BY r.bucket) p UNION ALL
+    SELECT 1 AS part, round(date_part('epoch', (c.start::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, sum(c.days)::int AS rows,
+           sum(c.derived_hours) > 0 AS derived
+    FROM border_period_count c
+    WHERE c.span_months = 1 AND c.start >= $9::date
+          AND c.start < $10::date AND c.border_id = ANY($11::smallint[]) AND c.flow_type::text = ANY($12::text[])
+    GROUP BY c.start HAVING sum(c.days) > 0 UNION ALL SELECT 2 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+    FROM (SELECT k.day AS bucket, k.derived FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
-      FROM border_hour h WHERE h.ts >= $5 AND h.ts < $6 AND h.flow_type IS NOT NULL AND h.border_id = ANY($7::smallint[]) AND h.flow_type::text = ANY($8::text[])
+      FROM border_hour h WHERE h.ts >= $13 AND h.ts < $14 AND h.flow_type IS NOT NULL AND h.border_id = ANY($15::smallint[]) AND h.flow_type::text = ANY($16::text[])
       GROUP BY 1, 2, 3, 4 UNION ALL
       SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
       FROM border_daily d
-      WHERE d.day >= $9::date AND d.day < $10::date AND d.border_id = ANY($11::smallint[]) AND d.flow_type::text = ANY($12::text[])) k) r GROUP BY r.bucket ORDER BY r.bucket;
+      WHERE d.day >= $17::date AND d.day < $18::date AND d.border_id = ANY($19::smallint[]) AND d.flow_type::text = ANY($20::text[])) k) r GROUP BY r.bucket ORDER BY r.bucket) p) x
+    ORDER BY x.part, x.ms;
 
 -- statement 2
 /* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,

@@ -41,7 +41,10 @@
     LIMIT $11;
 
 -- statement 2
-/* summarizeFlows */ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
+/* findFlowPositionIndex */ SELECT x.part, x.ms, x.rows, x.derived
+    FROM (SELECT 0 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+    FROM (
     SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, coalesce(h.export_from_a, true) AS export_from_a, h.flow_type::text AS flow_type,
            (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END) AS flow_interpolated,
            coalesce(h.net_flow_mw, 0) AS net_flow_mw,
@@ -50,7 +53,24 @@
            CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END AS capacity_mw,
            1 AS hours, h.flow_derived AS derived
     FROM border_hour h
-    WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])) f;
+    WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])) f GROUP BY f.sort_key ORDER BY f.sort_key) p UNION ALL
+      SELECT 1 AS part, round(date_part('epoch', (c.day::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, sum(c.hours)::int AS rows,
+             bool_or(c.derived_hours > 0) AS derived
+      FROM border_daily c
+      WHERE c.day >= $5::date AND c.day < $6::date AND c.border_id = ANY($7::smallint[]) AND c.flow_type::text = ANY($8::text[])
+      GROUP BY c.day UNION ALL SELECT 2 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+    FROM (
+    SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, coalesce(h.export_from_a, true) AS export_from_a, h.flow_type::text AS flow_type,
+           (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END) AS flow_interpolated,
+           coalesce(h.net_flow_mw, 0) AS net_flow_mw,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END AS price_to,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END AS capacity_mw,
+           1 AS hours, h.flow_derived AS derived
+    FROM border_hour h
+    WHERE h.ts >= $9 AND h.ts < $10 AND h.flow_type IS NOT NULL AND h.border_id = ANY($11::smallint[]) AND h.flow_type::text = ANY($12::text[])) f GROUP BY f.sort_key ORDER BY f.sort_key) p) x
+    ORDER BY x.part, x.ms;
 
 -- statement 3
 /* findFlowSources */ WITH RECURSIVE arrays(sources) AS (

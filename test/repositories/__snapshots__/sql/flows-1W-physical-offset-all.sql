@@ -4,25 +4,38 @@
 -- first: ["2025-09-22T00:00:00.000Z","AT","IT_NORD","congestion"]
 
 -- statement 1
-/* findFlowPositions */ SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+/* findFlowPositionIndex */ SELECT x.part, x.ms, x.rows, x.derived
+    FROM (SELECT 0 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
     FROM (
       SELECT date_bin('7 days', k.day::timestamp, timestamp '2000-01-03 00:00:00') AS bucket, bool_or(k.derived) AS derived
       FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
       FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL
       GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_daily d
+      WHERE d.day >= $3::date AND d.day < $4::date  ) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type UNION ALL SELECT k.day::timestamp AS bucket, k.derived FROM (
+      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_weekly d
+      WHERE d.week >= $5::date AND d.week < $6::date  ) k) r GROUP BY r.bucket ORDER BY r.bucket) p UNION ALL
+    SELECT 1 AS part, round(date_part('epoch', (c.start::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, sum(c.weeks)::int AS rows,
+           sum(c.week_derived_hours) > 0 AS derived
+    FROM border_period_count c
+    WHERE c.span_months = 1 AND c.start >= $7::date
+          AND c.start < $8::date
+    GROUP BY c.start HAVING sum(c.weeks) > 0 UNION ALL SELECT 2 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+    FROM (
+      SELECT date_bin('7 days', k.day::timestamp, timestamp '2000-01-03 00:00:00') AS bucket, bool_or(k.derived) AS derived
+      FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
-      FROM border_hour h WHERE h.ts >= $3 AND h.ts < $4 AND h.flow_type IS NOT NULL
+      FROM border_hour h WHERE h.ts >= $9 AND h.ts < $10 AND h.flow_type IS NOT NULL
       GROUP BY 1, 2, 3, 4 UNION ALL
       SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
       FROM border_daily d
-      WHERE d.day >= $5::date AND d.day < $6::date   UNION ALL
-      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
-      FROM border_daily d
-      WHERE d.day >= $7::date AND d.day < $8::date  ) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type UNION ALL SELECT k.day::timestamp AS bucket, k.derived FROM (
-      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
-      FROM border_weekly d
-      WHERE d.week >= $9::date AND d.week < $10::date  ) k) r GROUP BY r.bucket ORDER BY r.bucket;
+      WHERE d.day >= $11::date AND d.day < $12::date  ) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type) r GROUP BY r.bucket ORDER BY r.bucket) p) x
+    ORDER BY x.part, x.ms;
 
 -- statement 2
 /* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,

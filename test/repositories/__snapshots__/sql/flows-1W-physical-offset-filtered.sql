@@ -4,27 +4,50 @@
 -- first: ["2025-09-22T00:00:00.000Z","CZ","DE_LU","counter_intuitive"]
 
 -- statement 1
-/* findFlowPositions */ SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+/* findFlowPositionIndex */ SELECT x.part, x.ms, x.rows, x.derived
+    FROM (SELECT 0 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
     FROM (
       SELECT date_bin('7 days', k.day::timestamp, timestamp '2000-01-03 00:00:00') AS bucket, bool_or(k.derived) AS derived
       FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
       FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])
       GROUP BY 1, 2, 3, 4 UNION ALL
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_daily d
+      WHERE d.day >= $5::date AND d.day < $6::date AND d.border_id = ANY($7::smallint[]) AND d.flow_type::text = ANY($8::text[])) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type UNION ALL SELECT k.day::timestamp AS bucket, k.derived FROM (
+      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_weekly d
+      WHERE d.week >= $9::date AND d.week < $10::date AND d.border_id = ANY($11::smallint[]) AND d.flow_type::text = ANY($12::text[])) k) r GROUP BY r.bucket ORDER BY r.bucket) p UNION ALL
+    SELECT 1 AS part, round(date_part('epoch', (c.start::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, sum(c.weeks)::int AS rows,
+           sum(c.week_derived_hours) > 0 AS derived
+    FROM border_period_count c
+    WHERE c.span_months = 1 AND c.start >= $13::date
+          AND c.start < $14::date AND c.border_id = ANY($15::smallint[]) AND c.flow_type::text = ANY($16::text[])
+    GROUP BY c.start HAVING sum(c.weeks) > 0 UNION ALL SELECT 2 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+    FROM (
+      SELECT date_bin('7 days', k.day::timestamp, timestamp '2000-01-03 00:00:00') AS bucket, bool_or(k.derived) AS derived
+      FROM (
       SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, bool_or(h.flow_derived) AS derived
-      FROM border_hour h WHERE h.ts >= $5 AND h.ts < $6 AND h.flow_type IS NOT NULL AND h.border_id = ANY($7::smallint[]) AND h.flow_type::text = ANY($8::text[])
+      FROM border_hour h WHERE h.ts >= $17 AND h.ts < $18 AND h.flow_type IS NOT NULL AND h.border_id = ANY($19::smallint[]) AND h.flow_type::text = ANY($20::text[])
       GROUP BY 1, 2, 3, 4 UNION ALL
       SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
       FROM border_daily d
-      WHERE d.day >= $9::date AND d.day < $10::date AND d.border_id = ANY($11::smallint[]) AND d.flow_type::text = ANY($12::text[]) UNION ALL
-      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
-      FROM border_daily d
-      WHERE d.day >= $13::date AND d.day < $14::date AND d.border_id = ANY($15::smallint[]) AND d.flow_type::text = ANY($16::text[])) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type UNION ALL SELECT k.day::timestamp AS bucket, k.derived FROM (
-      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
-      FROM border_weekly d
-      WHERE d.week >= $17::date AND d.week < $18::date AND d.border_id = ANY($19::smallint[]) AND d.flow_type::text = ANY($20::text[])) k) r GROUP BY r.bucket ORDER BY r.bucket;
+      WHERE d.day >= $21::date AND d.day < $22::date AND d.border_id = ANY($23::smallint[]) AND d.flow_type::text = ANY($24::text[])) k GROUP BY 1, k.border_id, k.export_from_a, k.flow_type) r GROUP BY r.bucket ORDER BY r.bucket) p) x
+    ORDER BY x.part, x.ms;
 
 -- statement 2
+/* findFlowPositionIndex */ SELECT x.part, x.ms, x.rows, x.derived
+    FROM (SELECT 0 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', (r.bucket AT TIME ZONE 'UTC')) * 1000) AS ms, count(*)::int AS rows, bool_or(r.derived) AS derived
+    FROM (SELECT k.day::timestamp AS bucket, k.derived FROM (
+      SELECT d.week AS day, d.border_id, d.flow_type, d.export_from_a, derived_hours > 0 AS derived
+      FROM border_weekly d
+      WHERE d.week >= $1::date AND d.week < $2::date AND d.border_id = ANY($3::smallint[]) AND d.flow_type::text = ANY($4::text[])) k) r GROUP BY r.bucket ORDER BY r.bucket) p) x
+    ORDER BY x.part, x.ms;
+
+-- statement 3
 /* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
@@ -71,7 +94,7 @@
     ORDER BY f.sort_key, f.zone_from, f.zone_to, f.flow_type
     LIMIT $13 OFFSET $14;
 
--- statement 3
+-- statement 4
 /* findFlowSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL

@@ -45,7 +45,7 @@
     LIMIT $9;
 
 -- statement 2
-/* summarizeFlows */ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
+/* countFlows */ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
     SELECT y.*, y.datetime AS sort_key FROM (
       SELECT date_bin('7 days', x.datetime, timestamptz '2000-01-03 00:00:00+00') AS datetime, x.border_id, x.export_from_a, x.flow_type,
              bool_or(x.flow_interpolated) AS flow_interpolated, avg(x.net_flow_mw) AS net_flow_mw,

@@ -4,7 +4,9 @@
 -- first: ["2025-10-11T08:00:00.000Z","DE_LU","CH","congestion"]
 
 -- statement 1
-/* findFlowPositions */ SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+/* findFlowPositionIndex */ SELECT x.part, x.ms, x.rows, x.derived
+    FROM (SELECT 0 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
     FROM (
     SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, coalesce(h.export_from_a, true) AS export_from_a, h.flow_type::text AS flow_type,
            (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END) AS flow_interpolated,
@@ -14,9 +16,42 @@
            CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END AS capacity_mw,
            1 AS hours, h.flow_derived AS derived
     FROM border_hour h
-    WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])) f GROUP BY f.sort_key ORDER BY f.sort_key;
+    WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])) f GROUP BY f.sort_key ORDER BY f.sort_key) p UNION ALL
+      SELECT 1 AS part, round(date_part('epoch', (c.day::timestamp AT TIME ZONE 'UTC')) * 1000) AS ms, sum(c.hours)::int AS rows,
+             bool_or(c.derived_hours > 0) AS derived
+      FROM border_daily c
+      WHERE c.day >= $5::date AND c.day < $6::date AND c.border_id = ANY($7::smallint[]) AND c.flow_type::text = ANY($8::text[])
+      GROUP BY c.day UNION ALL SELECT 2 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+    FROM (
+    SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, coalesce(h.export_from_a, true) AS export_from_a, h.flow_type::text AS flow_type,
+           (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END) AS flow_interpolated,
+           coalesce(h.net_flow_mw, 0) AS net_flow_mw,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END AS price_to,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END AS capacity_mw,
+           1 AS hours, h.flow_derived AS derived
+    FROM border_hour h
+    WHERE h.ts >= $9 AND h.ts < $10 AND h.flow_type IS NOT NULL AND h.border_id = ANY($11::smallint[]) AND h.flow_type::text = ANY($12::text[])) f GROUP BY f.sort_key ORDER BY f.sort_key) p) x
+    ORDER BY x.part, x.ms;
 
 -- statement 2
+/* findFlowPositionIndex */ SELECT x.part, x.ms, x.rows, x.derived
+    FROM (SELECT 0 AS part, p.ms, p.rows, p.derived FROM (
+    SELECT round(date_part('epoch', f.sort_key) * 1000) AS ms, count(*)::int AS rows, bool_or(f.derived) AS derived
+    FROM (
+    SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, coalesce(h.export_from_a, true) AS export_from_a, h.flow_type::text AS flow_type,
+           (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END) AS flow_interpolated,
+           coalesce(h.net_flow_mw, 0) AS net_flow_mw,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END AS price_from,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END AS price_to,
+           CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END AS capacity_mw,
+           1 AS hours, h.flow_derived AS derived
+    FROM border_hour h
+    WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL AND h.border_id = ANY($3::smallint[]) AND h.flow_type::text = ANY($4::text[])) f GROUP BY f.sort_key ORDER BY f.sort_key) p) x
+    ORDER BY x.part, x.ms;
+
+-- statement 3
 /* findFlowRows */ SELECT round(date_part('epoch', f.datetime) * 1000) AS datetime_ms, f.zone_from, f.zone_to, f.flow_type,
            f.flow_interpolated, f.net_flow_mw, f.price_from, f.price_to, f.capacity_mw, f.hours, f.derived
     FROM (
@@ -43,7 +78,7 @@
     ORDER BY f.sort_key, f.zone_from, f.zone_to, f.flow_type
     LIMIT $5;
 
--- statement 3
+-- statement 4
 /* findFlowSources */ WITH RECURSIVE arrays(sources) AS (
       (SELECT d.sources FROM border_daily d ORDER BY d.sources LIMIT 1)
       UNION ALL

@@ -41,7 +41,7 @@
     LIMIT $11;
 
 -- statement 2
-/* summarizeFlows */ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
+/* countFlows */ SELECT count(*)::int AS total, bool_or(f.derived) AS derived FROM (
     SELECT h.ts AS datetime, h.ts AS sort_key, h.border_id, coalesce(h.scheduled_export_from_a, true) AS export_from_a, h.scheduled_flow_type::text AS flow_type,
            h.scheduled_interpolated AS flow_interpolated,
            abs(coalesce(h.scheduled_ab_mw, 0) - coalesce(h.scheduled_ba_mw, 0)) AS net_flow_mw,
