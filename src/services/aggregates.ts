@@ -5,7 +5,7 @@ import { findCiCounts, findFlowTypeCounts } from '../repositories/flows/aggregat
 import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flows/stats.js';
 import { findFlowSources } from '../repositories/flows/sources.js';
 import { findPriceSources } from '../repositories/prices/rows.js';
-import { findPriceKpis, findZoneExchange } from '../repositories/prices/zone-stats.js';
+import { findPriceKpis, findZoneExchange, type PriceBasis } from '../repositories/prices/zone-stats.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
@@ -135,11 +135,18 @@ function zoneRangeInput(deps: ServiceDeps, input: FlowSelection & { tz?: string 
   return { ids, range: range!, timeZone: timeZone!.label };
 }
 
-/** Price KPIs per zone over the range (EUR/MWh); no resolution. */
-export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { tz?: string }) {
+/**
+ * Price KPIs per zone over the range (EUR/MWh); no resolution. Basis `hourly` (default): statistics
+ * of the hourly means, hour counts in whole hours; `native`: of the published periods weighted by
+ * duration, hour counts as durations in hours.
+ */
+export async function getPriceKpis(
+  deps: ServiceDeps,
+  input: FlowSelection & { tz?: string; priceBasis?: PriceBasis | undefined },
+) {
   const { ids, range, timeZone } = zoneRangeInput(deps, input);
   const [rows, sources] = await Promise.all([
-    findPriceKpis(deps.db, range, ids),
+    findPriceKpis(deps.db, range, ids, input.priceBasis ?? 'hourly'),
     findPriceSources(deps.db, { zoneIds: ids, from: range.from, to: range.to, resolution: '1D' }, deps.memo),
   ]);
   const meta: Meta = {
