@@ -21,6 +21,8 @@ export interface CompareOptions {
   readonly years: readonly number[];
   readonly schemaPrefix: string;
   readonly rounds: number;
+  /** Only the cases whose name contains this text; all when undefined. */
+  readonly only?: string | undefined;
   /** Time one cell of a round aims at, ms (the request count follows from the warm-up). */
   readonly sliceMs: number;
   readonly serve: (db: Database) => Promise<{ base: string; close: () => Promise<void> }>;
@@ -61,7 +63,7 @@ async function lastFlowsPage(s: Span): Promise<string> {
   return `/api/v1/flows?${whole(s)}&resolution=1D&limit=1000&offset=${offset}`;
 }
 
-const CASES: readonly CompareCase[] = [
+const ALL_CASES: readonly CompareCase[] = [
   {
     name: '/flow-duration DE_LU->FR, whole span of the border',
     path: (s) => `/api/v1/flow-duration?${whole({ ...s, from: Math.max(s.from, DE_LU_FROM) })}&border=DE_LU-%3EFR`,
@@ -79,6 +81,12 @@ const CASES: readonly CompareCase[] = [
     path: (s) => `/api/v1/price-kpis?${lastYear(s)}`,
     target: '<= 500 ms',
     met: (m) => m <= 500,
+  },
+  {
+    name: '/price-kpis all zones, one year, basis=native',
+    path: (s) => `/api/v1/price-kpis?${lastYear(s)}&basis=native`,
+    target: 'none (reported)',
+    met: () => true,
   },
   {
     name: '/flows 1D, last 1,000 rows by offset, whole span',
@@ -151,6 +159,7 @@ const spread = (c: Cell) => `${fmt(Math.min(...c.rounds))}-${fmt(Math.max(...c.r
 /** Measures every case on every data set in interleaved rounds and returns a Markdown section. */
 export async function runLargeCompare(opts: CompareOptions): Promise<string> {
   const log = (m: string) => process.stderr.write(`${m}\n`);
+  const cases = ALL_CASES.filter((c) => opts.only === undefined || c.name.includes(opts.only));
   const sets: { years: number; db: Database; server: { base: string; close: () => Promise<void> }; span: Span }[] = [];
   try {
     for (const years of opts.years) {
@@ -159,20 +168,20 @@ export async function runLargeCompare(opts: CompareOptions): Promise<string> {
       sets.push({ years, db, server, span: await spanOf(db, server.base) });
     }
     const urls = await Promise.all(
-      CASES.map((c) => Promise.all(sets.map(async (s) => s.span.base + (await c.path(s.span))))),
+      cases.map((c) => Promise.all(sets.map(async (s) => s.span.base + (await c.path(s.span))))),
     );
-    const counts = CASES.map(() => sets.map(() => 0));
-    for (const [i] of CASES.entries()) {
+    const counts = cases.map(() => sets.map(() => 0));
+    for (const [i] of cases.entries()) {
       for (const [j] of sets.entries()) {
         const warm = [await timeOne(urls[i]![j]!), await timeOne(urls[i]![j]!)];
         counts[i]![j] = Math.max(3, Math.min(40, Math.ceil(opts.sliceMs / Math.max(1, median(warm)))));
       }
     }
-    const cells: Cell[][] = CASES.map(() => sets.map(() => ({ rounds: [], all: [], rssPeak: 0 })));
+    const cells: Cell[][] = cases.map(() => sets.map(() => ({ rounds: [], all: [], rssPeak: 0 })));
     for (let round = 0; round < opts.rounds; round++) {
       const order = sets.map((_, j) => j);
       if (round % 2) order.reverse();
-      for (const [i, c] of CASES.entries()) {
+      for (const [i, c] of cases.entries()) {
         for (const j of order) {
           const cell = cells[i]![j]!;
           const times: number[] = [];
@@ -211,7 +220,7 @@ export async function runLargeCompare(opts: CompareOptions): Promise<string> {
       '',
       `| request | ${head.join(' | ')} | ratio | target | met? | RSS peak ${sets[big]!.years} y |`,
       `|---|${sets.map(() => '---|').join('')}---|---|---|---|`,
-      ...CASES.map((c, i) => {
+      ...cases.map((c, i) => {
         const row = cells[i]!;
         const ratio = median(row[big]!.all) / median(row[ref]!.all);
         const met = c.met(median(row[big]!.all), ratio);

@@ -34,6 +34,7 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
   --large [--years <n>]                 only the large data set cases on PostgreSQL (default 5 years)
   --large --years <a>,<b> [--schema-prefix <p>] [--rounds <n>]   issue 35's cases on two data sets side by side
                        (schemas <p><a>y and <p><b>y, default prefix bench_large_; 5 rounds; bench/large-compare.ts)
+                       [--case <text>] only the cases whose name contains the text (e.g. price-kpis)
   --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)
   --backends           only the embedded app against the PostgreSQL one, interleaved (writes backends.md)
   --pgbouncer          also the PostgreSQL app directly against one behind PgBouncer (/usr/sbin/pgbouncer, deploy/pgbouncer.ini), interleaved`,
@@ -52,6 +53,8 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
     /** With two `--years`: the schemas are `<prefix><years>y`. */
     'schema-prefix': { type: 'string', default: 'bench_large_' },
     rounds: { type: 'string', default: '5' },
+    /** With two `--years`: only the cases whose name contains this text. */
+    case: { type: 'string' },
     /** Only the rate-limit load (bench/access.ts): `--keys` keys at 10x the refill rate, memory and Redis buckets. */
     access: { type: 'boolean', default: false },
     keys: { type: 'string', default: '20' },
@@ -148,6 +151,7 @@ async function main(args: Args): Promise<void> {
           years,
           schemaPrefix: args['schema-prefix']!,
           rounds: Number(args.rounds),
+          only: args.case,
           sliceMs: 1000,
           serve,
         }),

@@ -115,3 +115,21 @@ export const FLOW_BASIS: EnumDecl<'physical' | 'scheduled'> = {
     },
   },
 };
+
+/** What the price KPIs are statistics of (REST and GraphQL `basis` of /price-kpis). */
+export const PRICE_BASIS: EnumDecl<'hourly' | 'native'> = {
+  graphql: 'PriceBasis',
+  description:
+    'HOURLY: statistics of the hourly time-weighted mean prices (UTC hours), each hour counting once. NATIVE: statistics of the prices as published (15-minute or hourly periods), time-weighted: a 60-minute price counts as four quarter-hours.',
+  values: {
+    hourly: {
+      graphql: 'HOURLY',
+      description: 'Hourly time-weighted means, one sample per UTC hour; hour counts are whole hours (REST hourly).',
+    },
+    native: {
+      graphql: 'NATIVE',
+      description:
+        'Published periods weighted by their duration: real 15-minute extremes; hour counts are durations in hours, e.g. 0.75 (REST native).',
+    },
+  },
+};

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { DEFAULT_FROM, DEFAULT_TO } from '../domain/time.js';
 import { DURATION_POINTS, FLOW_BIN_MW, PAGE_LIMITS, PRICE_BIN_EUR_MWH } from '../limits.js';
 import { InputError, type InputIssue } from '../errors.js';
-import { type EnumDecl, FLOW_BASIS, FLOW_TYPE, graphqlValueName, REQUESTED_RESOLUTION } from './enums.js';
+import { type EnumDecl, FLOW_BASIS, FLOW_TYPE, graphqlValueName, PRICE_BASIS, REQUESTED_RESOLUTION } from './enums.js';
 import { codeListShape } from './param-checks.js';
 
 /**
@@ -250,6 +250,20 @@ export const BASIS = {
   description: 'Classify physical flows (default) or scheduled exchanges.',
 } as const satisfies ParamDecl;
 
+/** What the price KPIs are statistics of: hourly means (default, the contract's) or the published periods. */
+export const KPI_BASIS = {
+  input: 'priceBasis',
+  rest: 'basis',
+  graphql: 'basis',
+  kind: 'enum',
+  values: PRICE_BASIS,
+  default: 'hourly',
+  description:
+    'Statistics of: `hourly` (default) the hourly time-weighted mean prices, one sample per UTC hour, hour counts whole hours; `native` the prices as published (15-minute or hourly periods) weighted by duration, so a 60-minute price counts as four quarter-hours, min/max are the real period extremes, percentiles are weighted, and `hours`, `negative_hours`, `interpolated_hours` are durations in hours (a quarter-hour counts 0.25). Peak is Mon-Fri 08:00-20:00 zone local time by the hour or period start.',
+  graphqlDescription: (note) =>
+    `What the statistics are of, REST basis: HOURLY (default) hourly time-weighted means, NATIVE the published 15-minute or hourly periods weighted by duration (a 60-minute price counts as four quarter-hours; hour counts become durations in hours). ${note}`,
+} as const satisfies ParamDecl;
+
 /** /flows page size (spec 4.6); GraphQL pages with `first`. */
 export const LIMIT = {
   input: 'limit',
@@ -335,6 +349,7 @@ export const PARAMS: readonly ParamDecl[] = [
   BORDERS,
   FLOW_TYPES,
   BASIS,
+  KPI_BASIS,
   LIMIT,
   OFFSET,
   FLOW_BIN,

@@ -200,9 +200,13 @@ class PromptClient extends pg.Client {
   }
 }
 
-/** Session options of a pool: schema, statement time limit (ms), custom plans. */
+/**
+ * Session options of a pool: schema, statement time limit (ms), custom plans, no JIT: a custom plan
+ * is compiled again on each execution, and a read over a year of quarter-hours crosses
+ * `jit_above_cost` (docs/operations.md: 0.5 s of compiling in a 2 s statement).
+ */
 export const sessionOptions = (schema: string, statementTimeoutMs: number) =>
-  `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c plan_cache_mode=force_custom_plan`;
+  `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c plan_cache_mode=force_custom_plan -c jit=off`;
 
 /**
  * Connections to the embedded engine's wire server per pool: it runs one statement at a time, so

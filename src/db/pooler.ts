@@ -2,8 +2,8 @@
  * Connections through a transaction pooler (PgBouncer with `pool_mode = transaction`), which hands
  * each transaction whatever server connection is free: nothing may rest on session state. So the
  * pooled connections send no startup options; every statement outside a transaction runs in one of
- * its own, opened with `SET LOCAL` of the schema and the statement time limit and committed after
- * it, the three written at once (pipelined: one round trip, not three); an explicit transaction
+ * its own, opened with `SET LOCAL` of the schema, the statement time limit and `jit` and committed
+ * after it, all written at once (pipelined: one round trip); an explicit transaction
  * gets the same `SET LOCAL`s after its BEGIN. Statements are unnamed (planned for each execution's
  * values, so `plan_cache_mode` is moot), and a statement is cancelled by a cancel request on the
  * protocol, which the pooler forwards to the server connection running it (a backend pid seen
@@ -17,9 +17,9 @@ import type { Database } from './client.js';
 type AnyQuery = (...args: unknown[]) => unknown;
 type Callback = (err: unknown, result?: unknown) => void;
 
-/** The settings each transaction through the pooler starts with: schema, statement time limit (ms). */
+/** The settings each transaction through the pooler starts with: schema, statement time limit (ms), no JIT (see `sessionOptions`). */
 export const transactionSettings = (schema: string, statementTimeoutMs: number) =>
-  `SET LOCAL search_path = ${schema}; SET LOCAL statement_timeout = ${statementTimeoutMs}`;
+  `SET LOCAL search_path = ${schema}; SET LOCAL statement_timeout = ${statementTimeoutMs}; SET LOCAL jit = off`;
 
 const BEGINS = /^\s*(?:begin|start\s+transaction)\b/i;
 

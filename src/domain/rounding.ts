@@ -18,5 +18,7 @@ export function rounder(decimals: number): (value: number) => number {
 export const WIRE_PRICE_DECIMALS = 4;
 /** Decimals of flows and capacities (0.001 MW) and energies (0.001 MWh). */
 export const MW_DECIMALS = 3;
+/** Decimals of durations in hours: 0.0001 h (under half a second). */
+export const HOUR_DECIMALS = 4;
 /** Decimals of percentages: 0.0001 %. */
 export const PERCENT_DECIMALS = 4;

@@ -1,11 +1,16 @@
 import { atLeastDaily } from '../domain/resolution.js';
 import { resolveRange } from '../domain/time.js';
-import { IssueCollector } from '../errors.js';
+import { InputError, IssueCollector } from '../errors.js';
 import { findCiCounts, findFlowTypeCounts } from '../repositories/flows/aggregates.js';
 import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flows/stats.js';
 import { findFlowSources } from '../repositories/flows/sources.js';
 import { findPriceSources } from '../repositories/prices/rows.js';
-import { findPriceKpis, findSeriesPriceKpis, findZoneExchange } from '../repositories/prices/zone-stats.js';
+import {
+  findPriceKpis,
+  findSeriesPriceKpis,
+  findZoneExchange,
+  type PriceBasis,
+} from '../repositories/prices/zone-stats.js';
 import { lineageSegments, lineageZones } from '../domain/lineage.js';
 import { intersect } from '../domain/validity.js';
 import type { TimeRange } from '../domain/time.js';
@@ -163,18 +168,28 @@ function seriesParts(deps: ServiceDeps, code: string, range: TimeRange) {
   });
 }
 
-/** Price KPIs per zone over the range (EUR/MWh); no resolution. */
-export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { tz?: string; lineage?: boolean }) {
+/**
+ * Price KPIs per zone over the range (EUR/MWh); no resolution. Basis `hourly` (default): statistics
+ * of the hourly means, hour counts in whole hours; `native`: of the published periods weighted by
+ * duration, hour counts as durations in hours. Lineage series are computed on the hourly basis only.
+ * @throws InputError for `lineage=true` with `basis=native` when a series chains another zone.
+ */
+export async function getPriceKpis(
+  deps: ServiceDeps,
+  input: FlowSelection & { tz?: string; lineage?: boolean; priceBasis?: PriceBasis | undefined },
+) {
   const { codes, ids: zoneIds, lineage, range, timeZone } = zoneRangeInput(deps, input, true);
+  const basis = input.priceBasis ?? 'hourly';
   const chained = lineage ? codes.map((c) => seriesParts(deps, c, range)) : [];
   const parts = chained.filter((p) => !(p.length === 1 && p[0]!.zone === p[0]!.series)).flat();
+  if (parts.length && basis === 'native') throw nativeLineageError();
   const chainedCodes = new Set(parts.map((p) => p.series));
   const ids = lineage
     ? codes.filter((c) => !chainedCodes.has(c)).flatMap((c) => deps.catalogue.zone(c)?.id ?? [])
     : zoneIds;
   const sourceIds = [...new Set([...ids, ...parts.map((p) => p.zoneId)])];
   const [plain, series, sources] = await Promise.all([
-    ids.length ? findPriceKpis(deps.db, range, ids) : [],
+    ids.length ? findPriceKpis(deps.db, range, ids, basis) : [],
     findSeriesPriceKpis(deps.db, parts),
     findPriceSources(deps.db, { zoneIds: sourceIds, from: range.from, to: range.to, resolution: '1D' }, deps.memo),
   ]);
@@ -194,6 +209,12 @@ export async function getPriceKpis(deps: ServiceDeps, input: FlowSelection & { t
     timeZone,
   };
   return { meta, rows };
+}
+
+function nativeLineageError(): InputError {
+  const msg =
+    'basis=native is not available with lineage=true over a range where a series chains another zone: ask each zone of the series with basis=native, or the series with basis=hourly';
+  return new InputError([{ param: 'priceBasis', msg, type: 'value_error', input: 'native' }]);
 }
 
 /** Imports and exports per zone over the range (MWh, MW); no resolution. */

@@ -11,7 +11,7 @@ const MetaFields = graphql(`
 `);
 
 const Aggregates = graphql(`
-  query Aggregates($from: String, $to: String, $borders: [String!], $zones: [String!], $resolution: Resolution, $points: Int, $flowBinMw: Float, $priceBin: Float) {
+  query Aggregates($from: String, $to: String, $borders: [String!], $zones: [String!], $resolution: Resolution, $points: Int, $flowBinMw: Float, $priceBin: Float, $basis: PriceBasis) {
     flowTypeSummary(from: $from, to: $to, resolution: $resolution, borders: $borders) {
       meta { ...MetaFields }
       rows { day biddingZoneFrom biddingZoneTo zoneFrom { code } zoneTo { code } convergence congestion counterIntuitive outage hours }
@@ -25,7 +25,7 @@ const Aggregates = graphql(`
     flowDuration(from: $from, to: $to, borders: $borders, zones: $zones, points: $points) {
       meta { ...MetaFields } rows { series seriesType percentage flowMw }
     }
-    priceKpis(from: $from, to: $to, zones: $zones) {
+    priceKpis(from: $from, to: $to, zones: $zones, basis: $basis) {
       meta { ...MetaFields }
       rows { biddingZone zone { code } meanPrice minPrice maxPrice stdPrice p05Price medianPrice p95Price peakMeanPrice offpeakMeanPrice negativeHours hours interpolatedHours seriesZones }
     }
@@ -106,6 +106,10 @@ describe.each(BACKENDS)('GraphQL aggregates and flows equal REST on %s', (backen
     {
       name: 'WEEKLY from a relative start',
       vars: { from: 'now-40d', borders: ['NO_2->DK_1'], zones: ['NO_2'], resolution: 'WEEKLY' },
+    },
+    {
+      name: 'price KPIs on the native basis, over a range cut inside an hour',
+      vars: { from: '2025-10-13T06:30:00', to: '2025-10-20T17:45:00', zones: ['DE_LU', 'FR'], basis: 'NATIVE' },
     },
   ];
 

@@ -32,12 +32,12 @@ const REST_PARAM: Record<string, string> = {
 };
 const REST_ENUM: Record<string, string> = { AUTO: 'auto', NATIVE: 'native', HOURLY: '1H', DAILY: '1D', WEEKLY: '1W' };
 
-/** The REST query string of a GraphQL field's arguments: only those the field takes, REST names and spellings. */
+/** The REST query string of a GraphQL field's arguments: only those the field takes, REST names and spellings (an enum value's REST spelling is its internal value). */
 export function restQuery(field: 'flows' | AggregateField, vars: Record<string, unknown>): string {
   const qs = new URLSearchParams();
   for (const { name, type } of schema.getQueryType()!.getFields()[field]!.args) {
-    const spell = (v: unknown) =>
-      isEnumType(getNamedType(type)) ? (REST_ENUM[String(v)] ?? String(v).toLowerCase()) : String(v);
+    const named = getNamedType(type);
+    const spell = (v: unknown) => (isEnumType(named) ? String(named.getValue(String(v))?.value ?? v) : String(v));
     for (const v of [vars[name] ?? []].flat()) qs.append(REST_PARAM[name] ?? name, spell(v));
   }
   return qs.toString();

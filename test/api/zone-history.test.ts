@@ -295,6 +295,20 @@ describe.each(BACKENDS)('zones that changed, on %s', (backend) => {
       expect(total).toBe(6);
     });
 
+    it('refuses basis=native for a lineage series that chains another zone, naming both ways out', async () => {
+      const res = await get(
+        '/api/v1/price-kpis?zone=DE_LU&lineage=true&basis=native&datetime_from=2018-09-29T22:00Z&datetime_to=2018-10-01T22:00Z',
+      );
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['query', 'basis'], type: 'value_error' });
+      expect(res.body.detail[0].msg).toContain('ask each zone of the series with basis=native');
+      const after = await get(
+        '/api/v1/price-kpis?zone=DE_LU&lineage=true&basis=native&datetime_from=2018-10-01T00:00Z&datetime_to=2018-10-01T22:00Z',
+      );
+      expect(after.status).toBe(200);
+      expect(after.body.data[0]).toMatchObject({ bidding_zone: 'DE_LU', series_zones: ['DE_LU'], hours: 22 });
+    });
+
     it('computes price KPIs of DE_LU over the hours of both zones, listing them', async () => {
       const hours = [...AT_LU, ...DE_LU].map((h) => h.price).sort((a, b) => a - b);
       const mean = 3192 / 48;

@@ -172,12 +172,14 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
     const range = rangeOf('1D');
     const zones = await zoneIds();
     const kpis = await findPriceKpis(rec, range, zones);
+    const native = await findPriceKpis(rec, range, zones, 'native');
     const exchange = await findZoneExchange(rec, range, zones);
     expect(kpis.length).toBe(4);
     await expect(
       snapshot(
         {
           kpis: kpis.map((k) => [k.zone, k.hours]),
+          native: native.map((k) => [k.zone, k.hours]),
           exchange: exchange.map((e) => [e.zone, e.netImporterHours + e.netExporterHours]),
         },
         statements,

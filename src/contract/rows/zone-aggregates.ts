@@ -1,4 +1,4 @@
-import { MW_DECIMALS, WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
+import { HOUR_DECIMALS, MW_DECIMALS, WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
 import type { getPriceKpis, getZoneImportExport } from '../../services/aggregates.js';
 import { defineRow, fieldsOf, type ServiceRow } from '../fields.js';
 
@@ -9,41 +9,47 @@ const eur = (rest: string, graphql: string, description: string) => ({
   round: WIRE_PRICE_DECIMALS,
   description: `${description}, EUR/MWh.`,
 });
+const hours = (rest: string, graphql: string, description: string) => ({
+  rest,
+  graphql,
+  round: HOUR_DECIMALS,
+  description: `${description}: whole hours on the hourly basis, a duration in hours on the native basis (a quarter-hour counts 0.25).`,
+});
 
 /** A price KPI row (DESIGN.md). */
 export const PRICE_KPI_ROW = defineRow<ServiceRow<typeof getPriceKpis>>({
   rest: 'PriceKpiRow',
   graphql: 'PriceKpis',
-  description: 'Statistics of a zone’s hourly day-ahead prices over the range.',
+  description:
+    'Statistics of a zone’s day-ahead prices over the range: of its hourly means (basis hourly) or of its published periods weighted by duration (basis native).',
   fields: [
     kpi.string((r) => r.zone, { rest: 'bidding_zone', graphql: 'biddingZone', description: 'Bidding zone code.' }),
     kpi.zone((r) => r.zone, { graphql: 'zone', description: 'The bidding zone.' }),
     kpi.float((r) => r.mean, eur('mean_price', 'meanPrice', 'Mean')),
-    kpi.float((r) => r.min, eur('min_price', 'minPrice', 'Lowest hourly price')),
-    kpi.float((r) => r.max, eur('max_price', 'maxPrice', 'Highest hourly price')),
+    kpi.float((r) => r.min, eur('min_price', 'minPrice', 'Lowest hourly (or, native, period) price')),
+    kpi.float((r) => r.max, eur('max_price', 'maxPrice', 'Highest hourly (or, native, period) price')),
     kpi.float((r) => r.std, eur('std_price', 'stdPrice', 'Population standard deviation')),
     kpi.float((r) => r.p05, eur('p05_price', 'p05Price', '5th percentile')),
     kpi.float((r) => r.median, eur('median_price', 'medianPrice', 'Median')),
     kpi.float((r) => r.p95, eur('p95_price', 'p95Price', '95th percentile')),
     kpi.float((r) => r.peakMean, {
-      ...eur('peak_mean_price', 'peakMeanPrice', 'Mean over Mon-Fri 08:00-20:00 local time'),
+      ...eur(
+        'peak_mean_price',
+        'peakMeanPrice',
+        'Mean over Mon-Fri 08:00-20:00 zone local time (native: by period start)',
+      ),
       nullable: true,
     }),
     kpi.float((r) => r.offpeakMean, {
-      ...eur('offpeak_mean_price', 'offpeakMeanPrice', 'Mean over the other hours'),
+      ...eur('offpeak_mean_price', 'offpeakMeanPrice', 'Mean over the other hours (native: periods)'),
       nullable: true,
     }),
-    kpi.int((r) => r.negativeHours, {
-      rest: 'negative_hours',
-      graphql: 'negativeHours',
-      description: 'Hours with a negative price.',
-    }),
-    kpi.int((r) => r.hours, { rest: 'hours', graphql: 'hours', description: 'Hours with a price.' }),
-    kpi.int((r) => r.interpolatedHours, {
-      rest: 'interpolated_hours',
-      graphql: 'interpolatedHours',
-      description: 'Hours with an interpolated constituent.',
-    }),
+    kpi.float((r) => r.negativeHours, hours('negative_hours', 'negativeHours', 'Time with a negative price')),
+    kpi.float((r) => r.hours, hours('hours', 'hours', 'Time with a price')),
+    kpi.float(
+      (r) => r.interpolatedHours,
+      hours('interpolated_hours', 'interpolatedHours', 'Time with an interpolated price (hourly: an hour with any)'),
+    ),
     kpi.strings((r) => r.seriesZones, {
       rest: 'series_zones',
       graphql: 'seriesZones',

@@ -4,6 +4,7 @@ import { PRICE_KPI_ROW, ZONE_EXCHANGE_ROW } from '../../contract/rows/zone-aggre
 import {
   BORDERS,
   FLOW_BIN,
+  KPI_BASIS,
   POINTS,
   PRICE_BIN,
   RANGE,
@@ -23,7 +24,8 @@ import {
   getZoneImportExport,
 } from '../../services/aggregates.js';
 import { builder } from '../builder.js';
-import { graphqlArgs, withArgs } from './args.js';
+import { enumType, graphqlArgs, withArgs } from './args.js';
+import { PRICE_BASIS } from '../../contract/enums.js';
 import { MetaRef } from './common.js';
 import { rowObjectType } from '../rows/object-type.js';
 import type { RowTimeZone } from '../../contract/json.js';
@@ -64,6 +66,9 @@ const CiRow = rowObjectType(CI_SHARE_ROW);
 const ScatterRow = rowObjectType(SCATTER_ROW);
 const DurationRow = rowObjectType(DURATION_ROW);
 const KpiRow = rowObjectType(PRICE_KPI_ROW);
+
+/** What the price KPIs are statistics of: hourly means (default) or the published periods. */
+export const PriceBasisEnum = enumType(PRICE_BASIS);
 const ExchangeRow = rowObjectType(ZONE_EXCHANGE_ROW);
 
 const SUMMARY_PARAMS = [
@@ -125,6 +130,7 @@ const KPI_PARAMS = [
   use(TIME_ZONE, { graphql: TZ_TOTALS }),
   use(ZONES, { graphql: 'One row per zone. Omitted: every zone.' }),
   use(LINEAGE, { graphql: 'One row per named zone over the hours of its series; seriesZones lists the zones.' }),
+  KPI_BASIS,
 ] as const;
 
 const EXCHANGE_PARAMS = [
@@ -174,7 +180,7 @@ builder.queryFields((t) => ({
   }),
   priceKpis: t.field({
     description:
-      'Statistics of hourly day-ahead prices per zone over the whole range (REST /api/v1/price-kpis); takes no resolution, meta.resolution is null.',
+      'Statistics of day-ahead prices per zone over the whole range (REST /api/v1/price-kpis): of the hourly means (basis HOURLY, default) or of the published periods weighted by duration (NATIVE); takes no resolution, meta.resolution is null.',
     type: resultType('PriceKpisResult', 'Price statistics per zone over the range (REST /api/v1/price-kpis).', KpiRow),
     args: graphqlArgs(t.arg, KPI_PARAMS),
     resolve: (_r, a, ctx) => withArgs(KPI_PARAMS, a, (input) => zoned(getPriceKpis(ctx.deps, input))),

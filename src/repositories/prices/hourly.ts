@@ -15,10 +15,12 @@ import { hourlyPrices } from '../sql/time.js';
 /**
  * Whether the UTC hour `hour` (a timestamptz expression) is a peak hour in the IANA zone `zone`
  * (a text expression): Monday to Friday, hours starting 08:00 to 19:00 local time (DST-aware).
+ * Each local part is computed once (`BETWEEN` evaluates its operand twice) and as float8
+ * (`date_part`; `extract` is numeric): over a year of quarter-hours this is most of a query.
  */
 export function peakHour(hour: Prisma.Sql, zone: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(extract(isodow FROM ${hour} AT TIME ZONE ${zone}) BETWEEN 1 AND 5
-    AND extract(hour FROM ${hour} AT TIME ZONE ${zone}) BETWEEN 8 AND 19)`;
+  return Prisma.sql`(date_part('isodow', ${hour} AT TIME ZONE ${zone}) < 6
+    AND int4range(8, 20) @> date_part('hour', ${hour} AT TIME ZONE ${zone})::int)`;
 }
 
 /** Hourly prices of a condition on price points `p`, with their zone's peak flag: zone_id, hour, price, interpolated, peak. */
