@@ -149,6 +149,7 @@ async function main(args: Args): Promise<void> {
           schemaPrefix: args['schema-prefix']!,
           rounds: Number(args.rounds),
           sliceMs: 1000,
+          yearLoad: !args['skip-ingest'],
           serve,
         }),
       );
