@@ -68,8 +68,8 @@ function borderOf(ctx: ItemContext, key: string) {
 }
 
 /**
- * Reclassifies border-hours of some borders over [from, to), then refreshes the daily flow rollups
- * when border facts were loaded (`factsChanged`) or a stored classification changed.
+ * Reclassifies border-hours of some borders over [from, to), then refreshes those borders' (and
+ * their zones') flow rollups when border facts were loaded (`factsChanged`) or a stored classification changed.
  */
 async function reclassifyRange(
   sql: Sql,
@@ -80,7 +80,7 @@ async function reclassifyRange(
 ): Promise<void> {
   if (range.from >= range.to || borderIds.length === 0) return;
   const result = await reclassify(sql, { ...range, borderIds, thresholds: ctx.thresholds });
-  if (factsChanged || result.changed > 0) await refreshFlowRollups(sql, range);
+  if (factsChanged || result.changed > 0) await refreshFlowRollups(sql, range, borderIds);
 }
 
 /** Price rows of a zone from parsed A44 pages; a period published twice keeps its first value. */
