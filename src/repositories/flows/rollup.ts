@@ -15,14 +15,14 @@ type Scope = readonly number[] | null;
 const inBorders = (scope: Scope, column: Prisma.Sql) =>
   scope ? Prisma.sql`AND ${column} = ANY(${[...scope]}::int2[])` : Prisma.empty;
 
-/** The zones at either end of the scope's borders (a subquery of zone ids). */
-const zonesOf = (borders: readonly number[]) => Prisma.sql`
+/** The zones at either end of the scope's borders, as an array (an init plan, usable as an index condition). */
+const zonesOf = (borders: readonly number[]) => Prisma.sql`ARRAY(
   SELECT zone_a_id FROM border WHERE id = ANY(${[...borders]}::int2[])
-  UNION SELECT zone_b_id FROM border WHERE id = ANY(${[...borders]}::int2[])`;
+  UNION SELECT zone_b_id FROM border WHERE id = ANY(${[...borders]}::int2[]))`;
 
-/** `AND <column> IN (zones of the scope)`, nothing for all. */
+/** `AND <column> = ANY(zones of the scope)`, nothing for all. */
 const inZones = (scope: Scope, column: Prisma.Sql) =>
-  scope ? Prisma.sql`AND ${column} IN (${zonesOf(scope)})` : Prisma.empty;
+  scope ? Prisma.sql`AND ${column} = ANY(${zonesOf(scope)})` : Prisma.empty;
 
 const borderDaily = (from: Date, to: Date, scope: Scope) => Prisma.sql`
   INSERT INTO border_daily (border_id, day, flow_type, export_from_a, hours, interpolated_hours, derived_hours,
@@ -34,7 +34,7 @@ const borderDaily = (from: Date, to: Date, scope: Scope) => Prisma.sql`
 
 /**
  * The hours of the scope's zones read every border of those zones (their other borders included),
- * each through its primary key (border, ts).
+ * through border_hour's primary key (border, ts).
  */
 function scopedZoneHours(from: Date, to: Date, scope: Scope): Prisma.Sql {
   if (!scope) return zoneHours(from, to);
@@ -42,8 +42,8 @@ function scopedZoneHours(from: Date, to: Date, scope: Scope): Prisma.Sql {
   return zoneHoursWhere(
     from,
     to,
-    Prisma.sql`AND z.zone_id IN (${zones})
-      AND h.border_id IN (SELECT id FROM border WHERE zone_a_id IN (${zones}) OR zone_b_id IN (${zones}))`,
+    Prisma.sql`AND z.zone_id = ANY(${zones})
+      AND h.border_id = ANY(ARRAY(SELECT id FROM border WHERE zone_a_id = ANY(${zones}) OR zone_b_id = ANY(${zones})))`,
   );
 }
 
