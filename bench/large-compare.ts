@@ -5,7 +5,8 @@
  * every case on both data sets in alternating order; a cell of a round is a COUNT of sequential
  * requests (enough for about `sliceMs`, 3 to 40: a slow case gets 3 whole answers, never a time slice
  * holding none), summarised by its median. The table gives, per data set, the spread (min-max over
- * rounds of those medians) and the ratio of the medians of all requests.
+ * rounds of those medians) and the ratio of the medians of all requests. Then, unless `yearLoad` is
+ * false, one more year is ingested into each set and rolled back (bench/large-ingest.ts).
  */
 import { testConfig } from '../src/config.js';
 import { type Database, openPostgres } from '../src/db/client.js';
@@ -13,6 +14,7 @@ import { migrate } from '../src/db/migrate.js';
 import { largeDemoFrom, seedLargeDemo } from '../src/demo/large.js';
 import { DE_AT_LU_SPLIT } from '../src/domain/catalogue-history.js';
 import { ensureCatalogue } from '../src/repositories/catalogue/catalogue.js';
+import { yearLoadSection } from './large-ingest.js';
 
 /** How to run the side-by-side comparison. */
 export interface CompareOptions {
@@ -25,6 +27,8 @@ export interface CompareOptions {
   readonly only?: string | undefined;
   /** Time one cell of a round aims at, ms (the request count follows from the warm-up). */
   readonly sliceMs: number;
+  /** Whether to time one more year ingested into each set, rolled back (`--skip-ingest` leaves it out). */
+  readonly yearLoad: boolean;
   readonly serve: (db: Database) => Promise<{ base: string; close: () => Promise<void> }>;
 }
 
@@ -213,6 +217,13 @@ export async function runLargeCompare(opts: CompareOptions): Promise<string> {
     );
     const [ref, big] = [0, sets.length - 1];
     const head = sets.map((s) => `${s.years} y min-max ms (requests)`);
+    const ingest = opts.yearLoad
+      ? await yearLoadSection(
+          sets.map((s) => ({ years: s.years, schema: `${opts.schemaPrefix}${s.years}y`, db: s.db })),
+          opts.rounds,
+          log,
+        )
+      : '';
     return [
       `### Large data sets side by side on PostgreSQL 15 (${sets.map((s, j) => `${opts.schemaPrefix}${s.years}y: ${sizes[j]!.prices} prices, ${sizes[j]!.hours} border-hours`).join('; ')})`,
       '',
@@ -227,6 +238,7 @@ export async function runLargeCompare(opts: CompareOptions): Promise<string> {
         return `| ${c.name} | ${row.map((cell) => `${spread(cell)} (${cell.all.length})`).join(' | ')} | ${ratio.toFixed(2)} | ${c.target} | ${met ? 'yes' : '**no**'} | ${Math.round(row[big]!.rssPeak / 1_048_576)} MB |`;
       }),
       '',
+      ingest,
     ].join('\n');
   } finally {
     for (const s of sets) {

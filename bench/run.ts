@@ -153,6 +153,7 @@ async function main(args: Args): Promise<void> {
           rounds: Number(args.rounds),
           only: args.case,
           sliceMs: 1000,
+          yearLoad: !args['skip-ingest'],
           serve,
         }),
       );

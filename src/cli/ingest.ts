@@ -20,6 +20,7 @@ import { follow } from '../ingest/follow.js';
 import { type IngestSummary, runIngest } from '../ingest/job.js';
 import { cachePurger } from '../events/cache-purge.js';
 import { createProgress } from '../ingest/progress.js';
+import { vacuumAfterRun } from '../ingest/vacuum.js';
 import { ITEMS, type Item } from '../ingest/windows.js';
 import { oneLine, type parseCommandLine, runCommandLine, UsageError } from './command-line.js';
 
@@ -182,6 +183,7 @@ async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: stri
         ...(purge ? { onCommitted: purge } : {}),
       });
       stdout.write(`${summaryLine(summary, (Date.now() - started) / 1000)}\n`);
+      await vacuumAfterRun(db, summary, p.what, (line) => stdout.write(`${line}\n`));
       return summary;
     };
     if (!p.follow) return exitCode(await once({ from: p.from!, to: p.to }), signal);

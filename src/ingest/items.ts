@@ -68,8 +68,8 @@ function borderOf(ctx: ItemContext, key: string) {
 }
 
 /**
- * Reclassifies border-hours of some borders over [from, to), then refreshes the daily flow rollups
- * when border facts were loaded (`factsChanged`) or a stored classification changed.
+ * Reclassifies border-hours of some borders over [from, to), then refreshes those borders' (and
+ * their zones') flow rollups when border facts were loaded (`factsChanged`) or a stored classification changed.
  */
 async function reclassifyRange(
   sql: Sql,
@@ -80,7 +80,7 @@ async function reclassifyRange(
 ): Promise<void> {
   if (range.from >= range.to || borderIds.length === 0) return;
   const result = await reclassify(sql, { ...range, borderIds, thresholds: ctx.thresholds });
-  if (factsChanged || result.changed > 0) await refreshFlowRollups(sql, range);
+  if (factsChanged || result.changed > 0) await refreshFlowRollups(sql, range, borderIds);
 }
 
 /** Price rows of a zone from parsed A44 pages; a period published twice keeps its first value. */
@@ -243,13 +243,23 @@ async function prepareBorderHours(
   const ba = hourlyValues(baReply, spec.parse, b.eic, a.eic);
   const hours = [...new Set([...ab.keys(), ...ba.keys()])].sort((x, y) => x - y);
   const rows = hours.map((ts) => borderHourRow(spec.group, border.id, ts, ab.get(ts), ba.get(ts)));
-  return {
-    rows: rows.length,
-    async load(sql) {
-      const touched = await loadBorderHours(sql, rows, [spec.group]);
-      if (touched) await reclassifyRange(sql, ctx, touched, [border.id], true);
-    },
-  };
+  return { rows: rows.length, load: (sql) => loadBorderHourRows(sql, ctx, border.id, rows, spec.group) };
+}
+
+/**
+ * Writes one border's hourly rows (MW) of one column group, reclassifies the border over the
+ * touched hours and refreshes the flow rollups of those days: the load of a flows, schedules or
+ * NTC window.
+ */
+export async function loadBorderHourRows(
+  sql: Sql,
+  ctx: LoadContext,
+  borderId: number,
+  rows: readonly BorderHourRow[],
+  group: BorderHourGroup,
+): Promise<void> {
+  const touched = await loadBorderHours(sql, rows, [group]);
+  if (touched) await reclassifyRange(sql, ctx, touched, [borderId], true);
 }
 
 /** Keeps the highest revision of each mRID across pages and directions. */

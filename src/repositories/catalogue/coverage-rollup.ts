@@ -66,19 +66,26 @@ const OUTAGES_SQL = (
 
 const INSERT_COVERAGE = Prisma.sql`INSERT INTO coverage (subject_id, kind, source, first_start, last_start, last_end)`;
 
-/** Advisory lock classes of the subjects whose rollup rows a transaction rewrites (zones, borders). */
-const LOCK_CLASS = { zones: 4_711_101, borders: 4_711_102 } as const;
+/**
+ * First keys of the advisory locks of the subjects whose rollup rows a transaction rewrites (zones,
+ * borders; the second key is the id): a hash of the class and the schema, since advisory locks are
+ * shared by every schema of a database and loads into one schema must not wait for another's.
+ */
+const LOCK_CLASS = {
+  zones: Prisma.sql`hashtext('coverage:zones:' || current_schema())`,
+  borders: Prisma.sql`hashtext('coverage:borders:' || current_schema())`,
+} as const;
 
 /**
- * Serialises refreshes of the same subjects until the transaction ends, so concurrent loaders of
- * one zone or border each read the rows the other committed (taken in id order: no deadlock
- * between two refreshes).
+ * Serialises refreshes of the same subjects of this schema until the transaction ends, so
+ * concurrent loaders of one zone or border each read the rows the other committed (taken in id
+ * order: no deadlock between two refreshes).
  */
 async function lockSubjects(db: Executor, subjects: keyof typeof LOCK_CLASS, ids: readonly number[]): Promise<void> {
   await run(
     db,
     'lockSubjects',
-    Prisma.sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS[subjects]}::int, id) FROM unnest(${[...ids]}::int[]) AS id ORDER BY id`,
+    Prisma.sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS[subjects]}, id) FROM unnest(${[...ids]}::int[]) AS id ORDER BY id`,
   );
 }
 

@@ -5,18 +5,52 @@ import { DIR, HOUR_AGGREGATES } from './sql.js';
 import { dayBucket, utcDay } from '../sql/time.js';
 import { type Executor, run } from '../sql/executor.js';
 
-const borderDaily = (from: Date, to: Date) => Prisma.sql`
+/**
+ * Which rows a refresh rewrites: every border and zone (`null`), or the given borders, the zones at
+ * either end of them, and (for those zones' hours) every border of those zones.
+ */
+type Scope = readonly number[] | null;
+
+/** `AND <column> = ANY(borders)` for a border scope, nothing for all. */
+const inBorders = (scope: Scope, column: Prisma.Sql) =>
+  scope ? Prisma.sql`AND ${column} = ANY(${[...scope]}::int2[])` : Prisma.empty;
+
+/** The zones at either end of the scope's borders, as an array (an init plan, usable as an index condition). */
+const zonesOf = (borders: readonly number[]) => Prisma.sql`ARRAY(
+  SELECT zone_a_id FROM border WHERE id = ANY(${[...borders]}::int2[])
+  UNION SELECT zone_b_id FROM border WHERE id = ANY(${[...borders]}::int2[]))`;
+
+/** `AND <column> = ANY(zones of the scope)`, nothing for all. */
+const inZones = (scope: Scope, column: Prisma.Sql) =>
+  scope ? Prisma.sql`AND ${column} = ANY(${zonesOf(scope)})` : Prisma.empty;
+
+const borderDaily = (from: Date, to: Date, scope: Scope) => Prisma.sql`
   INSERT INTO border_daily (border_id, day, flow_type, export_from_a, hours, interpolated_hours, derived_hours,
                             net_flow_sum, price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources)
   SELECT h.border_id, ${utcDay(Prisma.sql`h.ts`)}, h.flow_type, ${DIR}, ${HOUR_AGGREGATES}
   FROM border_hour h
-  WHERE h.ts >= ${from} AND h.ts < ${to} AND h.flow_type IS NOT NULL
+  WHERE h.ts >= ${from} AND h.ts < ${to} AND h.flow_type IS NOT NULL ${inBorders(scope, Prisma.sql`h.border_id`)}
   GROUP BY 1, 2, 3, 4`;
 
-const zoneDaily = (from: Date, to: Date) => Prisma.sql`
+/**
+ * The hours of the scope's zones read every border of those zones (their other borders included),
+ * through border_hour's primary key (border, ts).
+ */
+function scopedZoneHours(from: Date, to: Date, scope: Scope): Prisma.Sql {
+  if (!scope) return zoneHours(from, to);
+  const zones = zonesOf(scope);
+  return zoneHoursWhere(
+    from,
+    to,
+    Prisma.sql`AND z.zone_id = ANY(${zones})
+      AND h.border_id = ANY(ARRAY(SELECT id FROM border WHERE zone_a_id = ANY(${zones}) OR zone_b_id = ANY(${zones})))`,
+  );
+}
+
+const zoneDaily = (from: Date, to: Date, scope: Scope) => Prisma.sql`
   INSERT INTO zone_daily (zone_id, day, ci_hours, assessed_hours)
   SELECT zh.zone_id, ${utcDay(Prisma.sql`zh.ts`)}, count(*) FILTER (WHERE zh.ci)::int, count(*)::int
-  FROM (${zoneHours(from, to)}) zh
+  FROM (${scopedZoneHours(from, to, scope)}) zh
   GROUP BY 1, 2`;
 
 /**
@@ -25,6 +59,10 @@ const zoneDaily = (from: Date, to: Date) => Prisma.sql`
  */
 export function zoneHours(from: Date, to: Date, zoneIds: readonly number[] = []): Prisma.Sql {
   const zones = zoneIds.length ? Prisma.sql`AND z.zone_id = ANY(${zoneIds.map(Number)}::smallint[])` : Prisma.empty;
+  return zoneHoursWhere(from, to, zones);
+}
+
+function zoneHoursWhere(from: Date, to: Date, zones: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     SELECT z.zone_id, h.ts,
            bool_or(h.flow_type = 'counter_intuitive'
@@ -44,7 +82,7 @@ const WEEK_OF_DAY = Prisma.sql`${dayBucket('1W', Prisma.sql`d.day`)}::date`;
  * border_daily rows of those weeks, sources merged. Migration 20261122054236_border_weekly
  * backfills existing databases with the same statement over all days.
  */
-const borderWeekly = (from: string, to: string) => Prisma.sql`
+const borderWeekly = (from: string, to: string, scope: Scope) => Prisma.sql`
   INSERT INTO border_weekly (border_id, week, flow_type, export_from_a, hours, interpolated_hours, derived_hours,
                              net_flow_sum, price_hours, price_from_sum, price_to_sum, capacity_sum, capacity_hours, sources)
   SELECT s.border_id, s.week, s.flow_type, s.export_from_a, s.hours, s.interpolated_hours, s.derived_hours, s.net_flow_sum,
@@ -55,12 +93,12 @@ const borderWeekly = (from: string, to: string) => Prisma.sql`
                sum(d.price_hours)::int AS price_hours, sum(d.price_from_sum) AS price_from_sum,
                sum(d.price_to_sum) AS price_to_sum, sum(d.capacity_sum) AS capacity_sum,
                sum(d.capacity_hours)::int AS capacity_hours
-        FROM border_daily d WHERE d.day >= ${from}::date AND d.day < ${to}::date
+        FROM border_daily d WHERE d.day >= ${from}::date AND d.day < ${to}::date ${inBorders(scope, Prisma.sql`d.border_id`)}
         GROUP BY 1, 2, 3, 4) s
   LEFT JOIN (SELECT d.border_id, ${WEEK_OF_DAY} AS week, d.flow_type, d.export_from_a,
                     array_agg(DISTINCT u.source ORDER BY u.source) AS sources
              FROM border_daily d CROSS JOIN LATERAL unnest(d.sources) AS u(source)
-             WHERE d.day >= ${from}::date AND d.day < ${to}::date
+             WHERE d.day >= ${from}::date AND d.day < ${to}::date ${inBorders(scope, Prisma.sql`d.border_id`)}
              GROUP BY 1, 2, 3, 4) src
     ON src.border_id = s.border_id AND src.week = s.week AND src.flow_type = s.flow_type AND src.export_from_a = s.export_from_a`;
 
@@ -129,31 +167,40 @@ function weekWindow(from: Date, to: Date): [string, string] {
 /**
  * Recomputes border_daily and zone_daily for the UTC days touching [from, to) from border_hour's
  * stored classification, then border_weekly for the ISO weeks touching them from border_daily, then
- * border_period_count for the months and years touching those weeks.
- * Hours without a reported flow (outages) count as 0 MW in the A->B direction. Run it in the same
- * transaction as the reclassification it follows.
+ * border_period_count (every border) for the months and years touching those weeks.
+ * With `borderIds`, only those borders' rows and the rows of the zones at either end of them (from
+ * every border of those zones) are rewritten: what a load that changed those borders' hours alone
+ * affects, with the same result as a refresh of everything. Hours without a reported flow
+ * (outages) count as 0 MW in the A->B direction. Run it in the same transaction as the
+ * reclassification it follows.
  */
-export async function refreshFlowRollups(db: Executor, range: { from: Date; to: Date }): Promise<void> {
+export async function refreshFlowRollups(
+  db: Executor,
+  range: { from: Date; to: Date },
+  borderIds?: readonly number[],
+): Promise<void> {
+  const scope: Scope = borderIds ? [...new Set(borderIds.map(Number))] : null;
+  if (scope?.length === 0) return;
   const { from, to } = widenToDays(range);
   const [fromDay, toDay] = [from.toISOString().slice(0, 10), to.toISOString().slice(0, 10)];
   await run(
     db,
     'deleteBorderDaily',
-    Prisma.sql`DELETE FROM border_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`,
+    Prisma.sql`DELETE FROM border_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date ${inBorders(scope, Prisma.sql`border_id`)}`,
   );
   await run(
     db,
     'deleteZoneDaily',
-    Prisma.sql`DELETE FROM zone_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date`,
+    Prisma.sql`DELETE FROM zone_daily WHERE day >= ${fromDay}::date AND day < ${toDay}::date ${inZones(scope, Prisma.sql`zone_id`)}`,
   );
-  await run(db, 'insertBorderDaily', borderDaily(from, to));
-  await run(db, 'insertZoneDaily', zoneDaily(from, to));
+  await run(db, 'insertBorderDaily', borderDaily(from, to, scope));
+  await run(db, 'insertZoneDaily', zoneDaily(from, to, scope));
   const [fromWeek, toWeek] = weekWindow(from, to);
   await run(
     db,
     'deleteBorderWeekly',
-    Prisma.sql`DELETE FROM border_weekly WHERE week >= ${fromWeek}::date AND week < ${toWeek}::date`,
+    Prisma.sql`DELETE FROM border_weekly WHERE week >= ${fromWeek}::date AND week < ${toWeek}::date ${inBorders(scope, Prisma.sql`border_id`)}`,
   );
-  await run(db, 'insertBorderWeekly', borderWeekly(fromWeek, toWeek));
+  await run(db, 'insertBorderWeekly', borderWeekly(fromWeek, toWeek, scope));
   await refreshPeriodCounts(db, fromWeek, toWeek);
 }

@@ -30,12 +30,15 @@ export async function demoLoadState(db: Executor): Promise<DemoLoadState> {
   return { complete: row?.complete === true, upstreamPrices: row?.upstream === true };
 }
 
-/** Key of the transaction-scoped advisory lock serialising demo loads (concurrent starts on PostgreSQL). */
-const DEMO_LOAD_LOCK = 4_711_001;
+/**
+ * Key of the transaction-scoped advisory lock serialising demo loads (concurrent starts on
+ * PostgreSQL): a hash of the schema, so loads into different schemas of one database do not wait.
+ */
+const DEMO_LOAD_LOCK = Prisma.sql`hashtext('demo_load:' || current_schema())::bigint`;
 
-/** Waits until no other transaction loads the demo data set; held until this transaction ends. */
+/** Waits until no other transaction loads the demo data set into this schema; held until this transaction ends. */
 export async function lockDemoLoad(sql: Sql): Promise<void> {
-  await run(sql, 'lockDemoLoad', Prisma.sql`SELECT pg_advisory_xact_lock(${DEMO_LOAD_LOCK}::bigint)`);
+  await run(sql, 'lockDemoLoad', Prisma.sql`SELECT pg_advisory_xact_lock(${DEMO_LOAD_LOCK})`);
 }
 
 /** Records a complete demo data set over `window` [from, to) UTC; call last in its loading transaction. */

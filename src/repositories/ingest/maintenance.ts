@@ -6,10 +6,35 @@ import type { Database } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { run, type Sql, withConnection } from '../sql/executor.js';
 
+/** A market table loads write: facts, their rollups, the coverage rollup, and the catalogue they reference. */
+export type MarketTable =
+  | 'zone'
+  | 'border'
+  | 'price_point'
+  | 'price_daily'
+  | 'price_hourly'
+  | 'border_hour'
+  | 'border_outage'
+  | 'border_daily'
+  | 'border_weekly'
+  | 'border_period_count'
+  | 'zone_daily'
+  | 'coverage';
+
 /** The market tables a bulk load fills (with their rollups and the catalogue they reference). */
-const MARKET_TABLES = Prisma.raw(
-  'zone, border, price_point, price_daily, price_hourly, border_hour, border_outage, border_daily, border_weekly, border_period_count, zone_daily',
-);
+const MARKET_TABLES: readonly MarketTable[] = [
+  'zone',
+  'border',
+  'price_point',
+  'price_daily',
+  'price_hourly',
+  'border_hour',
+  'border_outage',
+  'border_daily',
+  'border_weekly',
+  'border_period_count',
+  'zone_daily',
+];
 
 /** Lifts the per-request statement timeout for the rest of the transaction (bulk work is long). */
 export async function allowLongStatements(sql: Sql): Promise<void> {
@@ -46,10 +71,25 @@ export async function analyzeMarketTables(db: Database): Promise<void> {
  * there later). Runs outside a transaction, without the statement time limit.
  */
 export async function vacuumAnalyzeMarketTables(db: Database): Promise<void> {
+  await vacuumAnalyze(db, MARKET_TABLES);
+}
+
+/**
+ * `VACUUM (ANALYZE)` of the given tables in one statement, outside any transaction: on PostgreSQL
+ * on a connection of its own without the statement time limit, on PGlite (single session, no
+ * autovacuum, no time limit) on the engine.
+ */
+export async function vacuumAnalyze(db: Database, tables: readonly MarketTable[]): Promise<void> {
+  if (tables.length === 0) return;
+  const statement = Prisma.sql`VACUUM (ANALYZE) ${Prisma.raw([...new Set(tables)].join(', '))}`;
+  if (db.pglite) {
+    await run(db, 'vacuumAnalyzeTables', statement);
+    return;
+  }
   await withConnection(db, async (sql) => {
     await run(sql, 'liftStatementTimeout', Prisma.sql`SET statement_timeout = 0`);
     try {
-      await run(sql, 'vacuumAnalyzeMarketTables', Prisma.sql`VACUUM (ANALYZE) ${MARKET_TABLES}`);
+      await run(sql, 'vacuumAnalyzeTables', statement);
     } finally {
       await run(sql, 'resetStatementTimeout', Prisma.sql`RESET statement_timeout`).catch(() => undefined);
     }
