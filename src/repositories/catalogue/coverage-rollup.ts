@@ -66,19 +66,17 @@ const OUTAGES_SQL = (
 
 const INSERT_COVERAGE = Prisma.sql`INSERT INTO coverage (subject_id, kind, source, first_start, last_start, last_end)`;
 
-/** Advisory lock classes of the subjects whose rollup rows a transaction rewrites (zones, borders). */
-const LOCK_CLASS = { zones: 4_711_101, borders: 4_711_102 } as const;
-
 /**
  * Serialises refreshes of the same subjects until the transaction ends, so concurrent loaders of
  * one zone or border each read the rows the other committed (taken in id order: no deadlock
- * between two refreshes).
+ * between two refreshes). The lock's first key hashes the schema with the kind of subject: loads
+ * into other schemas of the database (tests, staging) never wait for each other.
  */
-async function lockSubjects(db: Executor, subjects: keyof typeof LOCK_CLASS, ids: readonly number[]): Promise<void> {
+async function lockSubjects(db: Executor, subjects: 'zones' | 'borders', ids: readonly number[]): Promise<void> {
   await run(
     db,
     'lockSubjects',
-    Prisma.sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS[subjects]}::int, id) FROM unnest(${[...ids]}::int[]) AS id ORDER BY id`,
+    Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${Prisma.raw(`'coverage_${subjects}:'`)} || current_schema()), id) FROM unnest(${[...ids]}::int[]) AS id ORDER BY id`,
   );
 }
 

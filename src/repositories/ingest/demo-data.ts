@@ -30,12 +30,17 @@ export async function demoLoadState(db: Executor): Promise<DemoLoadState> {
   return { complete: row?.complete === true, upstreamPrices: row?.upstream === true };
 }
 
-/** Key of the transaction-scoped advisory lock serialising demo loads (concurrent starts on PostgreSQL). */
-const DEMO_LOAD_LOCK = 4_711_001;
-
-/** Waits until no other transaction loads the demo data set; held until this transaction ends. */
+/**
+ * Waits until no other transaction loads the demo data set into this schema (concurrent starts on
+ * PostgreSQL); held until this transaction ends. The key hashes the schema: loads into other
+ * schemas of the database do not wait.
+ */
 export async function lockDemoLoad(sql: Sql): Promise<void> {
-  await run(sql, 'lockDemoLoad', Prisma.sql`SELECT pg_advisory_xact_lock(${DEMO_LOAD_LOCK}::bigint)`);
+  await run(
+    sql,
+    'lockDemoLoad',
+    Prisma.sql`SELECT pg_advisory_xact_lock(hashtext('demo_load:' || current_schema())::bigint)`,
+  );
 }
 
 /** Records a complete demo data set over `window` [from, to) UTC; call last in its loading transaction. */
