@@ -1,7 +1,9 @@
 /**
- * `npm run ingest -- --from <date> --to <date> [--zones ES,FR] [--borders ES->FR] [--what prices,flows]`
+ * `npm run ingest -- --from <date> --to <date> [--zones ES,FR] [--borders ES->FR] [--what prices,flows] [--plan]`
  * `npm run ingest -- --follow [--from <date>] [--interval 15]`
  *
+ * A run first states its plan (windows and upstream requests per data kind, and their time at
+ * ENTSOE_REQUESTS_PER_MINUTE), then reports each window against it; `--plan` prints the plan only.
  * Fills the configured database (PostgreSQL with DATABASE_URL, else PGlite in PGLITE_DIR) from the
  * ENTSO-E Transparency Platform (token: ENTSOE_SECURITY_TOKEN; endpoint: ENTSOE_API_URL).
  * Exit codes: 0 done, 1 failed (the summary names the failed windows), 2 usage or configuration
@@ -17,11 +19,12 @@ import { parseDateTime } from '../domain/time.js';
 import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
 import { EntsoeClient, entsoeClientOptions } from '../ingest/client.js';
 import { follow } from '../ingest/follow.js';
-import { type IngestSummary, runIngest } from '../ingest/job.js';
+import { type IngestSummary, runIngest, statePlan } from '../ingest/job.js';
 import { cachePurger } from '../events/cache-purge.js';
 import { createProgress } from '../ingest/progress.js';
 import { vacuumAfterRun } from '../ingest/vacuum.js';
 import { ITEMS, type Item } from '../ingest/windows.js';
+import { ledgerExists } from '../repositories/ingest/ledger.js';
 import { oneLine, type parseCommandLine, runCommandLine, UsageError } from './command-line.js';
 
 /** Thrown for a missing or bad setting: exit code 2. */
@@ -29,11 +32,13 @@ class SettingError extends ConfigError {}
 
 const CLI = {
   script: 'ingest',
-  usage: `usage: npm run ingest -- --from <date> [--to <date>] [--zones ES,FR] [--borders ES->FR] [--what ${ITEMS.join(',')}]
+  usage: `usage: npm run ingest -- --from <date> [--to <date>] [--zones ES,FR] [--borders ES->FR] [--what ${ITEMS.join(',')}] [--plan]
        npm run ingest -- --follow [--from <date>] [--interval <minutes>] [--lookback-days <n>]
 dates: ISO 8601 (no offset = UTC, a bare date = 00:00 UTC) or now[-<n><unit>]
 Fills the configured database (PostgreSQL with DATABASE_URL, else the embedded one in PGLITE_DIR)
 from the ENTSO-E Transparency Platform; the token comes from ENTSOE_SECURITY_TOKEN.
+A run states its plan first (requests per data kind, time at ENTSOE_REQUESTS_PER_MINUTE) and skips
+the windows earlier runs loaded (an interrupted run resumes); --plan prints the plan and fetches nothing.
 Exit codes: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.`,
   options: {
     from: { type: 'string' },
@@ -42,6 +47,7 @@ Exit codes: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.`,
     borders: { type: 'string', multiple: true },
     what: { type: 'string', multiple: true },
     follow: { type: 'boolean', default: false },
+    plan: { type: 'boolean', default: false },
     interval: { type: 'string' },
     'lookback-days': { type: 'string', default: String(DEFAULT_LOOKBACK_DAYS) },
   },
@@ -49,13 +55,14 @@ Exit codes: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.`,
 
 type Values = ReturnType<typeof parseCommandLine<typeof CLI.options>>['values'];
 
-interface Plan {
+interface Invocation {
   from: Date | null;
   to: Date;
   zones: string[];
   borders: string[];
   what: Item[];
   follow: boolean;
+  planOnly: boolean;
   intervalMinutes: number | null;
   lookbackDays: number;
 }
@@ -80,7 +87,7 @@ function positive(text: string | undefined, name: string): number | null {
   return n;
 }
 
-function parsePlan(values: Values, now: Date): Plan {
+function parseInvocation(values: Values, now: Date): Invocation {
   const what = list(values.what);
   const unknown = what.filter((w) => !(ITEMS as readonly string[]).includes(w));
   if (unknown.length)
@@ -89,6 +96,7 @@ function parsePlan(values: Values, now: Date): Plan {
   if (!from && !values.follow) throw new UsageError('--from is required (or use --follow)');
   const to = date(values.to, 'to', now) ?? now;
   if (from && !values.follow && from >= to) throw new UsageError('--from must be before --to');
+  if (values.plan && values.follow) throw new UsageError('--plan plans a range: use it with --from, not --follow');
   try {
     return {
       from,
@@ -97,6 +105,7 @@ function parsePlan(values: Values, now: Date): Plan {
       borders: DATA_CATALOGUE.resolveBorders(list(values.borders), 'borders').map((b) => b.key),
       what: what.length ? (what as Item[]) : [...ITEMS],
       follow: values.follow ?? false,
+      planOnly: values.plan ?? false,
       intervalMinutes: positive(values.interval, 'interval'),
       lookbackDays: positive(values['lookback-days'], 'lookback-days') ?? DEFAULT_LOOKBACK_DAYS,
     };
@@ -129,20 +138,39 @@ export function main(argv: readonly string[], deps: MainDeps = {}): Promise<numb
     CLI,
     argv,
     ({ values }) => {
-      const plan = parsePlan(values, new Date());
+      const inv = parseInvocation(values, new Date());
       const config = deps.config ?? loadConfig();
+      if (inv.planOnly) return printPlan(inv, config, deps);
       const token = config.ENTSOE_SECURITY_TOKEN;
       if (!token)
         throw new SettingError(
           'ENTSOE_SECURITY_TOKEN is not set: put your Transparency Platform token in the environment',
         );
-      return ingest(plan, { ...config, ENTSOE_SECURITY_TOKEN: token }, deps);
+      return ingest(inv, { ...config, ENTSOE_SECURITY_TOKEN: token }, deps);
     },
     deps,
   );
 }
 
-async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: string }, deps: MainDeps): Promise<number> {
+/** `--plan`: states the plan of the range against the ledger (read only) and fetches nothing. */
+async function printPlan(inv: Invocation, config: Config, deps: MainDeps): Promise<number> {
+  const stdout = deps.stdout ?? process.stdout;
+  const db = await openDatabase(config);
+  try {
+    const ledger = (await ledgerExists(db)) ? db : null;
+    const stated = await statePlan(ledger, inv, { from: inv.from!, to: inv.to }, config.ENTSOE_REQUESTS_PER_MINUTE);
+    stdout.write(`${stated.lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+async function ingest(
+  inv: Invocation,
+  config: Config & { ENTSOE_SECURITY_TOKEN: string },
+  deps: MainDeps,
+): Promise<number> {
   const stdout = deps.stdout ?? process.stdout;
   const stderr = deps.stderr ?? process.stderr;
   const progress = createProgress({ stream: stderr });
@@ -157,7 +185,7 @@ async function ingest(plan: Plan, config: Config & { ENTSOE_SECURITY_TOKEN: stri
   try {
     await migrate(db);
     const catalogue = await ensureCatalogue(db);
-    const p = plan;
+    const p = inv;
     const once = async (range: { from: Date; to: Date }) => {
       const started = Date.now();
       const args = {

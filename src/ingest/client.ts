@@ -161,6 +161,11 @@ export class EntsoeClient {
   /** Attempts sent so far (retries included). */
   requestCount = 0;
 
+  /** The pace: at most this many requests start per minute. */
+  get requestsPerMinute(): number {
+    return this.o.requestsPerMinute;
+  }
+
   constructor(options: EntsoeClientOptions) {
     if (!options.token) throw new EntsoeError('ENTSO-E security token is empty');
     this.o = {

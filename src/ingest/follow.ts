@@ -59,7 +59,7 @@ export async function follow(opts: FollowOptions): Promise<number> {
         : '';
     const waiting = summary.unpublished.length ? `, ${summary.unpublished.length} not published yet` : '';
     log(
-      `follow cycle ${cycles}: ${summary.completed}/${summary.planned} window(s), ${summary.rows} row(s)${waiting}${problems}`,
+      `follow cycle ${cycles}: ${summary.completed}/${summary.planned} window(s), ${summary.rows} row(s), ${summary.requests}/${summary.plannedRequests} request(s)${waiting}${problems}`,
     );
     if (opts.signal?.aborted) break;
     try {

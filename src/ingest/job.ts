@@ -17,6 +17,7 @@ import { inTransaction } from '../repositories/sql/executor.js';
 import { type EntsoeClient, EntsoeTransportError } from './client.js';
 import { EntsoeAuthError, EntsoeError, redactSecrets } from './entsoe/index.js';
 import { type ItemContext, prepareWindow } from './items.js';
+import { planLines, type RequestPlan, requestPlan } from './plan.js';
 import { type ProgressReporter, SILENT_PROGRESS } from './progress.js';
 import {
   type Item,
@@ -51,6 +52,8 @@ export interface IngestSummary {
   readonly runId: number;
   /** Windows planned by this run (windows finished earlier are not counted). */
   readonly planned: number;
+  /** Requests the run planned (see plan.ts); `requests` differs by retries and extra outage pages. */
+  readonly plannedRequests: number;
   readonly completed: number;
   readonly rows: number;
   readonly failed: readonly { readonly window: string; readonly error: string }[];
@@ -95,13 +98,15 @@ async function handleWindow(
   const now = opts.now ?? (() => new Date());
   const progress = opts.progress ?? SILENT_PROGRESS;
   const label = windowLabel(w);
+  const before = opts.client.requestCount;
+  const requests = () => opts.client.requestCount - before;
   progress.begin(label);
   try {
     const prepared = await prepareWindow(ctx, w, opts.signal);
     if (prepared.unpublished) {
       state.unpublished.push({ window: label, reason: prepared.unpublished });
       progress.note(`${label}: ${prepared.unpublished}; not done, fetched again by the next run`);
-      progress.end(label, { rows: 0 });
+      progress.end(label, { rows: 0, requests: requests() });
       return true;
     }
     if (prepared.ignored) progress.note(`${label}: ${prepared.ignored}`);
@@ -113,7 +118,7 @@ async function handleWindow(
     if (prepared.rows > 0) await opts.onCommitted?.(windowEvent(w));
     state.completed++;
     state.rows += prepared.rows;
-    progress.end(label, { rows: prepared.rows });
+    progress.end(label, { rows: prepared.rows, requests: requests() });
     return true;
   } catch (error) {
     if (opts.signal?.aborted) {
@@ -123,7 +128,7 @@ async function handleWindow(
     }
     const text = message(error);
     state.failed.push({ window: label, error: text });
-    progress.end(label, { rows: 0, error: text });
+    progress.end(label, { rows: 0, error: text, requests: requests() });
     await recordWindow(opts.db, runId, w, { status: 'failed', rows: 0, error: text, at: now() }).catch(() => undefined);
     if (isWindowError(error)) return true;
     state.fatal = error instanceof Error ? error : new Error(text);
@@ -131,23 +136,61 @@ async function handleWindow(
   }
 }
 
-/** Plans the windows of a selection that are still to fetch. */
+/** The windows of a selection still to fetch over a range, and what the ledger says was done. */
+export interface RunPlan {
+  readonly windows: PlannedWindow[];
+  /** Targets with nothing left to fetch. */
+  readonly upToDate: number;
+  /** Done windows of the range recorded by earlier runs (skipped). */
+  readonly loaded: number;
+}
+
+/**
+ * Plans the windows of a selection that are still to fetch; `db` null plans as if nothing was
+ * loaded (a database without its schema yet).
+ */
 export async function planRun(
-  db: Database,
+  db: Database | null,
   sel: TargetSelection,
   range: { from: Date; to: Date },
-): Promise<{ windows: PlannedWindow[]; upToDate: number }> {
+): Promise<RunPlan> {
   const targets = targetsFor(sel);
   const items = [...new Set(targets.map((t) => t.item))];
   const areas = [...new Set(targets.map((t) => t.areaKey))];
-  const done = await readFinishedWindows(db, items, areas, range);
+  const done = db ? await readFinishedWindows(db, items, areas, range) : [];
   const windows = planWindows(
     targets,
     range,
     done.map((d) => ({ ...d, item: d.item as Item })),
   );
   const pending = new Set(windows.map((w) => `${w.item}|${w.areaKey}`));
-  return { windows, upToDate: targets.filter((t) => !pending.has(`${t.item}|${t.areaKey}`)).length };
+  const selected = new Set(targets.map((t) => `${t.item}|${t.areaKey}`));
+  return {
+    windows,
+    upToDate: targets.filter((t) => !pending.has(`${t.item}|${t.areaKey}`)).length,
+    loaded: done.filter((d) => selected.has(`${d.item}|${d.areaKey}`)).length,
+  };
+}
+
+/** A run's plan with its request counts (see plan.ts) and its printed lines. */
+export interface StatedPlan extends RunPlan {
+  readonly requests: RequestPlan;
+  readonly lines: string[];
+}
+
+/**
+ * Plans a run and states it: windows, requests per data kind, the time they take at
+ * `requestsPerMinute`, and what the ledger skips. Reads the ledger only; fetches nothing.
+ */
+export async function statePlan(
+  db: Database | null,
+  sel: TargetSelection,
+  range: { from: Date; to: Date },
+  requestsPerMinute: number,
+): Promise<StatedPlan> {
+  const run = await planRun(db, sel, range);
+  const requests = requestPlan(run.windows, requestsPerMinute);
+  return { ...run, requests, lines: planLines(requests, db ? run : { noSchema: true }) };
 }
 
 /**
@@ -160,19 +203,20 @@ export async function runIngest(opts: IngestOptions): Promise<IngestSummary> {
   const progress = opts.progress ?? SILENT_PROGRESS;
   if (opts.from >= opts.to) throw new Error('ingest range is empty: --from must be before --to');
   const catalogue = opts.catalogue ?? (await ensureCatalogue(opts.db));
-  const { windows, upToDate } = await planRun(opts.db, opts, { from: opts.from, to: opts.to });
+  const plan = await statePlan(opts.db, opts, { from: opts.from, to: opts.to }, opts.client.requestsPerMinute);
   const lease = await startRun(opts.db, opts.args ?? {}, now());
   try {
     const abandonedRuns = await closeAbandonedRuns(opts.db, lease.id, now());
     if (abandonedRuns.length)
       progress.note(`run(s) ${abandonedRuns.join(', ')} left running by a process that ended: closed as abandoned`);
     const requestsBefore = opts.client.requestCount;
-    const state = await runWindows(opts, lease.id, windows, upToDate, catalogue);
+    const state = await runWindows(opts, lease.id, plan, catalogue);
     const error = runError(state);
     await finishRun(opts.db, lease.id, error ? 'failed' : 'done', error, now());
     return {
       runId: lease.id,
-      planned: windows.length,
+      planned: plan.windows.length,
+      plannedRequests: plan.requests.requests,
       ...state,
       requests: opts.client.requestCount - requestsBefore,
       abandonedRuns,
@@ -185,15 +229,18 @@ export async function runIngest(opts: IngestOptions): Promise<IngestSummary> {
 async function runWindows(
   opts: IngestOptions,
   runId: number,
-  windows: readonly PlannedWindow[],
-  upToDate: number,
+  plan: StatedPlan,
   catalogue: StoredCatalogue,
 ): Promise<RunState> {
   const progress = opts.progress ?? SILENT_PROGRESS;
   const ctx: ItemContext = { client: opts.client, catalogue, thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS };
   const state: RunState = { completed: 0, rows: 0, failed: [], unpublished: [], interrupted: false, fatal: null };
-  progress.start(windows.length, upToDate);
-  for (const w of windows) {
+  progress.start(plan.windows.length, plan.upToDate, {
+    lines: plan.lines,
+    requests: plan.requests.requests,
+    requestsPerMinute: plan.requests.requestsPerMinute,
+  });
+  for (const w of plan.windows) {
     if (opts.signal?.aborted) {
       state.interrupted = true;
       break;

@@ -3,14 +3,35 @@
  * otherwise (CI, files, pipes). Writes to stderr only; stdout stays free for the final summary.
  */
 
+/** The request plan an ingestion run states before fetching (built by plan.ts). */
+export interface PlanStatement {
+  /** The plan as printed. */
+  readonly lines: readonly string[];
+  /** Requests planned: the progress counts against them. */
+  readonly requests: number;
+  /** The client's pace: the ETA is never below the remaining requests at this rate. */
+  readonly requestsPerMinute: number;
+}
+
+/** What a finished window reports. */
+export interface WindowOutcome {
+  readonly rows: number;
+  readonly error?: string;
+  /** Upstream requests the window made (retries included); ingestion runs only. */
+  readonly requests?: number;
+}
+
 /** What the job reports. */
 export interface ProgressReporter {
-  /** The run planned `total` windows; `upToDate` targets needed none (earlier runs finished them). */
-  start(total: number, upToDate: number): void;
+  /**
+   * The run planned `total` windows; `upToDate` targets needed none (earlier runs finished them);
+   * an ingestion run also states its request plan, printed instead of the start line.
+   */
+  start(total: number, upToDate: number, plan?: PlanStatement): void;
   /** A window is being fetched. */
   begin(label: string): void;
   /** A window finished: committed with `rows` rows, or failed with `error`. */
-  end(label: string, outcome: { rows: number; error?: string }): void;
+  end(label: string, outcome: WindowOutcome): void;
   /** A free line (retry notices, warnings). */
   note(line: string): void;
   finish(): void;
@@ -57,7 +78,26 @@ export function barLine(done: number, total: number, etaMs: number | null, label
   return `${bar} ${done}/${total} ${pct}  ETA ${etaMs === null ? '?' : formatDuration(etaMs)}  ${label}`;
 }
 
-/** Creates the reporter for a stream: a bar on a TTY, one line per window otherwise. */
+/**
+ * Remaining time from the requests made so far: the planned requests left at the measured rate,
+ * never below them at the pace; null before the first request.
+ */
+export function requestEta(done: number, planned: number, elapsedMs: number, requestsPerMinute: number): number | null {
+  if (done === 0) return null;
+  const left = Math.max(0, planned - done);
+  return Math.max((elapsedMs / done) * left, (left * 60_000) / requestsPerMinute);
+}
+
+/** Requests per minute measured over `elapsedMs` (at least a second). */
+export function requestRate(done: number, elapsedMs: number): number {
+  return Math.round((done * 60_000) / Math.max(1000, elapsedMs));
+}
+
+/**
+ * Creates the reporter for a stream: a bar on a TTY, one line per window otherwise. With a request
+ * plan each line also counts requests against it: `[3/11] flows ES->FR 2025-01-01..2025-02-01: 744
+ * row(s); requests 5/19, 240/min (elapsed 1s, ETA 4s)`.
+ */
 export function createProgress(options: ProgressOptions = {}): ProgressReporter {
   const stream = options.stream ?? process.stderr;
   const tty = options.tty ?? Boolean(stream.isTTY);
@@ -68,11 +108,20 @@ export function createProgress(options: ProgressOptions = {}): ProgressReporter 
       `${n} window(s) to fetch${upToDate ? `, ${upToDate} target(s) already up to date` : ''}`);
   let total = 0;
   let done = 0;
+  let plan: PlanStatement | undefined;
+  let requests = 0;
   let started = now();
   let current = '';
   const clock = () => formatDuration(now() - started);
+  const left = () =>
+    plan
+      ? requestEta(requests, plan.requests, now() - started, plan.requestsPerMinute)
+      : eta(done, total, now() - started);
+  const counted = () =>
+    plan ? `requests ${requests}/${plan.requests}, ${requestRate(requests, now() - started)}/min` : '';
   const draw = () => {
-    const line = barLine(done, total, eta(done, total, now() - started), current);
+    const label = plan ? `${current}  (${counted()})` : current;
+    const line = barLine(done, total, left(), label);
     const cols = stream.columns ?? 120;
     stream.write(`\r\x1b[2K${line.slice(0, Math.max(20, cols - 1))}`);
   };
@@ -82,11 +131,13 @@ export function createProgress(options: ProgressOptions = {}): ProgressReporter 
     if (tty && total > 0) draw();
   };
   return {
-    start(n, upToDate) {
+    start(n, upToDate, statement) {
       total = n;
       done = 0;
+      requests = 0;
+      plan = statement;
       started = now();
-      print(startLine(n, upToDate));
+      for (const line of statement ? statement.lines : [startLine(n, upToDate)]) print(line);
     },
     begin(label) {
       current = label;
@@ -94,11 +145,12 @@ export function createProgress(options: ProgressOptions = {}): ProgressReporter 
     },
     end(label, outcome) {
       done++;
-      if (outcome.error) print(`failed ${label}: ${outcome.error}`);
+      requests += outcome.requests ?? 0;
+      if (outcome.error) print(`failed ${label}: ${outcome.error}${plan ? ` (${counted()})` : ''}`);
       else if (!tty) {
-        const left = eta(done, total, now() - started);
+        const eta = left();
         print(
-          `[${done}/${total}] ${label}: ${outcome.rows} row(s) (elapsed ${clock()}${left === null ? '' : `, ETA ${formatDuration(left)}`})`,
+          `[${done}/${total}] ${label}: ${outcome.rows} row(s)${plan ? `; ${counted()}` : ''} (elapsed ${clock()}${eta === null ? '' : `, ETA ${formatDuration(eta)}`})`,
         );
       } else draw();
     },

@@ -142,11 +142,55 @@ describe('npm run ingest', () => {
     [['--from', '2025-01-01', '--borders', 'ES->DE_LU'], /ES and DE_LU do not share a border/],
     [['--from', '2025-01-01', '--what', 'prices,weather'], /--what: unknown item\(s\) weather/],
     [['--from', '2025-01-01', '--bogus'], /Unknown option '--bogus'/],
+    [['--follow', '--plan'], /--plan plans a range: use it with --from, not --follow/],
   ])('exits 2 on %j', async (argv, message) => {
     const err = capture();
     const code = await main(argv, { config: config(), stdout: capture().stream, stderr: err.stream });
     expect(code).toBe(2);
     expect(err.text().split('\n')[0]).toMatch(message);
+  });
+
+  it('--plan prints the plan without a token, sends nothing and writes no schema; after a run it skips what was loaded', async () => {
+    const plain = { ...config(), PGLITE_DIR: join(dir, 'plan-db') };
+    const plan = async (to: string) => {
+      const out = capture();
+      const before = fake.requests.length;
+      const argv = ['--from', '2025-09-29', '--to', to, '--zones', 'ES', '--what', 'prices', '--plan'];
+      const code = await main(argv, {
+        config: { ...plain, ENTSOE_SECURITY_TOKEN: undefined },
+        stdout: out.stream,
+        stderr: capture().stream,
+      });
+      expect(code).toBe(0);
+      expect(fake.requests.length).toBe(before);
+      return out.text();
+    };
+    expect(await plan('2025-10-03')).toBe(
+      'plan: 1 window(s), 1 request(s); at 300 requests/min at least 0s (ENTSOE_REQUESTS_PER_MINUTE)\n' +
+        '  prices    A44: 1 zone(s), 1 window(s), 1 request(s) (a page per 100 days)\n' +
+        '  ledger: the database has no schema yet, nothing loaded\n',
+    );
+    const db = await openPglite(join(dir, 'plan-db'));
+    try {
+      expect(await rows(db, `SELECT to_regclass('ingestion_window')::text AS t`)).toEqual([{ t: null }]);
+    } finally {
+      await db.close();
+    }
+    const err = capture();
+    const argv = ['--from', '2025-09-29', '--to', '2025-10-03', '--zones', 'ES', '--what', 'prices'];
+    expect(await main(argv, { config: plain, stdout: capture().stream, stderr: err.stream })).toBe(0);
+    expect(err.text().split('\n')[0]).toBe(
+      'plan: 1 window(s), 1 request(s); at 300 requests/min at least 0s (ENTSOE_REQUESTS_PER_MINUTE)',
+    );
+    expect(err.text()).toMatch(
+      /^\[1\/1\] prices ES 2025-09-29\.\.2025-10-03: 240 row\(s\); requests 1\/1, \d+\/min \(elapsed \d+s, ETA 0s\)$/m,
+    );
+    // 2025-10-03..2025-10-10 is left: 8 delivery days, one page.
+    expect(await plan('2025-10-10')).toBe(
+      'plan: 1 window(s), 1 request(s); at 300 requests/min at least 0s (ENTSOE_REQUESTS_PER_MINUTE)\n' +
+        '  prices    A44: 1 zone(s), 1 window(s), 1 request(s) (a page per 100 days)\n' +
+        '  ledger: 1 window(s) of the range already loaded, skipped\n',
+    );
   });
 
   it('exits 2 when the token is not configured', async () => {

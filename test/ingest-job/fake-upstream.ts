@@ -1,6 +1,7 @@
 /**
  * A fake ENTSO-E Transparency Platform on loopback: serves documents by documentType and
- * in/out domain (and offset), answers "No matching data" otherwise, checks the token like the real
+ * in/out domain (and offset), or from a function of the request's parameters (documents of the
+ * requested period), answers "No matching data" otherwise, checks the token like the real
  * one (HTML 401), and plays scripted faults: 429 with Retry-After, 5xx, slow replies, replies held
  * until the test releases them, truncated bodies, connection resets, alternative bodies.
  */
@@ -54,6 +55,10 @@ export interface FakeUpstream {
   serve(key: string, doc: Doc): void;
   /** Queues faults for a key, or `*` for any request. */
   fail(key: string, ...faults: Fault[]): void;
+  /** Plays `fault` on the request of that index in {@link requests} (0-based, counted since start). */
+  failAt(index: number, fault: Fault): void;
+  /** Answers requests with no document served for their key: `answer` sees the parameters (no token); undefined is "No matching data". */
+  respond(answer: (params: URLSearchParams) => Doc | undefined): void;
   close(): Promise<void>;
 }
 
@@ -91,17 +96,20 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   const docs = new Map<string, Doc>();
   const faults = new Map<string, Fault[]>();
   const requests: SeenRequest[] = [];
+  const atIndex = new Map<number, Fault>();
+  let answer: ((params: URLSearchParams) => Doc | undefined) | undefined;
   const takeFault = (key: string): Fault | undefined => faults.get(key)?.shift() ?? faults.get('*')?.shift();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const params = new URL(req.url ?? '/', 'http://fake').searchParams;
     const { securityToken, ...rest } = Object.fromEntries(params);
     const key = keyOf(params);
-    const fault = takeFault(key);
+    const fault = atIndex.get(requests.length) ?? takeFault(key);
     requests.push({ key, params: rest, fault: fault?.kind ?? null });
     if (securityToken !== TOKEN)
       return send(res, { body: fixture('HTTP401_invalid_token_body.html'), status: 401, contentType: 'text/html' });
-    const doc = docs.get(key) ?? NO_DATA;
+    params.delete('securityToken');
+    const doc = docs.get(key) ?? answer?.(params) ?? NO_DATA;
     switch (fault?.kind) {
       case 'status':
         res.writeHead(fault.status, { 'content-type': 'text/html', ...fault.headers });
@@ -133,6 +141,8 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     requests,
     serve: (key, doc) => void docs.set(key, doc),
     fail: (key, ...more) => void faults.set(key, [...(faults.get(key) ?? []), ...more]),
+    failAt: (index, fault) => void atIndex.set(index, fault),
+    respond: (fn) => void (answer = fn),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -198,6 +198,23 @@ describe('progress', () => {
     );
   });
 
+  it('counts requests against a stated plan: rate measured, ETA never below the pace', () => {
+    const out = sink();
+    let now = 0;
+    const p = createProgress({ stream: out.stream, now: () => now });
+    p.start(2, 0, { lines: ['plan: 2 window(s), 10 request(s)', '  prices …'], requests: 10, requestsPerMinute: 60 });
+    now = 2000;
+    // 4 requests in 2 s: 120/min; 6 left take 3 s at that rate but 6 s at the pace of 60/min.
+    p.end('prices ES 2025', { rows: 5, requests: 4 });
+    now = 3000;
+    p.end('prices PT 2025', { rows: 0, error: 'boom', requests: 1 });
+    expect(out.text()).toBe(
+      'plan: 2 window(s), 10 request(s)\n  prices …\n' +
+        '[1/2] prices ES 2025: 5 row(s); requests 4/10, 120/min (elapsed 2s, ETA 6s)\n' +
+        'failed prices PT 2025: boom (requests 5/10, 100/min)\n',
+    );
+  });
+
   it('draws a bar with ETA on a terminal', () => {
     expect(barLine(3, 12, 90_000, 'flows ES->FR', 12)).toBe('[###---------] 3/12  25%  ETA 1m30s  flows ES->FR');
     expect(formatDuration(3_723_000)).toBe('1h02m');

@@ -39,6 +39,16 @@ export async function finishRun(
   );
 }
 
+/** Whether the database has the ledger (a database never migrated has not). */
+export async function ledgerExists(db: Executor): Promise<boolean> {
+  const rows = await run<{ t: string | null }>(
+    db,
+    'ledgerExists',
+    Prisma.sql`SELECT to_regclass('ingestion_window')::text AS t`,
+  );
+  return Boolean(rows[0]?.t);
+}
+
 /**
  * Done windows of the given items and areas that overlap [from, to).
  */
