@@ -69,22 +69,25 @@ describe('request counts of a plan', () => {
     expect(windowRequests(window('outages', 'ES->FR', '2015-01-01', '2016-01-01'))).toBe(2);
   });
 
-  it('plans every zone and border of the catalogue from 2015 to 2026-11-27: 10,752 requests, 35m50s at 300/min', () => {
+  it('plans every zone and border of the catalogue from 2015 to 2026-11-27, each over its period: 10,947 requests, 36m29s at 300/min', () => {
     const targets = targetsFor({ what: [...ITEMS] });
     const windows = planWindows(targets, { from: d('2015-01-01'), to: d('2026-11-27') }, []);
     const plan = requestPlan(windows, 300);
-    // 46 zones x 12 year windows x 4 pages (2015: 366 days, 2016: 367, 2026 to 11-27: 331);
-    // 89 borders x 12 windows x 2 directions per border item.
+    // 51 zones (46 current, 5 historical) in UTC-year windows of up to 4 pages of 100 days, each zone
+    // over its period: 552 windows of the 46 current zones less 3 each for AT, DE_LU and IE_SEM (from
+    // 2018-09-30T22:00Z / 23:00Z: 2018..2026) and 5 for IT_CALA (from 2020-12-31T23:00Z: 2020..2026),
+    // plus DE_AT_LU 4 (2015..2018) and the four Italian poles 6 each (2015..2020): 566 windows.
+    // 106 borders (89 current, 17 historical), 2 directions per border item.
     expect(plan.kinds.map((k) => [k.item, k.document, k.areas, k.windows, k.requests])).toEqual([
-      ['prices', 'A44', 46, 552, 2208],
-      ['flows', 'A11', 89, 1068, 2136],
-      ['schedules', 'A09', 89, 1068, 2136],
-      ['ntc', 'A61', 89, 1068, 2136],
-      ['outages', 'A78', 89, 1068, 2136],
+      ['prices', 'A44', 51, 566, 2251],
+      ['flows', 'A11', 106, 1087, 2174],
+      ['schedules', 'A09', 106, 1087, 2174],
+      ['ntc', 'A61', 106, 1087, 2174],
+      ['outages', 'A78', 106, 1087, 2174],
     ]);
-    expect(plan).toMatchObject({ windows: 4824, requests: 10752, requestsPerMinute: 300, paceMs: 2_150_400 });
+    expect(plan).toMatchObject({ windows: 4914, requests: 10947, requestsPerMinute: 300, paceMs: 2_189_400 });
     expect(planLines(plan)[0]).toBe(
-      'plan: 4824 window(s), 10752 request(s); at 300 requests/min at least 35m50s (ENTSOE_REQUESTS_PER_MINUTE)',
+      'plan: 4914 window(s), 10947 request(s); at 300 requests/min at least 36m29s (ENTSOE_REQUESTS_PER_MINUTE)',
     );
   });
 
