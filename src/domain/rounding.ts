@@ -20,3 +20,8 @@ export const WIRE_PRICE_DECIMALS = 4;
 export const MW_DECIMALS = 3;
 /** Decimals of percentages: 0.0001 %. */
 export const PERCENT_DECIMALS = 4;
+
+/** Percentage of part in total (0 when total is 0), rounded to 0.0001 (%). */
+export function percentOf(part: number, total: number): number {
+  return total > 0 ? Math.round((1e6 * part) / total) / 1e4 : 0;
+}

@@ -1,5 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { Resolution } from '../../domain/resolution.js';
+import { DAY_MS, WEEK_MS } from '../../domain/calendar.js';
+import { bucketCuts, readAhead, RowBatches, splitAt } from '../../domain/row-batches.js';
 import { isoDay, splitDays, type TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { zoneHours } from './rollup.js';
@@ -31,6 +33,15 @@ export interface FlowTypeCounts {
   readonly hours: number;
 }
 
+/** Bucket starts (instants) a read is limited to: [from, to), either side open when absent. */
+interface BucketBounds {
+  readonly from?: Date;
+  readonly to?: Date;
+}
+
+/** How far past its start a local day or week may reach, ms (a 25-hour day, a week across a DST switch, with a day to spare). */
+const LOCAL_BUCKET_REACH_MS = { day: 2 * DAY_MS, week: WEEK_MS + DAY_MS } as const;
+
 /**
  * Assessed hours per border and bucket, by flow type, from the daily rollup (1D or 1W buckets).
  * Read through the driver (not Prisma), with bucket starts as epoch ms: 15,000 rows for 5 years of
@@ -42,9 +53,44 @@ export async function findFlowTypeCounts(
   resolution: Resolution,
   tz?: BorderTimeZones,
 ): Promise<FlowTypeCounts[]> {
+  return readFlowTypeCounts(db, f, resolution, tz, {});
+}
+
+/**
+ * {@link findFlowTypeCounts} in batches of `bucketsPerBatch` UTC days or ISO weeks each, read one
+ * after the other as the batches are taken (see `readAhead`), in the same order. At UTC buckets a
+ * batch is the same statement over the batch's part of the range; with `tz` (local buckets, which
+ * straddle any UTC cut) it counts the hours from the cut on and keeps the buckets starting
+ * between its cuts.
+ */
+export function flowTypeCountBatches(
+  db: Database,
+  f: FlowFilter,
+  resolution: Resolution,
+  bucketsPerBatch: number,
+  tz?: BorderTimeZones,
+): RowBatches<FlowTypeCounts> {
+  const unit = bucketUnit(resolution) === 'week' ? 'week' : 'day';
+  const cuts = bucketCuts(f, unit, bucketsPerBatch);
+  const reads = splitAt(f, cuts).map((part, i) => {
+    if (!tz) return () => readFlowTypeCounts(db, { ...f, ...part }, resolution, undefined, {});
+    const bounds = { from: i > 0 ? part.from : undefined, to: cuts[i] };
+    const to = cuts[i] ? new Date(Math.min(f.to.getTime(), cuts[i].getTime() + LOCAL_BUCKET_REACH_MS[unit])) : f.to;
+    return () => readFlowTypeCounts(db, { ...f, from: part.from, to }, resolution, tz, bounds);
+  });
+  return new RowBatches(readAhead(reads));
+}
+
+async function readFlowTypeCounts(
+  db: Database,
+  f: FlowFilter,
+  resolution: Resolution,
+  tz: BorderTimeZones | undefined,
+  buckets: BucketBounds,
+): Promise<FlowTypeCounts[]> {
   const bucket = dayBucket(resolution, Prisma.sql`d.day`);
   const sums = tz
-    ? localFlowTypeSums(f, resolution, tz)
+    ? localFlowTypeSums(f, resolution, tz, buckets)
     : Prisma.sql`
       SELECT ${bucket} AS bucket, d.border_id,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'convergence'), 0)::int AS convergence,
@@ -79,16 +125,24 @@ export async function findFlowTypeCounts(
  * Hours per flow type of each border in local days or weeks of its zone A's time zone, counted
  * from border_hour (the UTC-day rollups cannot serve local days); `bucket` is a timestamptz.
  */
-function localFlowTypeSums(f: FlowFilter, resolution: Resolution, tz: BorderTimeZones): Prisma.Sql {
+function localFlowTypeSums(
+  f: FlowFilter,
+  resolution: Resolution,
+  tz: BorderTimeZones,
+  buckets: BucketBounds,
+): Prisma.Sql {
+  const bucket = localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`);
+  const from = buckets.from ? Prisma.sql`AND ${bucket} >= ${buckets.from}` : Prisma.empty;
+  const to = buckets.to ? Prisma.sql`AND ${bucket} < ${buckets.to}` : Prisma.empty;
   return Prisma.sql`
-      SELECT ${localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`)} AS bucket, h.border_id,
+      SELECT ${bucket} AS bucket, h.border_id,
              (count(*) FILTER (WHERE h.flow_type = 'convergence'))::int AS convergence,
              (count(*) FILTER (WHERE h.flow_type = 'congestion'))::int AS congestion,
              (count(*) FILTER (WHERE h.flow_type = 'counter_intuitive'))::int AS counter_intuitive,
              (count(*) FILTER (WHERE h.flow_type = 'outage'))::int AS outage,
              count(*)::int AS hours
       FROM border_hour h JOIN ${borderTimeZoneTable(tz)} ON tz.border_id = h.border_id
-      WHERE ${hourConditions(f)}
+      WHERE ${hourConditions(f)} ${from} ${to}
       GROUP BY 1, 2
     `;
 }
