@@ -5,7 +5,7 @@ import { bucketCuts, readAhead, RowBatches, splitAt } from '../../domain/row-bat
 import { isoDay, splitDays, type TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { zoneHours } from './rollup.js';
-import { bucketSums, type FlowFilter, hourConditions } from './sql.js';
+import { dailyHours, type FlowFilter, hourConditions } from './sql.js';
 import {
   type BorderTimeZones,
   borderTimeZoneTable,
@@ -88,21 +88,9 @@ async function readFlowTypeCounts(
   tz: BorderTimeZones | undefined,
   buckets: BucketBounds,
 ): Promise<FlowTypeCounts[]> {
-  const bucket = dayBucket(resolution, Prisma.sql`d.day`);
-  const sums = tz
-    ? localFlowTypeSums(f, resolution, tz, buckets)
-    : Prisma.sql`
-      SELECT ${bucket} AS bucket, d.border_id,
-             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'convergence'), 0)::int AS convergence,
-             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'congestion'), 0)::int AS congestion,
-             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'counter_intuitive'), 0)::int AS counter_intuitive,
-             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'outage'), 0)::int AS outage,
-             sum(d.hours)::int AS hours
-      FROM (${bucketSums(f, resolution)}) d
-      GROUP BY 1, 2
-    `;
+  const sums = tz ? localFlowTypeSums(f, resolution, tz, buckets) : utcFlowTypeSums(f, resolution);
   const statement = Prisma.sql`
-    SELECT ${epochMs(tz ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket`))} AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
+    SELECT ${epochMs(tz ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket::timestamp`))} AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
            s.convergence, s.congestion, s.counter_intuitive AS "counterIntuitive", s.outage, s.hours
     FROM (${sums}) s
     JOIN border b ON b.id = s.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
@@ -119,6 +107,40 @@ async function readFlowTypeCounts(
     outage: r.outage,
     hours: r.hours,
   }));
+}
+
+/** Hours per flow type of the rows `d` of one border and bucket, in the column order of the counts. */
+const TYPE_HOURS = Prisma.sql`
+             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'convergence'), 0)::int AS convergence,
+             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'congestion'), 0)::int AS congestion,
+             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'counter_intuitive'), 0)::int AS counter_intuitive,
+             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'outage'), 0)::int AS outage,
+             sum(d.hours)::int AS hours`;
+
+/**
+ * Hours per flow type of each border in UTC days or ISO weeks; `bucket` is the bucket's first day
+ * (`date`). The whole weeks of border_weekly are grouped by their own `week` (already the bucket:
+ * a grouping in the index's order), the days and hours around them by their bucket; the two never
+ * share a bucket.
+ */
+function utcFlowTypeSums(f: FlowFilter, resolution: Resolution): Prisma.Sql {
+  const { days, weekly } = dailyHours(f, resolution === '1W');
+  const parts: Prisma.Sql[] = [];
+  if (days) {
+    parts.push(Prisma.sql`
+      SELECT ${dayBucket(resolution, Prisma.sql`d.day`)}::date AS bucket, d.border_id, ${TYPE_HOURS}
+      FROM (${days}) d
+      GROUP BY 1, 2`);
+  }
+  if (weekly) {
+    parts.push(Prisma.sql`
+      SELECT d.day AS bucket, d.border_id, ${TYPE_HOURS}
+      FROM (${weekly}) d
+      GROUP BY d.day, d.border_id`);
+  }
+  return parts.length
+    ? Prisma.join(parts, ' UNION ALL ')
+    : Prisma.sql`SELECT NULL::date AS bucket, NULL::smallint AS border_id, 0 AS convergence, 0 AS congestion, 0 AS counter_intuitive, 0 AS outage, 0 AS hours WHERE false`;
 }
 
 /**
