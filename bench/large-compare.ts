@@ -150,11 +150,15 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** Per data set of one case: the medians of each round, every request's time, and the process's RSS peak. */
+/**
+ * Per data set of one case: the medians of each round, every request's time, the process's RSS
+ * peak, and the largest rise of RSS over its value when a round of the cell started.
+ */
 interface Cell {
   readonly rounds: number[];
   readonly all: number[];
   rssPeak: number;
+  rssRise: number;
 }
 
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
@@ -181,7 +185,7 @@ export async function runLargeCompare(opts: CompareOptions): Promise<string> {
         counts[i]![j] = Math.max(3, Math.min(40, Math.ceil(opts.sliceMs / Math.max(1, median(warm)))));
       }
     }
-    const cells: Cell[][] = cases.map(() => sets.map(() => ({ rounds: [], all: [], rssPeak: 0 })));
+    const cells: Cell[][] = cases.map(() => sets.map(() => ({ rounds: [], all: [], rssPeak: 0, rssRise: 0 })));
     for (let round = 0; round < opts.rounds; round++) {
       const order = sets.map((_, j) => j);
       if (round % 2) order.reverse();
@@ -189,8 +193,11 @@ export async function runLargeCompare(opts: CompareOptions): Promise<string> {
         for (const j of order) {
           const cell = cells[i]![j]!;
           const times: number[] = [];
+          const start = process.memoryUsage().rss;
           const timer = setInterval(() => {
-            cell.rssPeak = Math.max(cell.rssPeak, process.memoryUsage().rss);
+            const rss = process.memoryUsage().rss;
+            cell.rssPeak = Math.max(cell.rssPeak, rss);
+            cell.rssRise = Math.max(cell.rssRise, rss - start);
           }, 20);
           try {
             for (let k = 0; k < counts[i]![j]!; k++) times.push(await timeOne(urls[i]![j]!));
@@ -227,15 +234,15 @@ export async function runLargeCompare(opts: CompareOptions): Promise<string> {
     return [
       `### Large data sets side by side on PostgreSQL 15 (${sets.map((s, j) => `${opts.schemaPrefix}${s.years}y: ${sizes[j]!.prices} prices, ${sizes[j]!.hours} border-hours`).join('; ')})`,
       '',
-      `Per cell: min-max over ${opts.rounds} rounds of each round's median; ratio = median of all requests, ${sets[big]!.years} y / ${sets[ref]!.years} y; peak = the bench process's RSS (server in process) while the cell ran.`,
+      `Per cell: min-max over ${opts.rounds} rounds of each round's median; ratio = median of all requests, ${sets[big]!.years} y / ${sets[ref]!.years} y; RSS peak = the bench process's RSS (server and client in process) while the cell ran, and in brackets its largest rise over its value when a round of the cell started.`,
       '',
-      `| request | ${head.join(' | ')} | ratio | target | met? | RSS peak ${sets[big]!.years} y |`,
+      `| request | ${head.join(' | ')} | ratio | target | met? | RSS peak (rise) ${sets[big]!.years} y |`,
       `|---|${sets.map(() => '---|').join('')}---|---|---|---|`,
       ...cases.map((c, i) => {
         const row = cells[i]!;
         const ratio = median(row[big]!.all) / median(row[ref]!.all);
         const met = c.met(median(row[big]!.all), ratio);
-        return `| ${c.name} | ${row.map((cell) => `${spread(cell)} (${cell.all.length})`).join(' | ')} | ${ratio.toFixed(2)} | ${c.target} | ${met ? 'yes' : '**no**'} | ${Math.round(row[big]!.rssPeak / 1_048_576)} MB |`;
+        return `| ${c.name} | ${row.map((cell) => `${spread(cell)} (${cell.all.length})`).join(' | ')} | ${ratio.toFixed(2)} | ${c.target} | ${met ? 'yes' : '**no**'} | ${Math.round(row[big]!.rssPeak / 1_048_576)} MB (+${Math.round(row[big]!.rssRise / 1_048_576)}) |`;
       }),
       '',
       ingest,

@@ -1,4 +1,5 @@
 import { rounder } from '../domain/rounding.js';
+import type { Rows } from '../domain/row-batches.js';
 
 /** What a field's getter returns, by wire kind (null aside). */
 interface KindValues {
@@ -137,7 +138,6 @@ export const restFields = <R>(c: RowContract<R>) =>
 export const graphqlFields = <R>(c: RowContract<R>) =>
   c.fields.filter((f): f is Field<R> & { graphql: string } => f.graphql !== undefined);
 
-/** The row type of a service returning `{ meta, rows }`. */
-export type ServiceRow<F extends (...a: never[]) => Promise<{ rows: readonly unknown[] }>> = Awaited<
-  ReturnType<F>
->['rows'][number];
+/** The row type of a service returning `{ meta, rows }`, rows all at once or in batches. */
+export type ServiceRow<F extends (...a: never[]) => Promise<{ rows: Rows<unknown> }>> =
+  Awaited<ReturnType<F>>['rows'] extends Rows<infer R> ? R : never;

@@ -116,12 +116,16 @@ const CHUNK_ROWS = 1_000;
  * chunk's REST rows ({@link wireRowOf}) written by one native `JSON.stringify`, which costs less
  * than assembling the text field by field.
  */
-export function* jsonChunks<R>(
+export function jsonChunks<R>(
   contract: RowContract<R>,
   rows: readonly R[],
   zoneOf?: RowTimeZone<R>,
 ): Generator<string> {
-  const wire = wireRowOf(contract, zoneOf);
+  return jsonTexts(wireRowOf(contract, zoneOf), rows);
+}
+
+/** {@link jsonChunks} of rows with their wire rows made by `wire` (one {@link wireRowOf} for every batch of an answer). */
+export function* jsonTexts<R>(wire: (row: R) => WireRow, rows: readonly R[]): Generator<string> {
   for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
     const chunk: WireRow[] = new Array<WireRow>(Math.min(CHUNK_ROWS, rows.length - at));
     for (let i = 0; i < chunk.length; i++) chunk[i] = wire(rows[at + i] as R);

@@ -22,3 +22,8 @@ export const MW_DECIMALS = 3;
 export const HOUR_DECIMALS = 4;
 /** Decimals of percentages: 0.0001 %. */
 export const PERCENT_DECIMALS = 4;
+
+/** Percentage of part in total (0 when total is 0), rounded to 0.0001 (%). */
+export function percentOf(part: number, total: number): number {
+  return total > 0 ? Math.round((1e6 * part) / total) / 1e4 : 0;
+}

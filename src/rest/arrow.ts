@@ -19,6 +19,7 @@ import {
 import { type Field, restFields, type RowContract } from '../contract/fields.js';
 import { type RowTimeZone, yearOf } from '../contract/json.js';
 import { zonedFormatter } from '../domain/time-zone.js';
+import { type RowWriter, writeArray } from './chunks.js';
 
 /** Media type of the Arrow IPC stream format. */
 export const ARROW_CONTENT_TYPE = 'application/vnd.apache.arrow.stream';
@@ -131,20 +132,33 @@ const BATCH_ROWS = 1_000;
  * batch of `BATCH_ROWS` rows per chunk, then the end-of-stream marker. Columns are typed from the
  * contract (int32, float64, bool, UTC millisecond timestamps, dates, utf8, lists, structs).
  */
-export function* arrowChunks<R>(
+export function arrowChunks<R>(
   contract: RowContract<R>,
   rows: readonly R[],
   zoneOf?: RowTimeZone<R>,
 ): Generator<Uint8Array> {
+  return writeArray(rows, arrowWriter(contract, zoneOf));
+}
+
+/** How {@link arrowChunks} writes rows: record batches of each run of rows, then the end (with an empty batch when no row came). */
+export function arrowWriter<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): RowWriter<R, Uint8Array> {
   const schema = arrowSchema(contract);
   const sink = new Collector();
   const writer = new RecordBatchStreamWriter({ autoDestroy: false });
   writer.reset(sink, schema);
-  if (rows.length === 0) writer.write(batchOf(schema, contract, []));
-  for (let at = 0; at < rows.length; at += BATCH_ROWS) {
-    writer.write(batchOf(schema, contract, rows.slice(at, at + BATCH_ROWS), zoneOf));
-    yield sink.take();
-  }
-  writer.finish();
-  yield sink.take();
+  let written = false;
+  return {
+    *rows(rows) {
+      for (let at = 0; at < rows.length; at += BATCH_ROWS) {
+        writer.write(batchOf(schema, contract, rows.slice(at, at + BATCH_ROWS), zoneOf));
+        written = true;
+        yield sink.take();
+      }
+    },
+    *tail() {
+      if (!written) writer.write(batchOf(schema, contract, []));
+      writer.finish();
+      yield sink.take();
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { restFields, type RowContract } from '../contract/fields.js';
 import { type RowTimeZone, wireRowOf, type WireRow, type WireValue } from '../contract/json.js';
+import { type RowWriter, writeArray } from './chunks.js';
 
 /** A CSV column: its header (nested fields dotted, `coverage.prices.datetime_from`) and the path to its value in a wire row. */
 export interface CsvColumn {
@@ -90,18 +91,23 @@ const CHUNK_ROWS = 1_000;
  * CSV text of domain rows, in chunks: the header line, then `CHUNK_ROWS` lines at a time. Values are
  * the contract's wire values (those of the JSON rows), so the two formats agree field by field.
  */
-export function* csvChunks<R>(
-  contract: RowContract<R>,
-  rows: readonly R[],
-  zoneOf?: RowTimeZone<R>,
-): Generator<string> {
+export function csvChunks<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Generator<string> {
+  return writeArray(rows, csvWriter(contract, zoneOf));
+}
+
+/** How {@link csvChunks} writes rows: the header line first, then the lines of each run of rows. */
+export function csvWriter<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): RowWriter<R, string> {
   const columns = csvColumns(contract);
   const wire = wireRowOf(contract, zoneOf);
   const line = csvLineOf(columns);
-  yield csvHeader(columns);
-  for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
-    let text = '';
-    for (let i = at; i < Math.min(rows.length, at + CHUNK_ROWS); i++) text += line(wire(rows[i] as R));
-    yield text;
-  }
+  return {
+    head: () => [csvHeader(columns)],
+    *rows(rows) {
+      for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
+        let text = '';
+        for (let i = at; i < Math.min(rows.length, at + CHUNK_ROWS); i++) text += line(wire(rows[i] as R));
+        yield text;
+      }
+    },
+  };
 }

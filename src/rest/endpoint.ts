@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { RowContract } from '../contract/fields.js';
-import { jsonChunks, type RowTimeZone } from '../contract/json.js';
+import { jsonTexts, type RowTimeZone, wireRowOf } from '../contract/json.js';
+import type { RowBatches, Rows } from '../domain/row-batches.js';
+import { type Chunks, type RowWriter, writeRows } from './chunks.js';
 import { rowSchema } from '../contract/zod.js';
 import type { ServiceDeps } from '../services/context.js';
 import type { Meta } from '../services/meta.js';
@@ -12,11 +14,12 @@ import { restQuery } from './params.js';
  * Rows a handler serialised itself, for large pages: `chunks()` yields the JSON texts of
  * consecutive rows (objects of the endpoint's row schema, comma-separated inside a chunk, no
  * brackets), exactly as `JSON.stringify` writes them. The router streams the chunks as they are
- * produced, so the response never exists as one string next to the rows it came from.
+ * produced, so the response never exists as one string next to the rows it came from; rows in
+ * batches ({@link RowBatches}) are written as each batch is read.
  */
 export class JsonRows {
   constructor(
-    readonly chunks: () => Iterator<string>,
+    readonly chunks: () => Chunks<string>,
     /** The domain rows and their contract, from which the other formats (CSV, Arrow) are written. */
     readonly table: RowTable,
   ) {}
@@ -25,7 +28,7 @@ export class JsonRows {
 /** Domain rows with the contract that writes them. */
 export interface RowTable {
   readonly contract: RowContract<any>;
-  readonly rows: readonly unknown[];
+  readonly rows: Rows<unknown>;
   /** Under `tz`: the IANA zone each row's instants and days are written in. */
   readonly rowTimeZone?: RowTimeZone<any> | undefined;
 }
@@ -83,7 +86,7 @@ export interface RowsEndpointSpec<P extends readonly ParamRef[], R> extends Endp
   readonly rows: (
     deps: ServiceDeps,
     input: InputOf<P>,
-  ) => Promise<{ meta: Meta; rows: readonly R[]; rowTimeZone?: RowTimeZone<R> }>;
+  ) => Promise<{ meta: Meta; rows: Rows<R>; rowTimeZone?: RowTimeZone<R> }>;
 }
 
 /** Declares an endpoint whose query schema derives from its parameters and whose row schema and serialiser derive from its row contract. */
@@ -99,7 +102,7 @@ export function rowsEndpoint<const P extends readonly ParamRef[], R>(spec: RowsE
       const result = await namedOn('rest', params, () => rows(deps, input));
       return {
         meta: result.meta,
-        data: new JsonRows(() => jsonChunks(contract, result.rows, result.rowTimeZone), {
+        data: new JsonRows(() => writeRows(result.rows, jsonWriter(contract, result.rowTimeZone)), {
           contract,
           rows: result.rows,
           rowTimeZone: result.rowTimeZone,
@@ -107,4 +110,10 @@ export function rowsEndpoint<const P extends readonly ParamRef[], R>(spec: RowsE
       };
     },
   };
+}
+
+/** How JSON rows are written: {@link jsonTexts} of each run of rows, one wire row maker for all of them. */
+function jsonWriter<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): RowWriter<R, string> {
+  const wire = wireRowOf(contract, zoneOf);
+  return { rows: (rows) => jsonTexts(wire, rows) };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { ARROW_CONTENT_TYPE, arrowChunks } from './arrow.js';
-import { csvChunks } from './csv.js';
+import { ARROW_CONTENT_TYPE, arrowWriter } from './arrow.js';
+import { type Chunks, writeRows } from './chunks.js';
+import { csvWriter } from './csv.js';
 import type { Endpoint, JsonRows } from './endpoint.js';
 import { metaHeaders } from './meta-headers.js';
 import { FORMATS, type Format, formatParam, negotiateFormat } from './negotiation.js';
@@ -31,14 +32,22 @@ export function representation(request: Request, url: URL): Format {
   return FORMATS.find((f) => f === given) ?? negotiateFormat(request.headers.get('accept'));
 }
 
-/** Streams chunks (text as UTF-8), one chunk per pull. */
-function streamed(chunks: Iterator<string | Uint8Array>, headers: Record<string, string>): Response {
+/**
+ * Streams chunks (text as UTF-8), one chunk per pull. The first chunk is taken before the response
+ * exists, so that a failure to read the first rows is an error response, not a cut body.
+ */
+async function streamed(chunks: Chunks<string | Uint8Array>, headers: Record<string, string>): Promise<Response> {
   const encoder = new TextEncoder();
+  let pending: IteratorResult<string | Uint8Array> | null = await chunks.next();
   const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = chunks.next();
+    async pull(controller) {
+      const next = pending ?? (await chunks.next());
+      pending = null;
       if (next.done) controller.close();
       else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+    },
+    async cancel() {
+      await chunks.return?.();
     },
   });
   return new Response(body, { headers });
@@ -49,8 +58,13 @@ const fileName = (path: string, extension: string): string =>
   `${path.split('/').filter(Boolean).at(-1) ?? 'data'}.${extension}`;
 
 /** The CSV response of an endpoint's rows, streamed chunk by chunk, its meta in headers. */
-export function csvResponse(endpoint: Endpoint, meta: z.infer<typeof MetaSchema>, data: JsonRows, url: URL): Response {
-  return streamed(csvChunks(data.table.contract, data.table.rows, data.table.rowTimeZone), {
+export function csvResponse(
+  endpoint: Endpoint,
+  meta: z.infer<typeof MetaSchema>,
+  data: JsonRows,
+  url: URL,
+): Promise<Response> {
+  return streamed(writeRows(data.table.rows, csvWriter(data.table.contract, data.table.rowTimeZone)), {
     'content-type': CSV_CONTENT_TYPE,
     'content-disposition': `attachment; filename="${fileName(endpoint.path, 'csv')}"`,
     ...metaHeaders(meta, url),
@@ -63,8 +77,8 @@ export function arrowResponse(
   meta: z.infer<typeof MetaSchema>,
   data: JsonRows,
   url: URL,
-): Response {
-  return streamed(arrowChunks(data.table.contract, data.table.rows, data.table.rowTimeZone), {
+): Promise<Response> {
+  return streamed(writeRows(data.table.rows, arrowWriter(data.table.contract, data.table.rowTimeZone)), {
     'content-type': ARROW_CONTENT_TYPE,
     'content-disposition': `attachment; filename="${fileName(endpoint.path, 'arrows')}"`,
     ...metaHeaders(meta, url),

@@ -33,19 +33,19 @@ type ResponseClass = typeof Response;
  * Response of the server's own fetch API, which the Node adapter writes to the socket as it is,
  * where the global Response's body would be read back through a stream of encoded chunks.
  */
-function streamedJson(
+async function streamedJson(
   meta: unknown,
   rows: JsonRows,
   ServerResponse: ResponseClass,
-): { response: Response; text?: string } {
+): Promise<{ response: Response; text?: string }> {
   const chunks = rows.chunks();
   const taken: string[] = [];
   let size = 0;
-  let next = chunks.next();
+  let next = await chunks.next();
   while (!next.done && size < WHOLE_BODY_CHARS) {
     taken.push(next.value);
     size += next.value.length;
-    next = chunks.next();
+    next = await chunks.next();
   }
   const head = `{"meta":${JSON.stringify(meta)},"data":[${taken.join(',')}`;
   if (next.done) {
@@ -58,8 +58,8 @@ function streamedJson(
     start(controller) {
       controller.enqueue(encoder.encode(head));
     },
-    pull(controller) {
-      const chunk = pending ?? chunks.next();
+    async pull(controller) {
+      const chunk = pending ?? (await chunks.next());
       pending = null;
       if (chunk.done) {
         controller.enqueue(encoder.encode(']}'));
@@ -67,6 +67,9 @@ function streamedJson(
         return;
       }
       controller.enqueue(encoder.encode(`,${chunk.value}`));
+    },
+    async cancel() {
+      await chunks.return?.();
     },
   });
   return { response: new Response(body, { headers: jsonHeaders() }) };
@@ -94,10 +97,10 @@ async function runEndpoint(
   const wireMeta = metaToWire(meta);
   const { response, text } =
     chosen === 'csv'
-      ? { response: csvResponse(endpoint, wireMeta, data, url) }
+      ? { response: await csvResponse(endpoint, wireMeta, data, url) }
       : chosen === 'arrow'
-        ? { response: arrowResponse(endpoint, wireMeta, data, url) }
-        : streamedJson(wireMeta, data, ServerResponse);
+        ? { response: await arrowResponse(endpoint, wireMeta, data, url) }
+        : await streamedJson(wireMeta, data, ServerResponse);
   if (chosen === 'json') withHeaders(response, metaHeaders(wireMeta, url));
   addVary(response.headers, varyOf(chosen));
   return { response, range: meta.range, ...(text !== undefined ? { text } : {}) };

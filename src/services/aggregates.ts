@@ -1,7 +1,8 @@
 import { atLeastDaily } from '../domain/resolution.js';
+import { percentOf } from '../domain/rounding.js';
 import { resolveRange } from '../domain/time.js';
 import { InputError, IssueCollector } from '../errors.js';
-import { findCiCounts, findFlowTypeCounts } from '../repositories/flows/aggregates.js';
+import { findCiCounts, flowTypeCountBatches } from '../repositories/flows/aggregates.js';
 import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flows/stats.js';
 import { findFlowSources } from '../repositories/flows/sources.js';
 import { findPriceSources } from '../repositories/prices/rows.js';
@@ -19,11 +20,6 @@ import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } 
 import { type Meta, sourceLabels } from './meta.js';
 import { applyTimeZone, rowZoneOf } from './time-zone.js';
 import { checkZonePeriods } from './validity.js';
-
-/** Percentage of part in total (0 when total is 0), rounded to 0.0001. */
-export function percentOf(part: number, total: number): number {
-  return total > 0 ? Math.round((1e6 * part) / total) / 1e4 : 0;
-}
 
 /** Aggregates are computed from other signals: provenance `derived` (DESIGN.md). */
 async function derivedMeta(
@@ -59,28 +55,20 @@ function orientedBorders(deps: ServiceDeps, sel: ResolvedFlowSelection, fallback
     .map((b) => ({ borderId: b.id, flip: false, name: b.key }));
 }
 
-/** Daily (or weekly) flow-type breakdown per border, in the border's stored orientation. */
+/** Rows a batch of a whole-span aggregate aims at: its reads and its text stay a few MB, whatever the range. */
+export const AGGREGATE_BATCH_ROWS = 8_000;
+
+/**
+ * Daily (or weekly) flow-type breakdown per border, in the border's stored orientation: the hour
+ * counts as read, each row built once (the row contract writes the percentages of them); in
+ * batches of about {@link AGGREGATE_BATCH_ROWS} rows (whole days or weeks), read as they are written.
+ */
 export async function getFlowTypeSummary(deps: ServiceDeps, input: FlowSelection) {
   const sel = resolveFlowSelection(deps, { ...input, flowTypes: [] }, atLeastDaily);
-  const [counts, meta] = await Promise.all([
-    findFlowTypeCounts(deps.db, sel.filter, sel.resolution, sel.borderTimeZones),
-    derivedMeta(deps, sel, sel.resolution),
-  ]);
-  // Object literals, not spreads: 15,000 rows for 5 years of weeks, and spreads copy slowly.
-  const rows = counts.map((r) => ({
-    day: r.day,
-    zoneA: r.zoneA,
-    zoneB: r.zoneB,
-    convergence: r.convergence,
-    congestion: r.congestion,
-    counterIntuitive: r.counterIntuitive,
-    outage: r.outage,
-    hours: r.hours,
-    convergencePct: percentOf(r.convergence, r.hours),
-    congestionPct: percentOf(r.congestion, r.hours),
-    counterIntuitivePct: percentOf(r.counterIntuitive, r.hours),
-    outagePct: percentOf(r.outage, r.hours),
-  }));
+  const borders = sel.filter.borderIds?.length ?? deps.catalogue.borders.length;
+  const bucketsPerBatch = Math.ceil(AGGREGATE_BATCH_ROWS / Math.max(1, borders));
+  const rows = flowTypeCountBatches(deps.db, sel.filter, sel.resolution, bucketsPerBatch, sel.borderTimeZones);
+  const meta = await derivedMeta(deps, sel, sel.resolution);
   const perZone = sel.timeZone.perZone;
   return { meta, rows, rowTimeZone: perZone ? (r: { zoneA: string }) => perZone.get(r.zoneA) ?? 'UTC' : undefined };
 }

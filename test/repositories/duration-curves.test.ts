@@ -78,6 +78,20 @@ describe.each(TEST_BACKENDS)('flow duration curves (%s)', (kind) => {
     expect(curves).toEqual(await reference(borders, zones));
   });
 
+  it('equals the grouped percentiles for every border with every other one flipped, the borders dealt into parts', async () => {
+    const all = await db().rawQuery<{ id: number; za: string; zb: string }>(
+      `SELECT b.id, za.code AS za, zb.code AS zb FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id ORDER BY b.id`,
+    );
+    const borders = all.map((b, i) =>
+      i % 2
+        ? { borderId: b.id, flip: true, name: `${b.zb}->${b.za}` }
+        : { borderId: b.id, flip: false, name: `${b.za}->${b.zb}` },
+    );
+    const curves = await findDurationCurves(db(), range, borders, [], points);
+    expect(new Set(curves.map((c) => c.series)).size).toBeGreaterThan(12);
+    expect(curves).toEqual(await reference(borders, []));
+  });
+
   it('leaves out a border without flows in the range', async () => {
     const quiet = { from: new Date('2030-01-01T00:00:00Z'), to: new Date('2030-01-02T00:00:00Z') };
     expect(await findDurationCurves(db(), quiet, [await border('ES', 'FR')], [], points)).toEqual([]);

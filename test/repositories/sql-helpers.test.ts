@@ -3,7 +3,7 @@ import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { dayBucket, epochMs, utcBucket } from '../../src/repositories/sql/time.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction, readWithSettings } from '../../src/repositories/sql/executor.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 
@@ -87,5 +87,31 @@ describe.skipIf(!TEST_DATABASE_URL)('prepared reads on PostgreSQL', () => {
     );
     expect(prepared).toHaveLength(1);
     expect(prepared[0]).toEqual({ name: expect.stringMatching(/^q_/), statement: sql });
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('reads with settings of their own on PostgreSQL', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await openPostgres(testConfig({ DATABASE_SCHEMA: 'public', DATABASE_POOL_SIZE: 1 }), TEST_DATABASE_URL!);
+  });
+  afterAll(() => db?.close());
+
+  const SETTINGS = Prisma.sql`SELECT current_setting('jit') AS jit, current_setting('work_mem') AS mem, current_setting('transaction_read_only') AS ro`;
+
+  it('runs the statement with its settings, read-only, and leaves the connection as it was', async () => {
+    const [before] = await db.rawQuery<{ jit: string; mem: string }>(SETTINGS.text);
+    const [within] = await readWithSettings(db, 'readSettings', { jit: 'off', work_mem: '32MB' }, SETTINGS);
+    expect(within).toEqual({ jit: 'off', mem: '32MB', ro: 'on' });
+    const [after] = await db.rawQuery<{ jit: string; mem: string; ro: string }>(SETTINGS.text);
+    expect(after).toEqual({ ...before, ro: 'off' });
+    expect(after!.mem).not.toBe('32MB');
+  });
+
+  it('rolls back and passes on a failing statement, the connection still usable', async () => {
+    await expect(
+      readWithSettings(db, 'readFailing', { work_mem: '32MB' }, Prisma.sql`SELECT 1 / ${0}::int AS n`),
+    ).rejects.toThrow(/division by zero/);
+    expect(await db.rawQuery('SELECT 1 AS n')).toEqual([{ n: 1 }]);
   });
 });

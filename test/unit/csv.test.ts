@@ -135,7 +135,7 @@ describe('the streamed CSV response', () => {
       resolution: 'native' as const,
       pagination: null,
     };
-    const res = csvResponse(
+    const res = await csvResponse(
       flowsEndpoint,
       meta,
       new JsonRows(() => [][Symbol.iterator](), { contract: FLOW_ROW, rows: counted }),

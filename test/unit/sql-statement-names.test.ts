@@ -18,12 +18,14 @@ function sources(dir: string): { path: string; text: string }[] {
   });
 }
 
-/** Calls of the executor (`run(target, 'name', statement)`, `read(...)`) with the name they pass, or null when it is not a literal. */
+/** Calls of the executor (`run(target, 'name', statement)`, `read(...)`, `readWithSettings(...)`) with the name they pass, or null when it is not a literal. */
 function executorCalls(text: string): { call: string; name: string | null }[] {
-  return [...text.matchAll(/\b(?:run|read)(?:<[^()]*>)?\(([^,()]*(?:\([^()]*\))?),\s*([^,]*),/g)].map((m) => ({
-    call: m[0],
-    name: /^'([^']*)'$/.exec(m[2]!.trim())?.[1] ?? null,
-  }));
+  return [...text.matchAll(/\b(?:run|read|readWithSettings)(?:<[^()]*>)?\(([^,()]*(?:\([^()]*\))?),\s*([^,]*),/g)].map(
+    (m) => ({
+      call: m[0],
+      name: /^'([^']*)'$/.exec(m[2]!.trim())?.[1] ?? null,
+    }),
+  );
 }
 
 /** A database recording the text of every statement sent to it. */

@@ -1,4 +1,4 @@
-import { MW_DECIMALS, PERCENT_DECIMALS, WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
+import { MW_DECIMALS, PERCENT_DECIMALS, percentOf, WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
 import type {
   getCiShare,
   getFlowDuration,
@@ -30,14 +30,22 @@ export const FLOW_TYPE_SUMMARY_ROW = defineRow<ServiceRow<typeof getFlowTypeSumm
     summary.string((r) => r.zoneB, { rest: 'bidding_zone_to', graphql: 'biddingZoneTo', description: 'Zone B.' }),
     summary.zone((r) => r.zoneA, { graphql: 'zoneFrom', description: 'Zone A.' }),
     summary.zone((r) => r.zoneB, { graphql: 'zoneTo', description: 'Zone B.' }),
-    summary.float((r) => r.convergencePct, { rest: 'convergence', graphql: 'convergence', ...pct('convergence') }),
-    summary.float((r) => r.congestionPct, { rest: 'congestion', graphql: 'congestion', ...pct('congestion') }),
-    summary.float((r) => r.counterIntuitivePct, {
+    summary.float((r) => percentOf(r.convergence, r.hours), {
+      rest: 'convergence',
+      graphql: 'convergence',
+      ...pct('convergence'),
+    }),
+    summary.float((r) => percentOf(r.congestion, r.hours), {
+      rest: 'congestion',
+      graphql: 'congestion',
+      ...pct('congestion'),
+    }),
+    summary.float((r) => percentOf(r.counterIntuitive, r.hours), {
       rest: 'counter_intuitive',
       graphql: 'counterIntuitive',
       ...pct('counter_intuitive'),
     }),
-    summary.float((r) => r.outagePct, { rest: 'outage', graphql: 'outage', ...pct('outage') }),
+    summary.float((r) => percentOf(r.outage, r.hours), { rest: 'outage', graphql: 'outage', ...pct('outage') }),
     summary.int((r) => r.hours, {
       rest: 'hours',
       graphql: 'hours',

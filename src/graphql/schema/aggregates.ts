@@ -30,13 +30,14 @@ import { MetaRef } from './common.js';
 import { rowObjectType } from '../rows/object-type.js';
 import type { RowTimeZone } from '../../contract/json.js';
 import { inTimeZone } from '../rows/zoned.js';
+import { allRows, type Rows } from '../../domain/row-batches.js';
 
 /** A service result as GraphQL parent: rows tagged with their time zone under `timeZone`. */
 async function zoned<R>(
-  result: Promise<{ meta: Meta; rows: R[]; rowTimeZone?: RowTimeZone<R> }>,
+  result: Promise<{ meta: Meta; rows: Rows<R>; rowTimeZone?: RowTimeZone<R> }>,
 ): Promise<{ meta: Meta; rows: R[] }> {
   const { meta, rows, rowTimeZone } = await result;
-  return { meta, rows: inTimeZone(rows, rowTimeZone) };
+  return { meta, rows: inTimeZone([...(await allRows(rows))], rowTimeZone) };
 }
 
 /** A `{ meta, rows }` result type named `name` around a row type. */

@@ -1,9 +1,11 @@
 import type { Database } from '../../db/client.js';
 import type { Resolution } from '../../domain/resolution.js';
+import { DAY_MS, WEEK_MS } from '../../domain/calendar.js';
+import { bucketCuts, readAhead, RowBatches, splitAt } from '../../domain/row-batches.js';
 import { isoDay, splitDays, type TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { zoneHours } from './rollup.js';
-import { bucketSums, type FlowFilter, hourConditions } from './sql.js';
+import { dailyHours, type FlowFilter, hourConditions } from './sql.js';
 import {
   type BorderTimeZones,
   borderTimeZoneTable,
@@ -31,6 +33,15 @@ export interface FlowTypeCounts {
   readonly hours: number;
 }
 
+/** Bucket starts (instants) a read is limited to: [from, to), either side open when absent. */
+interface BucketBounds {
+  readonly from?: Date;
+  readonly to?: Date;
+}
+
+/** How far past its start a local day or week may reach, ms (a 25-hour day, a week across a DST switch, with a day to spare). */
+const LOCAL_BUCKET_REACH_MS = { day: 2 * DAY_MS, week: WEEK_MS + DAY_MS } as const;
+
 /**
  * Assessed hours per border and bucket, by flow type, from the daily rollup (1D or 1W buckets).
  * Read through the driver (not Prisma), with bucket starts as epoch ms: 15,000 rows for 5 years of
@@ -42,21 +53,44 @@ export async function findFlowTypeCounts(
   resolution: Resolution,
   tz?: BorderTimeZones,
 ): Promise<FlowTypeCounts[]> {
-  const bucket = dayBucket(resolution, Prisma.sql`d.day`);
-  const sums = tz
-    ? localFlowTypeSums(f, resolution, tz)
-    : Prisma.sql`
-      SELECT ${bucket} AS bucket, d.border_id,
-             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'convergence'), 0)::int AS convergence,
-             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'congestion'), 0)::int AS congestion,
-             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'counter_intuitive'), 0)::int AS counter_intuitive,
-             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'outage'), 0)::int AS outage,
-             sum(d.hours)::int AS hours
-      FROM (${bucketSums(f, resolution)}) d
-      GROUP BY 1, 2
-    `;
+  return readFlowTypeCounts(db, f, resolution, tz, {});
+}
+
+/**
+ * {@link findFlowTypeCounts} in batches of `bucketsPerBatch` UTC days or ISO weeks each, read one
+ * after the other as the batches are taken (see `readAhead`), in the same order. At UTC buckets a
+ * batch is the same statement over the batch's part of the range; with `tz` (local buckets, which
+ * straddle any UTC cut) it counts the hours from the cut on and keeps the buckets starting
+ * between its cuts.
+ */
+export function flowTypeCountBatches(
+  db: Database,
+  f: FlowFilter,
+  resolution: Resolution,
+  bucketsPerBatch: number,
+  tz?: BorderTimeZones,
+): RowBatches<FlowTypeCounts> {
+  const unit = bucketUnit(resolution) === 'week' ? 'week' : 'day';
+  const cuts = bucketCuts(f, unit, bucketsPerBatch);
+  const reads = splitAt(f, cuts).map((part, i) => {
+    if (!tz) return () => readFlowTypeCounts(db, { ...f, ...part }, resolution, undefined, {});
+    const bounds = { from: i > 0 ? part.from : undefined, to: cuts[i] };
+    const to = cuts[i] ? new Date(Math.min(f.to.getTime(), cuts[i].getTime() + LOCAL_BUCKET_REACH_MS[unit])) : f.to;
+    return () => readFlowTypeCounts(db, { ...f, from: part.from, to }, resolution, tz, bounds);
+  });
+  return new RowBatches(readAhead(reads));
+}
+
+async function readFlowTypeCounts(
+  db: Database,
+  f: FlowFilter,
+  resolution: Resolution,
+  tz: BorderTimeZones | undefined,
+  buckets: BucketBounds,
+): Promise<FlowTypeCounts[]> {
+  const sums = tz ? localFlowTypeSums(f, resolution, tz, buckets) : utcFlowTypeSums(f, resolution);
   const statement = Prisma.sql`
-    SELECT ${epochMs(tz ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket`))} AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
+    SELECT ${epochMs(tz ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket::timestamp`))} AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
            s.convergence, s.congestion, s.counter_intuitive AS "counterIntuitive", s.outage, s.hours
     FROM (${sums}) s
     JOIN border b ON b.id = s.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
@@ -75,20 +109,62 @@ export async function findFlowTypeCounts(
   }));
 }
 
+/** Hours per flow type of the rows `d` of one border and bucket, in the column order of the counts. */
+const TYPE_HOURS = Prisma.sql`
+             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'convergence'), 0)::int AS convergence,
+             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'congestion'), 0)::int AS congestion,
+             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'counter_intuitive'), 0)::int AS counter_intuitive,
+             coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'outage'), 0)::int AS outage,
+             sum(d.hours)::int AS hours`;
+
+/**
+ * Hours per flow type of each border in UTC days or ISO weeks; `bucket` is the bucket's first day
+ * (`date`). The whole weeks of border_weekly are grouped by their own `week` (already the bucket:
+ * a grouping in the index's order), the days and hours around them by their bucket; the two never
+ * share a bucket.
+ */
+function utcFlowTypeSums(f: FlowFilter, resolution: Resolution): Prisma.Sql {
+  const { days, weekly } = dailyHours(f, resolution === '1W');
+  const parts: Prisma.Sql[] = [];
+  if (days) {
+    parts.push(Prisma.sql`
+      SELECT ${dayBucket(resolution, Prisma.sql`d.day`)}::date AS bucket, d.border_id, ${TYPE_HOURS}
+      FROM (${days}) d
+      GROUP BY 1, 2`);
+  }
+  if (weekly) {
+    parts.push(Prisma.sql`
+      SELECT d.day AS bucket, d.border_id, ${TYPE_HOURS}
+      FROM (${weekly}) d
+      GROUP BY d.day, d.border_id`);
+  }
+  return parts.length
+    ? Prisma.join(parts, ' UNION ALL ')
+    : Prisma.sql`SELECT NULL::date AS bucket, NULL::smallint AS border_id, 0 AS convergence, 0 AS congestion, 0 AS counter_intuitive, 0 AS outage, 0 AS hours WHERE false`;
+}
+
 /**
  * Hours per flow type of each border in local days or weeks of its zone A's time zone, counted
  * from border_hour (the UTC-day rollups cannot serve local days); `bucket` is a timestamptz.
  */
-function localFlowTypeSums(f: FlowFilter, resolution: Resolution, tz: BorderTimeZones): Prisma.Sql {
+function localFlowTypeSums(
+  f: FlowFilter,
+  resolution: Resolution,
+  tz: BorderTimeZones,
+  buckets: BucketBounds,
+): Prisma.Sql {
+  const bucket = localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`);
+  const from = buckets.from ? Prisma.sql`AND ${bucket} >= ${buckets.from}` : Prisma.empty;
+  const to = buckets.to ? Prisma.sql`AND ${bucket} < ${buckets.to}` : Prisma.empty;
   return Prisma.sql`
-      SELECT ${localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`)} AS bucket, h.border_id,
+      SELECT ${bucket} AS bucket, h.border_id,
              (count(*) FILTER (WHERE h.flow_type = 'convergence'))::int AS convergence,
              (count(*) FILTER (WHERE h.flow_type = 'congestion'))::int AS congestion,
              (count(*) FILTER (WHERE h.flow_type = 'counter_intuitive'))::int AS counter_intuitive,
              (count(*) FILTER (WHERE h.flow_type = 'outage'))::int AS outage,
              count(*)::int AS hours
       FROM border_hour h JOIN ${borderTimeZoneTable(tz)} ON tz.border_id = h.border_id
-      WHERE ${hourConditions(f)}
+      WHERE ${hourConditions(f)} ${from} ${to}
       GROUP BY 1, 2
     `;
 }

@@ -117,6 +117,17 @@ export function dailyKeys(f: FlowFilter, weeks = false): { days: Prisma.Sql | nu
 }
 
 /**
+ * The hours of {@link dailySums} alone: rows of (day, border_id, flow_type, export_from_a, hours),
+ * with `weeks` the whole ISO weeks from border_weekly (`weekly`, `day` = the week's Monday, one row
+ * per week and key, read in week order by its (week, border_id, flow_type, hours) index) apart from
+ * the rows of the days and hours around them (`days`); either is null when the range has none.
+ */
+export function dailyHours(f: FlowFilter, weeks = false): { days: Prisma.Sql | null; weekly: Prisma.Sql | null } {
+  const parts = dailyParts(f, weeks, { hours: Prisma.sql`count(*)::int AS hours`, rollup: Prisma.sql`hours` });
+  return { days: parts.days.length ? Prisma.join(parts.days, ' UNION ALL ') : null, weekly: parts.weekly };
+}
+
+/**
  * The parts of {@link dailySums}: `hours` aggregates border-hours `h`, `rollup` lists rollup
  * columns; the daily parts and the weekly rollup's part (null without whole weeks).
  */

@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.js';
 import type { Resolution } from '../../domain/resolution.js';
 import type { TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { read } from '../sql/executor.js';
+import { read, readWithSettings } from '../sql/executor.js';
 import { bucketSums, DIR, type FlowFilter, hourConditions } from './sql.js';
 import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, localBucket } from '../sql/time.js';
 
@@ -117,29 +117,45 @@ function zoneNetSeries(range: TimeRange, zoneIds: readonly number[]): Prisma.Sql
     GROUP BY z.code, h.ts`;
 }
 
+/** Most statements of border percentiles run side by side (PostgreSQL's Parallel Append hands them to its workers). */
+const PERCENTILE_PARTS = 6;
+
 /**
- * Percentiles of each border's signed A->B flows over the range, grouped by border as the index on
- * (border_id, ts, net_flow_mw, export_from_a) returns them (an index-only scan, no sort before the
- * aggregates' own): `desc_flows` for the borders written unflipped, `asc_flows` (flows sorted the
- * other way, so a flipped series' values negated) for the flipped ones; the other array is null.
+ * Percentiles of each border's signed A->B flows over the range: `desc_flows` for the borders
+ * written unflipped, `asc_flows` (flows sorted the other way, so a flipped series' values negated)
+ * for the flipped ones; the other array is null. The borders are dealt into up to
+ * {@link PERCENTILE_PARTS} parts, each grouped by border as the index on (border_id, ts,
+ * net_flow_mw, export_from_a) returns them (an index-only scan, no sort before the aggregates'
+ * own), the parts joined by UNION ALL: over a long range PostgreSQL runs them in parallel workers
+ * (the per-border sorts are most of the work: 10 M hours for 20 years of 59 borders).
  */
 function borderPercentiles(
   range: TimeRange,
   borders: readonly OrientedBorder[],
   fractions: readonly number[],
 ): Prisma.Sql {
-  const ids = (flip: boolean) => [...new Set(borders.filter((b) => b.flip === flip).map((b) => Number(b.borderId)))];
-  return Prisma.sql`
+  const all = [...new Set(borders.map((b) => Number(b.borderId)))];
+  const flipped = new Set(borders.filter((b) => b.flip).map((b) => Number(b.borderId)));
+  const straight = new Set(borders.filter((b) => !b.flip).map((b) => Number(b.borderId)));
+  const parts = Math.min(PERCENTILE_PARTS, all.length);
+  const statements = Array.from({ length: parts }, (_, p) => {
+    const ids = all.filter((_, i) => i % parts === p);
+    return Prisma.sql`
     SELECT h.border_id,
            percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY ${SIGNED_AB} DESC)
-             FILTER (WHERE h.border_id = ANY(${ids(false)}::smallint[])) AS desc_flows,
+             FILTER (WHERE h.border_id = ANY(${ids.filter((id) => straight.has(id))}::smallint[])) AS desc_flows,
            percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY ${SIGNED_AB})
-             FILTER (WHERE h.border_id = ANY(${ids(true)}::smallint[])) AS asc_flows
+             FILTER (WHERE h.border_id = ANY(${ids.filter((id) => flipped.has(id))}::smallint[])) AS asc_flows
     FROM border_hour h
-    WHERE h.border_id = ANY(${[...new Set(borders.map((b) => Number(b.borderId)))]}::smallint[])
+    WHERE h.border_id = ANY(${ids}::smallint[])
       AND h.ts >= ${range.from} AND h.ts < ${range.to} AND h.net_flow_mw IS NOT NULL
     GROUP BY h.border_id`;
+  });
+  return Prisma.join(statements, ' UNION ALL ');
 }
+
+/** Settings of the duration curves' statement: no JIT compile (it cost more than it saved), and memory for one border's sort. */
+const DURATION_SETTINGS = { jit: 'off', work_mem: '32MB' } as const;
 
 /**
  * Flow duration curves at `points` evenly spaced percentages (0 = the largest flow, 100 = the
@@ -170,9 +186,10 @@ export async function findDurationCurves(
       GROUP BY s.series, s.series_type`);
   }
   if (!parts.length) return [];
-  return read<DurationPoint>(
+  return readWithSettings<DurationPoint>(
     db,
     'findDurationCurves',
+    DURATION_SETTINGS,
     Prisma.sql`
     SELECT c.series, c.series_type AS "seriesType", (c.fraction * 100)::float8 AS percentage,
            (CASE WHEN c.flip THEN -c.flow ELSE c.flow END)::float8 AS "flowMw"

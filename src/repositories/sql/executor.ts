@@ -165,3 +165,39 @@ export async function read<T = Record<string, unknown>>(
   const text = namedText(name, statement);
   return isSql(db) ? db.query<T>(text, statement.values) : db.preparedQuery<T>(text, statement.values);
 }
+
+/**
+ * Runs one of the service's heavy reads (a whole-span aggregate) named `name` with settings that
+ * hold for that statement alone (`set_config(…, true)`: `jit`, `work_mem`), in a read-only
+ * transaction of its own on one connection of `db` (a replica's when reading from replicas). On
+ * the embedded engine, which compiles nothing and whose session is shared, it is a plain
+ * {@link read}. A request's deadline does not cancel it: the session's statement_timeout (the
+ * same limit) ends it.
+ */
+export async function readWithSettings<T = Record<string, unknown>>(
+  db: Database,
+  name: string,
+  settings: Readonly<Record<string, string>>,
+  statement: Prisma.Sql,
+): Promise<T[]> {
+  if (db.kind !== 'postgres' || !db.pool) return read<T>(db, name, statement);
+  const client = await db.pool.connect();
+  try {
+    await client.query(`${label('beginReadOnly')}BEGIN READ ONLY`);
+    try {
+      const entries = Object.entries(settings);
+      if (entries.length) {
+        const calls = entries.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ');
+        await client.query(`${label('setLocal')}SELECT ${calls}`, entries.flat());
+      }
+      const rows = takeRows<T>(await client.query(namedText(name, statement), statement.values));
+      await client.query(`${label('commit')}COMMIT`);
+      return rows;
+    } catch (error) {
+      await client.query(`${label('rollback')}ROLLBACK`).catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}

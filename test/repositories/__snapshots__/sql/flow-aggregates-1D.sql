@@ -34,49 +34,25 @@
     ORDER BY s.bucket, 2;
 
 -- statement 2
-/* findFlowTypeCounts */ SELECT round(date_part('epoch', (s.bucket AT TIME ZONE 'UTC')) * 1000) AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
+/* findFlowTypeCounts */ SELECT round(date_part('epoch', (s.bucket::timestamp AT TIME ZONE 'UTC')) * 1000) AS day_ms, za.code COLLATE "C" AS "zoneA", zb.code COLLATE "C" AS "zoneB",
            s.convergence, s.congestion, s.counter_intuitive AS "counterIntuitive", s.outage, s.hours
     FROM (
-      SELECT date_bin('1 day', d.day::timestamp, timestamp '2000-01-03 00:00:00') AS bucket, d.border_id,
+      SELECT date_bin('1 day', d.day::timestamp, timestamp '2000-01-03 00:00:00')::date AS bucket, d.border_id,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'convergence'), 0)::int AS convergence,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'congestion'), 0)::int AS congestion,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'counter_intuitive'), 0)::int AS counter_intuitive,
              coalesce(sum(d.hours) FILTER (WHERE d.flow_type = 'outage'), 0)::int AS outage,
              sum(d.hours)::int AS hours
       FROM (
-      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours,
-  count(*) FILTER (WHERE (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END))::int AS interpolated_hours,
-  count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
-  coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
-  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_from_sum,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_to_sum,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0) AS capacity_sum,
-  count(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int AS capacity_hours,
-  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL) AS sources
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours
       FROM border_hour h WHERE h.ts >= $1 AND h.ts < $2 AND h.flow_type IS NOT NULL
       GROUP BY 1, 2, 3, 4 UNION ALL
-      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours,
-  count(*) FILTER (WHERE (CASE WHEN h.flow_derived THEN h.scheduled_interpolated ELSE h.physical_interpolated END))::int AS interpolated_hours,
-  count(*) FILTER (WHERE h.flow_derived)::int AS derived_hours,
-  coalesce(sum(h.net_flow_mw), 0) AS net_flow_sum,
-  count(*) FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL)::int AS price_hours,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_a_eur_mwh ELSE h.price_b_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_from_sum,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.price_b_eur_mwh ELSE h.price_a_eur_mwh END)
-           FILTER (WHERE h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL), 0) AS price_to_sum,
-  coalesce(sum(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END), 0) AS capacity_sum,
-  count(CASE WHEN coalesce(h.export_from_a, true) THEN h.ntc_ab_mw ELSE h.ntc_ba_mw END)::int AS capacity_hours,
-  array_remove(array_agg(DISTINCT coalesce(h.physical_source, h.scheduled_source, h.ntc_source)), NULL) AS sources
+      SELECT (h.ts AT TIME ZONE 'UTC')::date AS day, h.border_id, h.flow_type, coalesce(h.export_from_a, true) AS export_from_a, count(*)::int AS hours
       FROM border_hour h WHERE h.ts >= $3 AND h.ts < $4 AND h.flow_type IS NOT NULL
       GROUP BY 1, 2, 3, 4 UNION ALL
-      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, hours, interpolated_hours, derived_hours, net_flow_sum, price_hours, price_from_sum,
-  price_to_sum, capacity_sum, capacity_hours, sources
+      SELECT d.day, d.border_id, d.flow_type, d.export_from_a, hours
       FROM border_daily d
       WHERE d.day >= $5::date AND d.day < $6::date  ) d
-      GROUP BY 1, 2
-    ) s
+      GROUP BY 1, 2) s
     JOIN border b ON b.id = s.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
     ORDER BY s.bucket, 2, 3;
