@@ -375,8 +375,12 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     });
 
   await track(async () => {
-    const catalogue = await request(StartQuery, {});
-    setClock(catalogue.clock);
+    const start = await request(StartQuery, {});
+    const catalogue = {
+      zones: start.zones.filter((z) => z.validTo === null),
+      borders: start.borders.filter((b) => b.validTo === null),
+    };
+    setClock(start.clock);
     borders = catalogue.borders;
     const state = readState(doc.defaultView?.location.search ?? '', {
       zones: new Set(catalogue.zones.map((z) => z.code)),

@@ -8,6 +8,7 @@ describe('tables an ingestion run writes', () => {
       'border_hour',
       'border_daily',
       'border_weekly',
+      'border_period_count',
       'zone_daily',
       'coverage',
     ]);
@@ -20,6 +21,7 @@ describe('tables an ingestion run writes', () => {
         'border_hour',
         'border_daily',
         'border_weekly',
+        'border_period_count',
         'zone_daily',
         'coverage',
       ].sort(),
@@ -67,7 +69,7 @@ describe.each(TEST_BACKENDS)('VACUUM (ANALYZE) after an ingestion run (%s)', (ki
     );
     expect(seconds).toBeGreaterThanOrEqual(0);
     expect(lines).toEqual([
-      `ingest: VACUUM (ANALYZE) border_hour, border_daily, border_weekly, zone_daily, coverage in ${seconds!.toFixed(1)} s (100000 rows loaded, threshold 100000)`,
+      `ingest: VACUUM (ANALYZE) border_hour, border_daily, border_weekly, border_period_count, zone_daily, coverage in ${seconds!.toFixed(1)} s (100000 rows loaded, threshold 100000)`,
     ]);
     if (kind === 'postgres') {
       const after = await counts();
