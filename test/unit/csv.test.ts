@@ -108,7 +108,7 @@ describe('Accept negotiation', () => {
 });
 
 describe('the streamed CSV response', () => {
-  it('writes a 20,000-row page as it is read: the header first, then 1,000 rows per read', async () => {
+  it('writes a 20,000-row page as it is read: the header first, then 1,000 rows per read, at most one chunk ahead', async () => {
     const base: FlowRecord = {
       datetime: new Date('2025-10-26T01:00:00Z'),
       zoneFrom: 'DE_LU',
@@ -149,7 +149,9 @@ describe('the streamed CSV response', () => {
         .map((c) => c.header)
         .join(',')}\r\n`,
     );
-    expect(produced).toBe(0);
+    // The stream keeps at most one chunk ahead of its reader (highWaterMark 1): whether that chunk
+    // is built before this line depends on the runtime's scheduling (Node 22 later, Node 24 sooner).
+    expect(produced).toBeLessThanOrEqual(1_000);
     const second = decoder.decode((await reader.read()).value);
     expect(second.split('\r\n')).toHaveLength(1_001);
     expect(produced).toBeLessThanOrEqual(2_000);
