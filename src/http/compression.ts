@@ -1,6 +1,7 @@
 /**
- * Response compression negotiated from Accept-Encoding (br, gzip), streamed: the body is compressed
- * as it is written, never held whole. Bodies under a small threshold, HEAD, 1xx/204/304, event
+ * Response compression negotiated from Accept-Encoding (br, gzip): a body that ends within 256 KiB
+ * is compressed whole at the best levels; a longer one is streamed, compressed as it is written at
+ * the bulk levels (never held whole; see {@link COMPRESSION}). Bodies under a small threshold, HEAD, 1xx/204/304, event
  * streams and incremental (multipart) responses go out as they are. Bodies already held whole (the
  * REST response cache's) are compressed in one pass by the same rules ({@link wholeBodyCoding}).
  */
@@ -102,10 +103,12 @@ export function codedHeaders(headers: Iterable<readonly [string, string]>, codin
   return [...out];
 }
 
-/** A streaming compressor for `coding` (brotli at a quality suited to on-the-fly compression). */
+/** A streaming compressor for `coding` at the bulk levels of long bodies. */
 function compressor(coding: Coding): zlib.Gzip | zlib.BrotliCompress {
-  if (coding === 'gzip') return zlib.createGzip({ level: COMPRESSION.gzipLevel });
-  return zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality } });
+  if (coding === 'gzip') return zlib.createGzip({ level: COMPRESSION.gzipBulkLevel });
+  return zlib.createBrotliCompress({
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliBulkQuality },
+  });
 }
 
 /**
@@ -154,7 +157,7 @@ function zlibTransform(z: zlib.Gzip | zlib.BrotliCompress, flushKind: number): T
   });
 }
 
-/** `body` compressed chunk by chunk as it is read. */
+/** `body` compressed chunk by chunk as it is read, at the bulk levels. */
 export function compressStream(body: ReadableStream<Uint8Array>, coding: Coding): ReadableStream<Uint8Array> {
   const flushKind = coding === 'gzip' ? zlib.constants.Z_SYNC_FLUSH : zlib.constants.BROTLI_OPERATION_FLUSH;
   return body.pipeThrough(zlibTransform(compressor(coding), flushKind));
@@ -207,21 +210,30 @@ function codedEtag(etag: string | null, coding: Coding): string | null {
   return etag && /^"[^"]*"$/.test(etag) ? `${etag.slice(0, -1)}-${coding}"` : etag;
 }
 
-/** The response compressed for `coding`, or the same bytes uncompressed when under the threshold. */
+/**
+ * The response compressed for `coding`: the same bytes uncompressed under the threshold, compressed
+ * whole at the best levels when it ends within {@link COMPRESSION}.wholeUpToBytes, else streamed at
+ * the bulk levels (its first bytes leave once that much is written).
+ */
 async function encode(response: Response, coding: Coding): Promise<Response> {
   const headers = new Headers(response.headers);
   const length = Number(headers.get('content-length') ?? NaN);
   if (length < COMPRESSION.thresholdBytes || !response.body) return response;
-  const { head, size, done, reader } = await peek(response.body, COMPRESSION.thresholdBytes);
+  const { head, size, done, reader } = await peek(response.body, COMPRESSION.wholeUpToBytes);
   const init = { status: response.status, statusText: response.statusText, headers };
   if (done && size < COMPRESSION.thresholdBytes) {
     headers.set('content-length', String(size));
     return new Response(concatBytes(head, size), init);
   }
   headers.set('content-encoding', coding);
-  headers.delete('content-length');
   const etag = codedEtag(headers.get('etag'), coding);
   if (etag) headers.set('etag', etag);
+  if (done) {
+    const body = await compressWhole(concatBytes(head, size), coding);
+    headers.set('content-length', String(body.byteLength));
+    return new Response(body, init);
+  }
+  headers.delete('content-length');
   return new Response(compressStream(rejoined(head, reader), coding), init);
 }
 

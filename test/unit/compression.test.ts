@@ -1,4 +1,4 @@
-import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compressionPlugin, compressStream, negotiateCoding } from '../../src/http/compression.js';
 
@@ -98,6 +98,33 @@ describe('compressionPlugin', () => {
     await reader.read();
     expect(rows.pulled()).toBeLessThan(5_000);
     await reader.cancel();
+  });
+
+  it('compresses a body that ends within 256 KiB whole, at gzip 6 and brotli 5, with its length', async () => {
+    const rows = lazyRows(2_000);
+    const gz = await run(new Response(rows.stream, { headers: json }), 'gzip');
+    const gzBytes = new Uint8Array(await gz.arrayBuffer());
+    expect(Buffer.from(gzBytes).equals(gzipSync(rows.text(), { level: 6 }))).toBe(true);
+    expect(gz.headers.get('content-length')).toBe(String(gzBytes.byteLength));
+    const text = rows.text();
+    const br = await run(new Response(text, { headers: json }), 'br');
+    const brBytes = Buffer.from(await br.arrayBuffer());
+    const best = brotliCompressSync(text, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) },
+    });
+    expect(brBytes.equals(best)).toBe(true);
+    expect(br.headers.get('content-length')).toBe(String(brBytes.byteLength));
+  });
+
+  it('streams a longer body at the bulk gzip level, without a length, to the same text', async () => {
+    const rows = lazyRows(20_000);
+    const res = await run(new Response(rows.stream, { headers: json }), 'gzip');
+    expect(res.headers.get('content-length')).toBeNull();
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(gunzipSync(bytes).toString('utf8')).toBe(rows.text());
+    const level = (l: number) => gzipSync(rows.text(), { level: l }).byteLength;
+    expect(bytes.byteLength / level(1)).toBeLessThan(1.02);
+    expect(bytes.byteLength / level(6)).toBeGreaterThan(1.08);
   });
 
   it('leaves bodies under 1 KiB, HEAD, 304 and event streams alone', async () => {
