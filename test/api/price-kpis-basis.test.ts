@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
 import { graphql } from '../gql/index.js';
+import { WIRE } from './parity-wire.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
 
 /**
@@ -91,7 +92,7 @@ const KpisQuery = graphql(`
   query BasisKpis($from: String, $to: String, $zones: [String!], $basis: PriceBasis) {
     priceKpis(from: $from, to: $to, zones: $zones, basis: $basis) {
       rows {
-        biddingZone meanPrice minPrice maxPrice stdPrice p05Price medianPrice p95Price
+        biddingZone zone { code } meanPrice minPrice maxPrice stdPrice p05Price medianPrice p95Price
         peakMeanPrice offpeakMeanPrice negativeHours hours interpolatedHours seriesZones
       }
     }
@@ -173,25 +174,7 @@ describe.each(BACKENDS)('price KPIs on the hourly and the native basis on %s', (
       for (const zone of zones) qs.append('zone', zone);
       const wire = ((await (await t.get(`/api/v1/price-kpis?${qs}`)).json()) as { data: unknown[] }).data;
       expect(wire.length).toBe(3);
-      expect(
-        res.data!.priceKpis.rows.map((r) => ({
-          bidding_zone: r.biddingZone,
-          mean_price: r.meanPrice,
-          min_price: r.minPrice,
-          max_price: r.maxPrice,
-          std_price: r.stdPrice,
-          p05_price: r.p05Price,
-          median_price: r.medianPrice,
-          p95_price: r.p95Price,
-          peak_mean_price: r.peakMeanPrice,
-          offpeak_mean_price: r.offpeakMeanPrice,
-          negative_hours: r.negativeHours,
-          hours: r.hours,
-          interpolated_hours: r.interpolatedHours,
-          series_zones: r.seriesZones,
-        })),
-        basis,
-      ).toEqual(wire);
+      expect(res.data!.priceKpis.rows.map(WIRE.priceKpis), basis).toEqual(wire);
     }
   });
 
