@@ -27,7 +27,7 @@ describe.each(TEST_BACKENDS)('deferred index builds (%s)', (kind) => {
     const db = t.db;
     const before = await indexes(db);
     expect(before.map((r) => r.indexname)).toEqual([
-      'border_hour_border_id_ts_net_flow_mw_export_from_a_idx',
+      'border_hour_border_id_signed_ab_mw_ts_idx',
       'border_hour_pkey',
       'border_hour_ts_border_id_idx',
       'price_point_pkey',

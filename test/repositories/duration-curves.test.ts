@@ -92,6 +92,31 @@ describe.each(TEST_BACKENDS)('flow duration curves (%s)', (kind) => {
     expect(curves).toEqual(await reference(borders, []));
   });
 
+  it('reads signed flows that follow each stored and each rewritten classification', async () => {
+    const mismatches = `SELECT count(*)::int AS n FROM border_hour
+      WHERE signed_ab_mw IS DISTINCT FROM (CASE WHEN coalesce(export_from_a, true) THEN net_flow_mw ELSE -net_flow_mw END)`;
+    const [loaded] = await db().rawQuery<{ n: number }>(mismatches);
+    expect(loaded!.n).toBe(0);
+    const [hour] = await db().rawQuery<{ border_id: number; ts: Date; signed: number }>(
+      `SELECT border_id, ts, signed_ab_mw AS signed FROM border_hour WHERE net_flow_mw > 0 AND export_from_a IS NOT NULL ORDER BY border_id, ts LIMIT 1`,
+    );
+    const rewritten = await db().rawQuery<{ signed: number }>(
+      `UPDATE border_hour SET export_from_a = NOT export_from_a, net_flow_mw = net_flow_mw + 1
+       WHERE border_id = $1 AND ts = $2 RETURNING signed_ab_mw AS signed`,
+      [hour!.border_id, hour!.ts],
+    );
+    try {
+      expect(rewritten[0]!.signed).toBe(-Math.sign(hour!.signed) * (Math.abs(hour!.signed) + 1));
+      const [after] = await db().rawQuery<{ n: number }>(mismatches);
+      expect(after!.n).toBe(0);
+    } finally {
+      await db().rawQuery(
+        `UPDATE border_hour SET export_from_a = NOT export_from_a, net_flow_mw = net_flow_mw - 1 WHERE border_id = $1 AND ts = $2`,
+        [hour!.border_id, hour!.ts],
+      );
+    }
+  });
+
   it('leaves out a border without flows in the range', async () => {
     const quiet = { from: new Date('2030-01-01T00:00:00Z'), to: new Date('2030-01-02T00:00:00Z') };
     expect(await findDurationCurves(db(), quiet, [await border('ES', 'FR')], [], points)).toEqual([]);

@@ -110,10 +110,10 @@ export interface DurationPoint {
 function zoneNetSeries(range: TimeRange, zoneIds: readonly number[]): Prisma.Sql {
   return Prisma.sql`
     SELECT z.code AS series, 'zone_net' AS series_type,
-           sum(CASE WHEN b.zone_a_id = z.id THEN ${SIGNED_AB} ELSE -${SIGNED_AB} END) AS flow
+           sum(CASE WHEN b.zone_a_id = z.id THEN h.signed_ab_mw ELSE -h.signed_ab_mw END) AS flow
     FROM zone z JOIN border b ON z.id IN (b.zone_a_id, b.zone_b_id) JOIN border_hour h ON h.border_id = b.id
     WHERE z.id = ANY(${zoneIds.map(Number)}::smallint[]) AND h.ts >= ${range.from} AND h.ts < ${range.to}
-      AND h.net_flow_mw IS NOT NULL
+      AND h.signed_ab_mw IS NOT NULL
     GROUP BY z.code, h.ts`;
 }
 
@@ -121,35 +121,60 @@ function zoneNetSeries(range: TimeRange, zoneIds: readonly number[]): Prisma.Sql
 const PERCENTILE_PARTS = 6;
 
 /**
- * Percentiles of each border's signed A->B flows over the range: `desc_flows` for the borders
- * written unflipped, `asc_flows` (flows sorted the other way, so a flipped series' values negated)
- * for the flipped ones; the other array is null. The borders are dealt into up to
- * {@link PERCENTILE_PARTS} parts, each grouped by border as the index on (border_id, ts,
- * net_flow_mw, export_from_a) returns them (an index-only scan, no sort before the aggregates'
- * own), the parts joined by UNION ALL: over a long range PostgreSQL runs them in parallel workers
- * (the per-border sorts are most of the work: 10 M hours for 20 years of 59 borders).
+ * One statement of {@link borderPercentiles}: the percentiles of borders `ids`' signed A->B flows
+ * (MW) sorted descending (`descending`) or ascending. The flows come in that order from the index
+ * on (border_id, signed_ab_mw DESC, ts): forwards for descending, backwards for ascending (an
+ * index-only scan, no sort). Grouped in the scan's border order (GROUP BY takes the direction of
+ * the ORDER BY), each border's rows reach the aggregate sorted, and its sort ends after one pass
+ * checking the order.
+ */
+function percentileStatement(
+  range: TimeRange,
+  ids: readonly number[],
+  fractions: readonly number[],
+  descending: boolean,
+): Prisma.Sql {
+  const flowDir = descending ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const borderDir = descending ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  return Prisma.sql`(
+    SELECT o.border_id, ${descending}::bool AS descending,
+           percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY o.flow ${flowDir}) AS flows
+    FROM (SELECT h.border_id, h.signed_ab_mw AS flow FROM border_hour h
+          WHERE h.border_id = ANY(${ids}::smallint[])
+            AND h.ts >= ${range.from} AND h.ts < ${range.to} AND h.signed_ab_mw IS NOT NULL
+          ORDER BY h.border_id ${borderDir}, h.signed_ab_mw ${flowDir}) o
+    GROUP BY o.border_id ORDER BY o.border_id ${borderDir})`;
+}
+
+/**
+ * Percentiles of each border's signed A->B flows over the range (`flows`): sorted descending for
+ * the borders written unflipped, ascending (a flipped series' values negated) for the flipped ones,
+ * `descending` telling which. The borders of each direction are dealt into up to
+ * {@link PERCENTILE_PARTS} statements between them, joined by UNION ALL: over a long range
+ * PostgreSQL runs them in parallel workers (reading and checking 10 M hours for 20 years of 59
+ * borders is most of the work).
  */
 function borderPercentiles(
   range: TimeRange,
   borders: readonly OrientedBorder[],
   fractions: readonly number[],
 ): Prisma.Sql {
-  const all = [...new Set(borders.map((b) => Number(b.borderId)))];
-  const flipped = new Set(borders.filter((b) => b.flip).map((b) => Number(b.borderId)));
-  const straight = new Set(borders.filter((b) => !b.flip).map((b) => Number(b.borderId)));
-  const parts = Math.min(PERCENTILE_PARTS, all.length);
-  const statements = Array.from({ length: parts }, (_, p) => {
-    const ids = all.filter((_, i) => i % parts === p);
-    return Prisma.sql`
-    SELECT h.border_id,
-           percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY ${SIGNED_AB} DESC)
-             FILTER (WHERE h.border_id = ANY(${ids.filter((id) => straight.has(id))}::smallint[])) AS desc_flows,
-           percentile_disc(${fractions}::float8[]) WITHIN GROUP (ORDER BY ${SIGNED_AB})
-             FILTER (WHERE h.border_id = ANY(${ids.filter((id) => flipped.has(id))}::smallint[])) AS asc_flows
-    FROM border_hour h
-    WHERE h.border_id = ANY(${ids}::smallint[])
-      AND h.ts >= ${range.from} AND h.ts < ${range.to} AND h.net_flow_mw IS NOT NULL
-    GROUP BY h.border_id`;
+  const ids = (flip: boolean) => [...new Set(borders.filter((b) => b.flip === flip).map((b) => Number(b.borderId)))];
+  const groups = [
+    { descending: true, ids: ids(false) },
+    { descending: false, ids: ids(true) },
+  ].filter((g) => g.ids.length);
+  const total = groups.reduce((n, g) => n + g.ids.length, 0);
+  const statements = groups.flatMap((g) => {
+    const parts = Math.max(1, Math.min(g.ids.length, Math.round((PERCENTILE_PARTS * g.ids.length) / total)));
+    return Array.from({ length: parts }, (_, p) =>
+      percentileStatement(
+        range,
+        g.ids.filter((_, i) => i % parts === p),
+        fractions,
+        g.descending,
+      ),
+    );
   });
   return Prisma.join(statements, ' UNION ALL ');
 }
@@ -175,8 +200,9 @@ export async function findDurationCurves(
   if (borders.length) {
     parts.push(Prisma.sql`
       SELECT w.name AS series, 'border' AS series_type, w.flip, unnest(${fractions}::float8[]) AS fraction,
-             unnest(CASE WHEN w.flip THEN a.asc_flows ELSE a.desc_flows END) AS flow
-      FROM (${borderPercentiles(range, borders, fractions)}) a JOIN ${oriented(borders)} ON w.border_id = a.border_id`);
+             unnest(a.flows) AS flow
+      FROM (${borderPercentiles(range, borders, fractions)}) a
+      JOIN ${oriented(borders)} ON w.border_id = a.border_id AND w.flip <> a.descending`);
   }
   if (zoneIds.length) {
     parts.push(Prisma.sql`
