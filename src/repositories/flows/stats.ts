@@ -38,17 +38,12 @@ function hourlyObservations(f: FlowFilter, borders: readonly OrientedBorder[]): 
       AND h.net_flow_mw IS NOT NULL AND h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
 }
 
-/**
- * Bucket means of each written border's flow (MW) and price difference (EUR/MWh) in UTC days or ISO
- * weeks. Summed as numeric: exact whatever order the plan adds the rows in (parallel workers, one
- * border or all), so a mean on a bin's edge always falls in the same bin.
- */
 function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution): Prisma.Sql {
   return Prisma.sql`
     SELECT w.name, w.flip,
-           (sum((CASE WHEN d.export_from_a THEN d.net_flow_sum ELSE -d.net_flow_sum END)::numeric) / sum(d.hours))::float8 AS flow_ab,
-           (sum((CASE WHEN d.export_from_a THEN d.price_to_sum - d.price_from_sum ELSE d.price_from_sum - d.price_to_sum END)::numeric)
-             / nullif(sum(d.price_hours), 0))::float8 AS delta_ab
+           sum(CASE WHEN d.export_from_a THEN d.net_flow_sum ELSE -d.net_flow_sum END) / sum(d.hours) AS flow_ab,
+           sum(CASE WHEN d.export_from_a THEN d.price_to_sum - d.price_from_sum ELSE d.price_from_sum - d.price_to_sum END)
+             / nullif(sum(d.price_hours), 0) AS delta_ab
     FROM ${oriented(borders)} JOIN (${bucketSums(f, resolution)}) d ON d.border_id = w.border_id
     WHERE d.flow_type <> 'outage'
     GROUP BY w.name, w.flip, ${dayBucket(resolution, Prisma.sql`d.day`)}`;
@@ -64,9 +59,8 @@ function localBucketObservations(
   const both = Prisma.sql`h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
   return Prisma.sql`
     SELECT w.name, w.flip,
-           (sum((CASE WHEN ${DIR} THEN coalesce(h.net_flow_mw, 0) ELSE -coalesce(h.net_flow_mw, 0) END)::numeric) / count(*))::float8 AS flow_ab,
-           (sum((h.price_b_eur_mwh - h.price_a_eur_mwh)::numeric) FILTER (WHERE ${both})
-             / nullif(count(*) FILTER (WHERE ${both}), 0))::float8 AS delta_ab
+           sum(CASE WHEN ${DIR} THEN coalesce(h.net_flow_mw, 0) ELSE -coalesce(h.net_flow_mw, 0) END) / count(*) AS flow_ab,
+           sum(h.price_b_eur_mwh - h.price_a_eur_mwh) FILTER (WHERE ${both}) / nullif(count(*) FILTER (WHERE ${both}), 0) AS delta_ab
     FROM ${oriented(borders)} JOIN border_hour h ON h.border_id = w.border_id JOIN ${borderTimeZoneTable(tz)} ON tz.border_id = h.border_id
     WHERE ${hourConditions(f)} AND h.flow_type <> 'outage'
     GROUP BY w.name, w.flip, ${localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`)}`;
