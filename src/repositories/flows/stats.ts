@@ -38,12 +38,22 @@ function hourlyObservations(f: FlowFilter, borders: readonly OrientedBorder[]): 
       AND h.net_flow_mw IS NOT NULL AND h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
 }
 
+/**
+ * A bucket mean (MW or EUR/MWh) rounded to a millionth: float sums added in the plan's order
+ * (parallel workers, one border or all) differ in their last bits, and a mean on a bin's edge
+ * would fall in either bin from one run to the next; rounded, it always falls in the same one.
+ */
+function settledMean(mean: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(round((${mean}) * 1e6) / 1e6)`;
+}
+
+/** Bucket means of each written border's flow (MW) and price difference (EUR/MWh) in UTC days or ISO weeks. */
 function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution): Prisma.Sql {
   return Prisma.sql`
     SELECT w.name, w.flip,
-           sum(CASE WHEN d.export_from_a THEN d.net_flow_sum ELSE -d.net_flow_sum END) / sum(d.hours) AS flow_ab,
-           sum(CASE WHEN d.export_from_a THEN d.price_to_sum - d.price_from_sum ELSE d.price_from_sum - d.price_to_sum END)
-             / nullif(sum(d.price_hours), 0) AS delta_ab
+           ${settledMean(Prisma.sql`sum(CASE WHEN d.export_from_a THEN d.net_flow_sum ELSE -d.net_flow_sum END) / sum(d.hours)`)} AS flow_ab,
+           ${settledMean(Prisma.sql`sum(CASE WHEN d.export_from_a THEN d.price_to_sum - d.price_from_sum ELSE d.price_from_sum - d.price_to_sum END)
+             / nullif(sum(d.price_hours), 0)`)} AS delta_ab
     FROM ${oriented(borders)} JOIN (${bucketSums(f, resolution)}) d ON d.border_id = w.border_id
     WHERE d.flow_type <> 'outage'
     GROUP BY w.name, w.flip, ${dayBucket(resolution, Prisma.sql`d.day`)}`;
@@ -59,8 +69,8 @@ function localBucketObservations(
   const both = Prisma.sql`h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
   return Prisma.sql`
     SELECT w.name, w.flip,
-           sum(CASE WHEN ${DIR} THEN coalesce(h.net_flow_mw, 0) ELSE -coalesce(h.net_flow_mw, 0) END) / count(*) AS flow_ab,
-           sum(h.price_b_eur_mwh - h.price_a_eur_mwh) FILTER (WHERE ${both}) / nullif(count(*) FILTER (WHERE ${both}), 0) AS delta_ab
+           ${settledMean(Prisma.sql`sum(CASE WHEN ${DIR} THEN coalesce(h.net_flow_mw, 0) ELSE -coalesce(h.net_flow_mw, 0) END) / count(*)`)} AS flow_ab,
+           ${settledMean(Prisma.sql`sum(h.price_b_eur_mwh - h.price_a_eur_mwh) FILTER (WHERE ${both}) / nullif(count(*) FILTER (WHERE ${both}), 0)`)} AS delta_ab
     FROM ${oriented(borders)} JOIN border_hour h ON h.border_id = w.border_id JOIN ${borderTimeZoneTable(tz)} ON tz.border_id = h.border_id
     WHERE ${hourConditions(f)} AND h.flow_type <> 'outage'
     GROUP BY w.name, w.flip, ${localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`)}`;
