@@ -99,3 +99,59 @@ export function splitAt(range: TimeRange, cuts: readonly Date[]): TimeRange[] {
   const edges = [range.from, ...cuts, range.to];
   return edges.slice(1).map((to, i) => ({ from: edges[i]!, to }));
 }
+
+/** Bucket starts (instants) a read keeps: [from, to), either side open when absent. */
+export interface BucketBounds {
+  readonly from?: Date;
+  readonly to?: Date;
+}
+
+/** One batch of a bucketed answer: the hours it reads and the buckets it keeps of them. */
+export interface BucketBatch {
+  /** The hours the batch counts. */
+  readonly range: TimeRange;
+  /** The bucket starts it keeps; open (all it reads) at UTC buckets. */
+  readonly buckets: BucketBounds;
+}
+
+/** How far past its start a local day or week may reach, ms (a 25-hour day, a week across a DST switch, with a day to spare). */
+const LOCAL_BUCKET_REACH_MS = { day: 2 * DAY_MS, week: WEEK_MS + DAY_MS } as const;
+
+/**
+ * The batches of a range bucketed in days or weeks, `size` UTC buckets each (see
+ * {@link bucketCuts}): each bucket of the range is counted whole in exactly one batch, the
+ * batches in bucket order. At UTC buckets a batch reads its part of the range. Local buckets
+ * (`local`) straddle any UTC cut: a batch reads from its part's start to a little past its cut
+ * (never past the range) and keeps the buckets starting between its cuts (the first batch also
+ * those starting before the range, the last those after its cut).
+ */
+export function bucketBatches(range: TimeRange, unit: 'day' | 'week', size: number, local: boolean): BucketBatch[] {
+  const cuts = bucketCuts(range, unit, size);
+  return splitAt(range, cuts).map((part, i) => {
+    const cut = cuts[i];
+    if (!local) return { range: part, buckets: {} };
+    const to = cut ? new Date(Math.min(range.to.getTime(), cut.getTime() + LOCAL_BUCKET_REACH_MS[unit])) : range.to;
+    return { range: { from: part.from, to }, buckets: { from: i > 0 ? part.from : undefined, to: cut } };
+  });
+}
+
+/** The rows of `read` of each of `parts`, in order, as {@link RowBatches} read one ahead. */
+export function readInBatches<P, R>(parts: readonly P[], read: (part: P) => Promise<readonly R[]>): RowBatches<R> {
+  return new RowBatches(readAhead(parts.map((p) => () => read(p))));
+}
+
+/**
+ * `items` in runs of consecutive items, at most `size` items a run unless neighbours with the same
+ * `key` make it longer: those are never parted.
+ */
+export function runsOf<T>(items: readonly T[], size: number, key: (item: T) => string): T[][] {
+  const runs: T[][] = [];
+  const most = Math.max(1, Math.floor(size));
+  for (const item of items) {
+    const last = runs.at(-1);
+    const same = last !== undefined && key(last.at(-1)!) === key(item);
+    if (last && (same || last.length < most)) last.push(item);
+    else runs.push([item]);
+  }
+  return runs;
+}

@@ -1,9 +1,10 @@
-import { atLeastDaily } from '../domain/resolution.js';
+import { DAY_MS, HOUR_MS, WEEK_MS } from '../domain/calendar.js';
+import { atLeastDaily, type Resolution } from '../domain/resolution.js';
 import { percentOf } from '../domain/rounding.js';
 import { resolveRange } from '../domain/time.js';
 import { InputError, IssueCollector } from '../errors.js';
-import { findCiCounts, flowTypeCountBatches } from '../repositories/flows/aggregates.js';
-import { findDurationCurves, findScatter, type OrientedBorder } from '../repositories/flows/stats.js';
+import { ciCountBatches, flowTypeCountBatches } from '../repositories/flows/aggregates.js';
+import { findDurationCurves, type OrientedBorder, scatterBatches } from '../repositories/flows/stats.js';
 import { findFlowSources } from '../repositories/flows/sources.js';
 import { findPriceSources } from '../repositories/prices/rows.js';
 import {
@@ -73,14 +74,18 @@ export async function getFlowTypeSummary(deps: ServiceDeps, input: FlowSelection
   return { meta, rows, rowTimeZone: perZone ? (r: { zoneA: string }) => perZone.get(r.zoneA) ?? 'UTC' : undefined };
 }
 
-/** Counter-intuitive share per zone and bucket. */
+/**
+ * Counter-intuitive share per zone and bucket, in batches of about {@link AGGREGATE_BATCH_ROWS}
+ * rows (whole UTC days, or ISO weeks at 1W), read as they are written.
+ */
 export async function getCiShare(deps: ServiceDeps, input: FlowSelection) {
   const sel = resolveFlowSelection(deps, { ...input, borders: [], flowTypes: [] }, undefined, true);
   const ids = zoneIds(deps, input.zones);
-  const [counts, meta] = await Promise.all([
-    findCiCounts(deps.db, sel.range, ids, sel.resolution, sel.timeZone.byZoneId ?? undefined),
-    derivedMeta(deps, sel, sel.resolution),
-  ]);
+  const zones = ids?.length ?? deps.catalogue.zones.length;
+  const perDayOrWeek = zones * (sel.resolution === 'native' || sel.resolution === '1H' ? 24 : 1);
+  const size = Math.ceil(AGGREGATE_BATCH_ROWS / Math.max(1, perDayOrWeek));
+  const counts = ciCountBatches(deps.db, sel.range, ids, sel.resolution, size, sel.timeZone.byZoneId ?? undefined);
+  const meta = await derivedMeta(deps, sel, sel.resolution);
   const rows = counts.map((r) => ({
     day: r.day,
     zone: r.zone,
@@ -92,18 +97,27 @@ export async function getCiShare(deps: ServiceDeps, input: FlowSelection) {
   return { meta, rows, rowTimeZone: zoneOf && ((r: { zone: string }) => zoneOf(r.zone)) };
 }
 
-/** Flow/price scatter bins (MW, EUR/MWh) per written border. */
+/**
+ * Flow/price scatter bins (MW, EUR/MWh) per written border, in batches of whole borders of about
+ * {@link AGGREGATE_BATCH_ROWS} rows, counting a bin per observation at most (an observation an
+ * hour at native/1H, a day at 1D, a week at 1W), read as they are written.
+ */
 export async function getFlowPriceScatter(
   deps: ServiceDeps,
   input: FlowSelection & { flowBinMw: number; priceBin: number },
 ) {
   const sel = resolveFlowSelection(deps, { ...input, zones: [], flowTypes: [] });
   const borders = orientedBorders(deps, sel, true);
-  const [rows, meta] = await Promise.all([
-    findScatter(deps.db, sel.filter, borders, sel.resolution, input, sel.borderTimeZones),
-    derivedMeta(deps, sel, sel.resolution),
-  ]);
+  const size = Math.floor(AGGREGATE_BATCH_ROWS / Math.max(1, observationsPerBorder(sel.range, sel.resolution)));
+  const rows = scatterBatches(deps.db, sel.filter, borders, sel.resolution, input, size, sel.borderTimeZones);
+  const meta = await derivedMeta(deps, sel, sel.resolution);
   return { meta, rows };
+}
+
+/** Observations of one border over a range at a resolution, at most: its hours, days or weeks (started ones counted). */
+function observationsPerBorder(range: TimeRange, resolution: Resolution): number {
+  const bucket = resolution === '1W' ? WEEK_MS : resolution === '1D' ? DAY_MS : HOUR_MS;
+  return Math.ceil((range.to.getTime() - range.from.getTime()) / bucket) + 1;
 }
 
 /** Duration curves per border (written orientation) and per zone net position; no resolution. */

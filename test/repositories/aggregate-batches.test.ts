@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Resolution } from '../../src/domain/resolution.js';
-import { findFlowTypeCounts, flowTypeCountBatches } from '../../src/repositories/flows/aggregates.js';
+import {
+  ciCountBatches,
+  findCiCounts,
+  findFlowTypeCounts,
+  flowTypeCountBatches,
+} from '../../src/repositories/flows/aggregates.js';
+import { findScatter, type OrientedBorder, scatterBatches } from '../../src/repositories/flows/stats.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 /** Partial first and last days and weeks, across the end of summer time (2025-10-26). */
@@ -49,6 +55,115 @@ describe.each(TEST_BACKENDS)('flow-type counts read in batches (%s)', (kind) => 
       const whole = await findFlowTypeCounts(db(), f, resolution, tz);
       const rows = await flowTypeCountBatches(db(), f, resolution, size, tz).all();
       expect(whole.length).toBeGreaterThan(b.length * 6);
+      expect(rows).toEqual(whole);
+    },
+  );
+});
+
+describe.each(TEST_BACKENDS)('counter-intuitive counts read in batches (%s)', (kind) => {
+  const db = useTestDatabase(kind, 'demo');
+  const zones = async (codes: readonly string[]) =>
+    db().rawQuery<{ id: number; code: string }>(`SELECT id, code FROM zone WHERE code = ANY($1) ORDER BY id`, [codes]);
+
+  // 43 days in 43, 11 or 2 batches; 7 ISO weeks in 7 or 4; hours in batches of whole UTC days.
+  it.each([
+    ['1D', 1, 43],
+    ['1D', 4, 11],
+    ['1D', 40, 2],
+    ['1W', 1, 7],
+    ['1W', 2, 4],
+    ['1H', 3, 15],
+  ] as [Resolution, number, number][])(
+    'equal the counts read at once at %s, %i day(s) or week(s) a batch',
+    async (resolution, size, count) => {
+      const whole = await findCiCounts(db(), RANGE, null, resolution);
+      const batches: number[] = [];
+      const rows = [];
+      for await (const batch of ciCountBatches(db(), RANGE, null, resolution, size)) {
+        batches.push(batch.length);
+        rows.push(...batch);
+      }
+      expect(whole.length).toBeGreaterThan(20 * 6);
+      expect(rows).toEqual(whole);
+      expect(batches).toHaveLength(count);
+    },
+  );
+
+  it.each([
+    ['1D', 1],
+    ['1D', 3],
+    ['1W', 1],
+    ['1W', 3],
+  ] as [Resolution, number][])(
+    'equal the counts read at once in local days or weeks at %s, %i day(s) or week(s) a batch',
+    async (resolution, size) => {
+      const z = await zones(Object.keys(NAMES));
+      const tz = { zoneIds: z.map((r) => r.id), names: z.map((r) => NAMES[r.code]!) };
+      const ids = z.map((r) => r.id);
+      const whole = await findCiCounts(db(), RANGE, ids, resolution, tz);
+      const rows = await ciCountBatches(db(), RANGE, ids, resolution, size, tz).all();
+      // Helsinki's days start at 21:00 or 22:00 UTC, Lisbon's at 23:00 or 00:00: they straddle the cuts.
+      expect(whole.filter((r) => r.day.getUTCHours() !== 0).length).toBeGreaterThan(0);
+      expect(whole.length).toBeGreaterThan(ids.length * 6);
+      expect(rows).toEqual(whole);
+    },
+  );
+});
+
+describe.each(TEST_BACKENDS)('scatter bins read in batches (%s)', (kind) => {
+  const db = useTestDatabase(kind, 'demo');
+  const bins = { flowBinMw: 250, priceBin: 5 };
+
+  /** Every border in stored orientation, a few written B->A, one written twice, in no particular order. */
+  async function written(): Promise<OrientedBorder[]> {
+    const b = await db().rawQuery<{ id: number; a: string; b: string }>(
+      `SELECT b.id, za.code AS a, zb.code AS b FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id ORDER BY b.id DESC`,
+    );
+    const borders = b.map((r, i) =>
+      i % 5 === 0
+        ? { borderId: r.id, flip: true, name: `${r.b}->${r.a}` }
+        : { borderId: r.id, flip: false, name: `${r.a}->${r.b}` },
+    );
+    return [...borders, borders[3]!];
+  }
+
+  it.each([
+    ['1D', 1],
+    ['1D', 7],
+    ['1W', 2],
+    ['1H', 10],
+  ] as [Resolution, number][])('equal the bins read at once at %s, %i border(s) a batch', async (resolution, size) => {
+    const borders = await written();
+    const f = { ...RANGE, borderIds: null, flowTypes: [] };
+    const whole = await findScatter(db(), f, borders, resolution, bins);
+    const batches: number[] = [];
+    const rows = [];
+    for await (const batch of scatterBatches(db(), f, borders, resolution, bins, size)) {
+      batches.push(batch.length);
+      rows.push(...batch);
+    }
+    expect(whole.length).toBeGreaterThan(borders.length);
+    expect(rows).toEqual(whole);
+    // The border written twice is one name: its two rows are never parted.
+    expect(batches.length).toBeGreaterThanOrEqual(Math.ceil((borders.length - 1) / size));
+    expect(batches.length).toBeLessThanOrEqual(Math.ceil(borders.length / size));
+  });
+
+  it.each([
+    ['1D', 1],
+    ['1W', 4],
+  ] as [Resolution, number][])(
+    'equal the bins read at once in local days or weeks at %s, %i border(s) a batch',
+    async (resolution, size) => {
+      const borders = await written();
+      const zonesA = await db().rawQuery<{ id: number; code: string }>(
+        `SELECT b.id, za.code FROM border b JOIN zone za ON za.id = b.zone_a_id ORDER BY b.id`,
+      );
+      const tz = { borderIds: zonesA.map((r) => r.id), names: zonesA.map((r) => NAMES[r.code] ?? 'Europe/Helsinki') };
+      const f = { ...RANGE, borderIds: null, flowTypes: [] };
+      const whole = await findScatter(db(), f, borders, resolution, bins, tz);
+      const rows = await scatterBatches(db(), f, borders, resolution, bins, size, tz).all();
+      expect(whole.length).toBeGreaterThan(borders.length);
       expect(rows).toEqual(whole);
     },
   );

@@ -2,7 +2,15 @@ import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { FLOW_TYPE_SUMMARY_ROW } from '../../src/contract/rows/flow-aggregates.js';
 import { jsonChunks } from '../../src/contract/json.js';
-import { allRows, bucketCuts, readAhead, RowBatches, splitAt } from '../../src/domain/row-batches.js';
+import {
+  allRows,
+  bucketBatches,
+  bucketCuts,
+  readAhead,
+  RowBatches,
+  runsOf,
+  splitAt,
+} from '../../src/domain/row-batches.js';
 import { arrowChunks, arrowWriter } from '../../src/rest/arrow.js';
 import { type Chunks, writeRows } from '../../src/rest/chunks.js';
 import { csvChunks, csvWriter } from '../../src/rest/csv.js';
@@ -37,6 +45,59 @@ describe('cutting a range into parts of whole UTC buckets', () => {
     const short = range('2025-10-01T22:00:00Z', '2025-10-03T00:00:00Z');
     expect(bucketCuts(short, 'day', 2)).toEqual([]);
     expect(splitAt(short, [])).toEqual([short]);
+  });
+});
+
+describe('batches of a bucketed range', () => {
+  const r = range('2025-10-01T22:00:00Z', '2025-10-06T03:00:00Z');
+  const shown = (bs: ReturnType<typeof bucketBatches>) =>
+    bs.map((b) => [
+      iso([b.range.from, b.range.to]),
+      iso([b.buckets.from, b.buckets.to].filter((d) => d !== undefined)),
+    ]);
+
+  it('read the parts between the cuts at UTC buckets, keeping all they read', () => {
+    expect(shown(bucketBatches(r, 'day', 2, false))).toEqual([
+      [['2025-10-01T22:00:00.000Z', '2025-10-03T00:00:00.000Z'], []],
+      [['2025-10-03T00:00:00.000Z', '2025-10-05T00:00:00.000Z'], []],
+      [['2025-10-05T00:00:00.000Z', '2025-10-06T03:00:00.000Z'], []],
+    ]);
+  });
+
+  it('read local buckets two days past each cut (never past the range) and keep those starting between the cuts', () => {
+    const bs = bucketBatches(r, 'day', 2, true);
+    expect(bs.map((b) => [b.range.from.toISOString(), b.range.to.toISOString()])).toEqual([
+      ['2025-10-01T22:00:00.000Z', '2025-10-05T00:00:00.000Z'],
+      ['2025-10-03T00:00:00.000Z', '2025-10-06T03:00:00.000Z'],
+      ['2025-10-05T00:00:00.000Z', '2025-10-06T03:00:00.000Z'],
+    ]);
+    expect(bs.map((b) => [b.buckets.from?.toISOString(), b.buckets.to?.toISOString()])).toEqual([
+      [undefined, '2025-10-03T00:00:00.000Z'],
+      ['2025-10-03T00:00:00.000Z', '2025-10-05T00:00:00.000Z'],
+      ['2025-10-05T00:00:00.000Z', undefined],
+    ]);
+  });
+
+  it('read local weeks eight days past each cut', () => {
+    const weeks = range('2025-09-24T05:00:00Z', '2025-11-20T00:00:00Z');
+    const bs = bucketBatches(weeks, 'week', 3, true);
+    expect(bs.map((b) => b.range.to.toISOString())).toEqual([
+      '2025-10-21T00:00:00.000Z',
+      '2025-11-11T00:00:00.000Z',
+      '2025-11-20T00:00:00.000Z',
+    ]);
+  });
+});
+
+describe('runs of items', () => {
+  const key = (s: string) => s.slice(0, 1);
+
+  it('holds at most `size` items a run, unless neighbours of one key make it longer', () => {
+    expect(runsOf(['a1', 'b1', 'c1', 'd1', 'e1'], 2, key)).toEqual([['a1', 'b1'], ['c1', 'd1'], ['e1']]);
+    expect(runsOf(['a1', 'b1', 'b2', 'b3', 'c1'], 2, key)).toEqual([['a1', 'b1', 'b2', 'b3'], ['c1']]);
+    expect(runsOf(['a1', 'b1'], 0, key)).toEqual([['a1'], ['b1']]);
+    expect(runsOf(['a1', 'b1'], Infinity, key)).toEqual([['a1', 'b1']]);
+    expect(runsOf([], 3, key)).toEqual([]);
   });
 });
 

@@ -1,7 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { Resolution } from '../../domain/resolution.js';
-import { DAY_MS, WEEK_MS } from '../../domain/calendar.js';
-import { bucketCuts, readAhead, RowBatches, splitAt } from '../../domain/row-batches.js';
+import { type BucketBounds, bucketBatches, readInBatches, type RowBatches } from '../../domain/row-batches.js';
 import { isoDay, splitDays, type TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { zoneHours } from './rollup.js';
@@ -33,15 +32,6 @@ export interface FlowTypeCounts {
   readonly hours: number;
 }
 
-/** Bucket starts (instants) a read is limited to: [from, to), either side open when absent. */
-interface BucketBounds {
-  readonly from?: Date;
-  readonly to?: Date;
-}
-
-/** How far past its start a local day or week may reach, ms (a 25-hour day, a week across a DST switch, with a day to spare). */
-const LOCAL_BUCKET_REACH_MS = { day: 2 * DAY_MS, week: WEEK_MS + DAY_MS } as const;
-
 /**
  * Assessed hours per border and bucket, by flow type, from the daily rollup (1D or 1W buckets).
  * Read through the driver (not Prisma), with bucket starts as epoch ms: 15,000 rows for 5 years of
@@ -71,14 +61,9 @@ export function flowTypeCountBatches(
   tz?: BorderTimeZones,
 ): RowBatches<FlowTypeCounts> {
   const unit = bucketUnit(resolution) === 'week' ? 'week' : 'day';
-  const cuts = bucketCuts(f, unit, bucketsPerBatch);
-  const reads = splitAt(f, cuts).map((part, i) => {
-    if (!tz) return () => readFlowTypeCounts(db, { ...f, ...part }, resolution, undefined, {});
-    const bounds = { from: i > 0 ? part.from : undefined, to: cuts[i] };
-    const to = cuts[i] ? new Date(Math.min(f.to.getTime(), cuts[i].getTime() + LOCAL_BUCKET_REACH_MS[unit])) : f.to;
-    return () => readFlowTypeCounts(db, { ...f, from: part.from, to }, resolution, tz, bounds);
-  });
-  return new RowBatches(readAhead(reads));
+  return readInBatches(bucketBatches(f, unit, bucketsPerBatch, tz !== undefined), (b) =>
+    readFlowTypeCounts(db, { ...f, ...b.range }, resolution, tz, b.buckets),
+  );
 }
 
 async function readFlowTypeCounts(
@@ -212,7 +197,40 @@ export async function findCiCounts(
   resolution: Resolution,
   tz?: ZoneTimeZones,
 ): Promise<CiCounts[]> {
-  const hourly = resolution === 'native' || resolution === '1H';
+  return readCiCounts(db, range, zoneIds, resolution, tz, {});
+}
+
+/**
+ * {@link findCiCounts} in batches of `daysOrWeeksPerBatch` UTC days (native, 1H, 1D) or ISO weeks
+ * (1W) each, read one after the other as the batches are taken, in the same order (see
+ * `bucketBatches`: with `tz`, local days and weeks are each counted whole in one batch).
+ */
+export function ciCountBatches(
+  db: Database,
+  range: TimeRange,
+  zoneIds: readonly number[] | null,
+  resolution: Resolution,
+  daysOrWeeksPerBatch: number,
+  tz?: ZoneTimeZones,
+): RowBatches<CiCounts> {
+  const unit = resolution === '1W' ? 'week' : 'day';
+  const local = tz !== undefined && !isHourly(resolution);
+  return readInBatches(bucketBatches(range, unit, daysOrWeeksPerBatch, local), (b) =>
+    readCiCounts(db, b.range, zoneIds, resolution, tz, b.buckets),
+  );
+}
+
+const isHourly = (resolution: Resolution) => resolution === 'native' || resolution === '1H';
+
+async function readCiCounts(
+  db: Database,
+  range: TimeRange,
+  zoneIds: readonly number[] | null,
+  resolution: Resolution,
+  tz: ZoneTimeZones | undefined,
+  buckets: BucketBounds,
+): Promise<CiCounts[]> {
+  const hourly = isHourly(resolution);
   const local = tz && !hourly;
   const sums = hourly || local ? zoneHourSums(range, zoneIds) : zoneDaySums(range, zoneIds);
   // Hourly sums carry instants; daily sums carry UTC `date`s, bucketed without per-row time zone work.
@@ -223,12 +241,14 @@ export async function findCiCounts(
       : dayBucket(resolution, Prisma.sql`u.day`);
   const instant = hourly || local ? Prisma.sql`s.bucket` : utcInstant(Prisma.sql`s.bucket`);
   const zones = local ? Prisma.sql` JOIN ${zoneTimeZoneTable(tz)} ON tz.zone_id = u.zone_id` : Prisma.empty;
+  const from = buckets.from ? Prisma.sql` AND s.bucket >= ${buckets.from}` : Prisma.empty;
+  const to = buckets.to ? Prisma.sql` AND s.bucket < ${buckets.to}` : Prisma.empty;
   const statement = Prisma.sql`
     SELECT ${epochMs(instant)} AS day_ms, z.code COLLATE "C" AS zone, s.ci::int AS "ciHours", s.total::int AS "totalHours"
     FROM (SELECT ${bucket} AS bucket, u.zone_id, sum(u.ci) AS ci, sum(u.total) AS total
           FROM (${sums}) u${zones} GROUP BY 1, 2) s
     JOIN zone z ON z.id = s.zone_id
-    WHERE s.total > 0
+    WHERE s.total > 0${from}${to}
     ORDER BY s.bucket, 2`;
   const rows = await read<Omit<CiCounts, 'day'> & { day_ms: number }>(db, 'findCiCounts', statement);
   return rows.map((r) => ({ day: new Date(r.day_ms), zone: r.zone, ciHours: r.ciHours, totalHours: r.totalHours }));

@@ -2,6 +2,7 @@ import type { Database } from '../../db/client.js';
 import type { Resolution } from '../../domain/resolution.js';
 import type { TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { readInBatches, type RowBatches, runsOf } from '../../domain/row-batches.js';
 import { read, readWithSettings } from '../sql/executor.js';
 import { bucketSums, DIR, type FlowFilter, hourConditions } from './sql.js';
 import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, localBucket } from '../sql/time.js';
@@ -37,12 +38,22 @@ function hourlyObservations(f: FlowFilter, borders: readonly OrientedBorder[]): 
       AND h.net_flow_mw IS NOT NULL AND h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
 }
 
+/**
+ * A bucket mean (MW or EUR/MWh) rounded to a millionth: float sums added in the plan's order
+ * (parallel workers, one border or all) differ in their last bits, and a mean on a bin's edge
+ * would fall in either bin from one run to the next; rounded, it always falls in the same one.
+ */
+function settledMean(mean: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(round((${mean}) * 1e6) / 1e6)`;
+}
+
+/** Bucket means of each written border's flow (MW) and price difference (EUR/MWh) in UTC days or ISO weeks. */
 function bucketObservations(f: FlowFilter, borders: readonly OrientedBorder[], resolution: Resolution): Prisma.Sql {
   return Prisma.sql`
     SELECT w.name, w.flip,
-           sum(CASE WHEN d.export_from_a THEN d.net_flow_sum ELSE -d.net_flow_sum END) / sum(d.hours) AS flow_ab,
-           sum(CASE WHEN d.export_from_a THEN d.price_to_sum - d.price_from_sum ELSE d.price_from_sum - d.price_to_sum END)
-             / nullif(sum(d.price_hours), 0) AS delta_ab
+           ${settledMean(Prisma.sql`sum(CASE WHEN d.export_from_a THEN d.net_flow_sum ELSE -d.net_flow_sum END) / sum(d.hours)`)} AS flow_ab,
+           ${settledMean(Prisma.sql`sum(CASE WHEN d.export_from_a THEN d.price_to_sum - d.price_from_sum ELSE d.price_from_sum - d.price_to_sum END)
+             / nullif(sum(d.price_hours), 0)`)} AS delta_ab
     FROM ${oriented(borders)} JOIN (${bucketSums(f, resolution)}) d ON d.border_id = w.border_id
     WHERE d.flow_type <> 'outage'
     GROUP BY w.name, w.flip, ${dayBucket(resolution, Prisma.sql`d.day`)}`;
@@ -58,8 +69,8 @@ function localBucketObservations(
   const both = Prisma.sql`h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
   return Prisma.sql`
     SELECT w.name, w.flip,
-           sum(CASE WHEN ${DIR} THEN coalesce(h.net_flow_mw, 0) ELSE -coalesce(h.net_flow_mw, 0) END) / count(*) AS flow_ab,
-           sum(h.price_b_eur_mwh - h.price_a_eur_mwh) FILTER (WHERE ${both}) / nullif(count(*) FILTER (WHERE ${both}), 0) AS delta_ab
+           ${settledMean(Prisma.sql`sum(CASE WHEN ${DIR} THEN coalesce(h.net_flow_mw, 0) ELSE -coalesce(h.net_flow_mw, 0) END) / count(*)`)} AS flow_ab,
+           ${settledMean(Prisma.sql`sum(h.price_b_eur_mwh - h.price_a_eur_mwh) FILTER (WHERE ${both}) / nullif(count(*) FILTER (WHERE ${both}), 0)`)} AS delta_ab
     FROM ${oriented(borders)} JOIN border_hour h ON h.border_id = w.border_id JOIN ${borderTimeZoneTable(tz)} ON tz.border_id = h.border_id
     WHERE ${hourConditions(f)} AND h.flow_type <> 'outage'
     GROUP BY w.name, w.flip, ${localBucket(bucketUnit(resolution), Prisma.sql`h.ts`, Prisma.sql`tz.name`)}`;
@@ -68,7 +79,9 @@ function localBucketObservations(
 /**
  * Flow/price scatter: observations (hourly at native/1H, bucket means at 1D/1W; outage hours left
  * out) binned to `flowBinMw` MW and `priceBin` EUR/MWh, signed in each border's written orientation.
- * With `tz`, 1D/1W buckets are local days or weeks of each border's time zone.
+ * With `tz`, 1D/1W buckets are local days or weeks of each border's time zone. A bin at zero is
+ * +0 (`+ 0`): a bin's -0 and +0 observations group together, and without it the one the plan
+ * met first named the bin.
  */
 export async function findScatter(
   db: Database,
@@ -89,14 +102,48 @@ export async function findScatter(
     'findScatter',
     Prisma.sql`
     SELECT split_part(o.name, '->', 1) COLLATE "C" AS "zoneFrom", split_part(o.name, '->', 2) COLLATE "C" AS "zoneTo",
-           (round(o.flow / ${bins.flowBinMw}) * ${bins.flowBinMw})::float8 AS "netFlowMw",
-           (round(o.delta / ${bins.priceBin}) * ${bins.priceBin})::float8 AS "priceDelta", count(*)::int AS count
+           (round(o.flow / ${bins.flowBinMw}) * ${bins.flowBinMw})::float8 + 0 AS "netFlowMw",
+           (round(o.delta / ${bins.priceBin}) * ${bins.priceBin})::float8 + 0 AS "priceDelta", count(*)::int AS count
     FROM (SELECT name, CASE WHEN flip THEN -flow_ab ELSE flow_ab END AS flow,
                  CASE WHEN flip THEN -delta_ab ELSE delta_ab END AS delta
           FROM (${obs}) x WHERE delta_ab IS NOT NULL) o
     GROUP BY 1, 2, 3, 4
     ORDER BY 1, 2, 3, 4`,
   );
+}
+
+/** The zones of a written border's name (`FROM->TO`). */
+function nameZones(name: string): [string, string] {
+  const at = name.indexOf('->');
+  return [name.slice(0, at), name.slice(at + 2)];
+}
+
+/** Orders names as the scatter's rows are ordered: by origin, then destination zone, in byte order (COLLATE "C"). */
+function byNameZones(x: OrientedBorder, y: OrientedBorder): number {
+  const [a, b] = [nameZones(x.name), nameZones(y.name)];
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+}
+
+/**
+ * {@link findScatter} in batches of about `bordersPerBatch` written borders each, read one after
+ * the other as the batches are taken. A bin gathers observations of the whole range, so the rows
+ * cannot be cut by time; they are ordered by border first, so each batch is the same statement over
+ * the next borders in that order (borders written alike always in one batch).
+ */
+export function scatterBatches(
+  db: Database,
+  f: FlowFilter,
+  borders: readonly OrientedBorder[],
+  resolution: Resolution,
+  bins: { flowBinMw: number; priceBin: number },
+  bordersPerBatch: number,
+  tz?: BorderTimeZones,
+): RowBatches<ScatterPoint> {
+  const runs = runsOf([...borders].sort(byNameZones), bordersPerBatch, (b) => b.name);
+  return readInBatches(runs, (run) => {
+    const borderIds = [...new Set(run.map((b) => b.borderId))];
+    return findScatter(db, { ...f, borderIds }, run, resolution, bins, tz);
+  });
 }
 
 /** One point of a duration curve: `percentage` of hours had a flow at or above `flowMw`. */
