@@ -129,6 +129,7 @@ export const DONE_WINDOWS_SQL = `SELECT item, area_key, window_start, window_end
  * apart from the loaders: two databases holding the same data give the same rows.
  */
 export const FINGERPRINT_SQL = `
+SELECT t, v FROM (
 SELECT 'price_point' AS t, count(*)::text || ' ' || coalesce(sum(price_eur_mwh::numeric), 0)::text || ' ' ||
        coalesce(md5(string_agg(concat_ws(',', z.code, p.ts, p.period_minutes, p.price_eur_mwh, p.interpolated, p.source), '|' ORDER BY z.code, p.ts)), '') AS v
   FROM price_point p JOIN zone z ON z.id = p.zone_id
@@ -157,4 +158,5 @@ SELECT 'border_outage', count(*)::text FROM border_outage
 UNION ALL
 SELECT 'coverage', coalesce(string_agg(concat_ws(',', kind, subject_id, source, first_start, last_start, last_end), '|' ORDER BY kind, subject_id, source), '') FROM coverage
 UNION ALL
-SELECT 'windows_done', count(*)::text || ' ' || coalesce(sum(rows), 0)::text FROM ingestion_window WHERE status = 'done'`;
+SELECT 'windows_done', count(*)::text || ' ' || coalesce(sum(rows), 0)::text FROM ingestion_window WHERE status = 'done'
+) f ORDER BY t`;
