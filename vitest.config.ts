@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { SERVERS_ONLY } from './test/support/env.js';
+import { serverTestFiles } from './test/support/server-tests.js';
 
 const require = createRequire(import.meta.url);
 
@@ -9,7 +11,8 @@ export default defineConfig({
     alias: { graphql: require.resolve('graphql') },
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    /** TEST_ENGINES=postgres (CI's leg 2): only the files that reach PostgreSQL or Redis. */
+    include: SERVERS_ONLY ? serverTestFiles(import.meta.dirname) : ['test/**/*.test.ts'],
     /** The scale-out scenario has its own run: vitest.scale-out.config.ts. */
     exclude: [...configDefaults.exclude, 'test/scale-out/**'],
     testTimeout: 60_000,

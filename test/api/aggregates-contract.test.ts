@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 const SUMMARY = '/api/v1/flow-type-summary';
 const CI_SHARE = '/api/v1/ci-share';
@@ -43,7 +44,7 @@ const capIssue = (resolution: string, tail: string) =>
     resolution,
   );
 
-describe.each(BACKENDS)('aggregate endpoint contract on %s', (backend) => {
+describe.each(TEST_BACKENDS)('aggregate endpoint contract on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo');

@@ -1,6 +1,7 @@
 import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 /** Batch sizes the services ask for are replaced by these (Infinity: one batch, the one-statement answer). */
 const sizes = vi.hoisted(() => ({ days: 1, borders: 1, started: 0 }));
@@ -44,7 +45,7 @@ vi.mock('../../src/repositories/flows/stats.js', async (original) => {
 
 const RANGE = 'datetime_from=2025-09-23T05:00:00Z&datetime_to=2025-11-04T07:00:00Z';
 
-describe.each(BACKENDS)('whole-span aggregates written as their batches are read (%s)', (kind) => {
+describe.each(TEST_BACKENDS)('whole-span aggregates written as their batches are read (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind, 'demo', { RESPONSE_CACHE: false });

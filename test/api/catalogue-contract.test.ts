@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceLabels } from '../../src/services/meta.js';
 import { graphql } from '../gql/index.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 interface Span {
   datetime_from: string;
@@ -66,7 +67,7 @@ const restSpan = (
     sources: s.sources,
   };
 
-describe.each(BACKENDS)('catalogue endpoints on %s', (backend) => {
+describe.each(TEST_BACKENDS)('catalogue endpoints on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo', { LOG_LEVEL: 'error' });

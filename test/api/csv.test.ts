@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataType, type Field as ArrowField, tableFromIPC } from 'apache-arrow';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 /** RFC 4180 reader: records of fields; quoted fields may hold commas, doubled quotes, CR and LF. */
 function readCsv(text: string): string[][] {
@@ -67,7 +68,7 @@ const QUERIES: Record<string, string> = {
 };
 const queryOf = (path: string) => QUERIES[path] ?? 'datetime_from=2025-10-20&datetime_to=2025-10-22';
 
-describe.each(BACKENDS)('CSV and Arrow responses on %s', (backend) => {
+describe.each(TEST_BACKENDS)('CSV and Arrow responses on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo');

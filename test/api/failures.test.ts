@@ -9,10 +9,10 @@ import { type Endpoint, JsonRows } from '../../src/rest/endpoint.js';
 import { PRICE_ROW } from '../../src/contract/rows/prices.js';
 import { restPlugin } from '../../src/rest/router.js';
 import type { ServiceDeps } from '../../src/services/context.js';
-import { TEST_DATABASE_URL } from '../support/env.js';
-import { BACKENDS, createTestApp } from '../support/app.js';
+import { TEST_BACKENDS, TEST_DATABASE_URL } from '../support/env.js';
+import { createTestApp } from '../support/app.js';
 
-describe.each(BACKENDS)('failures answered as JSON, the server keeps serving, on %s', (backend) => {
+describe.each(TEST_BACKENDS)('failures answered as JSON, the server keeps serving, on %s', (backend) => {
   it.runIf(backend === 'pglite')(
     'answers 503 and fails readiness when the database is gone, with /healthz still up',
     async () => {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 type Row = Record<string, any>;
 const RANGE = 'datetime_from=2025-10-20&datetime_to=2025-10-27';
 
-describe.each(BACKENDS)('flow endpoints agree with the hourly /flows rows on %s', (backend) => {
+describe.each(TEST_BACKENDS)('flow endpoints agree with the hourly /flows rows on %s', (backend) => {
   let t: TestApp;
   let hourly: Row[];
   beforeAll(async () => {

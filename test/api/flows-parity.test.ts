@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema/index.js';
 import { graphql } from '../gql/index.js';
 import type { AggregatesQueryVariables, FlowRowsQueryVariables } from '../gql/graphql.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 import { unselectedFields } from '../support/graphql-selection.js';
 import { type AggregateField, REST_PATH, restQuery, WIRE, wireFlow, wireMeta } from './parity-wire.js';
 
@@ -69,7 +70,7 @@ describe('the parity documents', () => {
   });
 });
 
-describe.each(BACKENDS)('GraphQL aggregates and flows equal REST on %s', (backend) => {
+describe.each(TEST_BACKENDS)('GraphQL aggregates and flows equal REST on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 10_000 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 const REST_PATHS = [
   'prices',
@@ -49,7 +50,7 @@ async function graphql(t: TestApp, query: string): Promise<GraphQLBody> {
 
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
 
-describe.each(BACKENDS)('hostile input answered as client errors, on %s', (backend) => {
+describe.each(TEST_BACKENDS)('hostile input answered as client errors, on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'empty', { RATE_LIMIT_CAPACITY: 10_000 });

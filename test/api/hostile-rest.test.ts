@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { queryWithFormat } from '../../src/rest/formats.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
-import { SWEEP_SEED } from '../support/env.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { SWEEP_SEED, TEST_BACKENDS } from '../support/env.js';
 import { CLASSIC, hostileParam, leakIn, type ParamValue, queryText } from '../support/hostile.js';
 
 /** An inverted range is reported on `datetime_to`, whichever of the two was sent. */
@@ -29,7 +29,7 @@ function paramsOf(path: string): string[] {
   return Object.keys(queryWithFormat(endpoint.query).shape);
 }
 
-describe.each(BACKENDS)('hostile REST parameters on %s', (backend) => {
+describe.each(TEST_BACKENDS)('hostile REST parameters on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'empty', { RATE_LIMIT_CAPACITY: 1_000_000 });

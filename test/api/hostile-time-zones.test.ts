@@ -2,7 +2,8 @@ import { getNamedType, type GraphQLField, type GraphQLOutputType, isLeafType, is
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema/index.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 import { leakIn } from '../support/hostile.js';
 
 /** Names Node's Intl accepts (as links or zones of its own) that PostgreSQL's time zone data leaves out. */
@@ -40,7 +41,7 @@ function operation(field: GraphQLField<unknown, unknown>): string {
   return `query Tz($tz: String) { ${field.name}(${range}timeZone: $tz) ${selection(field.type)} }`;
 }
 
-describe.each(BACKENDS)('time zones Intl knows but the database does not, on %s', (backend) => {
+describe.each(TEST_BACKENDS)('time zones Intl knows but the database does not, on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 1_000_000 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 /** The test demo data holds the 2025-10-26 switch to winter time. */
 const DAY = '2025-10-26';
@@ -11,7 +12,7 @@ const localDay = (ms: number, tz: string): string =>
     new Date(ms),
   );
 
-describe.each(BACKENDS)('daily aggregates with a time zone on %s', (backend) => {
+describe.each(TEST_BACKENDS)('daily aggregates with a time zone on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo');

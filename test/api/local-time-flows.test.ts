@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 interface FlowRow {
   datetime: string;
@@ -23,7 +24,7 @@ const localDay = (ms: number, tz: string): string =>
     new Date(ms),
   );
 
-describe.each(BACKENDS)('/flows with a time zone on %s', (backend) => {
+describe.each(TEST_BACKENDS)('/flows with a time zone on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo');

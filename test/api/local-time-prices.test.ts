@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
 
 interface PriceRow {
@@ -49,7 +50,7 @@ function wall(ms: number, tz: string): { day: string; hour: number; weekday: str
   return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour), weekday: parts.weekday! };
 }
 
-describe.each(BACKENDS)('prices with a time zone on %s', (backend) => {
+describe.each(TEST_BACKENDS)('prices with a time zone on %s', (backend) => {
   let t: TestApp;
 
   beforeAll(async () => {

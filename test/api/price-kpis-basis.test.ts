@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
 import { graphql } from '../gql/index.js';
 import { WIRE } from './parity-wire.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 /**
  * A small hand-computed data set on Wednesday 2025-10-01 (Berlin and Amsterdam UTC+2, Paris too):
@@ -99,7 +100,7 @@ const KpisQuery = graphql(`
   }
 `);
 
-describe.each(BACKENDS)('price KPIs on the hourly and the native basis on %s', (backend) => {
+describe.each(TEST_BACKENDS)('price KPIs on the hourly and the native basis on %s', (backend) => {
   let t: TestApp;
 
   beforeAll(async () => {

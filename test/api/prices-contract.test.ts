@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
-describe.each(BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
+describe.each(TEST_BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo');
@@ -93,7 +94,7 @@ describe.each(BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
   });
 });
 
-describe.each(BACKENDS)('GET /api/v1/prices errors on %s', (backend) => {
+describe.each(TEST_BACKENDS)('GET /api/v1/prices errors on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'empty');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS as DAY, HOUR_MS as HOUR, isoWeekStart as isoWeekOf } from '../../src/domain/calendar.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 interface PriceRow {
   datetime: string;
@@ -43,7 +44,7 @@ function weightedMeans(rows: readonly PriceRow[], bucketOf: (ms: number) => numb
   return new Map([...sums].map(([key, s]) => [key, { price: s.weighted / s.minutes, interpolated: s.interpolated }]));
 }
 
-describe.each(BACKENDS)('aggregated demo prices are time-weighted means of the native prices on %s', (backend) => {
+describe.each(TEST_BACKENDS)('aggregated demo prices are time-weighted means of the native prices on %s', (backend) => {
   let t: TestApp;
   let native: PriceRow[];
 

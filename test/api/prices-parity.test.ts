@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../gql/index.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 const PricesQuery = graphql(`
   query Prices($zones: [String!], $from: String, $to: String, $resolution: Resolution, $first: Int, $after: String) {
@@ -15,7 +16,7 @@ const PricesQuery = graphql(`
 
 const RESOLUTION_ENUM = { native: 'NATIVE', '1H': 'HOURLY', '1D': 'DAILY', '1W': 'WEEKLY' } as const;
 
-describe.each(BACKENDS)('prices through GraphQL on %s', (backend) => {
+describe.each(TEST_BACKENDS)('prices through GraphQL on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo');

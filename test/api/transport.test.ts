@@ -10,8 +10,8 @@ import { PricesQuery } from '../../src/dashboard/queries.js';
 import { dashboardDocumentText } from '../support/dashboard.js';
 import type { Database } from '../../src/db/client.js';
 import { dataEventsChannel } from '../../src/events/data-events.js';
-import { BACKENDS } from '../support/app.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 /** A database that counts the statements run through its query API. */
 function counting(db: Database): { db: Database; count: () => number } {
@@ -31,7 +31,7 @@ const DASHBOARD_PRICES = {
   first: 500,
 };
 
-describe.each(BACKENDS)('transport on %s', (backend) => {
+describe.each(TEST_BACKENDS)('transport on %s', (backend) => {
   let t: TestDatabase;
   let app: App;
   let sql: () => number;

@@ -9,15 +9,15 @@ import { type Config, testConfig } from '../../src/config.js';
 import { PricesQuery } from '../../src/dashboard/queries.js';
 import { dashboardDocumentText } from '../support/dashboard.js';
 import { loadPrices } from '../../src/repositories/ingest/load.js';
-import { BACKENDS } from '../support/app.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 const PAST = '/api/v1/prices?zone=DE_LU&datetime_from=2025-10-01&datetime_to=2025-10-08';
 const FLOWS = '/api/v1/flows?datetime_from=2025-10-01&datetime_to=2025-10-03';
 const URLS = [PAST, `${PAST}&format=csv`, FLOWS, `${FLOWS}&format=csv`, `${FLOWS}&format=arrow`];
 const GRAPHQL_PRICES = `/graphql?query=${encodeURIComponent(dashboardDocumentText(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify({ zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-08', resolution: 'HOURLY', first: 500 }))}`;
 
-describe.each(BACKENDS)('validators on %s', (backend) => {
+describe.each(TEST_BACKENDS)('validators on %s', (backend) => {
   let t: TestDatabase;
   const apps: App[] = [];
   const start = async (config: Partial<Config> = {}) => {

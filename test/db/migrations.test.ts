@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
 import { migrate, pendingMigrations } from '../../src/db/migrate.js';
-import { TEST_DATABASE_URL } from '../support/env.js';
+import { TEST_BACKENDS, TEST_DATABASE_URL, type TestEngine } from '../support/env.js';
 
 const PROJECT_MIGRATIONS = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
 const INIT = readdirSync(PROJECT_MIGRATIONS).find((name) => name.endsWith('_init'))!;
@@ -88,8 +88,11 @@ async function postgresBackend(url: string): Promise<Backend> {
   };
 }
 
-const backends: [string, () => Promise<Backend>][] = [['pglite', pgliteBackend]];
-if (TEST_DATABASE_URL) backends.push(['postgres', () => postgresBackend(TEST_DATABASE_URL!)]);
+const makers: Record<TestEngine, () => Promise<Backend>> = {
+  pglite: pgliteBackend,
+  postgres: () => postgresBackend(TEST_DATABASE_URL!),
+};
+const backends = TEST_BACKENDS.map((kind) => [kind, makers[kind]] as const);
 
 describe.each(backends)('migrations on %s', (_kind, makeBackend) => {
   let backend: Backend;

@@ -13,8 +13,8 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema/index.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
-import { SWEEP_SEED } from '../support/env.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { SWEEP_SEED, TEST_BACKENDS } from '../support/env.js';
 import { hostileCursor, hostileText, leakIn } from '../support/hostile.js';
 
 /** Codes of errors that are the client's to fix. */
@@ -116,7 +116,7 @@ function verdict(
 
 const FIELDS = Object.values(schema.getQueryType()!.getFields()).filter((f) => f.args.length > 0);
 
-describe.each(BACKENDS)('hostile GraphQL arguments on %s', (backend) => {
+describe.each(TEST_BACKENDS)('hostile GraphQL arguments on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'empty', { RATE_LIMIT_CAPACITY: 1_000_000 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../gql/index.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 const ZonedPrices = graphql(`
   query ZonedPrices($zones: [String!], $from: String, $to: String, $resolution: Resolution, $timeZone: String) {
@@ -38,7 +39,7 @@ interface RestFlow {
 
 const OFFSET_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
-describe.each(BACKENDS)('GraphQL timeZone on %s', (backend) => {
+describe.each(TEST_BACKENDS)('GraphQL timeZone on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 10_000 });
@@ -170,7 +171,7 @@ const ZonedCiShare = graphql(`
   }
 `);
 
-describe.each(BACKENDS)('GraphQL timeZone on aggregates on %s', (backend) => {
+describe.each(TEST_BACKENDS)('GraphQL timeZone on aggregates on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 10_000 });

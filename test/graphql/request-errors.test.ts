@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARSE_LIMITS } from '../../src/limits.js';
 import { VARIABLE_LIMITS } from '../../src/limits.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 type GqlBody = { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
 
@@ -9,7 +10,7 @@ const RESPONSE_JSON = 'application/graphql-response+json';
 const PRICES_BY_RESOLUTION =
   'query Q($v: Resolution) { prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-01T02:00", resolution: $v) { edges { node { priceEurMwh } } } }';
 
-describe.each(BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
+describe.each(TEST_BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(backend, 'demo');

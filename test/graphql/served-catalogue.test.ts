@@ -6,15 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { BACKENDS } from '../support/app.js';
 import { createTestDatabase, DEMO_TEST_NOW } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 interface Answer {
   data?: Record<string, unknown> | null;
   errors?: { message: string; extensions?: { code?: string; issues?: { param: string }[] } }[];
 }
 
-describe.each(BACKENDS)('the served catalogue on %s', (kind) => {
+describe.each(TEST_BACKENDS)('the served catalogue on %s', (kind) => {
   let app: App;
   let close: () => Promise<void>;
 

@@ -3,8 +3,8 @@ import type { Database } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { findBorderSpans } from '../../src/repositories/catalogue/coverage.js';
 import { read } from '../../src/repositories/sql/executor.js';
-import { BACKENDS } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 /** The statement findBorderSpans ran before its sources came from `bool_or` (array_agg DISTINCT per kind). */
 function previousBorderSpans(db: Database, ids: readonly number[]) {
@@ -42,7 +42,7 @@ const span = (r: Record<string, unknown>, kind: string, periodMinutes: number | 
     ? { from: r[`${kind}_from`], to: r[`${kind}_to`], sources: r[`${kind}_sources`] ?? [], periodMinutes }
     : null;
 
-describe.each(BACKENDS)('border coverage on %s', (backend) => {
+describe.each(TEST_BACKENDS)('border coverage on %s', (backend) => {
   let t: TestDatabase;
   let ids: number[];
   beforeAll(async () => {

@@ -11,7 +11,8 @@ import { ApiKeyAuthenticator, createApiKey, generateApiKey, hashApiKey } from '.
 import { parseKeysArgs, runKeysCommand, UsageError } from '../../src/security/keys-command.js';
 import { MemoryBucketStore } from '../../src/security/memory-store.js';
 import { TokenBucketLimiter } from '../../src/security/token-bucket.js';
-import { captureLogger, KEY_BACKENDS, manualClock, migratedDatabase, testServer } from './support.js';
+import { TEST_BACKENDS } from '../support/env.js';
+import { captureLogger, manualClock, migratedDatabase, testServer } from './support.js';
 
 const code = (p: Promise<unknown>) =>
   p.then(
@@ -29,7 +30,7 @@ describe('key format', () => {
   });
 });
 
-describe.each(KEY_BACKENDS)('API keys on %s', (kind) => {
+describe.each(TEST_BACKENDS)('API keys on %s', (kind) => {
   let db: Database;
   let close: () => Promise<void>;
   beforeAll(async () => ({ db, close } = await migratedDatabase(kind)));

@@ -40,9 +40,6 @@ export function captureLogger(level = 'debug'): {
   return { logger, lines, records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 
-/** Database engines for the key tests: PGlite always, PostgreSQL with TEST_DATABASE_URL. */
-export const KEY_BACKENDS: ('pglite' | 'postgres')[] = TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
-
 /** A migrated, empty database (a throw-away schema on PostgreSQL); `close` drops it. */
 export async function migratedDatabase(
   kind: 'pglite' | 'postgres',

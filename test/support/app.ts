@@ -4,10 +4,6 @@ import { type App, type AppOptions, createApp } from '../../src/app.js';
 import { type Config, testConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
 import { createTestDatabase, DEMO_TEST_NOW } from './db.js';
-import { TEST_DATABASE_URL } from './env.js';
-
-/** Database engines the API tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const BACKENDS: ('pglite' | 'postgres')[] = TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 /** An in-process server over a test database, with helpers for both surfaces. */
 export interface TestApp {

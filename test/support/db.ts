@@ -153,7 +153,5 @@ export function useTestDatabase(kind: TestBackend, seed: TestSeed): () => Databa
   };
 }
 
-/** Engines the database tests run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. */
-export const TEST_BACKENDS: readonly ('pglite' | 'postgres')[] = TEST_DATABASE_URL
-  ? ['pglite', 'postgres']
-  : ['pglite'];
+/** Engines the database tests run on: the one list, test/support/env.ts. */
+export { TEST_BACKENDS } from './env.js';
