@@ -15,8 +15,8 @@ import { DEFAULT_THRESHOLDS } from '../src/domain/classification.js';
 import type { EntsoeReply } from '../src/ingest/client.js';
 import { loadPriceRows, priceRows } from '../src/ingest/items.js';
 import { ensureCatalogue } from '../src/repositories/catalogue/catalogue.js';
-import { finishRun, recordWindow } from '../src/repositories/ingest/ledger.js';
-import { startRun } from '../src/repositories/ingest/runs.js';
+import { recordWindow } from '../src/repositories/ingest/ledger.js';
+import { finishRun, startRun } from '../src/repositories/ingest/runs.js';
 import { inTransaction } from '../src/repositories/sql/executor.js';
 
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import type { RequestedResolution, Resolution } from '../domain/resolution.js';
-import type { FlowTypeName } from '../services/flow-filter.js';
+import type { FlowType } from '../domain/classification.js';
 import type { Provenance } from '../services/meta.js';
 
 /** One value of an enum: its GraphQL name and its meaning. */
@@ -26,7 +26,7 @@ export const enumValues = <V extends string>(e: EnumDecl<V>): [V, ...V[]] => Obj
 export const graphqlValueName = (e: EnumDecl<string>, value: unknown): unknown =>
   (e.values as Record<string, EnumValueDoc>)[String(value)]?.graphql ?? value;
 
-/** The `resolution` a request asks for (spec 4.1 and 8). */
+/** The `resolution` a request asks for (docs/contract.md#resolution). */
 export const REQUESTED_RESOLUTION: EnumDecl<RequestedResolution> = {
   graphql: 'Resolution',
   description:
@@ -58,7 +58,7 @@ export const APPLIED_RESOLUTION: EnumDecl<Resolution> = {
   },
 };
 
-/** How the values of a response came to be (meta.provenance, spec 2.2). */
+/** How the values of a response came to be (meta.provenance, docs/contract.md#envelope-and-meta). */
 export const PROVENANCE: EnumDecl<Provenance> = {
   graphql: 'Provenance',
   description: 'MEASURED: upstream observations; DERIVED: computed from other signals.',
@@ -75,10 +75,10 @@ export const PROVENANCE: EnumDecl<Provenance> = {
   },
 };
 
-/** The four flow types of spec section 3 (REST flow_type). */
-export const FLOW_TYPE: EnumDecl<FlowTypeName> = {
+/** The four flow types (docs/contract.md#flow-classification) (REST flow_type). */
+export const FLOW_TYPE: EnumDecl<FlowType> = {
   graphql: 'FlowType',
-  description: 'Classification of a border-hour against the price gradient (DESIGN.md).',
+  description: 'Classification of a border-hour against the price gradient.',
   values: {
     convergence: {
       graphql: 'CONVERGENCE',

@@ -129,9 +129,6 @@ export type InputOf<P extends readonly ParamRef[]> = {
   [D in DeclIn<P[number]> as D['input']]: D extends { default: unknown } ? ValueOf<D> : ValueOf<D> | undefined;
 };
 
-/** The name a surface gives a parameter; undefined when it does not have it. */
-export const nameOn = (surface: 'rest' | 'graphql', p: ParamRef): string | undefined => declOf(p)[surface];
-
 /**
  * The service input from the values a surface received under its own names (GraphQL null as
  * undefined; a GraphQL enum value is already its REST spelling).
@@ -176,7 +173,7 @@ export const DATETIME_TO = {
   graphqlDescription: () => `End of the range (exclusive), REST datetime_to; same formats. Default ${DEFAULT_TO}.`,
 } as const satisfies ParamDecl;
 
-/** The requested aggregation (spec 4.1 and 8). */
+/** The requested aggregation (docs/contract.md#resolution). */
 export const RESOLUTION = {
   input: 'resolution',
   rest: 'resolution',
@@ -264,7 +261,7 @@ export const KPI_BASIS = {
     `What the statistics are of, REST basis: HOURLY (default) hourly time-weighted means, NATIVE the published 15-minute or hourly periods weighted by duration (a 60-minute price counts as four quarter-hours; hour counts become durations in hours). ${note}`,
 } as const satisfies ParamDecl;
 
-/** /flows page size (spec 4.6); GraphQL pages with `first`. */
+/** /flows page size (docs/contract.md#paging); GraphQL pages with `first`. */
 export const LIMIT = {
   input: 'limit',
   rest: 'limit',

@@ -1,10 +1,12 @@
 /**
- * Classification of one border-hour against the price gradient (DESIGN.md "Flow classification").
+ * Classification of one border-hour against the price gradient (docs/contract.md#flow-classification).
  * Pure: no I/O. Prices in EUR/MWh (hourly time-weighted means), flows and capacities in MW.
  */
 
-/** The four flow types of the spec, section 3. */
-export type FlowType = 'convergence' | 'congestion' | 'counter_intuitive' | 'outage';
+/** The four flow types (docs/contract.md#flow-classification), in the contract's order. */
+export const FLOW_TYPES = ['convergence', 'congestion', 'counter_intuitive', 'outage'] as const;
+/** A flow type. */
+export type FlowType = (typeof FLOW_TYPES)[number];
 
 /** Tunable thresholds; see {@link DEFAULT_THRESHOLDS}. Compared at the resolution of {@link COMPARE_RESOLUTION}. */
 export interface ClassificationThresholds {

@@ -7,7 +7,7 @@
  */
 import { ZONE_HISTORY } from './catalogue-history.js';
 import { formatInZone } from './time-zone.js';
-import { borderPeriod, boundIso, covers, intersect, type Period, zonePeriod } from './validity.js';
+import { borderPeriod, boundIso, covers, type Period, zonePeriod } from './validity.js';
 
 /** A zone's period and neighbours in time, as the catalogue rows write them. */
 export interface ZoneValidity {
@@ -179,9 +179,4 @@ export function borderRangeProblem(
     parts.push(alts.length ? `after, ask ${orList(alts)} for later periods` : 'no later border is in the catalogue');
   }
   return parts.join('; ');
-}
-
-/** The part of `range` a segment answers, or null. */
-export function segmentRange(segment: LineageSegment, range: Period): Period | null {
-  return intersect(segment.period, range);
 }

@@ -1,3 +1,4 @@
+import type { FlowType } from '../domain/classification.js';
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
 import { resolveRange, type TimeRange } from '../domain/time.js';
 import { IssueCollector } from '../errors.js';
@@ -7,15 +8,11 @@ import type { ServiceDeps } from './context.js';
 import { type AppliedTimeZone, applyTimeZone } from './time-zone.js';
 import { checkBorderPeriods, checkZonePeriods } from './validity.js';
 
-/** The four flow types of spec section 3. */
-export const FLOW_TYPES = ['convergence', 'congestion', 'counter_intuitive', 'outage'] as const;
-export type FlowTypeName = (typeof FLOW_TYPES)[number];
-
 /** Flow request parameters as both surfaces receive them (REST semantics). */
 export interface FlowSelection {
   readonly borders?: readonly string[];
   readonly zones?: readonly string[];
-  readonly flowTypes?: readonly FlowTypeName[];
+  readonly flowTypes?: readonly FlowType[];
   readonly datetimeFrom?: string;
   readonly datetimeTo?: string;
   readonly resolution?: RequestedResolution;

@@ -19,6 +19,7 @@ import { dashboardDocumentText } from '../support/dashboard.js';
 import { createApiKey } from '../../src/security/api-keys.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { CI } from '../support/env.js';
+import { freePort } from '../support/ports.js';
 
 const NGINX = '/usr/sbin/nginx';
 const MISSING = `nginx not found at ${NGINX} (apt-get install nginx-light): shared cache tests skipped`;
@@ -29,12 +30,6 @@ async function listen(handler: RequestListener): Promise<{ server: Server; port:
   const server = createServer(handler);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return { server, port: (server.address() as AddressInfo).port };
-}
-
-async function freePort(): Promise<number> {
-  const { server, port } = await listen(() => undefined);
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 /** nginx's configuration: `/open/` and `/keyed/` proxied, with one cache, to the two apps. */

@@ -16,6 +16,7 @@ import { cachePurger } from '../../src/events/cache-purge.js';
 import { runIngest } from '../../src/ingest/job.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { CI } from '../support/env.js';
+import { freePort } from '../support/ports.js';
 import { ROOT } from '../support/processes.js';
 import { type FakeUpstream, startFakeUpstream } from '../ingest-job/fake-upstream.js';
 import { a44Days, EIC, fakeClient, key } from '../ingest-job/helpers.js';
@@ -25,14 +26,6 @@ const MISSING = `varnishd not found at ${VARNISHD} (apt-get install varnish): Va
 const RANGE = 'datetime_from=2025-09-10&datetime_to=2025-09-12';
 const ES = `/api/v1/prices?zone=ES&${RANGE}`;
 const DE = `/api/v1/prices?zone=DE_LU&${RANGE}`;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 describe('the app behind Varnish (deploy/varnish.vcl)', () => {
   const available = existsSync(VARNISHD);

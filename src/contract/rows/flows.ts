@@ -1,6 +1,6 @@
 import { MW_DECIMALS, WIRE_PRICE_DECIMALS } from '../../domain/rounding.js';
 import type { FlowRecord } from '../../domain/records.js';
-import { FLOW_TYPES } from '../../services/flow-filter.js';
+import { FLOW_TYPES } from '../../domain/classification.js';
 import { defineRow, fieldsOf } from '../fields.js';
 
 const f = fieldsOf<FlowRecord>();
@@ -9,7 +9,7 @@ const f = fieldsOf<FlowRecord>();
 const priceDelta = (r: FlowRecord): number | null =>
   r.priceFrom === null || r.priceTo === null ? null : r.priceTo - r.priceFrom;
 
-/** A flow row (spec 2.7, DESIGN.md): REST /flows rows (FlowTypeRow) and GraphQL FlowRow. */
+/** A flow row (docs/contract.md#rows): REST /flows rows (FlowTypeRow) and GraphQL FlowRow. */
 export const FLOW_ROW = defineRow<FlowRecord>({
   rest: 'FlowTypeRow',
   graphql: 'FlowRow',

@@ -41,7 +41,6 @@ async function zoned<R>(
 }
 
 /** A `{ meta, rows }` result type named `name` around a row type. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function resultType<R>(name: string, description: string, row: ObjectRef<any, R>) {
   return builder.objectRef<{ meta: Meta; rows: R[] }>(name).implement({
     description,

@@ -111,8 +111,8 @@ export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
   });
 }
 
-/** The market tables the demo load writes (none is referenced by a foreign key). */
-const MARKET_TABLES = [
+/** The market tables the demo load writes (none is referenced by a foreign key; the catalogue is not among them). */
+const DEMO_LOAD_TABLES = [
   'price_point',
   'price_daily',
   'price_hourly',
@@ -131,7 +131,7 @@ const MARKET_TABLES = [
  * @returns the tables truncated.
  */
 export async function truncateEmptyMarketTables(sql: Sql): Promise<string[]> {
-  const probes = MARKET_TABLES.map((t) => Prisma.raw(`SELECT '${t}' AS name WHERE NOT EXISTS (SELECT 1 FROM ${t})`));
+  const probes = DEMO_LOAD_TABLES.map((t) => Prisma.raw(`SELECT '${t}' AS name WHERE NOT EXISTS (SELECT 1 FROM ${t})`));
   const empty = (await run<{ name: string }>(sql, 'findEmptyMarketTables', Prisma.join(probes, ' UNION ALL '))).map(
     (r) => r.name,
   );

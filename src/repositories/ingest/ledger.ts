@@ -1,7 +1,7 @@
 /**
  * Statements of the ENTSO-E ingestion job that the shared loaders (load.ts) do not cover: the
- * bookkeeping of runs and request windows (`ingestion_run`, `ingestion_window`, which make the job
- * resumable) and the replacement of outages by mRID. Set-based statements only.
+ * bookkeeping of request windows (`ingestion_window`, which makes the job resumable; runs are
+ * runs.ts) and the replacement of outages by mRID. Set-based statements only.
  */
 import { refreshOutageCoverage } from '../catalogue/coverage-rollup.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -21,22 +21,6 @@ export interface LedgerWindow {
 /** A window an earlier run finished, with the instant it finished. */
 export interface FinishedWindow extends LedgerWindow {
   readonly finishedAt: Date;
-}
-
-/** Closes a run with its final status and, when failed, a one-line error. */
-export async function finishRun(
-  db: Executor,
-  runId: number,
-  status: Exclude<IngestionStatus, 'running'>,
-  error: string | null,
-  now: Date,
-): Promise<void> {
-  await run(
-    db,
-    'finishRun',
-    Prisma.sql`
-    UPDATE ingestion_run SET status = ${status}::"IngestionStatus", error = ${error}, finished_at = ${now.toISOString()}::timestamptz WHERE id = ${runId}`,
-  );
 }
 
 /** Whether the database has the ledger (a database never migrated has not). */

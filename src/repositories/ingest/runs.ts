@@ -16,7 +16,8 @@
 import pg from 'pg';
 import { type Database, directOf } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { connectionSql, inTransaction, run, type Sql } from '../sql/executor.js';
+import { connectionSql, type Executor, inTransaction, run, type Sql } from '../sql/executor.js';
+import type { IngestionStatus } from './ledger.js';
 
 /** The lock's first key: a non-negative hash of the schema, so schemas sharing a database do not collide. */
 const LOCK_CLASS = Prisma.sql`(hashtext('ingestion_run:' || current_schema()) & 2147483647)`;
@@ -94,6 +95,22 @@ async function startOnPostgres(db: Database, args: unknown, now: Date): Promise<
  */
 export function startRun(db: Database, args: unknown, now: Date): Promise<RunLease> {
   return db.pglite ? startOnPglite(db, args, now) : startOnPostgres(db, args, now);
+}
+
+/** Closes a run with its final status and, when failed, a one-line error. */
+export async function finishRun(
+  db: Executor,
+  runId: number,
+  status: Exclude<IngestionStatus, 'running'>,
+  error: string | null,
+  now: Date,
+): Promise<void> {
+  await run(
+    db,
+    'finishRun',
+    Prisma.sql`
+    UPDATE ingestion_run SET status = ${status}::"IngestionStatus", error = ${error}, finished_at = ${now.toISOString()}::timestamptz WHERE id = ${runId}`,
+  );
 }
 
 /** Whether a process of this host with that id runs (EPERM: it runs, as another user). */
