@@ -119,7 +119,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig({}, { LOG_LEVEL: 'silent', PGLITE_DIR: 'memory://', SEED_DEMO: false, ...overrides });
 }
 
-/** Classification thresholds (DESIGN.md) from the CLASSIFY_* settings. */
+/** Classification thresholds (docs/contract.md#flow-classification) from the CLASSIFY_* settings. */
 export function classificationThresholds(config: Config): {
   epsEurMwh: number;
   congestionShare: number;

@@ -6,7 +6,7 @@
 
 /** Page sizes in rows: the largest a client may ask for, and the default of a GraphQL page. */
 export const PAGE_LIMITS = {
-  /** /flows `limit` (spec 4.6; also its default) and GraphQL `flows(first)`. */
+  /** /flows `limit` (docs/contract.md#paging; also its default) and GraphQL `flows(first)`. */
   flows: 20_000,
   /** GraphQL `prices(first)`. */
   prices: 10_000,

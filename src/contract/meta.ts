@@ -2,7 +2,7 @@ import type { Meta, Pagination } from '../services/meta.js';
 import { APPLIED_RESOLUTION, type EnumDecl, PROVENANCE } from './enums.js';
 
 /**
- * The response meta (spec 2.2), declared once like the rows (fields.ts) and the parameters
+ * The response meta (docs/contract.md#envelope-and-meta), declared once like the rows (fields.ts) and the parameters
  * (params.ts): each field's name on each surface, its kind, its description with units and time
  * zone, and how an absent value is written. The REST meta schema and OpenAPI component
  * (`metaSchema`), the REST JSON meta (`metaWriter`, both meta-rest.ts) and the GraphQL `Meta` type

@@ -8,10 +8,10 @@ export type RequestedResolution = (typeof REQUESTED_RESOLUTIONS)[number];
 /** Applied resolution, as reported in meta.resolution. */
 export type Resolution = Exclude<RequestedResolution, 'auto'>;
 
-/** Widest range accepted for an explicit resolution (spec section 8); undefined = no cap. */
+/** Widest range accepted for an explicit resolution (docs/contract.md#resolution); undefined = no cap. */
 export const RESOLUTION_CAP_MS: Partial<Record<Resolution, number>> = { native: 2 * DAY, '1H': 14 * DAY };
 
-/** The `auto` table of spec section 8: width <= 2 d native, <= 14 d 1H, <= 90 d 1D, else 1W. */
+/** The `auto` table (docs/contract.md#resolution): width <= 2 d native, <= 14 d 1H, <= 90 d 1D, else 1W. */
 export function autoResolution(widthMs: number): Resolution {
   if (widthMs <= 2 * DAY) return 'native';
   if (widthMs <= 14 * DAY) return '1H';

@@ -2,7 +2,7 @@ import { InputError } from '../errors.js';
 import { closestCodes, didYouMean } from './suggest.js';
 
 /**
- * The time zone a request asked for with `tz` / `timeZone`: none (UTC, the spec's output), one
+ * The time zone a request asked for with `tz` / `timeZone`: none (UTC, the contract's output), one
  * IANA zone for every row, or `local`: each bidding zone's own IANA zone.
  */
 export type TimeZoneChoice =

@@ -140,7 +140,7 @@ export function parseDateTime(text: string, now: Date, naive?: NaiveZone): DateT
   return { ok: true, instant: read };
 }
 
-/** Defaults of the spec: `now-30d` to `now`. */
+/** Defaults of the contract (docs/contract.md#time-ranges): `now-30d` to `now`. */
 export const DEFAULT_FROM = 'now-30d';
 export const DEFAULT_TO = 'now';
 
@@ -169,7 +169,7 @@ export function resolveRange(
   return { from: from.instant, to: to.instant };
 }
 
-/** Formats an instant as the spec's meta does: UTC without offset, milliseconds only when set. */
+/** Formats an instant as the contract's meta does (docs/contract.md#envelope-and-meta): UTC without offset, milliseconds only when set. */
 export function formatUtcNaive(d: Date): string {
   const iso = d.toISOString();
   return iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);

@@ -3,10 +3,10 @@ import { META, type WireMeta } from '../contract/meta.js';
 import { metaSchema, metaWriter } from '../contract/meta-rest.js';
 import type { Meta } from '../services/meta.js';
 
-/** The response meta (spec 2.2), from its declaration. */
+/** The response meta (docs/contract.md#envelope-and-meta), from its declaration. */
 export const MetaSchema = metaSchema(META);
 
-/** FastAPI-style validation error body (spec 2.10). */
+/** FastAPI-style validation error body (docs/contract.md#validation-errors). */
 export const ValidationErrorSchema = z
   .object({
     detail: z.array(

@@ -22,7 +22,7 @@ import { type Meta, sourceLabels } from './meta.js';
 import { applyTimeZone, rowZoneOf } from './time-zone.js';
 import { checkZonePeriods } from './validity.js';
 
-/** Aggregates are computed from other signals: provenance `derived` (DESIGN.md). */
+/** Aggregates are computed from other signals: provenance `derived` (docs/contract.md#envelope-and-meta). */
 async function derivedMeta(
   deps: ServiceDeps,
   sel: Pick<ResolvedFlowSelection, 'filter' | 'range'> & { timeZone?: ResolvedFlowSelection['timeZone'] },

@@ -1,7 +1,7 @@
 import type { Resolution } from '../domain/resolution.js';
 import type { TimeRange } from '../domain/time.js';
 
-/** How the values of a response came to be (spec 2.2). */
+/** How the values of a response came to be (docs/contract.md#envelope-and-meta). */
 export type Provenance = 'measured' | 'derived';
 
 /** meta.pagination of /flows. */
@@ -12,7 +12,7 @@ export interface Pagination {
   readonly nextOffset: number | null;
 }
 
-/** The response meta of spec 2.2, surface-neutral. */
+/** The response meta (docs/contract.md#envelope-and-meta), surface-neutral. */
 export interface Meta {
   readonly provenance: Provenance;
   readonly upstreamSources: string[] | null;
@@ -35,7 +35,7 @@ export function sourceLabels(sources: readonly string[]): string[] {
 
 /**
  * The provenance of values read from `sources` (stored source names): `derived` when any of them is
- * the generated demo data set, which is never presented as measurement (DESIGN.md), else `otherwise`.
+ * the generated demo data set, which is never presented as measurement (docs/contract.md#envelope-and-meta), else `otherwise`.
  */
 export function provenanceOf(otherwise: Provenance, sources: readonly string[]): Provenance {
   return sources.includes('demo') ? 'derived' : otherwise;

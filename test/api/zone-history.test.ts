@@ -3,7 +3,8 @@ import { BORDERS, ZONES } from '../../src/domain/catalogue.js';
 import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { loadPrices, type PricePointRow } from '../../src/repositories/ingest/load.js';
 import { graphql } from '../gql/index.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 const HOUR = 3_600_000;
 /** 2018-10-01 00:00 Europe/Berlin: DE-AT-LU became DE-LU and AT. */
@@ -50,7 +51,7 @@ interface Detail {
   detail: { loc: string[]; msg: string; type: string }[];
 }
 
-describe.each(BACKENDS)('zones that changed, on %s', (backend) => {
+describe.each(TEST_BACKENDS)('zones that changed, on %s', (backend) => {
   let t: TestApp;
   const get = async (path: string) => {
     const res = await t.get(path);
@@ -249,7 +250,7 @@ describe.each(BACKENDS)('zones that changed, on %s', (backend) => {
       ]);
     });
 
-    it('leaves rows without lineage with exactly the fields of spec 2.3 (no series)', async () => {
+    it('leaves rows without lineage with exactly the five fields of the contract (no series)', async () => {
       const { body } = await get(
         '/api/v1/prices?zone=DE_LU&datetime_from=2018-09-30T22:00Z&datetime_to=2018-09-30T23:00Z&resolution=1H',
       );

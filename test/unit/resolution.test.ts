@@ -6,7 +6,7 @@ const H = 3_600_000;
 const range = (hours: number) => ({ from: new Date(0), to: new Date(hours * H) });
 
 describe('auto resolution', () => {
-  it('follows the width table of spec section 8 with inclusive bounds', () => {
+  it('follows the width table of the contract with inclusive bounds', () => {
     expect(autoResolution(48 * H)).toBe('native');
     expect(autoResolution(48 * H + 1)).toBe('1H');
     expect(autoResolution(14 * 24 * H)).toBe('1H');

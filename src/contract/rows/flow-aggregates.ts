@@ -10,7 +10,7 @@ import { defineRow, fieldsOf, type ServiceRow } from '../fields.js';
 const summary = fieldsOf<ServiceRow<typeof getFlowTypeSummary>>();
 const pct = (what: string) => ({ description: `Percent of the assessed hours classified ${what}.` });
 
-/** A flow-type summary row (spec 2.8); percentages are exact ratios of hour counts at 0.0001 %. */
+/** A flow-type summary row (docs/contract.md#rows); percentages are exact ratios of hour counts at 0.0001 %. */
 export const FLOW_TYPE_SUMMARY_ROW = defineRow<ServiceRow<typeof getFlowTypeSummary>>({
   rest: 'BorderFlowSummaryRow',
   graphql: 'FlowTypeSummaryRow',
@@ -20,7 +20,7 @@ export const FLOW_TYPE_SUMMARY_ROW = defineRow<ServiceRow<typeof getFlowTypeSumm
       rest: 'day',
       graphql: 'day',
       description:
-        'UTC day (or ISO week start, a Monday), a calendar date YYYY-MM-DD (spec 2.8): this endpoint never buckets finer than a day. The `day` of ci-share rows is a date-time instead.',
+        'UTC day (or ISO week start, a Monday), a calendar date YYYY-MM-DD (docs/contract.md#rows): this endpoint never buckets finer than a day. The `day` of ci-share rows is a date-time instead.',
     }),
     summary.string((r) => r.zoneA, {
       rest: 'bidding_zone_from',
@@ -56,7 +56,7 @@ export const FLOW_TYPE_SUMMARY_ROW = defineRow<ServiceRow<typeof getFlowTypeSumm
 
 const ci = fieldsOf<ServiceRow<typeof getCiShare>>();
 
-/** A counter-intuitive share row (spec 2.5). */
+/** A counter-intuitive share row (docs/contract.md#rows). */
 export const CI_SHARE_ROW = defineRow<ServiceRow<typeof getCiShare>>({
   rest: 'ZoneCiShareRow',
   graphql: 'CiShareRow',
@@ -66,7 +66,7 @@ export const CI_SHARE_ROW = defineRow<ServiceRow<typeof getCiShare>>({
       rest: 'day',
       graphql: 'day',
       description:
-        'Bucket start, a UTC date-time (the spec types this field date-time): the hour at native and 1H resolution (2025-11-04T13:00:00Z), 00:00 UTC of the day at 1D, Monday 00:00 UTC at 1W. Unlike the calendar date `day` of flow-type-summary rows.',
+        'Bucket start, a UTC date-time (the contract types this field date-time): the hour at native and 1H resolution (2025-11-04T13:00:00Z), 00:00 UTC of the day at 1D, Monday 00:00 UTC at 1W. Unlike the calendar date `day` of flow-type-summary rows.',
     }),
     ci.string((r) => r.zone, { rest: 'zone', graphql: 'biddingZone', description: 'Bidding zone code.' }),
     ci.zone((r) => r.zone, { graphql: 'zone', description: 'The bidding zone.' }),
@@ -90,7 +90,7 @@ export const CI_SHARE_ROW = defineRow<ServiceRow<typeof getCiShare>>({
 
 const scatter = fieldsOf<ServiceRow<typeof getFlowPriceScatter>>();
 
-/** A flow/price scatter bin (spec 2.4). */
+/** A flow/price scatter bin (docs/contract.md#rows). */
 export const SCATTER_ROW = defineRow<ServiceRow<typeof getFlowPriceScatter>>({
   rest: 'FlowPriceScatterRow',
   graphql: 'FlowPriceScatterPoint',
@@ -124,7 +124,7 @@ export const SCATTER_ROW = defineRow<ServiceRow<typeof getFlowPriceScatter>>({
 
 const duration = fieldsOf<ServiceRow<typeof getFlowDuration>>();
 
-/** A flow duration curve point (spec 2.6). */
+/** A flow duration curve point (docs/contract.md#rows). */
 export const DURATION_ROW = defineRow<ServiceRow<typeof getFlowDuration>>({
   rest: 'FlowDurationRow',
   graphql: 'FlowDurationPoint',

@@ -12,7 +12,7 @@ const SERIES_DOC = {
 const seriesOf = (p: PriceRecord) => p.series ?? p.zone;
 const SERIES_GRAPHQL = f.string(seriesOf, { ...SERIES_DOC, graphql: 'series' });
 
-/** A price row (spec 2.3): REST /prices rows and GraphQL PricePoint. */
+/** A price row (docs/contract.md#rows): REST /prices rows and GraphQL PricePoint. */
 export const PRICE_ROW = defineRow<PriceRecord>({
   rest: 'PriceRow',
   graphql: 'PricePoint',
@@ -54,8 +54,8 @@ export const PRICE_ROW = defineRow<PriceRecord>({
 });
 
 /**
- * The REST price row with lineage=true: spec 2.3's fields and `series` after `bidding_zone` (a row
- * without lineage has exactly spec 2.3's fields: the spec allows no other).
+ * The REST price row with lineage=true: the contract's fields and `series` after `bidding_zone` (a row
+ * without lineage has exactly the contract's fields: it allows no other).
  */
 export const PRICE_LINEAGE_ROW = defineRow<PriceRecord>({
   ...PRICE_ROW,

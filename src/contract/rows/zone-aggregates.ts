@@ -16,7 +16,7 @@ const hours = (rest: string, graphql: string, description: string) => ({
   description: `${description}: whole hours on the hourly basis, a duration in hours on the native basis (a quarter-hour counts 0.25).`,
 });
 
-/** A price KPI row (DESIGN.md). */
+/** A price KPI row (docs/contract.md#rows). */
 export const PRICE_KPI_ROW = defineRow<ServiceRow<typeof getPriceKpis>>({
   rest: 'PriceKpiRow',
   graphql: 'PriceKpis',
@@ -67,7 +67,7 @@ const mwh = (rest: string, graphql: string, description: string) => ({
   description: `${description}, MWh.`,
 });
 
-/** A zone import/export row (DESIGN.md). */
+/** A zone import/export row (docs/contract.md#rows). */
 export const ZONE_EXCHANGE_ROW = defineRow<ServiceRow<typeof getZoneImportExport>>({
   rest: 'ZoneImportExportRow',
   graphql: 'ZoneImportExport',

@@ -12,5 +12,5 @@ export const AppliedResolutionEnum = enumType(APPLIED_RESOLUTION);
 /** How the values of a result came to be (REST meta.provenance). */
 export const ProvenanceEnum = enumType(PROVENANCE);
 
-/** Response meta (REST meta, spec 2.2), from its declaration. */
+/** Response meta (REST meta, docs/contract.md#envelope-and-meta), from its declaration. */
 export const MetaRef = metaObjectType(META);

@@ -185,7 +185,7 @@ function zoneHourSums(range: TimeRange, zoneIds: readonly number[] | null): Pris
 }
 
 /**
- * Counter-intuitive share per zone and bucket (DESIGN.md): ci = hours with a counter-intuitive flow
+ * Counter-intuitive share per zone and bucket (docs/contract.md#rows): ci = hours with a counter-intuitive flow
  * leaving the zone, total = hours with an assessed flow at any of its borders. Hourly buckets at
  * native/1H, else from the zone_daily rollup; with `tz`, 1D/1W are local days or weeks of each
  * zone's time zone counted from its hours. An empty zoneIds array selects nothing; null all.

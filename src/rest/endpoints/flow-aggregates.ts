@@ -14,7 +14,7 @@ import {
   ZONES,
 } from '../../contract/params.js';
 
-/** GET /api/v1/flow-type-summary (spec 4.7). */
+/** GET /api/v1/flow-type-summary (docs/contract.md#endpoints). */
 export const flowTypeSummaryEndpoint = rowsEndpoint({
   path: '/api/v1/flow-type-summary',
   reads: ['flows'],
@@ -28,7 +28,7 @@ export const flowTypeSummaryEndpoint = rowsEndpoint({
   rows: getFlowTypeSummary,
 });
 
-/** GET /api/v1/ci-share (spec 4.4). */
+/** GET /api/v1/ci-share (docs/contract.md#endpoints). */
 export const ciShareEndpoint = rowsEndpoint({
   path: '/api/v1/ci-share',
   reads: ['flows'],
@@ -42,7 +42,7 @@ export const ciShareEndpoint = rowsEndpoint({
   rows: getCiShare,
 });
 
-/** GET /api/v1/flow-price-scatter (spec 4.3). */
+/** GET /api/v1/flow-price-scatter (docs/contract.md#endpoints). */
 export const scatterEndpoint = rowsEndpoint({
   path: '/api/v1/flow-price-scatter',
   reads: ['prices', 'flows'],
@@ -56,7 +56,7 @@ export const scatterEndpoint = rowsEndpoint({
   rows: getFlowPriceScatter,
 });
 
-/** GET /api/v1/flow-duration (spec 4.5). */
+/** GET /api/v1/flow-duration (docs/contract.md#endpoints). */
 export const durationEndpoint = rowsEndpoint({
   path: '/api/v1/flow-duration',
   reads: ['flows'],

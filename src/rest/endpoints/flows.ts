@@ -4,7 +4,7 @@ import { rowsEndpoint } from '../endpoint.js';
 import { FLOWS_EXAMPLE } from './examples.js';
 import { BORDERS, FLOW_TYPES, LIMIT, OFFSET, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
 
-/** GET /api/v1/flows (spec 4.6). */
+/** GET /api/v1/flows (docs/contract.md#endpoints). */
 export const flowsEndpoint = rowsEndpoint({
   path: '/api/v1/flows',
   reads: ['flows'],

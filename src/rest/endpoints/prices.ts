@@ -4,7 +4,7 @@ import { rowsEndpoint } from '../endpoint.js';
 import { PRICES_EXAMPLE } from './examples.js';
 import { LINEAGE, RANGE, RESOLUTION, TIME_ZONE, ZONES } from '../../contract/params.js';
 
-/** GET /api/v1/prices (spec 4.2). */
+/** GET /api/v1/prices (docs/contract.md#endpoints). */
 export const pricesEndpoint = rowsEndpoint({
   path: '/api/v1/prices',
   reads: ['prices'],

@@ -4,7 +4,7 @@ import { rowsEndpoint } from '../endpoint.js';
 import { PRICE_KPIS_EXAMPLE, ZONE_IMPORT_EXPORT_EXAMPLE } from './examples.js';
 import { KPI_BASIS, LINEAGE, RANGE, TIME_ZONE, ZONES } from '../../contract/params.js';
 
-/** GET /api/v1/price-kpis (spec 4.8). */
+/** GET /api/v1/price-kpis (docs/contract.md#endpoints). */
 export const priceKpisEndpoint = rowsEndpoint({
   path: '/api/v1/price-kpis',
   reads: ['prices'],
@@ -18,7 +18,7 @@ export const priceKpisEndpoint = rowsEndpoint({
   rows: getPriceKpis,
 });
 
-/** GET /api/v1/zone-import-export (spec 4.9). */
+/** GET /api/v1/zone-import-export (docs/contract.md#endpoints). */
 export const zoneImportExportEndpoint = rowsEndpoint({
   path: '/api/v1/zone-import-export',
   reads: ['flows'],
