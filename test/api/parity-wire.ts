@@ -6,30 +6,26 @@
 import { getNamedType, isEnumType } from 'graphql';
 import { schema } from '../../src/graphql/schema/index.js';
 import type { AggregatesQuery, FlowRowsQuery, MetaFieldsFragment } from '../gql/graphql.js';
+import { pathOfField, REST_NAME } from '../support/api-names.js';
 
 /** The aggregate root fields, each the counterpart of one REST endpoint. */
 export type AggregateField = Exclude<keyof AggregatesQuery, '__typename'>;
 type Rows<F extends AggregateField> = AggregatesQuery[F]['rows'][number];
 type FlowRow = FlowRowsQuery['flows']['edges'][number]['node'];
 
+const AGGREGATE_FIELDS: readonly AggregateField[] = [
+  'flowTypeSummary',
+  'ciShare',
+  'flowPriceScatter',
+  'flowDuration',
+  'priceKpis',
+  'zoneImportExport',
+];
 /** The REST endpoint of each aggregate field. */
-export const REST_PATH: Record<AggregateField, string> = {
-  flowTypeSummary: '/api/v1/flow-type-summary',
-  ciShare: '/api/v1/ci-share',
-  flowPriceScatter: '/api/v1/flow-price-scatter',
-  flowDuration: '/api/v1/flow-duration',
-  priceKpis: '/api/v1/price-kpis',
-  zoneImportExport: '/api/v1/zone-import-export',
-};
-const REST_PARAM: Record<string, string> = {
-  from: 'datetime_from',
-  to: 'datetime_to',
-  borders: 'border',
-  zones: 'zone',
-  flowTypes: 'flow_type',
-  flowBinMw: 'flow_bin_mw',
-  priceBin: 'price_bin',
-};
+export const REST_PATH = Object.fromEntries(AGGREGATE_FIELDS.map((f) => [f, pathOfField(f)])) as Record<
+  AggregateField,
+  string
+>;
 const REST_ENUM: Record<string, string> = { AUTO: 'auto', NATIVE: 'native', HOURLY: '1H', DAILY: '1D', WEEKLY: '1W' };
 
 /** The REST query string of a GraphQL field's arguments: only those the field takes, REST names and spellings (an enum value's REST spelling is its internal value). */
@@ -38,7 +34,7 @@ export function restQuery(field: 'flows' | AggregateField, vars: Record<string, 
   for (const { name, type } of schema.getQueryType()!.getFields()[field]!.args) {
     const named = getNamedType(type);
     const spell = (v: unknown) => (isEnumType(named) ? String(named.getValue(String(v))?.value ?? v) : String(v));
-    for (const v of [vars[name] ?? []].flat()) qs.append(REST_PARAM[name] ?? name, spell(v));
+    for (const v of [vars[name] ?? []].flat()) qs.append(REST_NAME[name] ?? name, spell(v));
   }
   return qs.toString();
 }

@@ -4,29 +4,8 @@ import { isEnumType, isInputObjectType, isObjectType, isScalarType } from 'graph
 import { printedSchema } from '../../src/graphql/print.js';
 import { schema } from '../../src/graphql/schema/index.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
+import { FIELD_OF_PATH, REST_NAME } from '../support/api-names.js';
 
-const FIELD_OF_PATH: Record<string, string> = {
-  '/api/v1/prices': 'prices',
-  '/api/v1/flows': 'flows',
-  '/api/v1/flow-type-summary': 'flowTypeSummary',
-  '/api/v1/ci-share': 'ciShare',
-  '/api/v1/flow-price-scatter': 'flowPriceScatter',
-  '/api/v1/flow-duration': 'flowDuration',
-  '/api/v1/price-kpis': 'priceKpis',
-  '/api/v1/zone-import-export': 'zoneImportExport',
-  '/api/v1/zones': 'zones',
-  '/api/v1/borders': 'borders',
-};
-const REST_NAME: Record<string, string> = {
-  from: 'datetime_from',
-  to: 'datetime_to',
-  borders: 'border',
-  zones: 'zone',
-  flowTypes: 'flow_type',
-  flowBinMw: 'flow_bin_mw',
-  priceBin: 'price_bin',
-  timeZone: 'tz',
-};
 /** Arguments one surface has by design: keyset against offset paging. */
 const PAGING = { graphql: ['first', 'after', 'last', 'before'], rest: ['limit', 'offset'] };
 /** GraphQL-only arguments by design, per field: the flow basis (REST /flows classifies physical flows). */
