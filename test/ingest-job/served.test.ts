@@ -6,28 +6,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
-import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
+import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { fixture, useFakeUpstream } from './fake-upstream.js';
 import { EIC, fakeClient, ingest, key } from './helpers.js';
 
 describe.each(TEST_BACKENDS)('ingested ES prices served by /api/v1 on %s', (kind) => {
-  let t: TestDatabase;
-  let fake: FakeUpstream;
+  const db = useTestDatabase(kind, 'empty');
+  const fake = useFakeUpstream();
   let app: App;
   const get = async (path: string) => (await (await app.yoga.fetch(new URL(path, 'http://test'), {})).json()) as any;
 
   beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    fake = await startFakeUpstream();
     fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
     const { client } = fakeClient(fake);
-    await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
-    app = await createApp({ config: testConfig(), db: t.db, now: () => Date.parse('2025-10-03T00:00:00Z') });
+    await ingest(db(), client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+    app = await createApp({ config: testConfig(), db: db(), now: () => Date.parse('2025-10-03T00:00:00Z') });
   });
   afterAll(async () => {
     await app?.close();
-    await fake?.close();
-    await t?.close();
   });
 
   it('serves the upstream values at native resolution, hourly then 15-minute, as ENTSO-E data', async () => {
