@@ -1,7 +1,6 @@
 import { DAY_MS, HOUR_MS, WEEK_MS } from '../domain/calendar.js';
 import { atLeastDaily, type Resolution } from '../domain/resolution.js';
 import { percentOf } from '../domain/rounding.js';
-import { resolveRange } from '../domain/time.js';
 import { InputError, IssueCollector } from '../errors.js';
 import { ciCountBatches, flowTypeCountBatches } from '../repositories/flows/aggregates.js';
 import { findDurationCurves, type OrientedBorder, scatterBatches } from '../repositories/flows/stats.js';
@@ -13,14 +12,15 @@ import {
   findZoneExchange,
   type PriceBasis,
 } from '../repositories/prices/zone-stats.js';
-import { lineageSegments, lineageZones } from '../domain/lineage.js';
+import { lineageSegments } from '../domain/lineage.js';
 import { intersect } from '../domain/validity.js';
 import type { TimeRange } from '../domain/time.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';
 import { type Meta, sourceLabels } from './meta.js';
-import { applyTimeZone, rowZoneOf } from './time-zone.js';
+import { rowZoneOf } from './time-zone.js';
 import { checkZonePeriods } from './validity.js';
+import { resolveZoneSelection } from './zone-selection.js';
 
 /** Aggregates are computed from other signals: provenance `derived` (docs/contract.md#envelope-and-meta). */
 async function derivedMeta(
@@ -143,16 +143,8 @@ function zoneRangeInput(
   lineageOffered = false,
 ) {
   const check = new IssueCollector();
-  const explicit = (input.zones?.length ?? 0) > 0;
-  const codes =
-    check.attempt(() =>
-      explicit ? deps.catalogue.resolveZones(input.zones!) : deps.catalogue.zones.map((z) => z.code),
-    ) ?? [];
+  const { explicit, codes, lineage, timeZone, range } = resolveZoneSelection(deps, check, input);
   const ids = codes.flatMap((c) => deps.catalogue.zone(c)?.id ?? []);
-  const lineage = explicit && input.lineage === true;
-  const tzCodes = lineage ? [...new Set(codes.flatMap(lineageZones))] : codes;
-  const timeZone = check.attempt(() => applyTimeZone(deps, input.tz, tzCodes));
-  const range = check.attempt(() => resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone?.naive));
   if (range && explicit) check.attempt(() => checkZonePeriods(deps, codes, range, { lineage, lineageOffered }));
   check.done();
   return { codes, ids, lineage, range: range!, timeZone: timeZone!.label };

@@ -1,14 +1,15 @@
-import { lineageSegments, lineageZones } from '../domain/lineage.js';
+import { lineageSegments } from '../domain/lineage.js';
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
-import { resolveRange, type TimeRange } from '../domain/time.js';
+import type { TimeRange } from '../domain/time.js';
 import { intersect } from '../domain/validity.js';
 import { IssueCollector } from '../errors.js';
 import { countPrices, findPriceSources, findPrices, type PriceQuery } from '../repositories/prices/rows.js';
 import type { PriceRecord } from '../domain/records.js';
 import type { ServiceDeps } from './context.js';
 import { type Meta, provenanceOf, sourceLabels } from './meta.js';
-import { type AppliedTimeZone, applyTimeZone, rowZoneOf, type RowsWithZone } from './time-zone.js';
+import { type AppliedTimeZone, rowZoneOf, type RowsWithZone } from './time-zone.js';
 import { checkZonePeriods } from './validity.js';
+import { resolveZoneSelection } from './zone-selection.js';
 
 /** Price request as both surfaces receive it (REST parameter semantics). */
 export interface PricesInput {
@@ -73,15 +74,7 @@ function lineageParts(
 /** Validates and resolves a price request. @throws InputError (422) on any invalid input. */
 export function resolvePriceQuery(deps: ServiceDeps, input: PricesInput): ResolvedPriceQuery {
   const check = new IssueCollector();
-  const explicit = (input.zones?.length ?? 0) > 0;
-  const codes =
-    check.attempt(() =>
-      explicit ? deps.catalogue.resolveZones(input.zones!) : deps.catalogue.zones.map((z) => z.code),
-    ) ?? [];
-  const lineage = explicit && input.lineage === true;
-  const tzCodes = lineage ? [...new Set(codes.flatMap(lineageZones))] : codes;
-  const timeZone = check.attempt(() => applyTimeZone(deps, input.tz, tzCodes));
-  const range = check.attempt(() => resolveRange(input.datetimeFrom, input.datetimeTo, deps.now(), timeZone?.naive));
+  const { explicit, codes, lineage, timeZone, range } = resolveZoneSelection(deps, check, input);
   const resolution = range && check.attempt(() => applyResolution(input.resolution ?? 'auto', range));
   if (range && explicit) check.attempt(() => checkZonePeriods(deps, codes, range, { lineage, lineageOffered: true }));
   check.done();
