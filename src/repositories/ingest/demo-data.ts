@@ -9,7 +9,7 @@ import { rebuildCoverage } from '../catalogue/coverage-rollup.js';
 import { refreshFlowRollups } from '../flows/rollup.js';
 import type { LoadWindow } from './load.js';
 import { refreshPriceDaily } from '../prices/rollup.js';
-import { allowLongStatements } from './maintenance.js';
+import { allowLongStatements, MARKET_TABLES } from './maintenance.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { type Executor, inTransaction, run, type Sql } from '../sql/executor.js';
 
@@ -111,18 +111,8 @@ export async function deleteDemoData(db: Executor): Promise<DeletedDemoData> {
   });
 }
 
-/** The market tables the demo load writes (none is referenced by a foreign key; the catalogue is not among them). */
-const DEMO_LOAD_TABLES = [
-  'price_point',
-  'price_daily',
-  'price_hourly',
-  'border_hour',
-  'border_outage',
-  'border_daily',
-  'zone_daily',
-  'border_weekly',
-  'border_period_count',
-] as const;
+/** The market tables the demo load writes: all but the catalogue, which foreign keys reference. */
+const DEMO_LOAD_TABLES = MARKET_TABLES.filter((t) => t !== 'zone' && t !== 'border');
 
 /**
  * TRUNCATEs each market table that holds no row, inside the caller's loading transaction: the

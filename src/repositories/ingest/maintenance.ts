@@ -22,7 +22,7 @@ export type MarketTable =
   | 'coverage';
 
 /** The market tables a bulk load fills (with their rollups and the catalogue they reference). */
-const MARKET_TABLES: readonly MarketTable[] = [
+export const MARKET_TABLES: readonly MarketTable[] = [
   'zone',
   'border',
   'price_point',
