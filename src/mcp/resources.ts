@@ -10,7 +10,8 @@ import type { ServiceDeps } from '../services/context.js';
 
 /** What a resource is read from: the services, and the classification thresholds the server applies. */
 export interface ResourceContext {
-  readonly deps: ServiceDeps;
+  /** The services' dependencies, or their promise while the database is readied (stdio answers `initialize` before). */
+  readonly deps: ServiceDeps | Promise<ServiceDeps>;
   readonly thresholds: ClassificationThresholds;
 }
 
@@ -19,8 +20,11 @@ interface ResourceDecl extends Resource {
 }
 
 /** Every row of a catalogue endpoint (no filter), as REST writes them. */
-async function catalogueRows(endpoint: Endpoint, deps: ServiceDeps): Promise<Record<string, unknown>[]> {
-  const { data } = await endpoint.handle(deps, endpoint.query.parse({}));
+async function catalogueRows(
+  endpoint: Endpoint,
+  ready: ServiceDeps | Promise<ServiceDeps>,
+): Promise<Record<string, unknown>[]> {
+  const { data } = await endpoint.handle(await ready, endpoint.query.parse({}));
   const wire = wireRowOf(data.table.contract, data.table.rowTimeZone);
   return JSON.parse(JSON.stringify((await allRows(data.table.rows)).map(wire))) as Record<string, unknown>[];
 }

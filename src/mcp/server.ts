@@ -104,10 +104,11 @@ async function answerTool(
       return { result: toolError(rateLimitMessage(retryAfterSeconds(decision))), outcome: 'rate_limited' };
   }
   try {
+    const deps = await ctx.deps;
     const { page, text } = await withDeadline(
       ctx.timeoutMs,
       signal,
-      () => callTool(tool, args, ctx.deps, ctx.exportBase),
+      () => callTool(tool, args, deps, ctx.exportBase),
       ctx.timeoutMs,
     );
     return {

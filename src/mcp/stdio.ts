@@ -2,7 +2,9 @@
  * `npm run --silent mcp`: the MCP server over stdio, for desktop assistants that start it
  * themselves, against the configured database (PostgreSQL with DATABASE_URL, else the embedded one
  * in PGLITE_DIR, readied like `npm start` readies it: migrations, catalogue, demo data on a first
- * start). stdout carries JSON-RPC only; logs and progress go to stderr.
+ * start). It answers `initialize` and the lists at once and tool calls once the database is ready
+ * (a first start's demo load takes a while; clients time out a silent start). stdout carries
+ * JSON-RPC only; logs and progress go to stderr.
  */
 import '../compile-cache.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -22,9 +24,18 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config, { destination: process.stderr, isTty: false });
   const db = await openDatabase(config);
-  await prepareDatabase(db, config, logger, new Date());
-  restrictTimeZones(await readTimeZoneNames(db));
-  const deps = { db, catalogue: await readCatalogue(db), now: Date.now, memo: createReadMemo() };
+  const deps = (async () => {
+    await prepareDatabase(db, config, logger, new Date());
+    restrictTimeZones(await readTimeZoneNames(db));
+    return { db, catalogue: await readCatalogue(db), now: Date.now, memo: createReadMemo() };
+  })();
+  deps.then(
+    () => logger.info({ database: db.kind }, 'mcp server on stdio: database ready'),
+    (err: unknown) => {
+      process.stderr.write(`MCP server failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
   const server = createMcpServer({
     tools: toolsOf(ENDPOINTS),
     deps,
@@ -47,7 +58,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', close);
   process.on('SIGTERM', close);
   await server.connect(new StdioServerTransport());
-  logger.info({ tools: ENDPOINTS.length, database: db.kind }, 'mcp server on stdio ready');
+  logger.info({ tools: ENDPOINTS.length }, 'mcp server on stdio connected');
 }
 
 main().catch((err: unknown) => {
