@@ -90,6 +90,14 @@ function unknownTool(name: string, tools: readonly McpTool[]): McpError {
   );
 }
 
+/** Takes a REST request's tokens from the caller's bucket; the refusal's message when it is empty, else null. */
+async function charge(ctx: McpContext): Promise<string | null> {
+  if (!ctx.limiter || !ctx.client) return null;
+  const decision = await ctx.limiter.consume(ctx.client.id, REQUEST_COST_TOKENS);
+  recordDecision(ctx.client, decision);
+  return decision.allowed ? null : rateLimitMessage(retryAfterSeconds(decision));
+}
+
 /** Answers one tool call, as a result or a tool error; never throws for what the caller sent. */
 async function answerTool(
   ctx: McpContext,
@@ -97,12 +105,8 @@ async function answerTool(
   args: Readonly<Record<string, unknown>>,
   signal: AbortSignal,
 ): Promise<{ result: CallToolResult; outcome: Outcome }> {
-  if (ctx.limiter && ctx.client) {
-    const decision = await ctx.limiter.consume(ctx.client.id, REQUEST_COST_TOKENS);
-    recordDecision(ctx.client, decision);
-    if (!decision.allowed)
-      return { result: toolError(rateLimitMessage(retryAfterSeconds(decision))), outcome: 'rate_limited' };
-  }
+  const refused = await charge(ctx);
+  if (refused) return { result: toolError(refused), outcome: 'rate_limited' };
   try {
     const deps = await ctx.deps;
     const { page, text } = await withDeadline(
@@ -170,9 +174,11 @@ export function createMcpServer(ctx: McpContext): Server {
     return result;
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: resourceList() }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    answering(ctx, extra.signal, () => readResource(request.params.uri, ctx)),
-  );
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const refused = await charge(ctx);
+    if (refused) throw new McpError(ErrorCode.InvalidRequest, refused);
+    return answering(ctx, extra.signal, () => readResource(request.params.uri, ctx));
+  });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: promptList() }));
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
     answering(ctx, extra.signal, () => getPrompt(request.params.name, request.params.arguments)),

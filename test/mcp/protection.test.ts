@@ -45,6 +45,7 @@ describe('/mcp has the protection of the other surfaces', () => {
     expect(outcomes).toEqual([false, false, false, false, true, true]);
     const rest = await t.get('/api/v1/zones', { headers: { 'x-api-key': key } });
     expect(rest.status).toBe(429);
+    await expect(header.readResource({ uri: 'eumarket://coverage' })).rejects.toThrow(/rate limit is exceeded/);
     await bearer.close();
     await header.close();
   });
