@@ -1,6 +1,6 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
-import type { Config } from './config.js';
+import { classificationThresholds, type Config } from './config.js';
 import type { Database } from './db/client.js';
 import { bodyLimitPlugin } from './graphql/plugins/use-body-limit.js';
 import type { GraphQLContext } from './graphql/builder.js';
@@ -45,6 +45,10 @@ import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { restPlugin } from './rest/router.js';
+import { MCP_PATH } from './mcp/limits.js';
+import { createMcpMetrics } from './mcp/server.js';
+import { toolsOf } from './mcp/tools.js';
+import { mcpPlugin, parseMcpOrigins } from './mcp/use-mcp.js';
 import type { ServiceDeps } from './services/context.js';
 
 /** Everything the server needs, built once. */
@@ -150,7 +154,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       //    requests the plugins after them answer, and the security headers.
       corsPlugin(parseOrigins(config.CORS_ORIGINS)),
       requestLogPlugin(logger),
-      metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), GRAPHQL_PATH] }),
+      metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), GRAPHQL_PATH, MCP_PATH] }),
       securityHeadersPlugin(),
       // 2. Probes, then access: health checks are never refused by a key or a rate limit; everything
       //    after accessPlugin (REST, dashboard, GraphQL) is authenticated and rate limited.
@@ -168,7 +172,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
         metrics,
         timeoutMs: config.REQUEST_TIMEOUT_MS,
       }),
-      // 3. Routes answered before GraphQL: REST, the dashboard, then a JSON 404 for any other path
+      // 3. Routes answered before GraphQL: REST, MCP (/mcp), the dashboard, then a JSON 404 for any other path
       //    but the GraphQL endpoint.
       restPlugin({
         endpoints: ENDPOINTS,
@@ -177,6 +181,17 @@ export async function createApp(opts: AppOptions): Promise<App> {
         routes,
         timeoutMs: config.REQUEST_TIMEOUT_MS,
         cache: restCache,
+      }),
+      mcpPlugin({
+        tools: toolsOf(ENDPOINTS),
+        deps,
+        thresholds: classificationThresholds(config),
+        logger,
+        limiter,
+        metrics: createMcpMetrics(metrics.registry),
+        timeoutMs: config.REQUEST_TIMEOUT_MS,
+        allowedOrigins: parseMcpOrigins(config.MCP_ALLOWED_ORIGINS),
+        inFlightPerClient: config.MCP_REQUESTS_IN_FLIGHT_PER_CLIENT,
       }),
       dashboardPlugin(opts.dashboardDir),
       notFoundPlugin(GRAPHQL_PATH),

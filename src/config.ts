@@ -50,6 +50,10 @@ const schema = z
     CACHE_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     CORS_ORIGINS: z.string().default('*'),
+    /** Browser origins allowed to call /mcp besides loopback ones (comma-separated, `*` any); DNS-rebinding protection. */
+    MCP_ALLOWED_ORIGINS: z.string().default(''),
+    /** MCP requests one client may have in flight at once on /mcp. */
+    MCP_REQUESTS_IN_FLIGHT_PER_CLIENT: z.coerce.number().int().min(1).max(1000).default(8),
     ENTSOE_SECURITY_TOKEN: z.string().min(1).optional(),
     ENTSOE_API_URL: z.url().default('https://web-api.tp.entsoe.eu/api'),
     ENTSOE_REQUESTS_PER_MINUTE: z.coerce

@@ -60,6 +60,8 @@ export interface Endpoint extends EndpointDocs {
   readonly reads: readonly ReadData[];
   readonly summary: string;
   readonly description: string;
+  /** Its declared parameters (contract/params.ts), from which `query` derives; the MCP tools derive from them too (absent: none). */
+  readonly params?: readonly ParamRef[];
   readonly query: z.ZodObject;
   readonly row: z.ZodObject;
   /** The meta and rows of a valid query (parsed by `query`). */
@@ -94,6 +96,7 @@ export function rowsEndpoint<const P extends readonly ParamRef[], R>(spec: RowsE
   const { contract: declared, contractOf, rows, params, ...rest } = spec;
   return {
     ...rest,
+    params,
     query: restQuery(params),
     row: rowSchema(declared),
     async handle(deps, query) {

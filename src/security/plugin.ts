@@ -68,6 +68,12 @@ function classify(request: Request, url: URL, rest: string, graphql: string): Pa
   return wantsHtml && !url.searchParams.has('query') ? 'document' : 'graphql';
 }
 
+/** The token of an `Authorization: Bearer <key>` header (MCP clients send keys so), else null. */
+function bearerToken(authorization: string | null): string | null {
+  const match = authorization === null ? null : /^Bearer[ \t]+(\S+)\s*$/i.exec(authorization);
+  return match ? match[1]! : null;
+}
+
 /** The challenge of a 401 (RFC 9110 asks for one): the key goes in the {@link API_KEY_HEADER} header. */
 const WWW_AUTHENTICATE = `ApiKey header="${API_KEY_HEADER}"`;
 
@@ -121,7 +127,7 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
   };
 
   const identify = async (request: Request, address: string, kind: PathKind): Promise<ClientIdentity | AppError> => {
-    const header = request.headers.get(API_KEY_HEADER);
+    const header = request.headers.get(API_KEY_HEADER) ?? bearerToken(request.headers.get('authorization'));
     if (kind === 'document' || header === null) {
       if (opts.requireKey && kind !== 'document')
         return new AppError('UNAUTHENTICATED', `Missing API key: send it in the ${API_KEY_HEADER} header`);
