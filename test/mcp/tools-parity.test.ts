@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declOf } from '../../src/contract/params.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { toolName } from '../../src/mcp/tools.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 import { DEMO_TEST_NOW } from '../support/db.js';
 import { mcpClient } from './support.js';
 
@@ -36,7 +37,7 @@ function restPath(path: string, args: Record<string, unknown>): string {
   return `${path}?${q}`;
 }
 
-describe.each(BACKENDS)('MCP tools answer as their REST twins on %s', (backend) => {
+describe.each(TEST_BACKENDS)('MCP tools answer as their REST twins on %s', (backend) => {
   let t: TestApp;
   let client: Client;
   beforeAll(async () => {
