@@ -167,6 +167,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
         logger,
         metrics,
         timeoutMs: config.REQUEST_TIMEOUT_MS,
+        graphiql: config.GRAPHIQL,
       }),
       // 3. Routes answered before GraphQL: REST, the dashboard, then a JSON 404 for any other path
       //    but the GraphQL endpoint.
