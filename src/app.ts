@@ -118,6 +118,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
     logger,
     version,
     purge: instancePurger(config.CACHE_PURGE_URL, (line) => logger.warn(line)),
+    catalogue: deps.catalogue,
+    onUnknownAreas: (count) => metrics.dataEventAreasDropped(count),
   });
   const restCache = new RestCache({
     version,
