@@ -122,6 +122,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
     logger,
     version,
     purge: instancePurger(config.CACHE_PURGE_URL, (line) => logger.warn(line)),
+    catalogue: deps.catalogue,
+    onUnknownAreas: (count) => metrics.dataEventAreasDropped(count),
   });
   const restCache = new RestCache({
     version,
@@ -171,6 +173,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
         logger,
         metrics,
         timeoutMs: config.REQUEST_TIMEOUT_MS,
+        graphiql: config.GRAPHIQL,
       }),
       // 3. Routes answered before GraphQL: REST, MCP (/mcp), the dashboard, then a JSON 404 for any other path
       //    but the GraphQL endpoint.

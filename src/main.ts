@@ -11,6 +11,12 @@ import { isFreshEmbeddedDirectory } from './db/fresh-dir.js';
 import { installLastResort } from './last-resort.js';
 import { warnIfUnsupportedNode } from './node-version.js';
 
+/**
+ * How long responses still in flight when the server closes (after the drain) may take to finish,
+ * ms; then their connections are cut (a client that stopped reading) and the process exits 0.
+ */
+const CLOSE_GRACE_MS = 5_000;
+
 /** Listens on HOST:PORT and resolves with the base URL to print. */
 function listen(server: Server, config: Config): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -65,7 +71,14 @@ async function main(): Promise<void> {
     server.closeIdleConnections();
     // A keep-alive connection whose response was in flight at close becomes idle when it ends.
     setInterval(() => server.closeIdleConnections(), 100).unref();
-    setTimeout(() => process.exit(1), 10_000).unref();
+    // A client that stopped reading keeps its response in flight for ever: cut it once the grace is over.
+    setTimeout(() => {
+      server.getConnections((_err, count) => {
+        if (count) logger.warn({ connections: count }, 'closing connections still busy after the shutdown grace');
+        server.closeAllConnections();
+      });
+    }, CLOSE_GRACE_MS).unref();
+    setTimeout(() => process.exit(1), CLOSE_GRACE_MS + 5_000).unref();
   };
   let drain: NodeJS.Timeout | undefined;
   const stop = (signal: string, exitCode = 0) => {

@@ -29,6 +29,24 @@ const CREATE_TABLE = `CREATE TABLE _prisma_migrations (
     applied_steps_count     INTEGER NOT NULL DEFAULT 0
 );`;
 
+/**
+ * SQLSTATEs of a migration stopped from outside before it committed, nothing wrong with its script:
+ * query_canceled (cancel request, statement_timeout), lock_not_available (lock_timeout),
+ * deadlock_detected, serialization_failure, admin_shutdown, crash_shutdown, cannot_connect_now.
+ */
+const STOPPED_CODES = new Set(['57014', '55P03', '40P01', '40001', '57P01', '57P02', '57P03']);
+
+/** The messages of those errors, for history rows recorded as failed by earlier versions (logs hold the message only). */
+const STOPPED_MESSAGE =
+  /^(canceling statement due to (user request|statement timeout|lock timeout)|could not obtain lock|deadlock detected|could not serialize access|terminating connection due to administrator command)/;
+
+/** Whether `error` stopped a migration from outside (cancelled, timed out waiting, shut down): it rolled back and can simply run again. */
+function stoppedFromOutside(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return STOPPED_CODES.has(code);
+  return STOPPED_MESSAGE.test(error instanceof Error ? error.message : String(error));
+}
+
 /** Thrown when migrating is refused or a migration fails; the message names the migration. */
 export class MigrationError extends Error {
   override name = 'MigrationError';
@@ -158,8 +176,9 @@ function checkHistory(files: MigrationFile[], history: HistoryRow[], log: (msg: 
 /**
  * Marks rolled back the migrations an earlier run recorded as started without a finish or an error
  * (earlier versions recorded the start before the migration's transaction: a process killed while
- * applying one left that row, its effects rolled back with the transaction); returns the history
- * without them.
+ * applying one left that row, its effects rolled back with the transaction), and those earlier
+ * versions recorded as failed when they were only cancelled or timed out waiting for a lock (see
+ * {@link stoppedFromOutside}: rolled back too); returns the history without them.
  */
 async function recoverInterrupted(
   session: Session,
@@ -167,7 +186,8 @@ async function recoverInterrupted(
   log: (msg: string) => void,
 ): Promise<HistoryRow[]> {
   const interrupted = history.filter(
-    (row) => row.rolled_back_at === null && row.finished_at === null && row.logs === null,
+    (row) =>
+      row.rolled_back_at === null && row.finished_at === null && (row.logs === null || STOPPED_MESSAGE.test(row.logs)),
   );
   for (const row of interrupted) {
     await session.query(
@@ -184,7 +204,9 @@ async function recoverInterrupted(
 /**
  * Records the start, runs the script and records the end in one transaction, so a run killed
  * meanwhile leaves neither effects nor record. On failure the script rolls back and a started row
- * is recorded, with the error in `logs`, as Prisma leaves it.
+ * is recorded, with the error in `logs`, as Prisma leaves it; unless the migration was stopped from
+ * outside (cancelled, statement or lock timeout, deadlock, shutdown: {@link stoppedFromOutside}),
+ * which is recorded rolled back already, so that running again applies it, as after a kill.
  */
 async function applyOne(session: Session, migration: MigrationFile, log: (msg: string) => void): Promise<void> {
   const id = randomUUID();
@@ -204,13 +226,21 @@ async function applyOne(session: Session, migration: MigrationFile, log: (msg: s
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    const stopped = stoppedFromOutside(error);
     await session
       .query(
-        'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name, logs) VALUES ($1, $2, now(), $3, $4)',
-        [id, migration.checksum, migration.name, message],
+        'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name, logs, rolled_back_at) VALUES ($1, $2, now(), $3, $4, $5)',
+        [
+          id,
+          migration.checksum,
+          migration.name,
+          stopped ? `${message} (stopped before it committed; rolled back: run again to apply it)` : message,
+          stopped ? new Date() : null,
+        ],
       )
       .catch(() => undefined);
-    throw new MigrationError(`migration ${migration.name} failed: ${message}`, { cause: error });
+    const hint = stopped ? ' (it did not commit: run the migration again)' : '';
+    throw new MigrationError(`migration ${migration.name} failed: ${message}${hint}`, { cause: error });
   }
   log(`applied migration ${migration.name} (${Date.now() - started} ms)`);
 }

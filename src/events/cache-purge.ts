@@ -15,7 +15,7 @@
  * committing process covers instances configured without CACHE_PURGE_URL.
  */
 import { REPLICA_WAIT_MAX_MS } from '../db/replicas.js';
-import { eventTags, SURROGATE_KEY_HEADER } from '../http/cache-tags.js';
+import { eventTags, SURROGATE_KEY_HEADER, safeTags } from '../http/cache-tags.js';
 import type { DataEvent } from './data-events.js';
 
 /** Delay of the second purge of an event, ms: past the longest an instance waits for its replica, plus a second. */
@@ -35,8 +35,13 @@ export const PURGE_TIMEOUT_MS = 5_000;
 /** Sends the purge of one event; resolves when the first is answered or has failed (logged); the second follows on a timer. */
 export type CachePurger = (event: DataEvent) => Promise<void>;
 
-/** One `PURGE <url>` with `tags` in `Surrogate-Key`; a refusal or failure goes to `warn`, never thrown. */
-async function sendPurge(url: string, tags: readonly string[], warn: (line: string) => void): Promise<void> {
+/**
+ * One `PURGE <url>` with `tags` in `Surrogate-Key` (unsafe tags refused: see safeTags; nothing sent
+ * when none is left); a refusal or failure goes to `warn`, never thrown.
+ */
+async function sendPurge(url: string, unchecked: readonly string[], warn: (line: string) => void): Promise<void> {
+  const tags = safeTags(unchecked);
+  if (!tags.length) return;
   try {
     const res = await fetch(url, {
       method: 'PURGE',

@@ -4,9 +4,11 @@
  * schema's channel ({@link dataEventsChannel}; the embedded database implements NOTIFY too).
  *
  * Channels are database-wide and any session may NOTIFY on any of them: a payload is read with a
- * schema and dropped when it is not a data event of the listener's schema, never trusted.
+ * schema and dropped when it is not a data event of the listener's schema, and its areas are
+ * checked against the catalogue, never trusted.
  */
 import { z } from 'zod';
+import { type Catalogue, DATA_CATALOGUE } from '../domain/catalogue.js';
 import { ITEMS } from '../ingest/windows.js';
 
 /** The prefix of the NOTIFY channels: the channel of schema `s` is `emk_data_s`. */
@@ -58,11 +60,25 @@ const payloadSchema = z
   .refine((p) => (p.kind === 'prices') === (p.item === 'prices'), 'kind does not match item')
   .refine((p) => Date.parse(p.from) < Date.parse(p.to), 'from is not before to');
 
-/** A payload read: the event, or why it was dropped. */
-export type ReadPayload = { readonly event: DataEvent } | { readonly dropped: string };
+/**
+ * A payload read: the event and how many of its areas were not in the catalogue (dropped from it),
+ * or why the whole payload was dropped (with the unknown areas counted when that is the reason).
+ */
+export type ReadPayload =
+  | { readonly event: DataEvent; readonly unknownAreas: number }
+  | { readonly dropped: string; readonly unknownAreas?: number };
 
-/** Reads a NOTIFY payload for the listener of `schema`; never throws. */
-export function readDataEvent(payload: string | undefined, schema: string): ReadPayload {
+/**
+ * Reads a NOTIFY payload for the listener of `schema`; never throws. Areas are checked against
+ * `catalogue`: zone codes exactly as stored (kind `prices`), border keys `A->B` in stored
+ * orientation (kind `flows`); unknown ones are dropped from the event, and an event left without
+ * an area is dropped whole, so a payload can only name what the service serves.
+ */
+export function readDataEvent(
+  payload: string | undefined,
+  schema: string,
+  catalogue: Catalogue = DATA_CATALOGUE,
+): ReadPayload {
   let raw: unknown;
   try {
     raw = JSON.parse(payload ?? '');
@@ -76,16 +92,19 @@ export function readDataEvent(payload: string | undefined, schema: string): Read
     };
   const p = parsed.data;
   if (p.schema !== schema) return { dropped: 'an event of another schema' };
-  const from = new Date(p.from);
-  const to = new Date(p.to);
+  const known = (a: string) => (p.kind === 'prices' ? catalogue.zone(a) : catalogue.border(a)) !== undefined;
+  const areas = [...new Set(p.areas.filter(known))];
+  const unknownAreas = p.areas.filter((a) => !known(a)).length;
+  if (!areas.length) return { dropped: 'no area of the catalogue', unknownAreas };
   return {
     event: {
       kind: p.kind,
       item: p.item,
-      zones: p.kind === 'prices' ? p.areas : [],
-      borders: p.kind === 'flows' ? p.areas : [],
-      from,
-      to,
+      zones: p.kind === 'prices' ? areas : [],
+      borders: p.kind === 'flows' ? areas : [],
+      from: new Date(p.from),
+      to: new Date(p.to),
     },
+    unknownAreas,
   };
 }

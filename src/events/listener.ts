@@ -8,6 +8,7 @@
  */
 import pg from 'pg';
 import { type Database, directOf } from '../db/client.js';
+import { type Catalogue, DATA_CATALOGUE } from '../domain/catalogue.js';
 import type { Logger } from '../logger.js';
 import { type DataEvent, dataEventsChannel, readDataEvent } from './data-events.js';
 
@@ -34,6 +35,10 @@ export interface ListenOptions {
   readonly onReconnect?: () => void;
   /** Least time between two warnings of dropped payloads, ms. Default 60,000. */
   readonly warnEveryMs?: number;
+  /** The catalogue areas are checked against. Default {@link DATA_CATALOGUE}. */
+  readonly catalogue?: Catalogue;
+  /** Told how many areas of a payload were not in the catalogue (dropped), when any were. */
+  readonly onUnknownAreas?: (count: number) => void;
 }
 
 /**
@@ -76,7 +81,8 @@ export async function listenForDataEvents(
   };
   let caughtUp = Promise.resolve();
   const deliver = (payload: string | undefined) => {
-    const read = readDataEvent(payload, db.schema);
+    const read = readDataEvent(payload, db.schema, opts.catalogue ?? DATA_CATALOGUE);
+    if (read.unknownAreas) opts.onUnknownAreas?.(read.unknownAreas);
     if ('dropped' in read) return warnDropped(read.dropped, payload);
     if (!db.caughtUp) return hand(read.event);
     const wait = () => db.caughtUp!().catch(() => undefined);

@@ -3,6 +3,7 @@
  * subscriptions read, and the gate that admits their streams.
  */
 import type { Database } from '../db/client.js';
+import type { Catalogue } from '../domain/catalogue.js';
 import type { Logger } from '../logger.js';
 import type { TokenBucketLimiter } from '../security/token-bucket.js';
 import { createSubscriptionGate, type SubscriptionGate } from './gate.js';
@@ -35,6 +36,10 @@ export interface LiveEventsOptions {
   readonly version?: DataVersion;
   /** Told of each data event once this instance's caches dropped it (the shared cache's purge: see instancePurger). */
   readonly purge?: (event: DataEvent) => void;
+  /** The catalogue the events' areas are checked against (the served one). */
+  readonly catalogue?: Catalogue;
+  /** Told how many areas of a notification were not in the catalogue (dropped). */
+  readonly onUnknownAreas?: (count: number) => void;
 }
 
 /** Starts listening for the schema's data events. */
@@ -48,6 +53,8 @@ export async function startLiveEvents(opts: LiveEventsOptions): Promise<LiveEven
   const listener = await listenForDataEvents(opts.db, onEvent, {
     ...(opts.logger ? { logger: opts.logger } : {}),
     onReconnect: () => opts.version?.bump(),
+    ...(opts.catalogue ? { catalogue: opts.catalogue } : {}),
+    ...(opts.onUnknownAreas ? { onUnknownAreas: opts.onUnknownAreas } : {}),
   });
   let closing: Promise<void> | undefined;
   return {

@@ -51,25 +51,38 @@ export function responseTags(reads: readonly ReadData[], query: ScopedQuery, cat
   return [...new Set([...datasets, ...scopes])];
 }
 
-/** Adds the tags to a response's headers (nothing for an empty list). */
-export function setCacheTags(headers: Headers, tags: readonly string[]): void {
+/**
+ * A tag that is one token in both headers and in a purge: letters, digits and `_ . : > -` only.
+ * A space or comma would split it into several tags (`prices:X prices` names the whole `prices`
+ * dataset), so a tag holding one, or a quote or control character, is refused, never sent.
+ */
+const SAFE_TAG = /^[A-Za-z0-9_.:>-]{1,100}$/;
+
+/** The tags that are safe to send ({@link SAFE_TAG}); the others are refused. */
+export function safeTags(tags: Iterable<string>): string[] {
+  return [...tags].filter((t) => SAFE_TAG.test(t));
+}
+
+/** Adds the tags to a response's headers (nothing for an empty list; unsafe tags refused). */
+export function setCacheTags(headers: Headers, unchecked: readonly string[]): void {
+  const tags = safeTags(unchecked);
   if (!tags.length) return;
   headers.set(SURROGATE_KEY_HEADER, tags.join(' '));
   headers.set(CACHE_TAG_HEADER, tags.join(','));
 }
 
-/** The tags a committed data event makes stale: its zones' or borders' tags and the `:all` ones. */
+/**
+ * The tags a committed data event makes stale: its zones' or borders' tags and the `:all` ones.
+ * Never a dataset's bare tag, and only {@link safeTags}: an area that would not make one tag is left out.
+ */
 export function eventTags(event: DataEvent, catalogue: Catalogue = DATA_CATALOGUE): string[] {
   if (event.kind === 'prices') {
     const borders = event.zones.flatMap((z) => catalogue.bordersOf(z).map((b) => `flows:${b.key}`));
-    return [
-      ...new Set([...event.zones.flatMap((z) => [`prices:${z}`, `flows:${z}`]), 'prices:all', ...borders, 'flows:all']),
-    ];
+    return safeTags(
+      new Set([...event.zones.flatMap((z) => [`prices:${z}`, `flows:${z}`]), 'prices:all', ...borders, 'flows:all']),
+    );
   }
-  return [
-    ...new Set([
-      ...event.borders.flatMap((k) => [`flows:${k}`, ...k.split('->').map((z) => `flows:${z}`)]),
-      'flows:all',
-    ]),
-  ];
+  return safeTags(
+    new Set([...event.borders.flatMap((k) => [`flows:${k}`, ...k.split('->').map((z) => `flows:${z}`)]), 'flows:all']),
+  );
 }

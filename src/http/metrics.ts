@@ -18,6 +18,8 @@ export interface ServiceMetrics extends AccessMetrics {
   observeRequest(method: string, route: string, status: number, seconds: number | undefined): void;
   /** Records one executed GraphQL operation. */
   observeOperation(operation: string, type: string, seconds: number): void;
+  /** Counts areas of data-event notifications dropped as not in the catalogue. */
+  dataEventAreasDropped(count: number): void;
 }
 
 /** Builds the metrics; `defaultMetrics` adds prom-client's process metrics (CPU, memory, event loop). */
@@ -50,6 +52,11 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): ServiceM
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const unknownAreas = new Counter({
+    name: 'data_event_unknown_areas_total',
+    help: 'Areas of data-event notifications dropped as not in the catalogue (anyone may NOTIFY).',
+    registers: [registry],
+  });
   const names = new Set<string>();
   return {
     registry,
@@ -64,6 +71,9 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): ServiceM
     observeOperation(operation, type, seconds) {
       if (!names.has(operation) && names.size < MAX_OPERATION_NAMES) names.add(operation);
       operations.observe({ operation: names.has(operation) ? operation : 'other', type }, seconds);
+    },
+    dataEventAreasDropped(count) {
+      unknownAreas.inc(count);
     },
   };
 }

@@ -14,7 +14,21 @@
  * An operation spends the sum of the costs of the limited root fields it selects (each selected
  * field is charged when it resolves); fields without the directive and introspection are free.
  */
-import { DirectiveLocation, GraphQLDirective, GraphQLInt, GraphQLNonNull, type GraphQLSchema } from 'graphql';
+import { getDirective } from '@graphql-tools/utils';
+import {
+  type DocumentNode,
+  DirectiveLocation,
+  getDirectiveValues,
+  getOperationAST,
+  GraphQLDirective,
+  GraphQLIncludeDirective,
+  GraphQLInt,
+  GraphQLNonNull,
+  type GraphQLSchema,
+  GraphQLSkipDirective,
+  Kind,
+  type SelectionSetNode,
+} from 'graphql';
 import { type RateLimitArgs, rateLimitDirective } from 'graphql-rate-limit-directive';
 import { type IRateLimiterOptions, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors.js';
@@ -116,6 +130,64 @@ export function graphqlRateLimit(limiter: TokenBucketLimiter): {
     },
   });
   return { rateLimitDirectiveTransformer };
+}
+
+/**
+ * Tokens an operation spends through `@rateLimit`, computed from its document as the directive
+ * charges when it runs: the sum of {@link fieldCost} over the root fields it selects (one per
+ * response key, `@skip`/`@include` applied with `variables`; fields without the directive, on the
+ * field or its type, and introspection are free). A cached answer, whose resolvers do not run, is
+ * charged this (see use-response-cache.ts). 0 for subscriptions and unknown operations.
+ */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+  shape: BucketShape,
+): number {
+  const operation = getOperationAST(document, operationName);
+  const root =
+    operation?.operation === 'query'
+      ? schema.getQueryType()
+      : operation?.operation === 'mutation'
+        ? schema.getMutationType()
+        : null;
+  if (!operation || !root) return 0;
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+  );
+  const vars = variables ?? {};
+  const included = (node: Parameters<typeof getDirectiveValues>[1]) =>
+    getDirectiveValues(GraphQLSkipDirective, node, vars)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, vars)?.if !== false;
+  const keys = new Map<string, string>();
+  const seen = new Set<string>();
+  const collect = (set: SelectionSetNode) => {
+    for (const sel of set.selections) {
+      if (!included(sel)) continue;
+      if (sel.kind === Kind.FIELD) {
+        const key = sel.alias?.value ?? sel.name.value;
+        if (!keys.has(key)) keys.set(key, sel.name.value);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) collect(sel.selectionSet);
+      else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const fragment = fragments.get(sel.name.value);
+        if (fragment) collect(fragment.selectionSet);
+      }
+    }
+  };
+  collect(operation.selectionSet);
+  const typeLimit = getDirective(schema, root, RATE_LIMIT_DIRECTIVE)?.[0];
+  const fields = root.getFields();
+  let cost = 0;
+  for (const name of keys.values()) {
+    const field = fields[name];
+    if (!field) continue;
+    const limit = getDirective(schema, field, RATE_LIMIT_DIRECTIVE)?.[0] ?? typeLimit;
+    if (limit) cost += fieldCost(limit as Partial<RateLimitArgs>, shape);
+  }
+  return cost;
 }
 
 /** The directive definition for the schema (`builder.toSchema({ directives: [...] })`). */

@@ -1,5 +1,5 @@
 import { markArrival, remainingMs, withDeadline } from '../deadline.js';
-import type { Plugin } from 'graphql-yoga';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { AppError } from '../errors.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
@@ -51,6 +51,8 @@ export interface AccessPluginOptions {
   readonly graphqlPath?: string;
   /** The request time limit (ms, REQUEST_TIMEOUT_MS), counted from arrival: the key lookup spends from it too. */
   readonly timeoutMs: number;
+  /** GraphiQL is served (GRAPHIQL): only then is a bare browser GET of the GraphQL endpoint a public page. */
+  readonly graphiql: boolean;
 }
 
 /** Paths that are never identified nor charged (probes, scraping); their responses still carry the caller's RateLimit-* headers. */
@@ -58,14 +60,26 @@ export const UNMETERED_PATHS: ReadonlySet<string> = new Set([HEALTH_PATH, READY_
 
 type PathKind = 'rest' | 'graphql' | 'document' | 'other';
 
-function classify(request: Request, url: URL, rest: string, graphql: string): PathKind {
+/** Query-string parameters of a GraphQL GET that make it an operation request rather than the GraphiQL page. */
+const OPERATION_PARAMS = ['query', 'documentId', 'extensions', 'operationName', 'variables'] as const;
+
+/**
+ * What a request is, by what it would execute: only a GET of the GraphQL endpoint asking for HTML
+ * with no operation parameter at all is the GraphiQL page, and only while GraphiQL is served; any
+ * other request to the endpoint (any method, persisted id, SSE, whatever its Accept) is `graphql`.
+ */
+function classify(request: Request, url: URL, rest: string, graphql: string, graphiql: boolean): PathKind {
   const path = routePath(url.pathname);
   if (path === `${rest}/openapi.json` || path === `${rest}/docs` || path.startsWith(`${rest}/docs/`)) return 'document';
   if (path === rest || path.startsWith(`${rest}/`)) return 'rest';
   if (isDashboardPath(url.pathname)) return 'document';
   if (path !== graphql) return 'other';
-  const wantsHtml = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
-  return wantsHtml && !url.searchParams.has('query') ? 'document' : 'graphql';
+  const page =
+    graphiql &&
+    request.method === 'GET' &&
+    (request.headers.get('accept') ?? '').includes('text/html') &&
+    !OPERATION_PARAMS.some((name) => url.searchParams.has(name));
+  return page ? 'document' : 'graphql';
 }
 
 /** The token of an `Authorization: Bearer <key>` header (MCP clients send keys so), else null. */
@@ -94,7 +108,10 @@ function errorBody(kind: PathKind, message: string, code: string, extensions: Re
  * read of its bucket (its address's bucket for probes, preflights and requests refused before the
  * key was known).
  * A request answered 401 spends one token from its address's bucket, so guessing keys is rate limited
- * too (and gets 429 once that bucket is empty). Install it before the REST plugin.
+ * too (and gets 429 once that bucket is empty). With `requireKey`, an operation about to run (its
+ * parameters parsed) for a request that brought no valid key is refused 401 as well, whatever the
+ * request looked like, so no header can make the endpoint execute for an anonymous caller.
+ * Install it before the REST plugin.
  */
 export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessContext>> {
   const rest = opts.restPrefix ?? REST_PREFIX;
@@ -148,7 +165,7 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
   };
 
   const handle = async (request: Request, url: URL, serverContext: unknown): Promise<Response | undefined> => {
-    const kind = classify(request, url, rest, graphql);
+    const kind = classify(request, url, rest, graphql, opts.graphiql);
     const address = clientAddress(serverContext, request.headers.get('x-forwarded-for'), hops);
     const client = await identify(request, address, kind);
     if (client instanceof AppError) return reject401(request, address, kind, client);
@@ -167,6 +184,15 @@ export function accessPlugin(opts: AccessPluginOptions): Plugin<Partial<AccessCo
         (response) => response && endResponse(response),
         (err: unknown) => endResponse(errorResponse(err, opts.logger)),
       );
+    },
+    onParams({ request }) {
+      if (opts.requireKey && accessOf(request)?.client.keyId == null)
+        throw createGraphQLError(`Missing API key: send it in the ${API_KEY_HEADER} header`, {
+          extensions: {
+            code: 'UNAUTHENTICATED',
+            http: { status: 401, headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } },
+          },
+        });
     },
     onContextBuilding({ context, extendContext }) {
       const access = context.request ? accessOf(context.request) : undefined;

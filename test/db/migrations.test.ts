@@ -210,6 +210,22 @@ describe.each(backends)('migrations on %s', (_kind, makeBackend) => {
     expect(await pendingMigrations(db, dir)).toEqual([]);
   });
 
+  it('recovers a migration an earlier version recorded as failed when it was only cancelled or timed out on a lock', async () => {
+    await migrate(db, { dir });
+    const waited = '20990606000000_waited';
+    addMigration(dir, waited, 'CREATE TABLE waited_table (id int);\n');
+    await db.rawQuery(
+      'INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name, logs) VALUES ($1, $2, now(), $3, $4)',
+      ['00000000-0000-4000-8000-000000000002', 'x'.repeat(64), waited, 'canceling statement due to lock timeout'],
+    );
+    expect(await migrate(db, { dir })).toEqual({ applied: [waited] });
+    const rows = (await history(db)).filter((r) => r.migration_name === waited);
+    expect(rows.map((r) => [r.finished_at === null, r.rolled_back_at === null])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+  });
+
   it('lists pending migrations, then none once applied', async () => {
     expect(await pendingMigrations(db, dir)).toEqual(ALL);
     await migrate(db, { dir });
@@ -268,5 +284,72 @@ describe.runIf(TEST_DATABASE_URL)('a migration whose connection dies before it c
       rmSync(dir, { recursive: true, force: true });
       await backend.close();
     }
+  }, 30_000);
+});
+
+describe.runIf(TEST_DATABASE_URL)('a migration stopped from outside before it commits (PostgreSQL)', () => {
+  let backend: Backend;
+  let dir: string;
+  beforeEach(async () => {
+    backend = await postgresBackend(TEST_DATABASE_URL!);
+    dir = scratchMigrations();
+    return async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await backend.close();
+    };
+  });
+
+  it('is recorded rolled back when its lock wait times out, and running again once the lock is free applies it', async () => {
+    const db = await backend.fresh();
+    await migrate(db, { dir });
+    const waiting = '20990707000000_waits_for_lock';
+    addMigration(dir, waiting, `SET LOCAL lock_timeout = '300ms';\nALTER TABLE "api_key" ADD COLUMN "late" TEXT;\n`);
+    const holder = await (await backend.another()).pool!.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE "api_key" IN ACCESS EXCLUSIVE MODE');
+      await expect(migrate(db, { dir })).rejects.toThrow(
+        new RegExp(`migration ${waiting} failed: canceling statement due to lock timeout \\(it did not commit`),
+      );
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+    const [stopped] = (await history(db)).filter((r) => r.migration_name === waiting);
+    expect(stopped).toMatchObject({ finished_at: null, applied_steps_count: 0 });
+    expect(stopped?.rolled_back_at).toBeInstanceOf(Date);
+    expect(await pendingMigrations(db, dir)).toEqual([waiting]);
+    expect(await migrate(db, { dir })).toEqual({ applied: [waiting] });
+    expect(
+      await db.rawQuery(
+        `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'api_key' AND column_name = 'late'`,
+      ),
+    ).toEqual([{ n: 1 }]);
+  }, 30_000);
+
+  it('is recorded rolled back when cancelled, and the next run applies it', async () => {
+    const db = await backend.fresh();
+    const slow = '20990808000000_cancelled';
+    addMigration(
+      dir,
+      slow,
+      "CREATE TABLE cancelled_table (id int);\nSELECT pg_sleep(30) FROM (SELECT 'migration-to-cancel') AS marker;\n",
+    );
+    const running = migrate(db, { dir });
+    running.catch(() => undefined);
+    const canceller = await backend.another();
+    const deadline = Date.now() + 10_000;
+    let cancelled: unknown[] = [];
+    while (!cancelled.length && Date.now() < deadline) {
+      cancelled = await canceller.rawQuery(
+        "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%migration-to-cancel%' AND state = 'active' AND pid <> pg_backend_pid()",
+      );
+      if (!cancelled.length) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(cancelled).toHaveLength(1);
+    await expect(running).rejects.toThrow(/canceling statement due to user request \(it did not commit/);
+    expect(await canceller.rawQuery(`SELECT to_regclass('cancelled_table')::text AS t`)).toEqual([{ t: null }]);
+    writeFileSync(join(dir, slow, 'migration.sql'), 'CREATE TABLE cancelled_table (id int);\n');
+    expect(await migrate(canceller, { dir })).toEqual({ applied: [slow] });
   }, 30_000);
 });

@@ -94,6 +94,7 @@ describe('wiring with Pothos (plugin-directives, unordered graphql-tools format)
           trustProxy: false,
           logger: captureLogger().logger,
           timeoutMs: 30_000,
+          graphiql: false,
         }),
       ],
     });

@@ -136,6 +136,7 @@ export function testServer(opts: TestServerOptions) {
         requireKey: false,
         trustProxy: false,
         timeoutMs: 30_000,
+        graphiql: true,
         metrics,
         ...opts,
         logger,

@@ -1,8 +1,8 @@
 /**
  * The GraphQL response cache: results of queries kept per data version (emptied when an ingestion
  * window commits), at most a minute (ranges relative to `now` move), so a repeated dashboard query
- * runs no SQL. Subscriptions are never cached. A cached answer still costs the caller the tokens of
- * a request, since the `@rateLimit` resolvers do not run.
+ * runs no SQL. Subscriptions are never cached. A cached answer costs the caller what the miss cost,
+ * the `@rateLimit` cost of each root field it selects (see operationCost), though its resolvers do not run.
  */
 import { hash as digest } from 'node:crypto';
 import { createInMemoryCache, type Cache, useResponseCache } from '@graphql-yoga/plugin-response-cache';
@@ -12,7 +12,7 @@ import type { DataVersion } from '../../events/version.js';
 import { ifNoneMatchTags } from '../../http/cache-control.js';
 import { RESPONSE_CACHE, REQUEST_COST_TOKENS } from '../../limits.js';
 import { accessOf, recordDecision } from '../../security/client.js';
-import { rateLimitMessage } from '../../security/graphql.js';
+import { operationCost, rateLimitMessage } from '../../security/graphql.js';
 import { retryAfterSeconds, type TokenBucketLimiter } from '../../security/token-bucket.js';
 
 /** A cache whose entries all go when the data version moves. */
@@ -29,14 +29,53 @@ function versionedCache(version: DataVersion): Cache {
 
 const SERVED_FROM_CACHE = Symbol.for('servedFromResponseCache');
 
-/** Takes a request's tokens for results served from the cache; a refusal becomes the usual 429 error. */
-function cachedHitsCost(limiter: TokenBucketLimiter): Plugin {
+/** Most operation costs remembered; the memo is emptied when it grows past this. */
+const MAX_REMEMBERED_COSTS = 10_000;
+
+/**
+ * The `@rateLimit` cost of the operations this instance executed, by what the response cache keys
+ * them on (document text or persisted id, operation name, variables), so that a hit, answered before
+ * its document is parsed, is charged what its miss spent.
+ */
+interface OperationCosts {
+  readonly keyOf: WeakMap<Request, string>;
+  readonly byKey: Map<string, number>;
+}
+
+/** Records the key of each request's operation, and its `@rateLimit` cost when it executes; install it before the response cache. */
+function operationCosts(limiter: TokenBucketLimiter, costs: OperationCosts): Plugin {
+  return {
+    onParams({ request, params }) {
+      costs.keyOf.set(
+        request,
+        JSON.stringify([params.query ?? '', params.operationName ?? null, params.variables ?? null]),
+      );
+    },
+    onExecute({ args }) {
+      const request = (args.contextValue as { request?: Request } | undefined)?.request;
+      const key = request && costs.keyOf.get(request);
+      if (key === undefined) return;
+      const variables = args.variableValues as Record<string, unknown> | null | undefined;
+      if (costs.byKey.size >= MAX_REMEMBERED_COSTS) costs.byKey.clear();
+      costs.byKey.set(key, operationCost(args.schema, args.document, args.operationName, variables, limiter));
+    },
+  };
+}
+
+/**
+ * Takes a request's tokens for results served from the cache, as many as the miss spent (at least
+ * one request's); a refusal becomes the usual 429 error.
+ */
+function cachedHitsCost(limiter: TokenBucketLimiter, costs: OperationCosts): Plugin {
   return {
     async onResultProcess({ request, result, setResult }) {
       if (typeof result !== 'object' || result === null || !(SERVED_FROM_CACHE in result)) return;
       const access = accessOf(request);
       if (!access) return;
-      const decision = await limiter.consume(access.client.id, REQUEST_COST_TOKENS);
+      const key = costs.keyOf.get(request);
+      const spent = key === undefined ? undefined : costs.byKey.get(key);
+      const cost = Math.min(limiter.capacity, Math.max(REQUEST_COST_TOKENS, spent ?? 0));
+      const decision = await limiter.consume(access.client.id, cost);
       recordDecision(access.client, decision);
       if (decision.allowed) return;
       const retryAfter = retryAfterSeconds(decision);
@@ -103,13 +142,15 @@ function responseCache(options: Parameters<typeof useResponseCache>[0]): Plugin 
 /** The response cache plugins, keyed on the data version; install them after the access plugin. */
 export function graphqlResponseCachePlugins(version: DataVersion, limiter: TokenBucketLimiter): Plugin[] {
   const cache = versionedCache(version);
+  const costs: OperationCosts = { keyOf: new WeakMap(), byKey: new Map() };
   return [
+    operationCosts(limiter, costs),
     resultEtags(),
     responseCache({
       session: () => `v${version.current}`,
       cache,
       ttl: RESPONSE_CACHE.recentMaxAgeS * 1_000,
     }),
-    cachedHitsCost(limiter),
+    cachedHitsCost(limiter, costs),
   ];
 }
