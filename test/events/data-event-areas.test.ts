@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
 import { dataEventsChannel, readDataEvent } from '../../src/events/data-events.js';
 import { eventTags, setCacheTags } from '../../src/http/cache-tags.js';
-import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
 
 const FROM = '2025-10-01T00:00:00Z';
 const TO = '2025-10-02T00:00:00Z';
@@ -66,7 +67,7 @@ describe('cache tags', () => {
   });
 });
 
-describe.each(BACKENDS)('a hostile NOTIFY on the running app (%s)', (kind) => {
+describe.each(TEST_BACKENDS)('a hostile NOTIFY on the running app (%s)', (kind) => {
   let t: TestApp;
   let purger: Server;
   const purged: string[] = [];
