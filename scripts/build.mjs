@@ -6,12 +6,17 @@
  * Usage: `node scripts/build.mjs [--if-stale] [app|bench]`
  *   app (default): tsc -p tsconfig.build.json, then the dashboard (codegen + esbuild) into dist/web
  *   bench:         tsc -p tsconfig.bench.json (the app and the bench into dist/)
- * A successful build writes `dist/.<target>.stamp`, dated when the build started (so a file saved
- * during a build makes the next run build again). Plain JavaScript: it must run before anything is compiled.
+ * A successful build writes `dist/.<target>.stamp`, dated when the build started, holding a content
+ * hash of its input files as they were then. A run is stale when an output is missing, or when an
+ * input file is newer than the stamp AND the inputs' content hash differs from the stamp's (a file
+ * saved during a build makes the next run build again; a file touched but unchanged, a `git
+ * checkout` back and forth, or the generated output of codegen and `prisma generate` does not).
+ * Folders' own mtimes never count. Plain JavaScript: it must run before anything is compiled.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,37 +50,59 @@ const TARGETS = {
   },
 };
 
-/** Newest mtime (ms) of a file or of every file below a folder (generated dashboard types excepted: codegen writes them). */
-function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    if (entry.name === 'gql' && path.endsWith(join('src', 'dashboard'))) continue;
-    newest = Math.max(newest, newestMtime(join(path, entry.name)));
-  }
-  return newest;
+/** Generated (git-ignored) folders below the inputs: written by `prisma generate` and by codegen during the build. */
+const GENERATED = [join('src', 'generated'), join('src', 'dashboard', 'gql')];
+
+/** The input files of `target` below `root` (generated folders excepted), sorted, as paths relative to `root`. */
+function inputFiles(target, root) {
+  const files = [];
+  const walk = (path) => {
+    if (!existsSync(path)) return;
+    const rel = relative(root, path);
+    if (GENERATED.includes(rel)) return;
+    if (!statSync(path).isDirectory()) {
+      files.push(rel.split(sep).join('/'));
+      return;
+    }
+    for (const entry of readdirSync(path)) walk(join(path, entry));
+  };
+  for (const input of TARGETS[target].inputs) walk(join(root, input));
+  return files.sort();
 }
 
-/** True when an output is missing or an input is newer than the stamp of the last build. */
+/** SHA-256 (hex) of the input files' paths and contents. */
+export function inputHash(target, root = ROOT) {
+  const hash = createHash('sha256');
+  for (const file of inputFiles(target, root)) {
+    hash.update(`${file}\0`);
+    hash.update(readFileSync(join(root, file)));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** True when an output is missing, or an input file is newer than the last build and the inputs' content differs. */
 export function isStale(target, root = ROOT) {
   const spec = TARGETS[target];
   const stamp = join(root, `dist/.${target}.stamp`);
   if (!existsSync(stamp) || spec.outputs.some((o) => !existsSync(join(root, o)))) return true;
   const built = statSync(stamp).mtimeMs;
-  return spec.inputs.some((input) => newestMtime(join(root, input)) > built);
+  const touched = inputFiles(target, root).some((file) => statSync(join(root, file)).mtimeMs > built);
+  if (!touched) return false;
+  const recorded = readFileSync(stamp, 'utf8').split('\n')[1];
+  return recorded !== inputHash(target, root);
 }
 
 function build(target) {
   const started = new Date();
+  const hash = inputHash(target);
   for (const [command, args] of TARGETS[target].steps) {
     const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
   const stamp = join(ROOT, `dist/.${target}.stamp`);
   mkdirSync(dirname(stamp), { recursive: true });
-  writeFileSync(stamp, `${started.toISOString()}\n`);
+  writeFileSync(stamp, `${started.toISOString()}\n${hash}\n`);
   utimesSync(stamp, started, started);
 }
 
