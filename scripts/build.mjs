@@ -4,7 +4,10 @@
  * `dist/` is up to date it costs one walk of the inputs' mtimes (tens of ms) instead of a compile.
  *
  * Usage: `node scripts/build.mjs [--if-stale] [app|bench]`
- *   app (default): tsc -p tsconfig.build.json, then the dashboard (codegen + esbuild) into dist/web
+ *   app (default): tsc -p tsconfig.build.json and the dashboard (codegen + esbuild) into dist/web, side by
+ *                  side; with `--if-stale` (npm start and the CLIs) the server is transpiled by esbuild
+ *                  file by file instead of tsc (under a second against ~8 s: the same modules, no type
+ *                  check, which `npm run typecheck` and the tests do)
  *   bench:         tsc -p tsconfig.bench.json (the app and the bench into dist/)
  * A successful build writes `dist/.<target>.stamp`, dated when the build started, holding a content
  * hash of its input files as they were then. A run is stale when an output is missing, or when an
@@ -13,7 +16,7 @@
  * checkout` back and forth, or the generated output of codegen and `prisma generate` does not).
  * Folders' own mtimes never count. Plain JavaScript: it must run before anything is compiled.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -93,13 +96,53 @@ export function isStale(target, root = ROOT) {
   return recorded !== inputHash(target, root);
 }
 
-function build(target) {
+/** Runs a command; resolves with its exit status. */
+function run(command, args) {
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
+    child.on('close', (status) => done(status ?? 1));
+    child.on('error', () => done(1));
+  });
+}
+
+/** The server's TypeScript (tsconfig.build.json's input: src without src/dashboard) into dist/src, by esbuild, no type check. */
+async function transpileServer() {
+  const { build: esbuild } = await import('esbuild');
+  const files = [];
+  const walk = (path) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) {
+        if (full !== join(ROOT, 'src', 'dashboard')) walk(full);
+      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(full);
+    }
+  };
+  walk(join(ROOT, 'src'));
+  try {
+    await esbuild({
+      entryPoints: files,
+      outdir: join(ROOT, 'dist/src'),
+      outbase: join(ROOT, 'src'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      sourcemap: true,
+      logLevel: 'warning',
+    });
+    return 0;
+  } catch {
+    return 1;
+  }
+}
+
+async function build(target, fast) {
   const started = new Date();
   const hash = inputHash(target);
-  for (const [command, args] of TARGETS[target].steps) {
-    const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
-    if (result.status !== 0) process.exit(result.status ?? 1);
-  }
+  const steps = TARGETS[target].steps.map(([command, args]) =>
+    fast && target === 'app' && args[0] === TSC ? transpileServer() : run(command, args),
+  );
+  const failed = (await Promise.all(steps)).find((status) => status !== 0);
+  if (failed !== undefined) process.exit(failed);
   const stamp = join(ROOT, `dist/.${target}.stamp`);
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, `${started.toISOString()}\n${hash}\n`);
@@ -113,5 +156,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`build: unknown target '${target}' (app or bench)`);
     process.exit(2);
   }
-  if (!args.includes('--if-stale') || isStale(target)) build(target);
+  const ifStale = args.includes('--if-stale');
+  if (!ifStale || isStale(target)) await build(target, ifStale);
 }
