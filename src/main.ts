@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   gate.setDetail('building the API');
   app = await createApp({ config, db, logger });
   gate.open(app.yoga);
-  if (config.SEED_DEMO && config.DEMO_LIVE) {
+  if (config.SEED_DEMO && (config.DEMO_LIVE ?? db.kind === 'pglite')) {
     const { startDemoLiveIfLoaded } = await import('./demo/live.js');
     const live = await startDemoLiveIfLoaded(db, config, (msg) => logger.info(msg));
     if (live) process.once('exit', () => live.stop());
