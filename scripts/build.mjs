@@ -4,14 +4,22 @@
  * `dist/` is up to date it costs one walk of the inputs' mtimes (tens of ms) instead of a compile.
  *
  * Usage: `node scripts/build.mjs [--if-stale] [app|bench]`
- *   app (default): tsc -p tsconfig.build.json, then the dashboard (codegen + esbuild) into dist/web
+ *   app (default): tsc -p tsconfig.build.json and the dashboard (codegen + esbuild) into dist/web, side by
+ *                  side; with `--if-stale` (npm start and the CLIs) the server is transpiled by esbuild
+ *                  file by file instead of tsc (under a second against ~8 s: the same modules, no type
+ *                  check, which `npm run typecheck` and the tests do)
  *   bench:         tsc -p tsconfig.bench.json (the app and the bench into dist/)
- * A successful build writes `dist/.<target>.stamp`, dated when the build started (so a file saved
- * during a build makes the next run build again). Plain JavaScript: it must run before anything is compiled.
+ * A successful build writes `dist/.<target>.stamp`, dated when the build started, holding a content
+ * hash of its input files as they were then. A run is stale when an output is missing, or when an
+ * input file is newer than the stamp AND the inputs' content hash differs from the stamp's (a file
+ * saved during a build makes the next run build again; a file touched but unchanged, a `git
+ * checkout` back and forth, or the generated output of codegen and `prisma generate` does not).
+ * Folders' own mtimes never count. Plain JavaScript: it must run before anything is compiled.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,37 +53,99 @@ const TARGETS = {
   },
 };
 
-/** Newest mtime (ms) of a file or of every file below a folder (generated dashboard types excepted: codegen writes them). */
-function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    if (entry.name === 'gql' && path.endsWith(join('src', 'dashboard'))) continue;
-    newest = Math.max(newest, newestMtime(join(path, entry.name)));
-  }
-  return newest;
+/** Generated (git-ignored) folders below the inputs: written by `prisma generate` and by codegen during the build. */
+const GENERATED = [join('src', 'generated'), join('src', 'dashboard', 'gql')];
+
+/** The input files of `target` below `root` (generated folders excepted), sorted, as paths relative to `root`. */
+function inputFiles(target, root) {
+  const files = [];
+  const walk = (path) => {
+    if (!existsSync(path)) return;
+    const rel = relative(root, path);
+    if (GENERATED.includes(rel)) return;
+    if (!statSync(path).isDirectory()) {
+      files.push(rel.split(sep).join('/'));
+      return;
+    }
+    for (const entry of readdirSync(path)) walk(join(path, entry));
+  };
+  for (const input of TARGETS[target].inputs) walk(join(root, input));
+  return files.sort();
 }
 
-/** True when an output is missing or an input is newer than the stamp of the last build. */
+/** SHA-256 (hex) of the input files' paths and contents. */
+export function inputHash(target, root = ROOT) {
+  const hash = createHash('sha256');
+  for (const file of inputFiles(target, root)) {
+    hash.update(`${file}\0`);
+    hash.update(readFileSync(join(root, file)));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** True when an output is missing, or an input file is newer than the last build and the inputs' content differs. */
 export function isStale(target, root = ROOT) {
   const spec = TARGETS[target];
   const stamp = join(root, `dist/.${target}.stamp`);
   if (!existsSync(stamp) || spec.outputs.some((o) => !existsSync(join(root, o)))) return true;
   const built = statSync(stamp).mtimeMs;
-  return spec.inputs.some((input) => newestMtime(join(root, input)) > built);
+  const touched = inputFiles(target, root).some((file) => statSync(join(root, file)).mtimeMs > built);
+  if (!touched) return false;
+  const recorded = readFileSync(stamp, 'utf8').split('\n')[1];
+  return recorded !== inputHash(target, root);
 }
 
-function build(target) {
-  const started = new Date();
-  for (const [command, args] of TARGETS[target].steps) {
-    const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
-    if (result.status !== 0) process.exit(result.status ?? 1);
+/** Runs a command; resolves with its exit status. */
+function run(command, args) {
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
+    child.on('close', (status) => done(status ?? 1));
+    child.on('error', () => done(1));
+  });
+}
+
+/** The server's TypeScript (tsconfig.build.json's input: src without src/dashboard) into dist/src, by esbuild, no type check. */
+async function transpileServer() {
+  const { build: esbuild } = await import('esbuild');
+  const files = [];
+  const walk = (path) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) {
+        if (full !== join(ROOT, 'src', 'dashboard')) walk(full);
+      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(full);
+    }
+  };
+  walk(join(ROOT, 'src'));
+  try {
+    await esbuild({
+      entryPoints: files,
+      outdir: join(ROOT, 'dist/src'),
+      outbase: join(ROOT, 'src'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      sourcemap: true,
+      logLevel: 'warning',
+    });
+    return 0;
+  } catch {
+    return 1;
   }
+}
+
+async function build(target, fast) {
+  const started = new Date();
+  const hash = inputHash(target);
+  const steps = TARGETS[target].steps.map(([command, args]) =>
+    fast && target === 'app' && args[0] === TSC ? transpileServer() : run(command, args),
+  );
+  const failed = (await Promise.all(steps)).find((status) => status !== 0);
+  if (failed !== undefined) process.exit(failed);
   const stamp = join(ROOT, `dist/.${target}.stamp`);
   mkdirSync(dirname(stamp), { recursive: true });
-  writeFileSync(stamp, `${started.toISOString()}\n`);
+  writeFileSync(stamp, `${started.toISOString()}\n${hash}\n`);
   utimesSync(stamp, started, started);
 }
 
@@ -86,5 +156,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`build: unknown target '${target}' (app or bench)`);
     process.exit(2);
   }
-  if (!args.includes('--if-stale') || isStale(target)) build(target);
+  const ifStale = args.includes('--if-stale');
+  if (!ifStale || isStale(target)) await build(target, ifStale);
 }

@@ -1,7 +1,8 @@
 import { classificationThresholds, type Config } from './config.js';
 import { type Database, directOf } from './db/client.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
-import { type GeneratedDemo, seedDemo } from './demo/seed.js';
+import { appendDemoDays } from './demo/append.js';
+import { type GeneratedDemo, type LoadStep, seedDemo } from './demo/seed.js';
 import { demoSteps } from './demo/generate.js';
 import { DEMO_VALID_FROM_MS } from './demo/profiles.js';
 import { drainYielding } from './demo/steps.js';
@@ -12,7 +13,8 @@ import { ensureCatalogue } from './repositories/catalogue/catalogue.js';
 /**
  * Readies the database for serving: migrations (always on the embedded database, on PostgreSQL
  * when MIGRATE_ON_START), the zone catalogue, and the demo data set into an empty database when
- * SEED_DEMO (DEMO_HISTORY_DAYS days back from `now` when set), its flows classified with the
+ * SEED_DEMO (DEMO_HISTORY_DAYS days back from `now` when set) or the days it misses up to the end
+ * of tomorrow of `now` appended to it (src/demo/append.ts), its flows classified with the
  * CLASSIFY_* thresholds of `config`. The demo load is all or nothing: an interrupted one is
  * replaced at the next start. Its progress goes to stderr (a bar on a terminal) unless logging is
  * quieter than `info`. `status` is told what is being done, the demo load month by month
@@ -95,8 +97,12 @@ async function seedDemoOnStart(
     log,
     progress: statusProgress(status, progress),
     generated,
+    step: loadSteps(status, progress ? (line) => process.stderr.write(`${line}\n`) : undefined),
   });
   if (result) logger.info({ ...result, seconds: (Date.now() - started) / 1000 }, 'demo data loaded');
+  status('appending the demo days missing up to tomorrow');
+  const appended = await appendDemoDays(db, { now, thresholds: classificationThresholds(config), log });
+  if (appended) logger.info({ ...appended, seconds: (Date.now() - started) / 1000 }, 'demo data appended');
 }
 
 /**
@@ -125,8 +131,23 @@ export function statusProgress(status: (detail: string) => void, inner?: Progres
     },
     note: (line) => inner?.note(line),
     finish() {
-      status('loading demo data: building indexes and rollups, committing, refreshing statistics');
+      status('loading demo data: every month loaded');
       inner?.finish();
     },
+  };
+}
+
+/**
+ * Tells `status` each step after the demo load's months as it begins (`loading demo data: building
+ * indexes`) and writes one line per finished step with its time to `print` (the terminal):
+ * `demo data: building indexes done in 2.4 s`.
+ */
+export function loadSteps(
+  status: (detail: string) => void,
+  print?: (line: string) => void,
+): (step: LoadStep, ms: number | null) => void {
+  return (step, ms) => {
+    if (ms === null) status(`loading demo data: ${step}`);
+    else print?.(`demo data: ${step} done in ${(ms / 1000).toFixed(1)} s`);
   };
 }

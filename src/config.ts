@@ -28,6 +28,14 @@ const schema = z
     PGLITE_DIR: z.string().min(1).default('./data/pglite'),
     SEED_DEMO: bool(true),
     DEMO_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
+    /**
+     * With SEED_DEMO: a synthetic live feed of demo data events (new hours, the next day's auction at
+     * 12:45 CET/CEST; src/demo/live.ts). Unset: on with the embedded database (one instance), off on
+     * PostgreSQL, where every instance would publish its own copy.
+     */
+    DEMO_LIVE: z.stringbool().optional(),
+    /** Seconds between two ticks of the demo live feed. */
+    DEMO_LIVE_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(3600).default(60),
     MIGRATE_ON_START: bool(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Log lines: `json` (one object a line), `pretty` (pino-pretty); unset: pretty when stdout is a terminal, else json. */

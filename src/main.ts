@@ -132,6 +132,11 @@ async function main(): Promise<void> {
   gate.setDetail('building the API');
   app = await createApp({ config, db, logger });
   gate.open(app.yoga);
+  if (config.SEED_DEMO && (config.DEMO_LIVE ?? db.kind === 'pglite')) {
+    const { startDemoLiveIfLoaded } = await import('./demo/live.js');
+    const live = await startDemoLiveIfLoaded(db, config, (msg) => logger.info(msg));
+    if (live) process.once('exit', () => live.stop());
+  }
   const seconds = (Date.now() - started) / 1000;
   logger.info({ seconds }, 'ready');
   process.stdout.write(`Ready: the European electricity market API is up (${seconds.toFixed(1)} s after start).\n\n`);

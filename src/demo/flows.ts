@@ -26,7 +26,8 @@ export interface BorderFlows {
   readonly classes: BorderHourClassColumns[];
 }
 
-const tenth = (x: number): number => Math.round(x * 10) / 10 + 0;
+/** MW rounded to a tenth (no negative zero). */
+export const tenth = (x: number): number => Math.round(x * 10) / 10 + 0;
 
 interface HourContext {
   readonly b: BorderProfile;
@@ -69,27 +70,35 @@ function fillFlowGaps(f: BorderFlows, pastHours: number, count: number, rng: Rng
   }
 }
 
-const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
+/** A generated value, or null where it is NaN (not reported). */
+export const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
 
-function classify(f: BorderFlows, ctx: HourContext, outage: Uint8Array, thresholds: ClassificationThresholds): void {
-  for (let k = 0; k < f.ntcAb.length; k++) {
-    f.classes.push(
-      classifyBorderHour(
-        {
-          physicalAbMw: orNull(f.physicalAb[k] as number),
-          physicalBaMw: orNull(f.physicalBa[k] as number),
-          scheduledAbMw: f.scheduledAb[k] as number,
-          scheduledBaMw: f.scheduledBa[k] as number,
-          ntcAbMw: f.ntcAb[k] as number,
-          ntcBaMw: f.ntcBa[k] as number,
-          priceA: ctx.pa.hourly[k] as number,
-          priceB: ctx.pb.hourly[k] as number,
-          outage: outage[k] === 1,
-        },
-        thresholds,
-      ),
-    );
-  }
+/**
+ * The stored classification of hour `k` of a border's series `f`, with the hourly prices (EUR/MWh)
+ * of its zones A and B: the one classification input of the demo's current and merged borders.
+ */
+export function classifyFlowHour(
+  f: BorderFlows,
+  k: number,
+  pa: ZonePrices,
+  pb: ZonePrices,
+  outage: boolean,
+  thresholds: ClassificationThresholds,
+): BorderHourClassColumns {
+  return classifyBorderHour(
+    {
+      physicalAbMw: orNull(f.physicalAb[k] as number),
+      physicalBaMw: orNull(f.physicalBa[k] as number),
+      scheduledAbMw: f.scheduledAb[k] as number,
+      scheduledBaMw: f.scheduledBa[k] as number,
+      ntcAbMw: f.ntcAb[k] as number,
+      ntcBaMw: f.ntcBa[k] as number,
+      priceA: pa.hourly[k] as number,
+      priceB: pb.hourly[k] as number,
+      outage,
+    },
+    thresholds,
+  );
 }
 
 /**
@@ -134,6 +143,6 @@ export function borderFlows(
     f.physicalBa[k] = tenth(Math.max(-physical, 0));
   }
   fillFlowGaps(f, pastHours, Math.max(1, Math.round(pastHours / (24 * 30))), new Rng(seed, `flow-gaps:${b.a}->${b.b}`));
-  classify(f, ctx, outage, thresholds);
+  for (let k = 0; k < hours; k++) f.classes.push(classifyFlowHour(f, k, ctx.pa, ctx.pb, outage[k] === 1, thresholds));
   return f;
 }

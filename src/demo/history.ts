@@ -8,12 +8,11 @@
  * the hourly classification recomputed on its price. Pure; hours are indices from the data set's
  * first hour (UTC).
  */
-import { classifyBorderHour } from '../domain/border-class.js';
 import { HISTORICAL_BORDERS, ZONE_HISTORY } from '../domain/catalogue-history.js';
 import type { ClassificationThresholds } from '../domain/classification.js';
 import { type Period, borderPeriod, zonePeriod } from '../domain/validity.js';
 import { HOUR_MS } from './calendar.js';
-import type { BorderFlows } from './flows.js';
+import { type BorderFlows, classifyFlowHour, tenth } from './flows.js';
 import type { ZonePrices } from './prices.js';
 import type { BorderProfile, ZoneProfile } from './profiles.js';
 
@@ -144,7 +143,6 @@ export function mergedBorderFlows(
   };
   const pa = prices[mb.profile.ia] as ZonePrices;
   const pb = prices[mb.profile.ib] as ZonePrices;
-  const tenth = (x: number): number => Math.round(x * 10) / 10 + 0;
   for (let k = 0; k < hours; k++) {
     let out = 1;
     for (const { border, flip } of mb.parts) {
@@ -163,23 +161,7 @@ export function mergedBorderFlows(
     }
     for (const series of [f.physicalAb, f.physicalBa, f.scheduledAb, f.scheduledBa])
       series[k] = tenth(series[k] as number);
-    const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
-    f.classes.push(
-      classifyBorderHour(
-        {
-          physicalAbMw: orNull(f.physicalAb[k] as number),
-          physicalBaMw: orNull(f.physicalBa[k] as number),
-          scheduledAbMw: f.scheduledAb[k] as number,
-          scheduledBaMw: f.scheduledBa[k] as number,
-          ntcAbMw: f.ntcAb[k] as number,
-          ntcBaMw: f.ntcBa[k] as number,
-          priceA: pa.hourly[k] as number,
-          priceB: pb.hourly[k] as number,
-          outage: out === 1,
-        },
-        thresholds,
-      ),
-    );
+    f.classes.push(classifyFlowHour(f, k, pa, pb, out === 1, thresholds));
   }
   return f;
 }

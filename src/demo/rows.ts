@@ -5,10 +5,8 @@
 import type { StoredCatalogue } from '../domain/catalogue.js';
 import { HOUR_MS } from './calendar.js';
 import type { BorderHourRow, BorderOutageRow, PricePointRow } from '../repositories/ingest/load.js';
-import type { BorderFlows } from './flows.js';
+import { type BorderFlows, orNull } from './flows.js';
 import type { DemoDataSet } from './generate.js';
-
-const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
 
 function idOf(stored: { id: number } | undefined, key: string): number {
   if (stored === undefined) throw new Error(`demo data: ${key} is not in the stored catalogue`);

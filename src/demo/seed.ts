@@ -39,7 +39,12 @@ export interface SeedDemoOptions extends DemoOptions {
   readonly progress?: ProgressReporter;
   /** The data set already generated with these options (and how long that took), else generated here. */
   readonly generated?: GeneratedDemo;
+  /** Told of each step after the months' load as it begins (`ms` null) and ends (its time, ms). */
+  readonly step?: (step: LoadStep, ms: number | null) => void;
 }
+
+/** The steps of a demo load after its months: what a start-up shows while they run. */
+export type LoadStep = 'building indexes' | 'price rollups' | 'flow rollups' | 'committing' | 'refreshing statistics';
 
 /** A generated demo data set and its generation time (ms). */
 export interface GeneratedDemo {
@@ -84,6 +89,14 @@ async function timed<T>(fn: () => T | Promise<T>): Promise<[T, number]> {
   return [value, Math.round(performance.now() - started)];
 }
 
+/** {@link timed}, told to `options.step` as it begins and ends. */
+async function timedStep<T>(options: SeedDemoOptions, step: LoadStep, fn: () => T | Promise<T>): Promise<[T, number]> {
+  options.step?.(step, null);
+  const result = await timed(fn);
+  options.step?.(step, result[1]);
+  return result;
+}
+
 /** Why {@link seedDemo} loaded nothing, as a log line. */
 function skipReason(state: DemoLoadState): string | null {
   if (state.complete) return 'demo data: already loaded, nothing to seed';
@@ -114,6 +127,7 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
     : await timed(() => generateDemo(options));
   log(`demo data: generated ${data.zones.length} zones, ${data.borders.length} borders in ${generate} ms`);
   const window = { from: new Date(data.range.start), to: new Date(data.range.end) };
+  let committing = 0;
   const loaded = await inTransaction(db, async (sql) => {
     await lockDemoLoad(sql);
     const skipNow = skipReason(await demoLoadState(sql));
@@ -128,10 +142,14 @@ export async function seedDemo(db: Database, options: SeedDemoOptions): Promise<
       );
     }
     await truncateEmptyMarketTables(sql);
-    return loadDemo(sql, data, catalogue, window, options);
+    const result = await loadDemo(sql, data, catalogue, window, options);
+    options.step?.('committing', null);
+    committing = performance.now();
+    return result;
   });
   if (!loaded) return null;
-  const [, analyze] = await timed(() => analyzeMarketTables(db));
+  options.step?.('committing', Math.round(performance.now() - committing));
+  const [, analyze] = await timedStep(options, 'refreshing statistics', () => analyzeMarketTables(db));
   log(`demo data: committed, statistics refreshed in ${analyze} ms`);
   return {
     zones: data.zones.length,
@@ -198,9 +216,11 @@ async function loadDemo(
   );
   const [outages, outagesMs] = await timed(() => loadOutages(sql, demoOutageRows(data, catalogue)));
   const [totals, monthsMs] = await timed(() => loadDemoMonths(sql, data, catalogue, empty, options.progress));
-  const [, indexes] = await timed(() => restoreIndexes(sql, deferred));
-  const [, priceRollups] = await timed(() => buildPriceDaily(sql, data, catalogue, emptied));
-  const [, flowRollups] = await timed(async () => {
+  const [, indexes] = await timedStep(options, 'building indexes', () => restoreIndexes(sql, deferred));
+  const [, priceRollups] = await timedStep(options, 'price rollups', () =>
+    buildPriceDaily(sql, data, catalogue, emptied),
+  );
+  const [, flowRollups] = await timedStep(options, 'flow rollups', async () => {
     await refreshFlowRollups(sql, window);
     await rebuildCoverage(sql);
   });

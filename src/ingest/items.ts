@@ -9,6 +9,7 @@ import type { ClassificationThresholds } from '../domain/classification.js';
 import type { StoredCatalogue, ZoneRecord } from '../domain/catalogue.js';
 import { refreshFlowRollups } from '../repositories/flows/rollup.js';
 import { borderHourSpan, deleteOutagesByMrid } from '../repositories/ingest/ledger.js';
+import { addOutageHours, dropUncoveredOutageHours } from '../repositories/ingest/outage-hours.js';
 import {
   type BorderHourGroup,
   type BorderHourRow,
@@ -321,17 +322,24 @@ async function prepareOutages(ctx: ItemContext, w: PlannedWindow, signal?: Abort
       await loadOutages(sql, rows);
       const spans = [...removed, ...rows];
       if (spans.length === 0) return;
+      const hours = {
+        borderId: border.id,
+        from: new Date(Math.floor(w.start.getTime() / HOUR_MS) * HOUR_MS),
+        to: new Date(Math.ceil(w.end.getTime() / HOUR_MS) * HOUR_MS),
+      };
+      const changedRows = (await addOutageHours(sql, hours)) + (await dropUncoveredOutageHours(sql, hours));
       const from = new Date(Math.min(...spans.map((s) => s.startsAt.getTime())));
       const to = new Date(Math.max(...spans.map((s) => s.endsAt.getTime())));
       const stored = await borderHourSpan(sql, border.id, new Date(from.getTime() - HOUR_MS + 1), to);
-      if (stored)
-        await reclassifyRange(
-          sql,
-          ctx,
-          { from: stored.first, to: new Date(stored.last.getTime() + HOUR_MS) },
-          [border.id],
-          false,
-        );
+      const span = stored ? { from: stored.first, to: new Date(stored.last.getTime() + HOUR_MS) } : null;
+      const range =
+        changedRows > 0
+          ? {
+              from: new Date(Math.min(span?.from.getTime() ?? Infinity, hours.from.getTime())),
+              to: new Date(Math.max(span?.to.getTime() ?? -Infinity, hours.to.getTime())),
+            }
+          : span;
+      if (range) await reclassifyRange(sql, ctx, range, [border.id], changedRows > 0);
     },
   };
 }

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isStale } from '../../scripts/build.mjs';
+import { inputHash, isStale } from '../../scripts/build.mjs';
 
 describe('the build skip of the npm scripts (scripts/build.mjs)', () => {
   let root: string;
@@ -36,6 +36,25 @@ describe('the build skip of the npm scripts (scripts/build.mjs)', () => {
   it('ignores the dashboard types codegen writes during the build itself', () => {
     write('src/dashboard/gql/graphql.ts', now + 20_000);
     expect(isStale('app', root)).toBe(false);
+  });
+
+  it('skips when codegen or prisma generate created their folders after the build (a folder mtime is no input)', () => {
+    write('src/dashboard/gql/graphql.ts', now + 20_000);
+    write('src/generated/prisma/client.ts', now + 20_000);
+    utimesSync(join(root, 'src/dashboard'), (now + 20_000) / 1000, (now + 20_000) / 1000);
+    utimesSync(join(root, 'src'), (now + 20_000) / 1000, (now + 20_000) / 1000);
+    expect(isStale('app', root)).toBe(false);
+  });
+
+  it('skips a touched input whose content is the one the last build hashed, builds a changed one', () => {
+    writeFileSync(join(root, 'dist/.app.stamp'), `${new Date(now).toISOString()}\n${inputHash('app', root)}\n`);
+    utimesSync(join(root, 'dist/.app.stamp'), (now + 10_000) / 1000, (now + 10_000) / 1000);
+    write('src/main.ts', now + 20_000);
+    expect(isStale('app', root)).toBe(false);
+    writeFileSync(join(root, 'src/main.ts'), 'export {};\n');
+    utimesSync(join(root, 'src/main.ts'), (now + 20_000) / 1000, (now + 20_000) / 1000);
+    expect(isStale('app', root)).toBe(true);
+    expect(readFileSync(join(root, 'dist/.app.stamp'), 'utf8').split('\n')[1]).not.toBe(inputHash('app', root));
   });
 
   it('builds when there is no stamp or an output is missing', () => {

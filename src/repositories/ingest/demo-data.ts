@@ -128,3 +128,18 @@ export async function truncateEmptyMarketTables(sql: Sql): Promise<string[]> {
   if (empty.length) await run(sql, 'truncateEmptyMarketTables', Prisma.raw(`TRUNCATE ${empty.join(', ')}`));
   return empty;
 }
+
+/** The window [from, to) UTC of the recorded demo data set, or null when none is recorded. */
+export async function demoLoadWindow(db: Executor): Promise<LoadWindow | null> {
+  const [row] = await run<{ from: Date; to: Date }>(
+    db,
+    'demoLoadWindow',
+    Prisma.sql`SELECT min(range_from) AS "from", max(range_to) AS "to" FROM demo_load HAVING count(*) > 0`,
+  );
+  return row ? { from: new Date(row.from), to: new Date(row.to) } : null;
+}
+
+/** Moves the end of the recorded demo data set to `to` (UTC); call last in its appending transaction. */
+export async function extendDemoLoad(sql: Sql, to: Date): Promise<void> {
+  await run(sql, 'extendDemoLoad', Prisma.sql`UPDATE demo_load SET range_to = ${to.toISOString()}::timestamptz`);
+}

@@ -42,3 +42,21 @@ export function windowEvent(w: { item: string; areaKey: string; start: Date; end
     to: w.end,
   };
 }
+
+/**
+ * Announces a data event over several areas (zone codes for `prices`, border keys `A->B` otherwise,
+ * at most 100) for [from, to) UTC, as {@link notifyWindowCommitted} does for one window: the demo's
+ * live feed, which writes no window of its own.
+ */
+export async function notifyDataEvent(
+  db: Executor,
+  e: { item: string; areas: readonly string[]; from: Date; to: Date },
+): Promise<void> {
+  await run(
+    db,
+    'notifyDataEvent',
+    Prisma.sql`
+    SELECT pg_notify(left(${DATA_EVENTS_CHANNEL_PREFIX} || current_schema(), 63), json_build_object('schema', current_schema(), 'kind', ${eventKindOf(e.item)}::text, 'item', ${e.item}::text,
+       'areas', to_json(${[...e.areas]}::text[]), 'from', ${e.from.toISOString()}::text, 'to', ${e.to.toISOString()}::text)::text)`,
+  );
+}
