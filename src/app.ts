@@ -45,6 +45,9 @@ import { docsRoutes } from './rest/docs.js';
 import { ENDPOINTS } from './rest/endpoints/index.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { restPlugin } from './rest/router.js';
+import { exportPlugin } from './rest/export/plugin.js';
+import { EXPORTS } from './rest/export/endpoints.js';
+import { ignoredParametersPlugin } from './rest/ignored-params.js';
 import type { ServiceDeps } from './services/context.js';
 
 /** Everything the server needs, built once. */
@@ -170,6 +173,14 @@ export async function createApp(opts: AppOptions): Promise<App> {
       }),
       // 3. Routes answered before GraphQL: REST, the dashboard, then a JSON 404 for any other path
       //    but the GraphQL endpoint.
+      exportPlugin({
+        deps,
+        logger,
+        timeoutMs: config.REQUEST_TIMEOUT_MS,
+        version,
+        limiter,
+        policy: { perClient: config.EXPORTS_PER_CLIENT, rowsPerToken: config.EXPORT_ROWS_PER_TOKEN },
+      }),
       restPlugin({
         endpoints: ENDPOINTS,
         deps,
@@ -202,6 +213,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
       graphqlCacheControlPlugin(config.API_KEY_REQUIRED),
       ...(config.RESPONSE_CACHE ? graphqlResponseCachePlugins(version, limiter) : []),
       errorCacheControlPlugin(),
+      ignoredParametersPlugin(
+        new Map([...ENDPOINTS, ...EXPORTS].map((e) => [e.path, [...Object.keys(e.query.shape), 'format']] as const)),
+      ),
       compressionPlugin(),
     ],
   });
