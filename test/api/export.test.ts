@@ -1,7 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import { tableFromIPC } from 'apache-arrow';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
+import { loadPrices, type PricePointRow } from '../../src/repositories/ingest/load.js';
 import { BACKENDS, createTestApp, type TestApp } from '../support/app.js';
+
+const HOUR = 3_600_000;
 
 type Row = Record<string, string>;
 
@@ -143,6 +148,34 @@ describe.each(BACKENDS)('exports on %s', (backend) => {
       covered_hours: String(r.covered_hours),
     }));
     expect(read).toEqual(csv);
+    expect(new Set(table.toArray().map((r: any) => r.time_zone))).toEqual(new Set(['UTC']));
+  });
+
+  it('writes Parquet that hyparquet (another author than the writer) reads back as the CSV rows', async () => {
+    const q = 'zone=DE_LU&zone=FR&resolution=1H&tz=Europe/Berlin&datetime_from=2025-10-25&datetime_to=2025-10-28';
+    const res = await t.get(`/api/v1/export/prices?${q}&format=parquet`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    expect(res.headers.get('content-disposition')).toContain('.parquet"');
+    const file = await res.arrayBuffer();
+    const metadata = parquetMetadata(file);
+    expect(metadata.row_groups[0]!.columns[0]!.meta_data!.codec).toBe('SNAPPY');
+    const rows = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    const csv = readCsv((await text(`/api/v1/export/prices?${q}`)).body);
+    expect(rows).toHaveLength(csv.length);
+    expect(rows.length).toBe(2 * (3 * 24 + 1));
+    rows.forEach((r, i) => {
+      const c = csv[i]!;
+      expect((r.datetime as Date).getTime()).toBe(Date.parse(c.datetime!));
+      expect([
+        r.bidding_zone,
+        String(r.price_mwh),
+        String(r.interpolated),
+        String(r.year),
+        String(r.covered_hours),
+      ]).toEqual([c.bidding_zone, c.price_mwh, c.interpolated, c.year, c.covered_hours]);
+      expect(r.time_zone).toBe('Europe/Berlin');
+    });
   });
 
   it('answers 304 to its own ETag and the twin’s 422 body to an invalid parameter', async () => {
@@ -193,4 +226,70 @@ describe.each(BACKENDS)('exports on %s', (backend) => {
       expect(await active()).toBe(0);
     },
   );
+});
+
+describe.each(BACKENDS)('an export across the DE_AT_LU split with lineage, on %s', (backend) => {
+  let t: TestApp;
+  const SPLIT = Date.UTC(2018, 8, 30, 22);
+  beforeAll(async () => {
+    t = await createTestApp(backend, 'empty');
+    const catalogue = await readCatalogue(t.db);
+    const row = (code: string, ts: number, price: number): PricePointRow => ({
+      zoneId: catalogue.zone(code)!.id,
+      ts: new Date(ts),
+      periodMinutes: 60,
+      priceEurMwh: price,
+      interpolated: false,
+      source: 'entsoe',
+    });
+    await loadPrices(t.db, [
+      ...Array.from({ length: 48 }, (_, i) => row('DE_AT_LU', SPLIT - (48 - i) * HOUR, 10 + i)),
+      ...Array.from({ length: 48 }, (_, i) => row('DE_LU', SPLIT + i * HOUR, 100 + i)),
+    ]);
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('answers DE_LU with DE_AT_LU before the split, as the /api/v1 answers of its days', async () => {
+    const q = 'zone=DE_LU&lineage=true&resolution=native';
+    const res = await t.get(`/api/v1/export/prices?${q}&datetime_from=2018-09-29T00:00Z&datetime_to=2018-10-03T00:00Z`);
+    const rows = readCsv(await res.text());
+    const twin: Row[] = [];
+    for (const [from, to] of [
+      ['2018-09-29T00:00Z', '2018-10-01T00:00Z'],
+      ['2018-10-01T00:00Z', '2018-10-03T00:00Z'],
+    ]) {
+      twin.push(
+        ...readCsv(
+          await (await t.get(`/api/v1/prices?${q}&datetime_from=${from}&datetime_to=${to}&format=csv`)).text(),
+        ),
+      );
+    }
+    expect(rows).toEqual(twin);
+    expect(rows).toHaveLength(94);
+    expect(rows[0]).toMatchObject({
+      datetime: '2018-09-29T00:00:00Z',
+      bidding_zone: 'DE_AT_LU',
+      series: 'DE_LU',
+      price_mwh: '12',
+    });
+    expect(rows[46]).toMatchObject({
+      datetime: '2018-09-30T22:00:00Z',
+      bidding_zone: 'DE_LU',
+      series: 'DE_LU',
+      price_mwh: '100',
+    });
+  });
+
+  it('writes lineage days in Berlin with their covered hours', async () => {
+    const res = await t.get(
+      '/api/v1/export/prices?zone=DE_LU&lineage=true&resolution=1D&tz=Europe/Berlin&datetime_from=2018-09-29&datetime_to=2018-10-03',
+    );
+    const rows = readCsv(await res.text());
+    expect(rows.map((r) => [r.datetime, r.bidding_zone, r.covered_hours])).toEqual([
+      ['2018-09-29T00:00:00+02:00', 'DE_AT_LU', '24'],
+      ['2018-09-30T00:00:00+02:00', 'DE_AT_LU', '24'],
+      ['2018-10-01T00:00:00+02:00', 'DE_LU', '24'],
+      ['2018-10-02T00:00:00+02:00', 'DE_LU', '24'],
+    ]);
+  });
 });

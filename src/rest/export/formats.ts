@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RowContract } from '../../contract/fields.js';
+import { defineRow, fieldsOf, type RowContract } from '../../contract/fields.js';
 import { type RowTimeZone, wireRowOf } from '../../contract/json.js';
 import { ARROW_CONTENT_TYPE, arrowWriter } from '../arrow.js';
 import type { RowWriter } from '../chunks.js';
@@ -12,7 +12,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** The `format` parameter of the exports. */
 export const exportFormatParam = z.enum(EXPORT_FORMATS).default('csv').meta({
   description:
-    'File format: `csv` (RFC 4180, header row, the JSON field names; default), `ndjson` (one JSON object a line), `arrow` (Arrow IPC stream: UTC millisecond timestamps, float64, int32, bool, utf8) or `parquet` (zstd-compressed, UTC timestamps). An error after the first byte ends a CSV body with a line starting `#error:`, an NDJSON body with a line `{"error":…}`; an Arrow or Parquet body is cut without its end marker or footer.',
+    'File format: `csv` (RFC 4180, header row, the JSON field names; default), `ndjson` (one JSON object a line), `arrow` (Arrow IPC stream: UTC millisecond timestamps, float64, int32, bool, utf8) or `parquet` (Snappy-compressed, one row group per batch, UTC timestamps). An error after the first byte ends a CSV body with a line starting `#error:`, an NDJSON body with a line `{"error":…}`; an Arrow or Parquet body is cut without its end marker or footer.',
 });
 
 /** Media type of each export format. */
@@ -37,6 +37,25 @@ export interface ExportWriter<R> {
   readonly failure?: (message: string) => string;
 }
 
+/**
+ * The contract of the typed formats (Arrow, Parquet): the rows' fields and `time_zone`, the IANA
+ * zone their instants are shown in under `tz` (instants themselves are UTC timestamps).
+ */
+export function typedContract<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): RowContract<R> {
+  const f = fieldsOf<R>();
+  return defineRow<R>({
+    ...contract,
+    fields: [
+      ...contract.fields,
+      f.string((r) => zoneOf?.(r) ?? 'UTC', {
+        rest: 'time_zone',
+        description:
+          'The time zone of the request (tz; UTC without it): the timestamps are UTC instants, shown in this zone by the text formats.',
+      }),
+    ],
+  });
+}
+
 /** Prefix of the last line of a CSV export cut by an error. */
 export const CSV_ERROR_PREFIX = '#error:';
 
@@ -54,7 +73,7 @@ function ndjsonWriter<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): Row
   };
 }
 
-/** The writer of a text or Arrow export; Parquet has its own (see parquet.ts). */
+/** The writer of a text or Arrow export; Parquet is written from the batches (see parquet.ts). */
 export function exportWriter<R>(
   format: Exclude<ExportFormat, 'parquet'>,
   contract: RowContract<R>,
@@ -66,6 +85,6 @@ export function exportWriter<R>(
     case 'ndjson':
       return { writer: ndjsonWriter(contract, zoneOf), failure: (m) => `${JSON.stringify({ error: m })}\n` };
     case 'arrow':
-      return { writer: arrowWriter(contract, zoneOf) };
+      return { writer: arrowWriter(typedContract(contract, zoneOf), zoneOf) };
   }
 }

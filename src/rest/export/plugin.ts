@@ -16,14 +16,8 @@ import { metaHeaders } from '../meta-headers.js';
 import { parseQuery, readQuery } from '../query.js';
 import { metaToWire } from '../schemas.js';
 import { EXPORTS, type ExportEndpoint } from './endpoints.js';
-import {
-  EXPORT_CONTENT_TYPES,
-  EXPORT_EXTENSIONS,
-  type ExportFormat,
-  type ExportWriter,
-  exportWriter,
-} from './formats.js';
-import { parquetWriter } from './parquet.js';
+import { EXPORT_CONTENT_TYPES, EXPORT_EXTENSIONS, type ExportFormat, typedContract, exportWriter } from './formats.js';
+import { parquetChunks } from './parquet.js';
 
 /** Fair-use settings of the exports. */
 export interface ExportPolicy {
@@ -216,11 +210,10 @@ export function exportPlugin(opts: {
         finish();
         return new Response(null, { status, headers });
       }
-      const out: ExportWriter<unknown> =
-        format === 'parquet'
-          ? parquetWriter(contract, exported.rowTimeZone)
-          : exportWriter(format, contract, exported.rowTimeZone);
-      const written = writeRows(rows, out.writer);
+      const out = format === 'parquet' ? undefined : exportWriter(format, contract, exported.rowTimeZone);
+      const written: Chunks<string | Uint8Array> = out
+        ? writeRows(rows, out.writer)
+        : parquetChunks(typedContract(contract, exported.rowTimeZone), rows, exported.rowTimeZone);
       chunks = written;
       let pending: IteratorResult<string | Uint8Array> | null = await step(() => Promise.resolve(written.next()));
       const encoder = new TextEncoder();
@@ -246,7 +239,7 @@ export function exportPlugin(opts: {
             await Promise.resolve(written.return?.()).catch(() => undefined);
             const message = err instanceof Error ? err.message : String(err);
             opts.logger.warn({ err, path: endpoint.path }, 'export ended by an error after its first byte');
-            if (out.failure) {
+            if (out?.failure) {
               stream.enqueue(encoder.encode(out.failure(`export truncated: ${message}`)));
               stream.close();
             } else stream.error(err);
