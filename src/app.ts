@@ -109,7 +109,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     now: opts.now ?? Date.now,
     memo: readMemo(version),
   };
-  const routes = docsRoutes(REST_PREFIX, buildOpenApi(ENDPOINTS));
+  const routes = docsRoutes(REST_PREFIX, buildOpenApi(ENDPOINTS, EXPORTS));
   const policy = operationPolicyPlugins(config, schema, dashboardOperationsFile(opts.dashboardDir));
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();

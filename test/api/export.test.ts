@@ -206,6 +206,30 @@ describe.each(BACKENDS)('exports on %s', (backend) => {
     expect(clean.headers.get('x-ignored-parameters')).toBeNull();
   });
 
+  it('is in the OpenAPI document with its formats and an example', async () => {
+    const doc = (await (await t.get('/api/v1/openapi.json')).json()) as any;
+    const op = doc.paths['/api/v1/export/prices'].get;
+    expect(Object.keys(op.responses['200'].content)).toEqual([
+      'text/csv; charset=utf-8; header=present',
+      'application/x-ndjson',
+      'application/vnd.apache.arrow.stream',
+      'application/vnd.apache.parquet',
+    ]);
+    expect(op.responses['200'].content['text/csv; charset=utf-8; header=present'].example).toMatch(
+      /^datetime,bidding_zone/,
+    );
+    expect(op.parameters.map((p: any) => p.name)).toEqual([
+      'datetime_from',
+      'datetime_to',
+      'resolution',
+      'zone',
+      'tz',
+      'lineage',
+      'format',
+    ]);
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/export/'))).toHaveLength(4);
+  });
+
   it.skipIf(backend !== 'postgres')(
     'cancels its statement when the client leaves mid-stream: nothing of it stays in pg_stat_activity',
     async () => {
