@@ -20,6 +20,7 @@ import { type BenchCase, type BenchResult, graphqlCase, measureInterleaved, tabl
 import { runIngestBench } from './ingest.js';
 import { timeStartup } from './startup.js';
 import { runTransport } from './transport.js';
+import { runExportBench } from './export.js';
 
 const CLI = {
   script: 'bench',
@@ -36,6 +37,7 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
                        (schemas <p><a>y and <p><b>y, default prefix bench_large_; 5 rounds; bench/large-compare.ts)
                        [--case <text>] only the cases whose name contains the text (e.g. price-kpis)
   --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)
+  --export [--rounds <n>]   only the export cases: a year of native prices of every zone as CSV and Parquet exports against psql COPY of the same SQL (bench/export.ts; bench_large when seeded, else the demo data in bench_export; writes export.md)
   --backends           only the embedded app against the PostgreSQL one, interleaved (writes backends.md)
   --pgbouncer          also the PostgreSQL app directly against one behind PgBouncer (/usr/sbin/pgbouncer, deploy/pgbouncer.ini), interleaved`,
   options: {
@@ -58,6 +60,8 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
     /** Only the rate-limit load (bench/access.ts): `--keys` keys at 10x the refill rate, memory and Redis buckets. */
     access: { type: 'boolean', default: false },
     keys: { type: 'string', default: '20' },
+    /** Only issue 44's export cases (bench/export.ts): CSV and Parquet exports against psql COPY, `--rounds` rounds. */
+    export: { type: 'boolean', default: false },
     /** Only the interleaved embedded-against-PostgreSQL leg (bench/backends.ts). */
     backends: { type: 'boolean', default: false },
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
@@ -124,6 +128,13 @@ const connectionCounts = (list: string | undefined) => (list ?? '1').split(',').
 
 async function main(args: Args): Promise<void> {
   const seconds = args.seconds ?? (args.access ? '30' : '10');
+  if (args.export) {
+    const text = await runExportBench({ pgUrl: args['pg-url']!, rounds: Number(args.rounds) });
+    mkdirSync('bench-results', { recursive: true });
+    writeFileSync('bench-results/export.md', text);
+    process.stdout.write(`${text}\n`);
+    return;
+  }
   if (args.access) {
     const text = await runAccess({
       pgUrl: args['pg-url']!,

@@ -49,6 +49,9 @@ import { MCP_PATH } from './mcp/limits.js';
 import { createMcpMetrics } from './mcp/server.js';
 import { toolsOf } from './mcp/tools.js';
 import { mcpPlugin, parseMcpOrigins } from './mcp/use-mcp.js';
+import { exportPlugin } from './rest/export/plugin.js';
+import { EXPORTS } from './rest/export/endpoints.js';
+import { ignoredParametersPlugin } from './rest/ignored-params.js';
 import type { ServiceDeps } from './services/context.js';
 
 /** Everything the server needs, built once. */
@@ -110,7 +113,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     now: opts.now ?? Date.now,
     memo: readMemo(version),
   };
-  const routes = docsRoutes(REST_PREFIX, buildOpenApi(ENDPOINTS));
+  const routes = docsRoutes(REST_PREFIX, buildOpenApi(ENDPOINTS, EXPORTS));
   const policy = operationPolicyPlugins(config, schema, dashboardOperationsFile(opts.dashboardDir));
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();
@@ -156,7 +159,15 @@ export async function createApp(opts: AppOptions): Promise<App> {
       //    requests the plugins after them answer, and the security headers.
       corsPlugin(parseOrigins(config.CORS_ORIGINS)),
       requestLogPlugin(logger),
-      metricsPlugin(metrics, { routes: [...ENDPOINTS.map((e) => e.path), ...routes.keys(), GRAPHQL_PATH, MCP_PATH] }),
+      metricsPlugin(metrics, {
+        routes: [
+          ...ENDPOINTS.map((e) => e.path),
+          ...EXPORTS.map((e) => e.path),
+          ...routes.keys(),
+          GRAPHQL_PATH,
+          MCP_PATH,
+        ],
+      }),
       securityHeadersPlugin(),
       // 2. Probes, then access: health checks are never refused by a key or a rate limit; everything
       //    after accessPlugin (REST, dashboard, GraphQL) is authenticated and rate limited.
@@ -175,8 +186,17 @@ export async function createApp(opts: AppOptions): Promise<App> {
         timeoutMs: config.REQUEST_TIMEOUT_MS,
         graphiql: config.GRAPHIQL,
       }),
-      // 3. Routes answered before GraphQL: REST, MCP (/mcp), the dashboard, then a JSON 404 for any other path
+      // 3. Routes answered before GraphQL: the exports (streamed, never cached), REST, MCP (/mcp), the
+      //    dashboard, then a JSON 404 for any other path
       //    but the GraphQL endpoint.
+      exportPlugin({
+        deps,
+        logger,
+        timeoutMs: config.REQUEST_TIMEOUT_MS,
+        version,
+        limiter,
+        policy: { perClient: config.EXPORTS_PER_CLIENT, rowsPerToken: config.EXPORT_ROWS_PER_TOKEN },
+      }),
       restPlugin({
         endpoints: ENDPOINTS,
         deps,
@@ -220,6 +240,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
       graphqlCacheControlPlugin(config.API_KEY_REQUIRED),
       ...(config.RESPONSE_CACHE ? graphqlResponseCachePlugins(version, limiter) : []),
       errorCacheControlPlugin(),
+      ignoredParametersPlugin(
+        new Map([...ENDPOINTS, ...EXPORTS].map((e) => [e.path, [...Object.keys(e.query.shape), 'format']] as const)),
+      ),
       compressionPlugin(),
     ],
   });

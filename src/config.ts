@@ -73,6 +73,8 @@ const schema = z
     ENTSOE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
     ENTSOE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
     SUBSCRIPTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1000).default(5),
+    EXPORTS_PER_CLIENT: z.coerce.number().int().min(1).max(1000).default(2),
+    EXPORT_ROWS_PER_TOKEN: z.coerce.number().int().min(1).default(10_000),
     INGEST_FOLLOW: bool(false),
     INGEST_FOLLOW_INTERVAL_MINUTES: z.coerce.number().min(1).default(15),
     INGEST_FOLLOW_LEADER_RETRY_SECONDS: z.coerce.number().positive().max(60).default(15),

@@ -94,3 +94,12 @@ export function withDeadline<T>(
     clientSignal?.removeEventListener('abort', onClientGone);
   });
 }
+
+/**
+ * Runs `work` with `signal` as the request signal its statements read ({@link currentRequestSignal}):
+ * for work that outlives one deadline (a streamed export, whose every batch has a time limit of its
+ * own), the caller aborts `signal` when the client leaves or a batch is late.
+ */
+export function withRequestSignal<T>(signal: AbortSignal, work: () => T): T {
+  return scope.run(signal, work);
+}

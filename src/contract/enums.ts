@@ -33,8 +33,8 @@ export const REQUESTED_RESOLUTION: EnumDecl<RequestedResolution> = {
     'Requested aggregation. AUTO picks by range width (<= 2 days NATIVE, <= 14 days HOURLY, <= 90 days DAILY, else WEEKLY). Buckets are UTC; WEEKLY buckets are ISO weeks from Monday 00:00 UTC; aggregates are time-weighted means.',
   values: {
     auto: { graphql: 'AUTO', description: 'Choose by range width.' },
-    native: { graphql: 'NATIVE', description: 'Values as published (15-minute or hourly); range at most 2 days.' },
-    '1H': { graphql: 'HOURLY', description: 'UTC hours (REST 1H); range at most 14 days.' },
+    native: { graphql: 'NATIVE', description: 'Values as published (15-minute or hourly).' },
+    '1H': { graphql: 'HOURLY', description: 'UTC hours (REST 1H).' },
     '1D': { graphql: 'DAILY', description: 'UTC days (REST 1D).' },
     '1W': { graphql: 'WEEKLY', description: 'ISO weeks, Monday 00:00 UTC (REST 1W).' },
   },

@@ -183,7 +183,8 @@ export const RESOLUTION = {
   default: 'auto',
   description:
     'Aggregation: auto (by range width: <= 2 days native, <= 14 days 1H, <= 90 days 1D, else 1W), native (range at most 2 days), 1H (at most 14 days), 1D, 1W. Buckets are UTC; 1W buckets are ISO weeks starting Monday 00:00 UTC (with `tz`: local hours, days and Monday-to-Monday weeks); aggregates are time-weighted means.',
-  graphqlDescription: (note) => `${note} Explicit NATIVE allows a range of at most 2 days, HOURLY at most 14 days.`,
+  graphqlDescription: (note) =>
+    `${note} Any range at any resolution: a connection page is bounded by first, a binned aggregate by its bins (REST /api/v1 keeps the caps: native 2 days, 1H 14 days).`,
 } as const satisfies ParamDecl;
 
 /** How naive bounds are read, where buckets start and which offset rows carry. */

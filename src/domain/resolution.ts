@@ -21,12 +21,13 @@ export function autoResolution(widthMs: number): Resolution {
 
 /**
  * Applies the resolution rules: `auto` picks by width; explicit `native` (> 48 h) and `1H`
- * (> 14 days) beyond their caps are a 422 on `resolution`.
+ * (> 14 days) beyond their caps are a 422 on `resolution`, unless `anyRange` (exports and
+ * GraphQL connections, whose answers are streamed or paged) lifts the caps.
  */
-export function applyResolution(requested: RequestedResolution, range: TimeRange): Resolution {
+export function applyResolution(requested: RequestedResolution, range: TimeRange, anyRange = false): Resolution {
   const width = range.to.getTime() - range.from.getTime();
   if (requested === 'auto') return autoResolution(width);
-  const cap = RESOLUTION_CAP_MS[requested];
+  const cap = anyRange ? undefined : RESOLUTION_CAP_MS[requested];
   if (cap !== undefined && width > cap) {
     const days = cap / DAY;
     const shown = (width / DAY).toFixed(2);

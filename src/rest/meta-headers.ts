@@ -22,6 +22,9 @@ export const EXPOSED_RESPONSE_HEADERS: readonly string[] = [
   ...Object.values(META_HEADERS),
   'Link',
   'Content-Disposition',
+  'X-Ignored-Parameters',
+  'X-Export-Concurrency-Limit',
+  'X-Export-Tokens-Per-Rows',
 ];
 
 /** Header-safe text: characters outside printable ASCII percent-encoded. */

@@ -32,16 +32,21 @@ const NUMBER_TEXT = {
   float: /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/,
 } as const;
 
+/** `resolution` values read case-insensitively: `1h` is `1H`, `1d` is `1D`, `1w` is `1W`. */
+const RESOLUTION_SPELLINGS: Readonly<Record<string, string>> = { '1h': '1H', '1d': '1D', '1w': '1W' };
+
 /**
  * Reads query parameters into a plain object: declared arrays take every value, scalars the last
- * one, unknown parameters are ignored (FastAPI behaviour).
+ * one, unknown parameters are ignored (FastAPI behaviour; the response names them, see
+ * ignored-params.ts). `resolution=1h` reads as `1H` (and `1d`, `1w` alike).
  */
 export function readQuery(schema: z.ZodObject, params: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.shape)) {
     const values = params.getAll(name);
     if (values.length === 0) continue;
-    out[name] = isArrayParam(field as z.ZodType) ? values : values[values.length - 1];
+    const value = isArrayParam(field as z.ZodType) ? values : values[values.length - 1];
+    out[name] = name === 'resolution' && typeof value === 'string' ? (RESOLUTION_SPELLINGS[value] ?? value) : value;
   }
   return out;
 }

@@ -18,6 +18,8 @@ export interface FlowSelection {
   readonly resolution?: RequestedResolution;
   /** `tz`: an IANA zone, `UTC` or `local` (a border: its zone A's time zone); omitted: UTC. */
   readonly tz?: string | undefined;
+  /** Any range at any resolution (exports, GraphQL connections and binned aggregates): the spec's caps do not apply. */
+  readonly anyRange?: boolean;
 }
 
 /** A resolved selection: SQL filter, UTC range, applied resolution, written border orientations. */
@@ -75,7 +77,7 @@ export function resolveFlowSelection(
     : [...new Set(borders.map((b) => b.a))];
   const timeZone = check.attempt(() => applyTimeZone(deps, sel.tz, tzZones));
   const range = check.attempt(() => resolveRange(sel.datetimeFrom, sel.datetimeTo, deps.now(), timeZone?.naive));
-  const applied = range && check.attempt(() => applyResolution(sel.resolution ?? 'auto', range));
+  const applied = range && check.attempt(() => applyResolution(sel.resolution ?? 'auto', range, sel.anyRange));
   if (range) {
     check.attempt(() => checkBorderPeriods(deps, written, range));
     if (zoneCodes) check.attempt(() => checkZonePeriods(deps, zoneCodes, range));

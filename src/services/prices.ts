@@ -21,6 +21,8 @@ export interface PricesInput {
   readonly tz?: string;
   /** Each named zone answers with its lineage (its chained predecessors before it existed). */
   readonly lineage?: boolean;
+  /** Any range at any resolution (exports, GraphQL connections): the spec's caps do not apply. */
+  readonly anyRange?: boolean;
 }
 
 /** Part of a lineage series: one zone's prices over the part of the range it stands for the series. */
@@ -75,7 +77,7 @@ function lineageParts(
 export function resolvePriceQuery(deps: ServiceDeps, input: PricesInput): ResolvedPriceQuery {
   const check = new IssueCollector();
   const { explicit, codes, lineage, timeZone, range } = resolveZoneSelection(deps, check, input);
-  const resolution = range && check.attempt(() => applyResolution(input.resolution ?? 'auto', range));
+  const resolution = range && check.attempt(() => applyResolution(input.resolution ?? 'auto', range, input.anyRange));
   if (range && explicit) check.attempt(() => checkZonePeriods(deps, codes, range, { lineage, lineageOffered: true }));
   check.done();
   const { plain, parts } = lineage ? lineageParts(deps, codes, range!) : { plain: codes, parts: [] };
@@ -191,6 +193,21 @@ export async function getPriceKeysetPage(
   if (q.seriesParts.length) return findSeriesPrices(deps, q, page);
   const after = page.after && { datetime: page.after.datetime, zone: page.after.zone };
   return findPrices(deps.db, { ...toQuery(q), limit: page.limit, ...(after ? { after } : {}) });
+}
+
+/**
+ * Every row of a resolved price request over `range` (a part of its range cut at bucket starts),
+ * in (datetime, series, zone) order: the export's batches.
+ */
+export function findPricesOver(deps: ServiceDeps, q: ResolvedPriceQuery, range: TimeRange): Promise<PriceRecord[]> {
+  const whole = { from: range.from.getTime(), to: range.to.getTime() };
+  const seriesParts = q.seriesParts.flatMap((p) => {
+    const part = intersect({ from: p.range.from.getTime(), to: p.range.to.getTime() }, whole);
+    return part ? [{ ...p, range: { from: new Date(part.from), to: new Date(part.to) } }] : [];
+  });
+  const over = { ...q, range, seriesParts };
+  if (q.seriesParts.length && !seriesParts.length && !q.zoneIds.length) return Promise.resolve([]);
+  return seriesParts.length ? findSeriesPrices(deps, over) : findPrices(deps.db, toQuery(over));
 }
 
 /** Total rows of a resolved price request. */

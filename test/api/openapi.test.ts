@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { EXPORTS } from '../../src/rest/export/endpoints.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { MetaSchema } from '../../src/rest/schemas.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -15,7 +16,7 @@ describe('the OpenAPI document and the reference page', () => {
     const doc = (await (await t.get('/api/v1/openapi.json')).json()) as any;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(ENDPOINTS.map((e) => e.path).sort());
+    expect(Object.keys(doc.paths).sort()).toEqual([...ENDPOINTS, ...EXPORTS].map((e) => e.path).sort());
     const params = doc.paths['/api/v1/flows'].get.parameters.map((p: any) => p.name);
     expect(params).toEqual([
       'datetime_from',

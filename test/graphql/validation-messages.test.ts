@@ -77,13 +77,18 @@ describe('GraphQL argument validation messages', () => {
     expect(reversed.message).toBe('to: datetime_to must be later than datetime_from (got "2025-10-01")');
   });
 
-  it('gives a resolution too fine for the range in its GraphQL spelling', async () => {
-    const e = await errorOf(
-      '{ prices(from: "2025-10-01", to: "2025-10-05", resolution: NATIVE) { meta { resolution } } }',
-    );
-    expect(e.message).toMatch(
-      /^resolution: resolution=native allows a range of at most 2 days; this range is 4\.00 days .* \(got "NATIVE"\)$/,
-    );
+  it('accepts NATIVE and HOURLY over any range: a connection page is bounded by first, a binned aggregate by its bins', async () => {
+    const res = await t.get('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query:
+          '{ prices(from: "2025-10-01", to: "2025-10-05", resolution: NATIVE, first: 1) { meta { resolution } } flows(from: "2025-01-01", to: "2025-10-05", resolution: HOURLY, first: 1) { meta { resolution } } ciShare(from: "2025-01-01", to: "2025-02-05", resolution: HOURLY) { meta { resolution } } flowPriceScatter(from: "2025-01-01", to: "2025-10-05", resolution: HOURLY) { meta { resolution } } }',
+      }),
+    });
+    const body = (await res.json()) as Answer & { data?: Record<string, { meta: { resolution: string } }> };
+    expect(body.errors).toBeUndefined();
+    expect(Object.values(body.data!).map((d) => d.meta.resolution)).toEqual(['NATIVE', 'HOURLY', 'HOURLY', 'HOURLY']);
   });
 
   it('cuts a long value in the message after 80 characters', async () => {

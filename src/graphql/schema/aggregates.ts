@@ -148,13 +148,15 @@ builder.queryFields((t) => ({
       SummaryRow,
     ),
     args: graphqlArgs(t.arg, SUMMARY_PARAMS),
-    resolve: (_r, a, ctx) => withArgs(SUMMARY_PARAMS, a, (input) => zoned(getFlowTypeSummary(ctx.deps, input))),
+    resolve: (_r, a, ctx) =>
+      withArgs(SUMMARY_PARAMS, a, (input) => zoned(getFlowTypeSummary(ctx.deps, { ...input, anyRange: true }))),
   }),
   ciShare: t.field({
     description: 'Counter-intuitive flow share per zone and bucket (REST /api/v1/ci-share).',
     type: resultType('CiShareResult', 'Counter-intuitive share per zone and bucket (REST /api/v1/ci-share).', CiRow),
     args: graphqlArgs(t.arg, CI_PARAMS),
-    resolve: (_r, a, ctx) => withArgs(CI_PARAMS, a, (input) => zoned(getCiShare(ctx.deps, input))),
+    resolve: (_r, a, ctx) =>
+      withArgs(CI_PARAMS, a, (input) => zoned(getCiShare(ctx.deps, { ...input, anyRange: true }))),
   }),
   flowPriceScatter: t.field({
     description:
@@ -165,7 +167,8 @@ builder.queryFields((t) => ({
       ScatterRow,
     ),
     args: graphqlArgs(t.arg, SCATTER_PARAMS),
-    resolve: (_r, a, ctx) => withArgs(SCATTER_PARAMS, a, (input) => zoned(getFlowPriceScatter(ctx.deps, input))),
+    resolve: (_r, a, ctx) =>
+      withArgs(SCATTER_PARAMS, a, (input) => zoned(getFlowPriceScatter(ctx.deps, { ...input, anyRange: true }))),
   }),
   flowDuration: t.field({
     description:

@@ -88,7 +88,7 @@ async function resolveFlows(
   args: InputOf<typeof FLOWS_PARAMS>,
 ): Promise<FlowConnection> {
   assertForward(page);
-  const { sel, query } = resolveFlowQuery(ctx.deps, args);
+  const { sel, query } = resolveFlowQuery(ctx.deps, { ...args, anyRange: true });
   const zoneOf = flowRowTimeZone(sel);
   const found = await keysetPage(page, FLOW_CURSOR, ({ after, limit }) => {
     const position = after && { datetime: after[0], zoneFrom: after[1], zoneTo: after[2], flowType: after[3] };

@@ -62,7 +62,7 @@ async function resolvePrices(
   input: InputOf<typeof PRICES_PARAMS>,
 ): Promise<PriceConnection> {
   assertForward(page);
-  const query = resolvePriceQuery(ctx.deps, input);
+  const query = resolvePriceQuery(ctx.deps, { ...input, anyRange: true });
   const zoneOf = rowZoneOf(query.timeZone);
   const meta = priceMeta(ctx.deps, query);
   meta.catch(() => undefined);

@@ -1,0 +1,62 @@
+import { Compression, Table, transformParquetStream, WriterPropertiesBuilder } from 'parquet-wasm/node';
+import type { RowContract } from '../../contract/fields.js';
+import type { RowTimeZone } from '../../contract/json.js';
+import type { RowBatches } from '../../domain/row-batches.js';
+import { arrowWriter } from '../arrow.js';
+import { writeArray } from '../chunks.js';
+
+/** The Arrow IPC stream of one batch of rows: schema, record batches, end marker. */
+function ipcOf<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTimeZone<R>): Uint8Array {
+  const parts = [...writeArray(rows, arrowWriter(contract, zoneOf))];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/**
+ * A Parquet file of row batches, written as they are read (parquet-wasm's streaming writer, one
+ * row group per batch, Snappy-compressed): the contract's Arrow columns (instants as UTC millisecond
+ * timestamps). The footer comes last, after the last batch: a body cut by an error has none, so
+ * no reader takes it for a whole file.
+ */
+export async function* parquetChunks<R>(
+  contract: RowContract<R>,
+  rows: RowBatches<R>,
+  zoneOf?: RowTimeZone<R>,
+): AsyncGenerator<Uint8Array> {
+  const batches = rows[Symbol.asyncIterator]();
+  const first = await batches.next();
+  let pending: IteratorResult<readonly R[]> | null = first;
+  const source = new ReadableStream({
+    async pull(controller) {
+      const next = pending ?? (await batches.next());
+      pending = null;
+      if (next.done) return controller.close();
+      if (!next.value.length) return;
+      for (const batch of Table.fromIPCStream(ipcOf(contract, next.value, zoneOf)).recordBatches())
+        controller.enqueue(batch);
+    },
+    async cancel() {
+      await batches.return?.();
+    },
+  });
+  const properties = new WriterPropertiesBuilder()
+    .setCompression(Compression.SNAPPY)
+    .setCreatedBy('eumarket-api export')
+    .build();
+  const reader = (await transformParquetStream(source, properties)).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value as Uint8Array;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+    await batches.return?.();
+  }
+}

@@ -1,0 +1,320 @@
+import { parse } from 'csv-parse/sync';
+import { tableFromIPC } from 'apache-arrow';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
+import { loadPrices, type PricePointRow } from '../../src/repositories/ingest/load.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
+
+const HOUR = 3_600_000;
+
+type Row = Record<string, string>;
+
+/** CSV text read by csv-parse: one object per record, keyed by the header row. */
+const readCsv = (text: string): Row[] => parse(text, { columns: true, skip_empty_lines: true }) as Row[];
+
+/** Rows without the export's covered_hours column. */
+const withoutCovered = (rows: readonly Row[]) => rows.map(({ covered_hours: _c, ...rest }) => rest);
+
+describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
+  let t: TestApp;
+  const text = async (path: string, init?: RequestInit) => {
+    const res = await t.get(path, init);
+    return { res, body: await res.text() };
+  };
+  /** The CSV rows of a twin's answers over consecutive ranges, concatenated. */
+  const twinCsv = async (path: string, query: string, bounds: readonly string[]) => {
+    const rows: Row[] = [];
+    for (let i = 1; i < bounds.length; i++) {
+      const { res, body } = await text(
+        `${path}?${query}&datetime_from=${bounds[i - 1]}&datetime_to=${bounds[i]}&format=csv`,
+      );
+      expect(res.status, body).toBe(200);
+      rows.push(...readCsv(body));
+    }
+    return rows;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(backend, 'demo');
+  }, 180_000);
+  afterAll(() => t?.close());
+
+  it('writes five days of native prices of every zone as the /api/v1 answers of 2-day pieces, row for row', async () => {
+    const { res, body } = await text(
+      '/api/v1/export/prices?resolution=native&datetime_from=2025-10-24T00:00Z&datetime_to=2025-10-29T00:00Z',
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="prices_2025-10-24_2025-10-29.csv"');
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    const twin = await twinCsv('/api/v1/prices', 'resolution=native', [
+      '2025-10-24T00:00Z',
+      '2025-10-26T00:00Z',
+      '2025-10-28T00:00Z',
+      '2025-10-29T00:00Z',
+    ]);
+    const rows = readCsv(body);
+    expect(Object.keys(rows[0]!)).toEqual(['datetime', 'bidding_zone', 'price_mwh', 'interpolated', 'year']);
+    expect(twin.length).toBeGreaterThan(10_000);
+    expect(rows).toEqual(twin);
+  });
+
+  it('writes 20 days of Berlin hours (past the 14-day cap of /api/v1) as two /api/v1 answers, across the DST switch', async () => {
+    const q = 'zone=DE_LU&zone=FR&resolution=1h&tz=Europe/Berlin';
+    const capped = await t.get(`/api/v1/prices?${q}&datetime_from=2025-10-15&datetime_to=2025-11-04`);
+    expect(capped.status).toBe(422);
+    const { res, body } = await text(`/api/v1/export/prices?${q}&datetime_from=2025-10-15&datetime_to=2025-11-04`);
+    expect(res.status).toBe(200);
+    const rows = readCsv(body);
+    const twin = await twinCsv('/api/v1/prices', q, ['2025-10-15', '2025-10-25', '2025-11-04']);
+    expect(withoutCovered(rows)).toEqual(twin);
+    expect(rows).toHaveLength(2 * (20 * 24 + 1));
+    expect(new Set(rows.map((r) => r.covered_hours))).toEqual(new Set(['1']));
+    expect(rows.filter((r) => r.datetime?.startsWith('2025-10-26T02:00:00')).map((r) => r.datetime)).toEqual([
+      '2025-10-26T02:00:00+02:00',
+      '2025-10-26T02:00:00+02:00',
+      '2025-10-26T02:00:00+01:00',
+      '2025-10-26T02:00:00+01:00',
+    ]);
+  });
+
+  it('gives a Berlin day of the DST week its 25 hours and a partial first day fewer', async () => {
+    const q = 'zone=DE_LU&resolution=1D&tz=Europe/Berlin';
+    const { body } = await text(`/api/v1/export/prices?${q}&datetime_from=2025-10-23T12:00&datetime_to=2025-10-30`);
+    const rows = readCsv(body);
+    const twin = await twinCsv('/api/v1/prices', q, ['2025-10-23T12:00', '2025-10-30']);
+    expect(withoutCovered(rows)).toEqual(twin);
+    expect(rows.map((r) => [r.datetime, r.covered_hours])).toEqual([
+      ['2025-10-23T00:00:00+02:00', '12'],
+      ['2025-10-24T00:00:00+02:00', '24'],
+      ['2025-10-25T00:00:00+02:00', '24'],
+      ['2025-10-26T00:00:00+02:00', '25'],
+      ['2025-10-27T00:00:00+01:00', '24'],
+      ['2025-10-28T00:00:00+01:00', '24'],
+      ['2025-10-29T00:00:00+01:00', '24'],
+    ]);
+  });
+
+  it('writes flows as NDJSON, the rows of every /api/v1/flows page in order', async () => {
+    const range = 'datetime_from=2025-10-20&datetime_to=2025-10-23&resolution=1H&zone=DE_LU';
+    const { res, body } = await text(`/api/v1/export/flows?${range}&format=ndjson`);
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+    const rows = body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const twin: unknown[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const page = (await (await t.get(`/api/v1/flows?${range}&limit=500&offset=${offset}`)).json()) as any;
+      twin.push(...page.data);
+      if (page.meta.pagination.next_offset === null) break;
+    }
+    expect(twin.length).toBeGreaterThan(500);
+    expect(rows.map(({ covered_hours: _c, ...r }) => r)).toEqual(twin);
+  });
+
+  it('writes hourly ci-share over 20 days and the local flow-type summary as their /api/v1 twins', async () => {
+    const ci = await text(
+      '/api/v1/export/ci-share?resolution=1H&zone=FR&datetime_from=2025-10-10&datetime_to=2025-10-30',
+    );
+    const ciTwin = await twinCsv('/api/v1/ci-share', 'resolution=1H&zone=FR', [
+      '2025-10-10',
+      '2025-10-20',
+      '2025-10-30',
+    ]);
+    expect(withoutCovered(readCsv(ci.body))).toEqual(ciTwin);
+    const q = 'resolution=1D&tz=local&border=DE_LU-%3EFR';
+    const summary = await text(`/api/v1/export/flow-type-summary?${q}&datetime_from=2025-10-01&datetime_to=2025-11-01`);
+    const twin = await twinCsv('/api/v1/flow-type-summary', q, ['2025-10-01', '2025-11-01']);
+    const rows = readCsv(summary.body);
+    expect(withoutCovered(rows)).toEqual(twin);
+    expect(rows.find((r) => r.day === '2025-10-26')?.covered_hours).toBe('25');
+  });
+
+  it('writes Arrow that apache-arrow reads back as the CSV rows', async () => {
+    const q = 'zone=DE_LU&resolution=1H&datetime_from=2025-10-01&datetime_to=2025-10-03';
+    const arrow = await t.get(`/api/v1/export/prices?${q}&format=arrow`);
+    expect(arrow.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream');
+    const table = tableFromIPC(new Uint8Array(await arrow.arrayBuffer()));
+    const csv = readCsv((await text(`/api/v1/export/prices?${q}`)).body);
+    expect(table.numRows).toBe(48);
+    const read = table.toArray().map((r: any) => ({
+      datetime: new Date(Number(r.datetime)).toISOString().replace('.000Z', 'Z'),
+      bidding_zone: r.bidding_zone,
+      price_mwh: String(r.price_mwh),
+      interpolated: String(r.interpolated),
+      year: String(r.year),
+      covered_hours: String(r.covered_hours),
+    }));
+    expect(read).toEqual(csv);
+    expect(new Set(table.toArray().map((r: any) => r.time_zone))).toEqual(new Set(['UTC']));
+  });
+
+  it('writes Parquet that hyparquet (another author than the writer) reads back as the CSV rows', async () => {
+    const q = 'zone=DE_LU&zone=FR&resolution=1H&tz=Europe/Berlin&datetime_from=2025-10-25&datetime_to=2025-10-28';
+    const res = await t.get(`/api/v1/export/prices?${q}&format=parquet`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    expect(res.headers.get('content-disposition')).toContain('.parquet"');
+    const file = await res.arrayBuffer();
+    const metadata = parquetMetadata(file);
+    expect(metadata.row_groups[0]!.columns[0]!.meta_data!.codec).toBe('SNAPPY');
+    const rows = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    const csv = readCsv((await text(`/api/v1/export/prices?${q}`)).body);
+    expect(rows).toHaveLength(csv.length);
+    expect(rows.length).toBe(2 * (3 * 24 + 1));
+    rows.forEach((r, i) => {
+      const c = csv[i]!;
+      expect((r.datetime as Date).getTime()).toBe(Date.parse(c.datetime!));
+      expect([
+        r.bidding_zone,
+        String(r.price_mwh),
+        String(r.interpolated),
+        String(r.year),
+        String(r.covered_hours),
+      ]).toEqual([c.bidding_zone, c.price_mwh, c.interpolated, c.year, c.covered_hours]);
+      expect(r.time_zone).toBe('Europe/Berlin');
+    });
+  });
+
+  it('answers 304 to its own ETag and the twin’s 422 body to an invalid parameter', async () => {
+    const path = '/api/v1/export/prices?zone=FR&resolution=1D&datetime_from=2025-09-01&datetime_to=2025-10-01';
+    const first = await t.get(path);
+    await first.text();
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"x/);
+    const again = await t.get(path, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    const bad = await text('/api/v1/export/prices?zone=XX&resolution=2H');
+    const twinBad = await text('/api/v1/prices?zone=XX&resolution=2H');
+    expect(bad.res.status).toBe(422);
+    expect(bad.body).toBe(twinBad.body);
+    expect((await text('/api/v1/export/prices?format=xlsx')).res.status).toBe(422);
+  });
+
+  it('names ignored query parameters with a suggestion and reads resolution=1h as 1H', async () => {
+    const res = await t.get(
+      '/api/v1/prices?zones=FR&from=2025-10-01&resolution=1h&datetime_from=2025-10-01&datetime_to=2025-10-02&foo=1',
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ignored-parameters')).toBe(
+      'zones (did you mean zone?), from (did you mean datetime_from?), foo',
+    );
+    expect(((await res.json()) as any).meta.resolution).toBe('1H');
+    const clean = await t.get('/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02');
+    expect(clean.headers.get('x-ignored-parameters')).toBeNull();
+  });
+
+  it('is in the OpenAPI document with its formats and an example', async () => {
+    const doc = (await (await t.get('/api/v1/openapi.json')).json()) as any;
+    const op = doc.paths['/api/v1/export/prices'].get;
+    expect(Object.keys(op.responses['200'].content)).toEqual([
+      'text/csv; charset=utf-8; header=present',
+      'application/x-ndjson',
+      'application/vnd.apache.arrow.stream',
+      'application/vnd.apache.parquet',
+    ]);
+    expect(op.responses['200'].content['text/csv; charset=utf-8; header=present'].example).toMatch(
+      /^datetime,bidding_zone/,
+    );
+    expect(op.parameters.map((p: any) => p.name)).toEqual([
+      'datetime_from',
+      'datetime_to',
+      'resolution',
+      'zone',
+      'tz',
+      'lineage',
+      'format',
+    ]);
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/export/'))).toHaveLength(4);
+  });
+
+  it.skipIf(backend !== 'postgres')(
+    'cancels its statement when the client leaves mid-stream: nothing of it stays in pg_stat_activity',
+    async () => {
+      const res = await t.get(
+        '/api/v1/export/prices?resolution=native&datetime_from=2024-10-01&datetime_to=2025-11-01',
+      );
+      const reader = res.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      const active = async () =>
+        (
+          await t.db.rawQuery<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%/* findPrices */%' AND pid <> pg_backend_pid()",
+          )
+        )[0]!.n;
+      const until = Date.now() + 5_000;
+      while ((await active()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(await active()).toBe(0);
+    },
+  );
+});
+
+describe.each(TEST_BACKENDS)('an export across the DE_AT_LU split with lineage, on %s', (backend) => {
+  let t: TestApp;
+  const SPLIT = Date.UTC(2018, 8, 30, 22);
+  beforeAll(async () => {
+    t = await createTestApp(backend, 'empty');
+    const catalogue = await readCatalogue(t.db);
+    const row = (code: string, ts: number, price: number): PricePointRow => ({
+      zoneId: catalogue.zone(code)!.id,
+      ts: new Date(ts),
+      periodMinutes: 60,
+      priceEurMwh: price,
+      interpolated: false,
+      source: 'entsoe',
+    });
+    await loadPrices(t.db, [
+      ...Array.from({ length: 48 }, (_, i) => row('DE_AT_LU', SPLIT - (48 - i) * HOUR, 10 + i)),
+      ...Array.from({ length: 48 }, (_, i) => row('DE_LU', SPLIT + i * HOUR, 100 + i)),
+    ]);
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('answers DE_LU with DE_AT_LU before the split, as the /api/v1 answers of its days', async () => {
+    const q = 'zone=DE_LU&lineage=true&resolution=native';
+    const res = await t.get(`/api/v1/export/prices?${q}&datetime_from=2018-09-29T00:00Z&datetime_to=2018-10-03T00:00Z`);
+    const rows = readCsv(await res.text());
+    const twin: Row[] = [];
+    for (const [from, to] of [
+      ['2018-09-29T00:00Z', '2018-10-01T00:00Z'],
+      ['2018-10-01T00:00Z', '2018-10-03T00:00Z'],
+    ]) {
+      twin.push(
+        ...readCsv(
+          await (await t.get(`/api/v1/prices?${q}&datetime_from=${from}&datetime_to=${to}&format=csv`)).text(),
+        ),
+      );
+    }
+    expect(rows).toEqual(twin);
+    expect(rows).toHaveLength(94);
+    expect(rows[0]).toMatchObject({
+      datetime: '2018-09-29T00:00:00Z',
+      bidding_zone: 'DE_AT_LU',
+      series: 'DE_LU',
+      price_mwh: '12',
+    });
+    expect(rows[46]).toMatchObject({
+      datetime: '2018-09-30T22:00:00Z',
+      bidding_zone: 'DE_LU',
+      series: 'DE_LU',
+      price_mwh: '100',
+    });
+  });
+
+  it('writes lineage days in Berlin with their covered hours', async () => {
+    const res = await t.get(
+      '/api/v1/export/prices?zone=DE_LU&lineage=true&resolution=1D&tz=Europe/Berlin&datetime_from=2018-09-29&datetime_to=2018-10-03',
+    );
+    const rows = readCsv(await res.text());
+    expect(rows.map((r) => [r.datetime, r.bidding_zone, r.covered_hours])).toEqual([
+      ['2018-09-29T00:00:00+02:00', 'DE_AT_LU', '24'],
+      ['2018-09-30T00:00:00+02:00', 'DE_AT_LU', '24'],
+      ['2018-10-01T00:00:00+02:00', 'DE_LU', '24'],
+      ['2018-10-02T00:00:00+02:00', 'DE_LU', '24'],
+    ]);
+  });
+});
