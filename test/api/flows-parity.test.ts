@@ -135,7 +135,7 @@ describe.each(TEST_BACKENDS)('GraphQL aggregates and flows equal REST on %s', (b
       [{ borders: ['FR->PT'] }, /borders/],
       [{ flowBinMw: 0 }, /flowBinMw/],
       [{ points: 1 }, /points/],
-      [{ from: '2025-10-01', to: '2025-10-05', resolution: 'NATIVE' }, /^resolution:/],
+      [{ from: '2025-10-05', to: '2025-10-01' }, /^(from|to):/],
       [{ from: 'yesterday' }, /^from:/],
     ];
     for (const [vars, argument] of cases) {
