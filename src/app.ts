@@ -193,7 +193,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       // 5. Execution: JIT replaces the execute function, so the time limit, which wraps whatever
       //    execute function is installed, comes after it.
       ...jitPlugins(),
-      timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
+      timeLimitPlugin(config.REQUEST_TIMEOUT_MS, logger),
       unservedStreamsPlugin(),
       // 6. Responses: JSON bodies for GraphQL refusals without one, cache headers (the error rule
       //    after the GraphQL rule, so that it has the last word on 4xx/5xx), the response cache,
