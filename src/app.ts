@@ -22,6 +22,7 @@ import { healthPlugin } from './http/health.js';
 import { GRAPHQL_PATH, REST_PREFIX, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
+import { inflightLimitPlugin } from './http/use-inflight-limit.js';
 import { corsPlugin, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
 import { ApiKeyAuthenticator } from './security/api-keys.js';
 import { graphqlRateLimit } from './security/graphql.js';
@@ -167,6 +168,12 @@ export async function createApp(opts: AppOptions): Promise<App> {
         logger,
         metrics,
         timeoutMs: config.REQUEST_TIMEOUT_MS,
+      }),
+      // Then the work in flight per client and per instance (after access, which names the client).
+      inflightLimitPlugin({
+        perClient: config.INFLIGHT_PER_CLIENT,
+        perInstance: config.INFLIGHT_PER_INSTANCE,
+        idleWriteMs: config.IDLE_WRITE_TIMEOUT_MS,
       }),
       // 3. Routes answered before GraphQL: REST, the dashboard, then a JSON 404 for any other path
       //    but the GraphQL endpoint.
