@@ -22,6 +22,7 @@ import { healthPlugin } from './http/health.js';
 import { GRAPHQL_PATH, REST_PREFIX, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
 import { requestLogPlugin } from './http/request-log.js';
+import { inflightLimitPlugin } from './http/use-inflight-limit.js';
 import { corsPlugin, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
 import { ApiKeyAuthenticator } from './security/api-keys.js';
 import { graphqlRateLimit } from './security/graphql.js';
@@ -186,6 +187,12 @@ export async function createApp(opts: AppOptions): Promise<App> {
         timeoutMs: config.REQUEST_TIMEOUT_MS,
         graphiql: config.GRAPHIQL,
       }),
+      // Then the work in flight per client and per instance (after access, which names the client).
+      inflightLimitPlugin({
+        perClient: config.INFLIGHT_PER_CLIENT,
+        perInstance: config.INFLIGHT_PER_INSTANCE,
+        idleWriteMs: config.IDLE_WRITE_TIMEOUT_MS,
+      }),
       // 3. Routes answered before GraphQL: the exports (streamed, never cached), REST, MCP (/mcp), the
       //    dashboard, then a JSON 404 for any other path
       //    but the GraphQL endpoint.
@@ -231,7 +238,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       // 5. Execution: JIT replaces the execute function, so the time limit, which wraps whatever
       //    execute function is installed, comes after it.
       ...jitPlugins(),
-      timeLimitPlugin(config.REQUEST_TIMEOUT_MS),
+      timeLimitPlugin(config.REQUEST_TIMEOUT_MS, logger),
       unservedStreamsPlugin(),
       // 6. Responses: JSON bodies for GraphQL refusals without one, cache headers (the error rule
       //    after the GraphQL rule, so that it has the last word on 4xx/5xx), the response cache,

@@ -58,6 +58,67 @@ export function isTimeoutError(err: unknown): boolean {
   return (err instanceof AppError && err.code === 'TIMEOUT') || databaseAppError(err)?.code === 'TIMEOUT';
 }
 
+/** One request's time limit and abort signal, kept until its whole response has been written. */
+export interface RequestLife {
+  /** Aborts when the time limit passes (reason: the TIMEOUT error) or the client goes away (its reason). */
+  readonly signal: AbortSignal;
+  /**
+   * Runs `work` with {@link currentRequestSignal} returning this life's signal; rejects with the
+   * TIMEOUT error at the deadline or the client's reason when it leaves, whichever comes first.
+   */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  /** Stops the timer and the client listener (the response is complete). Idempotent. */
+  end(): void;
+}
+
+const lives = new WeakMap<AbortSignal, RequestLife>();
+
+/**
+ * Starts the life of a request whose time limit has `ms` left (`limitMs` named in its error):
+ * one deadline and one abort signal shared by the first batch and every later one.
+ */
+export function requestLife(ms: number, clientSignal: AbortSignal | undefined, limitMs: number = ms): RequestLife {
+  const controller = new AbortController();
+  const started = performance.now();
+  const onClientGone = () => controller.abort(clientSignal?.reason ?? new DOMException('client closed', 'AbortError'));
+  let timer: NodeJS.Timeout | undefined;
+  const end = () => {
+    clearTimeout(timer);
+    clientSignal?.removeEventListener('abort', onClientGone);
+  };
+  if (clientSignal?.aborted) onClientGone();
+  else clientSignal?.addEventListener('abort', onClientGone, { once: true });
+  timer = setTimeout(() => {
+    controller.abort(timeoutError(limitMs));
+    end();
+  }, ms);
+  timer.unref?.();
+  const signal = controller.signal;
+  const aborted = new Promise<never>((_, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  const life: RequestLife = {
+    signal,
+    end,
+    run<T>(work: () => Promise<T>): Promise<T> {
+      if (signal.aborted) return Promise.reject(signal.reason);
+      const running = scope.run(signal, work).catch((err: unknown) => {
+        throw isTimeoutError(err) && pastDeadline(started, ms) ? timeoutError(limitMs) : err;
+      });
+      return Promise.race([running, aborted]);
+    },
+  };
+  lives.set(signal, life);
+  return life;
+}
+
+/** The life of the request whose work is running (see {@link requestLife}); undefined outside one. */
+export function currentRequestLife(): RequestLife | undefined {
+  const signal = scope.getStore();
+  return signal ? lives.get(signal) : undefined;
+}
+
 /**
  * Runs a request's work under a time limit of `ms`: past it the promise rejects with
  * {@link timeoutError}, and the signal that {@link currentRequestSignal} returns inside `work`
@@ -74,25 +135,8 @@ export function withDeadline<T>(
   work: () => Promise<T>,
   limitMs: number = ms,
 ): Promise<T> {
-  const controller = new AbortController();
-  const onClientGone = () => controller.abort(clientSignal?.reason);
-  clientSignal?.addEventListener('abort', onClientGone, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = timeoutError(limitMs);
-      controller.abort(err);
-      reject(err);
-    }, ms);
-  });
-  const started = performance.now();
-  const running = scope.run(controller.signal, work).catch((err: unknown) => {
-    throw isTimeoutError(err) && pastDeadline(started, ms) ? timeoutError(limitMs) : err;
-  });
-  return Promise.race([running, timedOut]).finally(() => {
-    clearTimeout(timer);
-    clientSignal?.removeEventListener('abort', onClientGone);
-  });
+  const life = requestLife(ms, clientSignal, limitMs);
+  return life.run(work).finally(() => life.end());
 }
 
 /**

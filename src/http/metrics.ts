@@ -1,6 +1,7 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type pg from 'pg';
+import { ERROR_STATUS } from '../errors.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AccessMetrics } from '../security/plugin.js';
 import { GRAPHQL_PATH, HEALTH_PATH, METRICS_PATH, READY_PATH, routePath } from './paths.js';
@@ -57,12 +58,19 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): ServiceM
     help: 'Areas of data-event notifications dropped as not in the catalogue (anyone may NOTIFY).',
     registers: [registry],
   });
+  const closed = new Counter({
+    name: 'http_client_closed_total',
+    help: 'Requests whose client left before the answer was ready (status 499, not a server error).',
+    labelNames: ['route'],
+    registers: [registry],
+  });
   const names = new Set<string>();
   return {
     registry,
     observeRequest(method, route, status, seconds) {
       const labels = { method: METHODS.has(method) ? method : 'other', route, status: String(status) };
       requests.inc(labels);
+      if (status === ERROR_STATUS.CLIENT_CLOSED) closed.inc({ route });
       if (seconds !== undefined) latency.observe(labels, seconds);
     },
     rateLimitRejected(surface) {

@@ -1,5 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
-import { remainingMs, withDeadline } from '../deadline.js';
+import { remainingMs, requestLife } from '../deadline.js';
+import { clientClosedResponse, isClientGone } from '../http/client-closed.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/context.js';
@@ -111,6 +112,18 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return response;
 }
 
+/**
+ * The request's URL with its declared query parameters only (the endpoint's and `format`, in the
+ * order given): what responses are computed, cached and linked (`Link: rel="next"`) from, so one
+ * requester's undeclared parameters never reach another's answer.
+ */
+function declaredUrl(endpoint: Endpoint, url: URL): URL {
+  const names = new Set(Object.keys(queryWithFormat(endpoint.query).shape));
+  const kept = new URL(url.pathname, url.origin);
+  for (const [name, value] of url.searchParams) if (names.has(name)) kept.searchParams.append(name, value);
+  return kept;
+}
+
 /** A successful answer with its cache tags (see cache-tags.ts). */
 function tagged(response: Response, endpoint: Endpoint, query: Record<string, unknown>, deps: ServiceDeps): Response {
   if (response.status < 300 || response.status === 304)
@@ -154,21 +167,31 @@ export function restPlugin(opts: {
         return endResponse(errorResponse(err, opts.logger));
       }
       const format = representation(request, url);
-      const run = () =>
-        withDeadline(
-          remainingMs(request, opts.timeoutMs),
-          request.signal,
-          () => runEndpoint(endpoint, opts.deps, url, query, format, fetchAPI.Response),
-          opts.timeoutMs,
-        );
+      const declared = declaredUrl(endpoint, url);
+      const life = requestLife(remainingMs(request, opts.timeoutMs), request.signal, opts.timeoutMs);
+      const run = () => life.run(() => runEndpoint(endpoint, opts.deps, declared, query, format, fetchAPI.Response));
       const work =
         opts.cache?.respond(
-          { path, query: endpoint.query, url, request, format, responseClass: fetchAPI.Response },
+          {
+            path,
+            query: queryWithFormat(endpoint.query),
+            url: declared,
+            request,
+            format,
+            responseClass: fetchAPI.Response,
+          },
           run,
         ) ?? run().then((r) => r.response);
       return work.then(
-        (response) => endResponse(tagged(response, endpoint, query, opts.deps)),
-        (err: unknown) => endResponse(errorResponse(err, opts.logger)),
+        (response) => {
+          endResponse(tagged(response, endpoint, query, opts.deps));
+        },
+        (err: unknown) => {
+          life.end();
+          endResponse(
+            isClientGone(request, err) ? clientClosedResponse(request, opts.logger) : errorResponse(err, opts.logger),
+          );
+        },
       );
     },
   };

@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_BACKENDS } from '../support/env.js';
+
+/** A large page: thousands of hourly flow rows (megabytes of JSON), more than loopback buffers hold. */
+const BIG_PAGE = '/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-11-03&resolution=1H&limit=20000';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance (%s)', (kind) => {
+  let t: TestApp;
+  let server: Server;
+  let base: string;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(kind, 'demo', {
+      INFLIGHT_PER_CLIENT: 3,
+      INFLIGHT_PER_INSTANCE: 5,
+      IDLE_WRITE_TIMEOUT_MS: 1_500,
+      TRUST_PROXY_HOPS: 1,
+    });
+    server = createServer(t.app.yoga);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    server?.closeAllConnections();
+    await new Promise((done) => server?.close(done));
+    await t?.close();
+  });
+
+  /** Sends a request for the big page as `address` and never reads the answer. */
+  function nonReader(address: string): void {
+    const port = Number(new URL(base).port);
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`GET ${BIG_PAGE} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\n\r\n`);
+      socket.pause();
+    });
+    socket.on('error', () => undefined);
+    sockets.push(socket);
+  }
+
+  const get = (path: string, address: string) => fetch(`${base}${path}`, { headers: { 'x-forwarded-for': address } });
+
+  it('refuses a client past its cap with 429 and the instance past its cap with 503, keeps /healthz fast, and frees the slots of clients that left', async () => {
+    for (let i = 0; i < 3; i += 1) nonReader('192.0.2.1');
+    for (let i = 0; i < 2; i += 1) nonReader('192.0.2.2');
+    await sleep(1_000);
+    const own = await get('/api/v1/zones', '192.0.2.1');
+    expect(own.status).toBe(429);
+    expect(own.headers.get('retry-after')).toBe('1');
+    await own.arrayBuffer();
+    const other = await get('/api/v1/zones', '192.0.2.3');
+    expect(other.status).toBe(503);
+    expect(other.headers.get('retry-after')).toBe('1');
+    await other.arrayBuffer();
+    const started = performance.now();
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await health.arrayBuffer();
+    // The non-readers leave: their slots are free again.
+    for (const s of sockets) s.destroy();
+    const deadline = Date.now() + 10_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      const res = await get('/api/v1/zones', '192.0.2.1');
+      status = res.status;
+      await res.arrayBuffer();
+      if (status === 200) break;
+      await sleep(200);
+    }
+    expect(status).toBe(200);
+  });
+});
