@@ -10,7 +10,7 @@ import type {
 } from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { zoneColour } from './colours.js';
-import { FLOW_TYPES, type FlowTypeName } from './data.js';
+import { type DenseFlows, FLOW_TYPES, type FlowTypeName } from './data.js';
 
 use([
   LineChart,
@@ -181,14 +181,13 @@ const flowLegend = (width: number): Option => ({
   grid: { left: 8, right: 16, top: width < 520 ? 76 : 56, bottom: 8, containLabel: true },
 });
 
-/** Hourly signed flows of a border, MW (positive from zone A to zone B), coloured by flow type; `width` of the chart, px. */
-export function flowsOption(
-  flows: Record<FlowTypeName, [number, number][]>,
-  zoneA: string,
-  zoneB: string,
-  width: number,
-  utc = true,
-): Option {
+/**
+ * Hourly signed flows of a border, MW (positive from zone A to zone B): one bar per hour at the
+ * API's value, coloured by its flow type. Each flow type is a dense series over every hour of the
+ * border (null where the hour has another type), drawn over one another (`barGap: -100%`) and never
+ * stacked, so a bar's height is exactly its hour's flow. `width` of the chart, px.
+ */
+export function flowsOption(flows: DenseFlows, zoneA: string, zoneB: string, width: number, utc = true): Option {
   return {
     ...base(utc),
     ...flowLegend(width),
@@ -198,11 +197,10 @@ export function flowsOption(
     series: FLOW_TYPES.map((t) => ({
       type: 'bar',
       name: FLOW_LABELS[t],
-      stack: 'flow',
-      data: flows[t],
+      data: flows.hours.map((ms, i) => [ms, flows.types[i] === t ? (flows.mw[i] ?? null) : null]),
       itemStyle: { color: FLOW_COLOURS[t] },
+      barGap: '-100%',
       barMaxWidth: 6,
-      large: true,
     })),
   };
 }

@@ -447,6 +447,160 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
+  /** What an ECharts chart of the page plots: each series' name, stack and data, and the category data of its axes. */
+  const plotted = (page: Page, id: string) =>
+    page.evaluate((id) => {
+      const echarts = (
+        globalThis as unknown as { echarts: { getInstanceByDom(el: Element): { getOption(): unknown } } }
+      ).echarts;
+      const option = echarts.getInstanceByDom(document.getElementById(id)!).getOption() as {
+        series: { name: string; stack?: string; data: unknown[] }[];
+        xAxis: { data?: unknown[] }[];
+      };
+      return {
+        series: option.series.map((s) => ({ name: s.name, stack: s.stack ?? null, data: s.data })),
+        categories: option.xAxis[0]?.data ?? [],
+      };
+    }, id);
+  const num = (v: unknown) => v as number;
+  const extremes = (values: number[]) => [Math.min(...values), Math.max(...values)];
+
+  it("plots the API's numbers in every chart, the table and the map: extremes and every point compared with the API's answer", async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors } = await visit('/?zones=DE_LU,ES,FR,NL,PL&border=DE_LU->FR&range=7&res=HOURLY&tz=UTC');
+    const range = 'datetime_from=2025-10-30T00:00:00Z&datetime_to=2025-11-06T00:00:00Z';
+    const zones = 'zone=DE_LU&zone=ES&zone=FR&zone=NL&zone=PL';
+
+    const prices = await api(`/api/v1/prices?${range}&${zones}&resolution=1H&limit=10000`);
+    const priceAt = new Map(
+      prices.map((p) => [`${p.bidding_zone}|${Date.parse(String(p.datetime))}`, num(p.price_mwh)]),
+    );
+    const lines = await plotted(page, 'prices-chart');
+    expect(lines.series.map((s) => s.name).sort()).toEqual(['DE_LU', 'ES', 'FR', 'NL', 'PL']);
+    for (const s of lines.series) {
+      const points = s.data as [number, number][];
+      const api = prices.filter((p) => p.bidding_zone === s.name).map((p) => num(p.price_mwh));
+      expect(points.length, s.name).toBe(api.length);
+      expect(extremes(points.map((p) => p[1])), s.name).toEqual(extremes(api));
+      for (const [ms, v] of points)
+        expect(v, `${s.name} ${new Date(ms).toISOString()}`).toBe(priceAt.get(`${s.name}|${ms}`));
+    }
+
+    const heat = await plotted(page, 'heatmap-chart');
+    const cells = heat.series[0]!.data as [number, number, number][];
+    const order = ['DE_LU', 'ES', 'FR', 'NL', 'PL'];
+    const means = new Map<string, number[]>();
+    for (const p of prices) {
+      const key = `${new Date(String(p.datetime)).getUTCHours()}|${order.indexOf(String(p.bidding_zone))}`;
+      means.set(key, [...(means.get(key) ?? []), num(p.price_mwh)]);
+    }
+    expect(cells.length).toBe(means.size);
+    for (const [h, z, v] of cells) {
+      const values = means.get(`${h}|${z}`) ?? [];
+      const mean = values.reduce((a, b) => a + b, 0) / values.length;
+      expect(Math.abs(v - mean), `${order[z]} ${h}h: ${v} for ${mean}`).toBeLessThanOrEqual(0.005 + 1e-9);
+    }
+
+    const next = await api(
+      `/api/v1/prices?datetime_from=2025-11-06T00:00:00Z&datetime_to=2025-11-07T00:00:00Z&${zones}&resolution=native&limit=10000`,
+    );
+    const tomorrow = await plotted(page, 'tomorrow-chart');
+    const nextAt = new Map(next.map((p) => [`${p.bidding_zone}|${Date.parse(String(p.datetime))}`, num(p.price_mwh)]));
+    expect(tomorrow.series.flatMap((s) => s.data).length).toBe(next.length);
+    for (const s of tomorrow.series) {
+      const points = s.data as [number, number][];
+      expect(extremes(points.map((p) => p[1])), s.name).toEqual(
+        extremes(next.filter((p) => p.bidding_zone === s.name).map((p) => num(p.price_mwh))),
+      );
+      for (const [ms, v] of points)
+        expect(v, `${s.name} ${new Date(ms).toISOString()}`).toBe(nextAt.get(`${s.name}|${ms}`));
+    }
+
+    const flows = await api(`/api/v1/flows?${range}&border=DE_LU->FR&resolution=1H&limit=5000`);
+    const signed = flows.map((f) => ({
+      ms: Date.parse(String(f.datetime)),
+      mw: (f.bidding_zone_from === 'DE_LU' ? 1 : -1) * num(f.net_flow_mw),
+      type: String(f.flow_type),
+    }));
+    const bars = await plotted(page, 'flows-chart');
+    for (const s of bars.series) expect(s.stack, `${s.name} is not stacked`).toBeNull();
+    const drawn = bars.series
+      .flatMap((s) =>
+        (s.data as [number, number | null][])
+          .filter((p) => p[1] !== null)
+          .map((p) => ({ ms: p[0], mw: p[1], type: s.name.toLowerCase().replace('-', '_') })),
+      )
+      .sort((a, b) => a.ms - b.ms);
+    expect(drawn).toEqual(signed.sort((a, b) => a.ms - b.ms));
+    expect(extremes(drawn.map((d) => d.mw as number))).toEqual(extremes(signed.map((s) => s.mw)));
+
+    const shares = await api(`/api/v1/flow-type-summary?${range}&border=DE_LU->FR&resolution=1D`);
+    const shareBars = await plotted(page, 'shares-chart');
+    expect(shareBars.categories).toEqual(shares.map((r) => String(r.day).slice(5)));
+    for (const s of shareBars.series)
+      expect(s.data, s.name).toEqual(shares.map((r) => r[s.name.toLowerCase().replace('-', '_')]));
+
+    const duration = await api(`/api/v1/flow-duration?${range}&border=DE_LU->FR&points=101`);
+    expect((await plotted(page, 'duration-chart')).series[0]!.data).toEqual(
+      duration.map((r) => [r.percentage, r.flow_mw]),
+    );
+
+    const scatter = await api(`/api/v1/flow-price-scatter?${range}&border=DE_LU->FR&flow_bin_mw=100&price_bin=2`);
+    const bins = ((await plotted(page, 'scatter-chart')).series[0]!.data as number[][]).map((b) => b.join('|')).sort();
+    expect(bins).toEqual(scatter.map((r) => [r.net_flow_mw, r.price_delta, r.count].join('|')).sort());
+
+    const ci = await api(`/api/v1/ci-share?${range}&${zones}&resolution=1D`);
+    for (const s of (await plotted(page, 'ci-chart')).series)
+      expect(s.data, s.name).toEqual(
+        ci
+          .filter((r) => r.zone === s.name && num(r.total_hours) > 0)
+          .map((r) => [String(r.day).slice(0, 10), r.ci_percentage]),
+      );
+
+    const trade = await api(`/api/v1/zone-import-export?${range}&${zones}`);
+    const gwh = (mwh: unknown) => Math.round(num(mwh) / 10) / 100;
+    const tradeBars = await plotted(page, 'trade-chart');
+    expect(tradeBars.categories).toEqual(trade.map((r) => r.zone));
+    expect(tradeBars.series.map((s) => [s.name, s.data])).toEqual([
+      ['Export', trade.map((r) => gwh(r.export_mwh))],
+      ['Import', trade.map((r) => -gwh(r.import_mwh))],
+      ['Net export', trade.map((r) => gwh(r.net_export_mwh))],
+    ]);
+
+    const kpis = await api(`/api/v1/price-kpis?${range}&${zones}`);
+    const columns = ['mean', 'median', 'min', 'max', 'p05', 'p95', 'std', 'peak_mean', 'offpeak_mean'];
+    for (const k of kpis) {
+      const row = await page.locator(`#kpi-table tbody tr[data-zone=${String(k.bidding_zone)}] td`).allTextContents();
+      expect(row, String(k.bidding_zone)).toEqual([
+        ...columns.map((c) => num(k[`${c}_price`]).toFixed(2)),
+        `${k.negative_hours} / ${k.hours}`,
+      ]);
+    }
+
+    const hour = (await page.getAttribute('#map', 'data-hour')) ?? '';
+    const hourRange = `datetime_from=${hour}&datetime_to=${new Date(Date.parse(hour) + 3_600_000).toISOString()}`;
+    const mapPrices = await api(`/api/v1/prices?${hourRange}&resolution=1H&limit=10000`);
+    const shown = await page.$$eval('#map .zone', (gs) =>
+      gs.map((g) => [g.getAttribute('data-zone'), g.getAttribute('data-price')]),
+    );
+    const priceOf = new Map(mapPrices.map((p) => [p.bidding_zone, num(p.price_mwh).toFixed(2)]));
+    for (const [zone, price] of shown) expect(price, zone ?? '').toBe(priceOf.get(zone ?? '') ?? '');
+    const mapFlows = await api(`/api/v1/flows?${hourRange}&resolution=1H&limit=5000`);
+    const mwOf = new Map(
+      mapFlows.map((f) => [
+        [f.bidding_zone_from, f.bidding_zone_to].sort().join('->'),
+        String(Math.round(num(f.net_flow_mw))),
+      ]),
+    );
+    const borderMw = await page.$$eval('#map .border', (gs) =>
+      gs.map((g) => [g.getAttribute('data-border'), g.getAttribute('data-mw')]),
+    );
+    expect(borderMw.filter(([, mw]) => mw !== '').length).toBeGreaterThan(10);
+    for (const [key, mw] of borderMw) expect(mw, key ?? '').toBe(mwOf.get(key ?? '') ?? '');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows the API numbers of the selection in every analytics panel', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     const { page, errors } = await visit();
