@@ -16,6 +16,8 @@ import {
   flowSeries,
   HOUR_MS,
   hourOfDayMeans,
+  type DenseFlows,
+  floorDay,
   isoDay,
   type PriceRow,
   priceSeries,
@@ -25,7 +27,6 @@ import {
 } from './data.js';
 import {
   bounds,
-  browserZone,
   fetchBorderAnalytics,
   fetchFlows,
   fetchMapHour,
@@ -33,6 +34,7 @@ import {
   fetchView,
   fetchZoneAnalytics,
   fitsOneRequest,
+  instants,
   type Scope,
 } from './fetch.js';
 import { addExports } from './export.js';
@@ -41,6 +43,7 @@ import { renderBorderAnalytics, renderCi, renderKpis, renderTrade } from './pane
 import { ClockQuery, StartQuery } from './queries.js';
 import { renderFlows, renderPrices, renderTomorrow } from './render.js';
 import { readState, writeState } from './state.js';
+import { browserZone, toWall, type ViewTz, zoneName } from './time.js';
 
 const DEBOUNCE_MS = 250;
 const PLAY_STEP_MS = 800;
@@ -63,6 +66,12 @@ const byId = <T extends HTMLElement>(id: string): T => {
 /** Performance mark set once every panel of the first view shows its data (ms since navigation start in `startTime`). */
 export const FIRST_RENDER_MARK = 'dashboard:first-render';
 
+/** Flows with their hours as wall-clock ms of `zone`. */
+const wallFlows = (flows: DenseFlows, zone: string): DenseFlows => ({
+  ...flows,
+  hours: flows.hours.map((ms) => toWall(ms, zone)),
+});
+
 const RESOLUTION_WORD = { NATIVE: 'native', HOURLY: 'hourly', DAILY: 'daily' } as const;
 
 /** Builds the pickers and the map from the catalogue and the URL, loads every panel, and reloads panels (and the URL) when the selection changes. */
@@ -83,8 +92,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   let failed: string | null = null;
   let needsKey: string | null = null;
   const seq: Record<Panel, number> = { prices: 0, zones: 0, flows: 0, map: 0 };
-  const localZone = browserZone();
-  byId('tz-local').textContent = `Local (${localZone})`;
+  byId('tz-local').textContent = `Local (${browserZone()})`;
 
   const setState = () => {
     if (pending === 0 && needsKey) return askForKey(doc, needsKey);
@@ -108,17 +116,34 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     }
   };
 
+  /** The server's clock as wall-clock ms of a view's zone. */
+  const wallNow = (tz: ViewTz) => toWall(nowMs, zoneName(tz));
+  /** The delivery day after the market's today, in market time (CET/CEST). */
+  const tomorrow = (): Scope => ({ range: tomorrowOf(wallNow('market')), tz: 'market' });
+  /** The range the panels show, so a switch to "Custom" starts from it. */
+  let shown: Range | null = null;
   const currentScope = (): Scope | null => {
     const sel = readSelection(form);
-    syncDateInputs(form, { from: isoDay(nowMs - 6 * DAY_MS), to: isoDay(nowMs), max: isoDay(tomorrowOf(nowMs).from) });
-    const range = resolveChoice(sel.range, nowMs);
+    const now = wallNow(sel.tz);
+    const fallback = shown ?? { from: floorDay(now) - 6 * DAY_MS, to: floorDay(now) + DAY_MS };
+    syncDateInputs(form, {
+      from: isoDay(fallback.from),
+      to: isoDay(fallback.to - DAY_MS),
+      max: isoDay(tomorrowOf(now).from),
+    });
+    const range = resolveChoice(sel.range, now);
     byId('range-error').textContent = typeof range === 'string' ? range : '';
-    return typeof range === 'string' ? null : { range, tz: sel.tz };
+    if (typeof range === 'string') return null;
+    shown = range;
+    return { range, tz: sel.tz };
   };
-  const tzName = (scope: Scope) => (scope.tz === 'UTC' ? 'UTC' : localZone);
+  const tzName = (scope: Scope) => zoneName(scope.tz);
+  /** Series of instants as wall-clock ms of the view's zone, what the charts' axes read. */
+  const onClock = (series: Map<string, [number, number][]>, zone: string) =>
+    new Map([...series].map(([z, points]) => [z, points.map(([ms, v]) => [toWall(ms, zone), v] as [number, number])]));
   const hourFormat = () =>
     new Intl.DateTimeFormat('en-GB', {
-      timeZone: readSelection(form).tz === 'UTC' ? 'UTC' : localZone,
+      timeZone: zoneName(readSelection(form).tz),
       dateStyle: 'medium',
       timeStyle: 'short',
     });
@@ -133,19 +158,22 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
 
   const showPrices = (scope: Scope, rows: readonly PriceRow[], next: readonly PriceRow[]) => {
     const { zones, resolution } = readSelection(form);
-    const series = priceSeries(rows, zones);
     const name = tzName(scope);
-    const hourOf = (ms: number) =>
-      Number(new Intl.DateTimeFormat('en-GB', { timeZone: name, hour: '2-digit', hourCycle: 'h23' }).format(ms));
+    const series = onClock(priceSeries(rows, zones), name);
     renderPrices(charts.prices, charts.heatmap, {
       zones,
       range: scope.range,
       series,
-      cells: hourOfDayMeans(series, zones, hourOf),
+      cells: hourOfDayMeans(series, zones),
       kind: RESOLUTION_WORD[resolution],
       tzName: name,
     });
-    renderTomorrow(charts.tomorrow, { zones, day: tomorrowOf(nowMs), series: priceSeries(next, zones) });
+    renderTomorrow(charts.tomorrow, {
+      zones,
+      day: tomorrow().range,
+      series: onClock(priceSeries(next, zones), name),
+      tzName: name,
+    });
   };
   const loadPrices = () =>
     track(async () => {
@@ -155,7 +183,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       const { zones, resolution } = readSelection(form);
       const [rows, next] = await Promise.all([
         fetchPrices(zones, scope, resolution),
-        fetchPrices(zones, { range: tomorrowOf(nowMs), tz: 'UTC' }, 'NATIVE'),
+        fetchPrices(zones, tomorrow(), 'NATIVE'),
       ]);
       if (id === seq.prices) showPrices(scope, rows, next);
     });
@@ -185,7 +213,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     renderFlows(charts.flows, charts.shares, {
       border,
       range: scope.range,
-      flows: flowSeries(flows.rows, border.zoneA.code),
+      flows: wallFlows(flowSeries(flows.rows, border.zoneA.code), tzName(scope)),
       hours: flows.rows.length,
       shares: flows.shares,
       tzName: tzName(scope),
@@ -205,14 +233,17 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       if (id === seq.flows) showFlows(scope, border, flows, analytics);
     });
 
-  /** The hours the slider offers: those of the range up to the server's current hour. */
-  const mapHours = (range: Range): Range => ({
-    from: range.from,
-    to: Math.max(range.from + HOUR_MS, Math.min(range.to, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS)),
-  });
+  /** The hours the slider offers, UTC instants: those of the range (in its zone) up to the server's current hour. */
+  const mapHours = (scope: Scope): Range => {
+    const range = instants(scope);
+    return {
+      from: range.from,
+      to: Math.max(range.from + HOUR_MS, Math.min(range.to, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS)),
+    };
+  };
   /** Sets the slider and its label for the map's hour (kept when inside the range); returns that hour and its label. */
   const mapHourOf = (scope: Scope): { hourMs: number; label: string } => {
-    const hours = mapHours(scope.range);
+    const hours = mapHours(scope);
     const count = (hours.to - hours.from) / HOUR_MS;
     const at = hourMs === null || hourMs < hours.from || hourMs >= hours.to ? hours.to - HOUR_MS : hourMs;
     hourMs = at;
@@ -253,10 +284,10 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   };
 
   const REST_RES = { NATIVE: 'native', HOURLY: '1H', DAILY: '1D' } as const;
-  const rest = (path: string, extra: Record<string, string | string[]>, range?: Range) => {
-    const scope = currentScope();
+  const rest = (path: string, extra: Record<string, string | string[]>, fixed?: Scope) => {
+    const scope = fixed ?? currentScope();
     if (!scope) return null;
-    const b = bounds(range ?? scope.range, range ? 'UTC' : scope.tz);
+    const b = bounds(scope.range, scope.tz);
     const p = new URLSearchParams({ datetime_from: b.from, datetime_to: b.to, format: 'csv' });
     if (b.timeZone) p.set('tz', b.timeZone);
     for (const [k, v] of Object.entries(extra)) for (const x of [v].flat()) p.append(k, x);
@@ -266,10 +297,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   const exports: Record<ChartId, [string, () => string | null]> = {
     prices: ['the price chart', () => rest('prices', { zone: sel().zones, resolution: REST_RES[sel().resolution] })],
     heatmap: ['the hour-of-day heatmap', () => rest('prices', { zone: sel().zones, resolution: '1H' })],
-    tomorrow: [
-      "tomorrow's prices",
-      () => rest('prices', { zone: sel().zones, resolution: 'native' }, tomorrowOf(nowMs)),
-    ],
+    tomorrow: ["tomorrow's prices", () => rest('prices', { zone: sel().zones, resolution: 'native' }, tomorrow())],
     flows: ['the border flows', () => rest('flows', { border: sel().border, resolution: '1H' })],
     shares: ['the daily flow-type shares', () => rest('flow-type-summary', { border: sel().border, resolution: '1D' })],
     duration: ['the flow duration curve', () => rest('flow-duration', { border: sel().border, points: '101' })],
@@ -313,7 +341,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   const showHour = (index: number) => {
     const scope = currentScope();
     if (!scope) return;
-    hourMs = scope.range.from + index * HOUR_MS;
+    hourMs = mapHours(scope).from + index * HOUR_MS;
     later('map');
   };
   slider.addEventListener('input', () => showHour(Number(slider.value)));
@@ -347,7 +375,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     const scope = currentScope();
     const border = selectedBorder();
     const { zones, resolution } = readSelection(form);
-    if (!scope || !border || !map || !zones.length || !fitsOneRequest(scope.range, resolution)) {
+    if (!scope || !border || !map || !zones.length || !fitsOneRequest(scope, resolution)) {
       return Promise.all([loadPrices(), loadZones(), loadFlows(), loadMap()]).then(() => undefined);
     }
     return track(async () => {
@@ -358,7 +386,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
         border: border.key,
         scope,
         resolution,
-        tomorrow: tomorrowOf(nowMs),
+        tomorrow: tomorrow(),
         hourMs: at.hourMs,
         hourLabel: at.label,
       });

@@ -35,8 +35,9 @@ function parseDay(text: string): number | null {
 }
 
 /**
- * The UTC range of a choice at server time `nowMs`: a preset covers `days` whole UTC days ending
- * with today; a custom choice covers its dates, both inclusive. Returns a message when invalid.
+ * The range of a choice at server time `nowMs` (wall-clock ms of the view's zone, so the range is
+ * of that zone too): a preset covers `days` whole days ending with today; a custom choice covers
+ * its dates, both inclusive. Returns a message when invalid.
  */
 export function resolveChoice(choice: RangeChoice, nowMs: number): Range | string {
   if (choice.kind === 'days') {
@@ -51,7 +52,10 @@ export function resolveChoice(choice: RangeChoice, nowMs: number): Range | strin
   return { from, to: to + DAY_MS };
 }
 
-/** Tomorrow as a UTC day at server time `nowMs`: the day whose day-ahead prices are published today. */
+/**
+ * The day after the day of `nowMs` (wall-clock ms of a zone, so a range of that zone): with the
+ * market's (CET/CEST) clock, the delivery day whose day-ahead prices are published today.
+ */
 export const tomorrowOf = (nowMs: number): Range => ({
   from: floorDay(nowMs) + DAY_MS,
   to: floorDay(nowMs) + 2 * DAY_MS,

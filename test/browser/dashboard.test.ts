@@ -200,7 +200,7 @@ describe('the dashboard in chromium', () => {
     ctx.onTestFinished(() => saving.close());
     await saving.addInitScript(recordSaves);
     const { page, errors } = await visit('/', saving);
-    const range = 'datetime_from=2025-10-30T00:00:00Z&datetime_to=2025-11-06T00:00:00Z';
+    const range = 'datetime_from=2025-10-30T00:00:00&datetime_to=2025-11-06T00:00:00&tz=Europe/Berlin';
     const save = async (id: string, kind: 'csv' | 'png' | 'svg') => {
       const before = await page.evaluate(() => (window as unknown as SavesWindow).__saves.length);
       await page.click(`.exports:has(+ #${id}) button[data-export=${kind}]`);
@@ -357,7 +357,9 @@ describe('the dashboard in chromium', () => {
         document.body.dataset.state === 'ready' &&
         document.querySelector('#shares-chart')?.getAttribute('data-days') === '30',
     );
-    expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 30 * 24);
+    expect(Number(await attr(page, 'prices-chart', 'points')), '30 market days, 26 October of 25 hours').toBe(
+      5 * (30 * 24 + 1),
+    );
     await page.check('input[name=range][value=custom]');
     await page.fill('#range-from', '2025-11-01');
     await page.fill('#range-to', '2025-11-03');
@@ -441,8 +443,8 @@ describe('the dashboard in chromium', () => {
       (b) => document.body.dataset.state === 'ready' && document.querySelector('#map')?.getAttribute('data-hour') !== b,
       before,
     );
-    expect(await page.getAttribute('#map', 'data-hour')).toBe('2025-10-30T00:00:00.000Z');
-    expect(new URL(page.url()).searchParams.get('t')).toBe('2025-10-30T00:00:00Z');
+    expect(await page.getAttribute('#map', 'data-hour')).toBe('2025-10-29T23:00:00.000Z');
+    expect(new URL(page.url()).searchParams.get('t')).toBe('2025-10-29T23:00:00Z');
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -502,7 +504,7 @@ describe('the dashboard in chromium', () => {
     }
 
     const next = await api(
-      `/api/v1/prices?datetime_from=2025-11-06T00:00:00Z&datetime_to=2025-11-07T00:00:00Z&${zones}&resolution=native&limit=10000`,
+      `/api/v1/prices?datetime_from=2025-11-06T00:00:00&datetime_to=2025-11-07T00:00:00&tz=Europe/Berlin&${zones}&resolution=native&limit=10000`,
     );
     const tomorrow = await plotted(page, 'tomorrow-chart');
     const nextAt = new Map(next.map((p) => [`${p.bidding_zone}|${Date.parse(String(p.datetime))}`, num(p.price_mwh)]));
@@ -601,10 +603,96 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
+  it('reads market time (CET/CEST) by default: a DST week of 169 hours on wall-clock axes, the slider over exactly its hours, tomorrow the next delivery day', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const home = await visit('/');
+    expect(await home.page.isChecked('input[name=tz][value=market]')).toBe(true);
+    expect(await home.page.textContent('#tomorrow-title')).toBe(
+      'Tomorrow: delivery day 2025-11-06 (CET/CEST), times in Europe/Berlin',
+    );
+    await home.page.close();
+    const { page, errors } = await visit(
+      '/?zones=DE_LU,FR&border=DE_LU->FR&range=custom&from=2025-10-23&to=2025-10-29&res=HOURLY&tz=market',
+    );
+    const week = 'datetime_from=2025-10-23T00:00:00&datetime_to=2025-10-30T00:00:00&tz=Europe/Berlin';
+    const prices = await api(`/api/v1/prices?${week}&zone=DE_LU&zone=FR&resolution=1H&limit=10000`);
+    expect(prices.length).toBe(2 * (7 * 24 + 1));
+    const berlin = (iso: string) => {
+      const p = Object.fromEntries(
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: 'Europe/Berlin',
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+        })
+          .formatToParts(Date.parse(iso))
+          .map((x) => [x.type, Number(x.value)]),
+      );
+      return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!);
+    };
+    const lines = await plotted(page, 'prices-chart');
+    const de = lines.series.find((s) => s.name === 'DE_LU')!.data as [number, number][];
+    expect(de[0]).toEqual([
+      Date.UTC(2025, 9, 23),
+      prices.find(
+        (p) => p.bidding_zone === 'DE_LU' && Date.parse(String(p.datetime)) === Date.parse('2025-10-22T22:00:00Z'),
+      )?.price_mwh,
+    ]);
+    const twice = de.filter((p) => p[0] === Date.UTC(2025, 9, 26, 2)).map((p) => p[1]);
+    expect(twice, 'the repeated 02:00 of 26 October, CEST then CET').toEqual(
+      ['2025-10-26T00:00:00Z', '2025-10-26T01:00:00Z'].map(
+        (t) =>
+          prices.find((p) => p.bidding_zone === 'DE_LU' && Date.parse(String(p.datetime)) === Date.parse(t))?.price_mwh,
+      ),
+    );
+    expect(de.map((p) => p[0])).toEqual(
+      prices.filter((p) => p.bidding_zone === 'DE_LU').map((p) => berlin(String(p.datetime))),
+    );
+    const cells = (await plotted(page, 'heatmap-chart')).series[0]!.data as [number, number, number][];
+    const deAt2 = prices.filter(
+      (p) => p.bidding_zone === 'DE_LU' && new Date(berlin(String(p.datetime))).getUTCHours() === 2,
+    );
+    expect(deAt2.length).toBe(8);
+    const mean = deAt2.reduce((a, p) => a + num(p.price_mwh), 0) / deAt2.length;
+    expect(Math.abs(cells.find((c) => c[0] === 2 && c[1] === 0)![2] - mean)).toBeLessThanOrEqual(0.005 + 1e-9);
+    const bars = await plotted(page, 'flows-chart');
+    expect(Math.min(...bars.series.flatMap((s) => (s.data as [number, number | null][]).map((p) => p[0])))).toBe(
+      Date.UTC(2025, 9, 23),
+    );
+    expect(await page.getAttribute('#map-hour', 'max')).toBe('168');
+    const slide = async (to: string, hour: string) => {
+      await page.locator('#map-hour').fill(to);
+      await page.waitForFunction(
+        (h) =>
+          document.body.dataset.state === 'ready' && document.querySelector('#map')?.getAttribute('data-hour') === h,
+        hour,
+      );
+      return page.textContent('#map-label');
+    };
+    expect(await slide('0', '2025-10-22T22:00:00.000Z')).toBe('23 Oct 2025, 00:00 Europe/Berlin');
+    expect(await slide('168', '2025-10-29T22:00:00.000Z')).toBe('29 Oct 2025, 23:00 Europe/Berlin');
+    const tomorrow = await plotted(page, 'tomorrow-chart');
+    const first = (series: typeof tomorrow.series) =>
+      Math.min(...series.flatMap((s) => (s.data as [number, number][]).map((p) => p[0])));
+    expect(first(tomorrow.series)).toBe(Date.UTC(2025, 10, 6));
+    expect(tomorrow.series.flatMap((s) => s.data).length).toBe(2 * 96);
+    await page.check('input[name=tz][value=UTC]');
+    await page.waitForFunction(() => document.querySelector('#tomorrow-title')?.textContent?.endsWith('times in UTC'));
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    expect(await page.textContent('#tomorrow-title')).toBe(
+      'Tomorrow: delivery day 2025-11-06 (CET/CEST), times in UTC',
+    );
+    expect(first((await plotted(page, 'tomorrow-chart')).series)).toBe(Date.UTC(2025, 10, 5, 23));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows the API numbers of the selection in every analytics panel', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     const { page, errors } = await visit();
-    const range = 'datetime_from=2025-10-30T00:00:00Z&datetime_to=2025-11-06T00:00:00Z';
+    const range = 'datetime_from=2025-10-30T00:00:00&datetime_to=2025-11-06T00:00:00&tz=Europe/Berlin';
     const kpis = await api(`/api/v1/price-kpis?${range}&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL`);
     for (const k of kpis) {
       const cells = await page.locator(`#kpi-table tbody tr[data-zone=${String(k.bidding_zone)}] td`).allTextContents();
@@ -631,7 +719,7 @@ describe('the dashboard in chromium', () => {
     );
     expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(prices.length);
     const tomorrow = await api(
-      '/api/v1/prices?datetime_from=2025-11-06T00:00:00Z&datetime_to=2025-11-07T00:00:00Z&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=native&limit=10000',
+      '/api/v1/prices?datetime_from=2025-11-06T00:00:00&datetime_to=2025-11-07T00:00:00&tz=Europe/Berlin&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=native&limit=10000',
     );
     expect(Number(await attr(page, 'tomorrow-chart', 'points'))).toBe(tomorrow.length);
     expect(errors).toEqual([]);
