@@ -37,7 +37,7 @@ import {
   instants,
   type Scope,
 } from './fetch.js';
-import { addExports } from './export.js';
+import { addExports, clearExportErrors, type DataFormat, type DataSource } from './export.js';
 import { drawMap, type EuropeMap, type MapHour } from './map.js';
 import { renderBorderAnalytics, renderCi, renderKpis, renderTrade } from './panels.js';
 import { ClockQuery, StartQuery } from './queries.js';
@@ -122,6 +122,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   const tomorrow = (): Scope => ({ range: tomorrowOf(wallNow('market')), tz: 'market' });
   /** The range the panels show, so a switch to "Custom" starts from it. */
   let shown: Range | null = null;
+  /** The scatter's bins on screen (merged over the range's pieces), what its CSV holds. */
+  let shownScatter: { a: string; b: string; bins: readonly [number, number, number][] } | null = null;
   const currentScope = (): Scope | null => {
     const sel = readSelection(form);
     const now = wallNow(sel.tz);
@@ -219,6 +221,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       tzName: tzName(scope),
     });
     renderBorderAnalytics(charts.duration, charts.scatter, border.zoneA.code, border.zoneB.code, analytics);
+    shownScatter = { a: border.zoneA.code, b: border.zoneB.code, bins: analytics.scatter };
   };
   const loadFlows = () =>
     track(async () => {
@@ -284,29 +287,49 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   };
 
   const REST_RES = { NATIVE: 'native', HOURLY: '1H', DAILY: '1D' } as const;
-  const rest = (path: string, extra: Record<string, string | string[]>, fixed?: Scope) => {
+  /** The URL of `/api/v1/<path>` for the range on screen (or `fixed`) in `format`, with the chart's own parameters. */
+  const rest = (path: string, extra: Record<string, string | string[]>, fixed?: Scope) => (format: DataFormat) => {
     const scope = fixed ?? currentScope();
     if (!scope) return null;
     const b = bounds(scope.range, scope.tz);
-    const p = new URLSearchParams({ datetime_from: b.from, datetime_to: b.to, format: 'csv' });
+    const p = new URLSearchParams({ datetime_from: b.from, datetime_to: b.to, format });
     if (b.timeZone) p.set('tz', b.timeZone);
     for (const [k, v] of Object.entries(extra)) for (const x of [v].flat()) p.append(k, x);
     return `/api/v1/${path}?${p.toString()}`;
   };
   const sel = () => readSelection(form);
-  const exports: Record<ChartId, [string, () => string | null]> = {
-    prices: ['the price chart', () => rest('prices', { zone: sel().zones, resolution: REST_RES[sel().resolution] })],
-    heatmap: ['the hour-of-day heatmap', () => rest('prices', { zone: sel().zones, resolution: '1H' })],
-    tomorrow: ["tomorrow's prices", () => rest('prices', { zone: sel().zones, resolution: 'native' }, tomorrow())],
-    flows: ['the border flows', () => rest('flows', { border: sel().border, resolution: '1H' })],
-    shares: ['the daily flow-type shares', () => rest('flow-type-summary', { border: sel().border, resolution: '1D' })],
-    duration: ['the flow duration curve', () => rest('flow-duration', { border: sel().border, points: '101' })],
-    scatter: [
-      'the flow/price scatter',
-      () => rest('flow-price-scatter', { border: sel().border, flow_bin_mw: '100', price_bin: '2' }),
+  const ALL: readonly DataFormat[] = ['csv', 'arrow', 'parquet'];
+  /** Through `/api/v1/export/*`: any range, every format. */
+  const exported = (path: string, extra: () => Record<string, string | string[]>, fixed?: () => Scope): DataSource => ({
+    formats: ALL,
+    url: (format) => rest(`export/${path}`, extra(), fixed?.())(format),
+  });
+  const csvOnly = (path: string, extra: () => Record<string, string | string[]>): DataSource => ({
+    formats: ['csv'],
+    url: (format) => rest(path, extra())(format),
+  });
+  const scatterCsv = (): string | null => {
+    if (!shownScatter) return null;
+    const { a, b, bins } = shownScatter;
+    const lines = bins.map(([mw, delta, count]) => `${a},${b},${mw},${delta},${count}`);
+    return ['bidding_zone_from,bidding_zone_to,net_flow_mw,price_delta,count', ...lines, ''].join('\n');
+  };
+  const exports: Record<ChartId, [string, DataSource]> = {
+    prices: [
+      'the price chart',
+      exported('prices', () => ({ zone: sel().zones, resolution: REST_RES[sel().resolution] })),
     ],
-    ci: ['the counter-intuitive share', () => rest('ci-share', { zone: sel().zones, resolution: '1D' })],
-    trade: ['the imports and exports', () => rest('zone-import-export', { zone: sel().zones })],
+    heatmap: ['the hour-of-day heatmap', exported('prices', () => ({ zone: sel().zones, resolution: '1H' }))],
+    tomorrow: ["tomorrow's prices", exported('prices', () => ({ zone: sel().zones, resolution: 'native' }), tomorrow)],
+    flows: ['the border flows', exported('flows', () => ({ border: sel().border, resolution: '1H' }))],
+    shares: [
+      'the daily flow-type shares',
+      exported('flow-type-summary', () => ({ border: sel().border, resolution: '1D' })),
+    ],
+    duration: ['the flow duration curve', csvOnly('flow-duration', () => ({ border: sel().border, points: '101' }))],
+    scatter: ['the flow/price scatter', { formats: ['csv'], csv: scatterCsv }],
+    ci: ['the counter-intuitive share', exported('ci-share', () => ({ zone: sel().zones, resolution: '1D' }))],
+    trade: ['the imports and exports', csvOnly('zone-import-export', () => ({ zone: sel().zones }))],
   };
   for (const id of CHART_IDS) addExports(charts[id], exports[id][0], exports[id][1]);
 
@@ -320,6 +343,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const later = (...panels: Panel[]) => {
     doc.body.dataset.state = 'loading';
+    clearExportErrors(doc);
     for (const p of panels) due.add(p);
     syncUrl();
     markSelection();

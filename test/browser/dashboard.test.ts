@@ -225,7 +225,13 @@ describe('the dashboard in chromium', () => {
     const png = await save('duration-chart', 'png');
     expect(png.name).toBe('duration.png');
     expect(String.fromCharCode(...png.head)).toBe('PNG');
-    for (const id of CHARTS) expect((await save(id, 'csv')).text.split('\n').length, id).toBeGreaterThan(1);
+    for (const id of ['duration-chart', 'scatter-chart'])
+      expect((await save(id, 'csv')).text.split('\n').length, id).toBeGreaterThan(1);
+    const scatterCsv = (await save('scatter-chart', 'csv')).text.trim().split('\n');
+    const bins = await api(`/api/v1/flow-price-scatter?${range}&border=DE_LU->FR&flow_bin_mw=100&price_bin=2`);
+    expect(scatterCsv.slice(1).sort()).toEqual(
+      bins.map((r) => [r.bidding_zone_from, r.bidding_zone_to, r.net_flow_mw, r.price_delta, r.count].join(',')).sort(),
+    );
     const svg = await save('prices-chart', 'svg');
     expect(svg.name).toBe('prices.svg');
     expect(svg.type).toBe('image/svg+xml');
@@ -245,6 +251,61 @@ describe('the dashboard in chromium', () => {
       expect(saved.name).toBe(`${id.replace('-chart', '')}.svg`);
     }
     expect(errors).toEqual([]);
+  });
+
+  it('[needs the export endpoints] exports exactly what the panels show over every preset, as CSV, Arrow and Parquet', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const saving = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+    });
+    ctx.onTestFinished(() => saving.close());
+    await saving.addInitScript(recordSaves);
+    const { page } = await visit('/?range=30&res=HOURLY', saving);
+    const save = async (id: string, kind: string) => {
+      const before = await page.evaluate(() => (window as unknown as SavesWindow).__saves.length);
+      await page.click(`.exports:has(+ #${id}) button[data-export=${kind}]`);
+      await page.waitForFunction((n) => (window as unknown as SavesWindow).__saves.length > n, before);
+      return page.evaluate(async (n) => {
+        const saved = (window as unknown as SavesWindow).__saves[n]!;
+        return { name: saved.name, text: await saved.blob.text(), size: saved.blob.size };
+      }, before);
+    };
+    const range = 'datetime_from=2025-10-07T00:00:00&datetime_to=2025-11-06T00:00:00&tz=Europe/Berlin';
+    const zones = 'zone=DE_LU&zone=ES&zone=FR&zone=NL&zone=PL';
+    const prices = await save('prices-chart', 'csv');
+    expect(prices.text).toBe(
+      await (await t.get(`/api/v1/export/prices?${range}&${zones}&resolution=1H&format=csv`)).text(),
+    );
+    expect(prices.text.trim().split('\n').length - 1).toBe(Number(await attr(page, 'prices-chart', 'points')));
+    const flows = await save('flows-chart', 'csv');
+    expect(flows.text.trim().split('\n').length - 1).toBe(Number(await attr(page, 'flows-chart', 'points')));
+    expect((await save('prices-chart', 'arrow')).name).toBe('prices.arrow');
+    expect((await save('shares-chart', 'parquet')).size).toBeGreaterThan(0);
+    await page.check('input[name=range][value="7"]');
+    await page.check('input[name=res][value=NATIVE]');
+    await page.waitForFunction(
+      () => document.body.dataset.state === 'ready' && new URL(location.href).searchParams.get('res') === 'NATIVE',
+    );
+    const native = await save('prices-chart', 'csv');
+    expect(native.text.trim().split('\n').length - 1).toBe(Number(await attr(page, 'prices-chart', 'points')));
+    await page.close();
+  });
+
+  it('names the API reason of a failed export under its buttons, and clears it when the selection changes', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const page = await context.newPage();
+    open.add(page);
+    await page.goto(`${origin}/?zones=DE_LU&range=custom&from=2018-01-01&to=2018-01-07`);
+    await page.waitForSelector('body[data-state=error]');
+    await page.click('.exports:has(+ #trade-chart) button[data-export=csv]');
+    const reason = page.locator('#trade-chart + .export-error');
+    await expect.poll(() => reason.textContent()).toContain('DE_LU exists from 2018-10-01');
+    expect(await reason.textContent()).not.toMatch(/HTTP|zones\.0/);
+    await page.check('input[name=range][value="7"]');
+    await expect.poll(() => reason.textContent()).toBe('');
+    await page.close();
   });
 
   it('renders the default view from two GraphQL requests, within the first-render bound', async (ctx) => {
