@@ -191,7 +191,11 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     });
 
   const showZones = (data: Awaited<ReturnType<typeof fetchZoneAnalytics>>) => {
-    const { zones } = readSelection(form);
+    const { zones, resolution } = readSelection(form);
+    byId('kpi-title').textContent =
+      resolution === 'NATIVE'
+        ? 'Price KPIs (EUR/MWh, over hourly means: the API computes KPIs per hour, also under Native)'
+        : 'Price KPIs (EUR/MWh, over hourly means)';
     renderKpis(byId('kpi-table').querySelector('tbody') ?? byId('kpi-table'), zones, data.kpis);
     renderCi(charts.ci, byId('ci-summary'), zones, data.ci);
     renderTrade(charts.trade, data.importExport);
@@ -359,7 +363,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     const name = (e.target as HTMLInputElement).name;
     if (name === 'zone') later('prices', 'zones');
     else if (name === 'border') later('flows');
-    else if (name === 'res') later('prices');
+    else if (name === 'res') later('prices', 'zones');
     else later('prices', 'zones', 'flows', 'map');
   });
   const showHour = (index: number) => {
@@ -449,8 +453,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       {
         zone: (code) => {
           const box = form.querySelector<HTMLInputElement>(`input[name=zone][value="${code}"]`);
-          if (!box) return;
-          box.checked = !box.checked;
+          if (!box || box.checked) return;
+          box.checked = true;
           box.dispatchEvent(new Event('change', { bubbles: true }));
         },
         border: (key) => {
