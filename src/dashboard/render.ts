@@ -110,9 +110,13 @@ export function renderFlows(flows: EChartsType, shares: EChartsType, view: Flows
     .map(([t, n]) => `${FLOW_LABELS[t].toLowerCase()} ${Math.round((100 * n) / Math.max(1, view.hours))} %`);
   const summary = view.hours
     ? `${a} – ${b}: ${view.hours} hours, ${span(view.range)} (${view.tzName}); ${parts.join(', ')}. Positive flows go from ${a} to ${b}.`
-    : `${a} – ${b}: no flows in ${span(view.range)}.`;
+    : `${a} – ${b}: no flows published in ${span(view.range)} (${view.tzName}); pick another border or range.`;
   text('flows-title', `Border flows ${a} – ${b}`);
   text('flow-summary', summary);
+  for (const chart of [flows, shares]) {
+    chart.getDom().hidden = view.hours === 0;
+    chart.resize();
+  }
   flows.setOption(flowsOption(view.flows, a, b, flows.getWidth()), { notMerge: true });
   describe(flows, `Bar chart of hourly flows coloured by flow type, MW. ${summary}`, {
     points: view.hours,
