@@ -10,7 +10,7 @@ import type {
 } from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { zoneColour } from './colours.js';
-import { FLOW_TYPES, type FlowTypeName } from './data.js';
+import { type DenseFlows, FLOW_TYPES, type FlowTypeName } from './data.js';
 
 use([
   LineChart,
@@ -55,11 +55,12 @@ const mw = (v: unknown): string => (typeof v === 'number' ? `${Math.round(v)} MW
 const percent = (v: unknown): string => (typeof v === 'number' ? `${v.toFixed(1)} %` : '-');
 
 /**
- * Shared settings: canvas rendering, UTC axes, tooltips drawn on the canvas (no HTML, so no inline
- * styles under the page's CSP), no animation.
+ * Shared settings: canvas rendering, tooltips drawn on the canvas (no HTML, so no inline styles
+ * under the page's CSP), no animation. Time axes read their ms as UTC: the dashboard passes
+ * wall-clock ms of the view's zone (see time.ts), so axes and tooltips read in that zone.
  */
-const base = (utc = true): Option => ({
-  useUTC: utc,
+const base = (): Option => ({
+  useUTC: true,
   animation: false,
   textStyle: { fontFamily: 'system-ui, sans-serif' },
   tooltip: { trigger: 'axis', renderMode: 'richText', confine: true },
@@ -88,10 +89,10 @@ export function mountChart(el: HTMLElement): EChartsType {
   return chart;
 }
 
-/** Price lines, one per zone in its own colour, EUR/MWh over UTC (or, `utc` false, the browser's local) time. */
-export function priceLinesOption(series: Map<string, [number, number][]>, utc = true): Option {
+/** Price lines, one per zone in its own colour, EUR/MWh over wall-clock time of the view's zone. */
+export function priceLinesOption(series: Map<string, [number, number][]>): Option {
   return {
-    ...base(utc),
+    ...base(),
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: eur },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: 'EUR/MWh', nameTextStyle: { align: 'left' }, scale: true },
@@ -181,16 +182,15 @@ const flowLegend = (width: number): Option => ({
   grid: { left: 8, right: 16, top: width < 520 ? 76 : 56, bottom: 8, containLabel: true },
 });
 
-/** Hourly signed flows of a border, MW (positive from zone A to zone B), coloured by flow type; `width` of the chart, px. */
-export function flowsOption(
-  flows: Record<FlowTypeName, [number, number][]>,
-  zoneA: string,
-  zoneB: string,
-  width: number,
-  utc = true,
-): Option {
+/**
+ * Hourly signed flows of a border, MW (positive from zone A to zone B): one bar per hour at the
+ * API's value, coloured by its flow type. Each flow type is a dense series over every hour of the
+ * border (null where the hour has another type), drawn over one another (`barGap: -100%`) and never
+ * stacked, so a bar's height is exactly its hour's flow. `width` of the chart, px.
+ */
+export function flowsOption(flows: DenseFlows, zoneA: string, zoneB: string, width: number): Option {
   return {
-    ...base(utc),
+    ...base(),
     ...flowLegend(width),
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: mw },
     xAxis: { type: 'time' },
@@ -198,11 +198,10 @@ export function flowsOption(
     series: FLOW_TYPES.map((t) => ({
       type: 'bar',
       name: FLOW_LABELS[t],
-      stack: 'flow',
-      data: flows[t],
+      data: flows.hours.map((ms, i) => [ms, flows.types[i] === t ? (flows.mw[i] ?? null) : null]),
       itemStyle: { color: FLOW_COLOURS[t] },
+      barGap: '-100%',
       barMaxWidth: 6,
-      large: true,
     })),
   };
 }

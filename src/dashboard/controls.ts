@@ -1,6 +1,8 @@
 import type { RangeChoice } from './data.js';
 import type { DashboardResolution, ViewState, ViewTz } from './state.js';
 
+const TZS: readonly string[] = ['UTC', 'market', 'local'];
+
 /** A bidding zone as the picker lists it. */
 export interface ZoneOption {
   readonly code: string;
@@ -80,7 +82,7 @@ export function readSelection(form: HTMLFormElement): Selection {
     range: choice,
     border: String(data.get('border') ?? ''),
     resolution: String(data.get('res') ?? 'HOURLY') as DashboardResolution,
-    tz: data.get('tz') === 'local' ? 'local' : 'UTC',
+    tz: TZS.includes(String(data.get('tz'))) ? (String(data.get('tz')) as ViewTz) : 'market',
   };
 }
 

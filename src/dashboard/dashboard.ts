@@ -16,6 +16,8 @@ import {
   flowSeries,
   HOUR_MS,
   hourOfDayMeans,
+  type DenseFlows,
+  floorDay,
   isoDay,
   type PriceRow,
   priceSeries,
@@ -25,7 +27,6 @@ import {
 } from './data.js';
 import {
   bounds,
-  browserZone,
   fetchBorderAnalytics,
   fetchFlows,
   fetchMapHour,
@@ -33,14 +34,16 @@ import {
   fetchView,
   fetchZoneAnalytics,
   fitsOneRequest,
+  instants,
   type Scope,
 } from './fetch.js';
-import { addExports } from './export.js';
+import { addExports, clearExportErrors, type DataFormat, type DataSource } from './export.js';
 import { drawMap, type EuropeMap, type MapHour } from './map.js';
 import { renderBorderAnalytics, renderCi, renderKpis, renderTrade } from './panels.js';
 import { ClockQuery, StartQuery } from './queries.js';
 import { renderFlows, renderPrices, renderTomorrow } from './render.js';
 import { readState, writeState } from './state.js';
+import { browserZone, toWall, type ViewTz, zoneName } from './time.js';
 
 const DEBOUNCE_MS = 250;
 const PLAY_STEP_MS = 800;
@@ -63,6 +66,12 @@ const byId = <T extends HTMLElement>(id: string): T => {
 /** Performance mark set once every panel of the first view shows its data (ms since navigation start in `startTime`). */
 export const FIRST_RENDER_MARK = 'dashboard:first-render';
 
+/** Flows with their hours as wall-clock ms of `zone`. */
+const wallFlows = (flows: DenseFlows, zone: string): DenseFlows => ({
+  ...flows,
+  hours: flows.hours.map((ms) => toWall(ms, zone)),
+});
+
 const RESOLUTION_WORD = { NATIVE: 'native', HOURLY: 'hourly', DAILY: 'daily' } as const;
 
 /** Builds the pickers and the map from the catalogue and the URL, loads every panel, and reloads panels (and the URL) when the selection changes. */
@@ -83,8 +92,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   let failed: string | null = null;
   let needsKey: string | null = null;
   const seq: Record<Panel, number> = { prices: 0, zones: 0, flows: 0, map: 0 };
-  const localZone = browserZone();
-  byId('tz-local').textContent = `Local (${localZone})`;
+  byId('tz-local').textContent = `Local (${browserZone()})`;
 
   const setState = () => {
     if (pending === 0 && needsKey) return askForKey(doc, needsKey);
@@ -108,17 +116,36 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     }
   };
 
+  /** The server's clock as wall-clock ms of a view's zone. */
+  const wallNow = (tz: ViewTz) => toWall(nowMs, zoneName(tz));
+  /** The delivery day after the market's today, in market time (CET/CEST). */
+  const tomorrow = (): Scope => ({ range: tomorrowOf(wallNow('market')), tz: 'market' });
+  /** The range the panels show, so a switch to "Custom" starts from it. */
+  let shown: Range | null = null;
+  /** The scatter's bins on screen (merged over the range's pieces), what its CSV holds. */
+  let shownScatter: { a: string; b: string; bins: readonly [number, number, number][] } | null = null;
   const currentScope = (): Scope | null => {
     const sel = readSelection(form);
-    syncDateInputs(form, { from: isoDay(nowMs - 6 * DAY_MS), to: isoDay(nowMs), max: isoDay(tomorrowOf(nowMs).from) });
-    const range = resolveChoice(sel.range, nowMs);
+    const now = wallNow(sel.tz);
+    const fallback = shown ?? { from: floorDay(now) - 6 * DAY_MS, to: floorDay(now) + DAY_MS };
+    syncDateInputs(form, {
+      from: isoDay(fallback.from),
+      to: isoDay(fallback.to - DAY_MS),
+      max: isoDay(tomorrowOf(now).from),
+    });
+    const range = resolveChoice(sel.range, now);
     byId('range-error').textContent = typeof range === 'string' ? range : '';
-    return typeof range === 'string' ? null : { range, tz: sel.tz };
+    if (typeof range === 'string') return null;
+    shown = range;
+    return { range, tz: sel.tz };
   };
-  const tzName = (scope: Scope) => (scope.tz === 'UTC' ? 'UTC' : localZone);
+  const tzName = (scope: Scope) => zoneName(scope.tz);
+  /** Series of instants as wall-clock ms of the view's zone, what the charts' axes read. */
+  const onClock = (series: Map<string, [number, number][]>, zone: string) =>
+    new Map([...series].map(([z, points]) => [z, points.map(([ms, v]) => [toWall(ms, zone), v] as [number, number])]));
   const hourFormat = () =>
     new Intl.DateTimeFormat('en-GB', {
-      timeZone: readSelection(form).tz === 'UTC' ? 'UTC' : localZone,
+      timeZone: zoneName(readSelection(form).tz),
       dateStyle: 'medium',
       timeStyle: 'short',
     });
@@ -133,19 +160,22 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
 
   const showPrices = (scope: Scope, rows: readonly PriceRow[], next: readonly PriceRow[]) => {
     const { zones, resolution } = readSelection(form);
-    const series = priceSeries(rows, zones);
     const name = tzName(scope);
-    const hourOf = (ms: number) =>
-      Number(new Intl.DateTimeFormat('en-GB', { timeZone: name, hour: '2-digit', hourCycle: 'h23' }).format(ms));
+    const series = onClock(priceSeries(rows, zones), name);
     renderPrices(charts.prices, charts.heatmap, {
       zones,
       range: scope.range,
       series,
-      cells: hourOfDayMeans(series, zones, hourOf),
+      cells: hourOfDayMeans(series, zones),
       kind: RESOLUTION_WORD[resolution],
       tzName: name,
     });
-    renderTomorrow(charts.tomorrow, { zones, day: tomorrowOf(nowMs), series: priceSeries(next, zones) });
+    renderTomorrow(charts.tomorrow, {
+      zones,
+      day: tomorrow().range,
+      series: onClock(priceSeries(next, zones), name),
+      tzName: name,
+    });
   };
   const loadPrices = () =>
     track(async () => {
@@ -155,13 +185,17 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       const { zones, resolution } = readSelection(form);
       const [rows, next] = await Promise.all([
         fetchPrices(zones, scope, resolution),
-        fetchPrices(zones, { range: tomorrowOf(nowMs), tz: 'UTC' }, 'NATIVE'),
+        fetchPrices(zones, tomorrow(), 'NATIVE'),
       ]);
       if (id === seq.prices) showPrices(scope, rows, next);
     });
 
   const showZones = (data: Awaited<ReturnType<typeof fetchZoneAnalytics>>) => {
-    const { zones } = readSelection(form);
+    const { zones, resolution } = readSelection(form);
+    byId('kpi-title').textContent =
+      resolution === 'NATIVE'
+        ? 'Price KPIs (EUR/MWh, over hourly means: the API computes KPIs per hour, also under Native)'
+        : 'Price KPIs (EUR/MWh, over hourly means)';
     renderKpis(byId('kpi-table').querySelector('tbody') ?? byId('kpi-table'), zones, data.kpis);
     renderCi(charts.ci, byId('ci-summary'), zones, data.ci);
     renderTrade(charts.trade, data.importExport);
@@ -185,12 +219,13 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     renderFlows(charts.flows, charts.shares, {
       border,
       range: scope.range,
-      flows: flowSeries(flows.rows, border.zoneA.code),
+      flows: wallFlows(flowSeries(flows.rows, border.zoneA.code), tzName(scope)),
       hours: flows.rows.length,
       shares: flows.shares,
       tzName: tzName(scope),
     });
     renderBorderAnalytics(charts.duration, charts.scatter, border.zoneA.code, border.zoneB.code, analytics);
+    shownScatter = { a: border.zoneA.code, b: border.zoneB.code, bins: analytics.scatter };
   };
   const loadFlows = () =>
     track(async () => {
@@ -205,14 +240,17 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       if (id === seq.flows) showFlows(scope, border, flows, analytics);
     });
 
-  /** The hours the slider offers: those of the range up to the server's current hour. */
-  const mapHours = (range: Range): Range => ({
-    from: range.from,
-    to: Math.max(range.from + HOUR_MS, Math.min(range.to, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS)),
-  });
+  /** The hours the slider offers, UTC instants: those of the range (in its zone) up to the server's current hour. */
+  const mapHours = (scope: Scope): Range => {
+    const range = instants(scope);
+    return {
+      from: range.from,
+      to: Math.max(range.from + HOUR_MS, Math.min(range.to, Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS)),
+    };
+  };
   /** Sets the slider and its label for the map's hour (kept when inside the range); returns that hour and its label. */
   const mapHourOf = (scope: Scope): { hourMs: number; label: string } => {
-    const hours = mapHours(scope.range);
+    const hours = mapHours(scope);
     const count = (hours.to - hours.from) / HOUR_MS;
     const at = hourMs === null || hourMs < hours.from || hourMs >= hours.to ? hours.to - HOUR_MS : hourMs;
     hourMs = at;
@@ -253,32 +291,49 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   };
 
   const REST_RES = { NATIVE: 'native', HOURLY: '1H', DAILY: '1D' } as const;
-  const rest = (path: string, extra: Record<string, string | string[]>, range?: Range) => {
-    const scope = currentScope();
+  /** The URL of `/api/v1/<path>` for the range on screen (or `fixed`) in `format`, with the chart's own parameters. */
+  const rest = (path: string, extra: Record<string, string | string[]>, fixed?: Scope) => (format: DataFormat) => {
+    const scope = fixed ?? currentScope();
     if (!scope) return null;
-    const b = bounds(range ?? scope.range, range ? 'UTC' : scope.tz);
-    const p = new URLSearchParams({ datetime_from: b.from, datetime_to: b.to, format: 'csv' });
+    const b = bounds(scope.range, scope.tz);
+    const p = new URLSearchParams({ datetime_from: b.from, datetime_to: b.to, format });
     if (b.timeZone) p.set('tz', b.timeZone);
     for (const [k, v] of Object.entries(extra)) for (const x of [v].flat()) p.append(k, x);
     return `/api/v1/${path}?${p.toString()}`;
   };
   const sel = () => readSelection(form);
-  const exports: Record<ChartId, [string, () => string | null]> = {
-    prices: ['the price chart', () => rest('prices', { zone: sel().zones, resolution: REST_RES[sel().resolution] })],
-    heatmap: ['the hour-of-day heatmap', () => rest('prices', { zone: sel().zones, resolution: '1H' })],
-    tomorrow: [
-      "tomorrow's prices",
-      () => rest('prices', { zone: sel().zones, resolution: 'native' }, tomorrowOf(nowMs)),
+  const ALL: readonly DataFormat[] = ['csv', 'arrow', 'parquet'];
+  /** Through `/api/v1/export/*`: any range, every format. */
+  const exported = (path: string, extra: () => Record<string, string | string[]>, fixed?: () => Scope): DataSource => ({
+    formats: ALL,
+    url: (format) => rest(`export/${path}`, extra(), fixed?.())(format),
+  });
+  const csvOnly = (path: string, extra: () => Record<string, string | string[]>): DataSource => ({
+    formats: ['csv'],
+    url: (format) => rest(path, extra())(format),
+  });
+  const scatterCsv = (): string | null => {
+    if (!shownScatter) return null;
+    const { a, b, bins } = shownScatter;
+    const lines = bins.map(([mw, delta, count]) => `${a},${b},${mw},${delta},${count}`);
+    return ['bidding_zone_from,bidding_zone_to,net_flow_mw,price_delta,count', ...lines, ''].join('\n');
+  };
+  const exports: Record<ChartId, [string, DataSource]> = {
+    prices: [
+      'the price chart',
+      exported('prices', () => ({ zone: sel().zones, resolution: REST_RES[sel().resolution] })),
     ],
-    flows: ['the border flows', () => rest('flows', { border: sel().border, resolution: '1H' })],
-    shares: ['the daily flow-type shares', () => rest('flow-type-summary', { border: sel().border, resolution: '1D' })],
-    duration: ['the flow duration curve', () => rest('flow-duration', { border: sel().border, points: '101' })],
-    scatter: [
-      'the flow/price scatter',
-      () => rest('flow-price-scatter', { border: sel().border, flow_bin_mw: '100', price_bin: '2' }),
+    heatmap: ['the hour-of-day heatmap', exported('prices', () => ({ zone: sel().zones, resolution: '1H' }))],
+    tomorrow: ["tomorrow's prices", exported('prices', () => ({ zone: sel().zones, resolution: 'native' }), tomorrow)],
+    flows: ['the border flows', exported('flows', () => ({ border: sel().border, resolution: '1H' }))],
+    shares: [
+      'the daily flow-type shares',
+      exported('flow-type-summary', () => ({ border: sel().border, resolution: '1D' })),
     ],
-    ci: ['the counter-intuitive share', () => rest('ci-share', { zone: sel().zones, resolution: '1D' })],
-    trade: ['the imports and exports', () => rest('zone-import-export', { zone: sel().zones })],
+    duration: ['the flow duration curve', csvOnly('flow-duration', () => ({ border: sel().border, points: '101' }))],
+    scatter: ['the flow/price scatter', { formats: ['csv'], csv: scatterCsv }],
+    ci: ['the counter-intuitive share', exported('ci-share', () => ({ zone: sel().zones, resolution: '1D' }))],
+    trade: ['the imports and exports', csvOnly('zone-import-export', () => ({ zone: sel().zones }))],
   };
   for (const id of CHART_IDS) addExports(charts[id], exports[id][0], exports[id][1]);
 
@@ -292,6 +347,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const later = (...panels: Panel[]) => {
     doc.body.dataset.state = 'loading';
+    clearExportErrors(doc);
     for (const p of panels) due.add(p);
     syncUrl();
     markSelection();
@@ -307,13 +363,13 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     const name = (e.target as HTMLInputElement).name;
     if (name === 'zone') later('prices', 'zones');
     else if (name === 'border') later('flows');
-    else if (name === 'res') later('prices');
+    else if (name === 'res') later('prices', 'zones');
     else later('prices', 'zones', 'flows', 'map');
   });
   const showHour = (index: number) => {
     const scope = currentScope();
     if (!scope) return;
-    hourMs = scope.range.from + index * HOUR_MS;
+    hourMs = mapHours(scope).from + index * HOUR_MS;
     later('map');
   };
   slider.addEventListener('input', () => showHour(Number(slider.value)));
@@ -347,7 +403,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     const scope = currentScope();
     const border = selectedBorder();
     const { zones, resolution } = readSelection(form);
-    if (!scope || !border || !map || !zones.length || !fitsOneRequest(scope.range, resolution)) {
+    if (!scope || !border || !map || !zones.length || !fitsOneRequest(scope, resolution)) {
       return Promise.all([loadPrices(), loadZones(), loadFlows(), loadMap()]).then(() => undefined);
     }
     return track(async () => {
@@ -358,7 +414,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
         border: border.key,
         scope,
         resolution,
-        tomorrow: tomorrowOf(nowMs),
+        tomorrow: tomorrow(),
         hourMs: at.hourMs,
         hourLabel: at.label,
       });
@@ -397,8 +453,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       {
         zone: (code) => {
           const box = form.querySelector<HTMLInputElement>(`input[name=zone][value="${code}"]`);
-          if (!box) return;
-          box.checked = !box.checked;
+          if (!box || box.checked) return;
+          box.checked = true;
           box.dispatchEvent(new Event('change', { bubbles: true }));
         },
         border: (key) => {

@@ -35,8 +35,9 @@ function parseDay(text: string): number | null {
 }
 
 /**
- * The UTC range of a choice at server time `nowMs`: a preset covers `days` whole UTC days ending
- * with today; a custom choice covers its dates, both inclusive. Returns a message when invalid.
+ * The range of a choice at server time `nowMs` (wall-clock ms of the view's zone, so the range is
+ * of that zone too): a preset covers `days` whole days ending with today; a custom choice covers
+ * its dates, both inclusive. Returns a message when invalid.
  */
 export function resolveChoice(choice: RangeChoice, nowMs: number): Range | string {
   if (choice.kind === 'days') {
@@ -51,7 +52,10 @@ export function resolveChoice(choice: RangeChoice, nowMs: number): Range | strin
   return { from, to: to + DAY_MS };
 }
 
-/** Tomorrow as a UTC day at server time `nowMs`: the day whose day-ahead prices are published today. */
+/**
+ * The day after the day of `nowMs` (wall-clock ms of a zone, so a range of that zone): with the
+ * market's (CET/CEST) clock, the delivery day whose day-ahead prices are published today.
+ */
 export const tomorrowOf = (nowMs: number): Range => ({
   from: floorDay(nowMs) + DAY_MS,
   to: floorDay(nowMs) + 2 * DAY_MS,
@@ -139,19 +143,21 @@ export interface FlowRow {
   readonly netFlowMw: number;
 }
 
-/**
- * Signed hourly flows per flow type, [ms, MW] with MW positive from `zoneA` to the other zone,
- * in time order.
- */
-export function flowSeries(rows: readonly FlowRow[], zoneA: string): Record<FlowTypeName, [number, number][]> {
-  const out = Object.fromEntries(FLOW_TYPES.map((t) => [t, [] as [number, number][]])) as Record<
-    FlowTypeName,
-    [number, number][]
-  >;
-  for (const r of rows) {
-    const sign = r.biddingZoneFrom === zoneA ? 1 : -1;
-    out[r.flowType]?.push([Date.parse(r.datetime), sign * r.netFlowMw]);
-  }
-  for (const t of FLOW_TYPES) out[t].sort((a, b) => a[0] - b[0]);
-  return out;
+/** A border's hours in time order: instant (ms), signed flow (MW, + = zone A to zone B) and flow type of each. */
+export interface DenseFlows {
+  readonly hours: number[];
+  readonly mw: number[];
+  readonly types: FlowTypeName[];
+}
+
+/** Signed hourly flows of a border, one entry per hour the API returned, MW positive from `zoneA` to the other zone. */
+export function flowSeries(rows: readonly FlowRow[], zoneA: string): DenseFlows {
+  const sorted = rows
+    .map((r) => ({
+      ms: Date.parse(r.datetime),
+      mw: (r.biddingZoneFrom === zoneA ? 1 : -1) * r.netFlowMw,
+      type: r.flowType,
+    }))
+    .sort((a, b) => a.ms - b.ms);
+  return { hours: sorted.map((r) => r.ms), mw: sorted.map((r) => r.mw), types: sorted.map((r) => r.type) };
 }

@@ -3,7 +3,7 @@
  * into the pieces the API serves at each resolution and merged back.
  */
 import { allNodes, request } from './api.js';
-import { chunkRange, DAY_MS, type FlowRow, HOUR_MS, HOURLY_CHUNK_MS, type PriceRow, type Range } from './data.js';
+import { DAY_MS, type FlowRow, HOUR_MS, HOURLY_CHUNK_MS, type PriceRow, type Range } from './data.js';
 import type { MapFlow, MapHour } from './map.js';
 import type { DashboardMapHourQuery } from './gql/graphql.js';
 import {
@@ -17,28 +17,48 @@ import {
   ViewQuery,
   ZoneAnalyticsQuery,
 } from './queries.js';
-import type { DashboardResolution, ViewTz } from './state.js';
+import type { DashboardResolution } from './state.js';
+import { fromWall, type ViewTz, zoneName } from './time.js';
 
 /** Widest range the API serves at explicit NATIVE resolution (2 days). */
 const NATIVE_CHUNK_MS = 2 * DAY_MS;
 /** Largest page of prices and of flows the dashboard asks for. */
 const PAGE = { prices: 10_000, flows: 5_000 } as const;
 
-/** A range of whole days read in a time zone: the browser's IANA zone for `local`, UTC otherwise. */
+/** A range of whole days read in a time zone (wall-clock ms of UTC, the market's or the browser's zone). */
 export interface Scope {
   readonly range: Range;
   readonly tz: ViewTz;
 }
 
-/** The IANA name of the browser's time zone. */
-export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
-/** The API arguments of a range: UTC instants, or local date-times without offset and `timeZone`. */
+/** The API arguments of a range: UTC instants, or the zone's date-times without offset and its IANA `timeZone`. */
 export function bounds(range: Range, tz: ViewTz): { from: string; to: string; timeZone: string | null } {
   const text = (ms: number) => new Date(ms).toISOString().slice(0, 19);
   return tz === 'UTC'
     ? { from: `${text(range.from)}Z`, to: `${text(range.to)}Z`, timeZone: null }
-    : { from: text(range.from), to: text(range.to), timeZone: browserZone() };
+    : { from: text(range.from), to: text(range.to), timeZone: zoneName(tz) };
+}
+
+/** The UTC instants [from, to) of a scope's range, epoch ms. */
+export const instants = (scope: Scope): Range => ({
+  from: fromWall(scope.range.from, zoneName(scope.tz)),
+  to: fromWall(scope.range.to, zoneName(scope.tz)),
+});
+
+/**
+ * Consecutive pieces of whole days of a scope's range, each at most `capMs` long in real time (a
+ * piece over an autumn clock change is an hour longer than its days, so it gets a day fewer).
+ */
+export function pieces(scope: Scope, capMs: number): Range[] {
+  const zone = zoneName(scope.tz);
+  const out: Range[] = [];
+  for (let from = scope.range.from; from < scope.range.to; ) {
+    let to = Math.min(scope.range.to, from + capMs);
+    while (to - DAY_MS > from && fromWall(to, zone) - fromWall(from, zone) > capMs) to -= DAY_MS;
+    out.push({ from, to });
+    from = to;
+  }
+  return out;
 }
 
 /** Prices of `zones` at a resolution (NATIVE in 2-day and HOURLY in 14-day pieces). */
@@ -49,13 +69,9 @@ export async function fetchPrices(
 ): Promise<PriceRow[]> {
   if (!zones.length) return [];
   const size =
-    resolution === 'NATIVE'
-      ? NATIVE_CHUNK_MS
-      : resolution === 'HOURLY'
-        ? HOURLY_CHUNK_MS
-        : scope.range.to - scope.range.from;
+    resolution === 'NATIVE' ? NATIVE_CHUNK_MS : resolution === 'HOURLY' ? HOURLY_CHUNK_MS : Number.POSITIVE_INFINITY;
   const pages = await Promise.all(
-    chunkRange(scope.range, size).map((c) =>
+    pieces(scope, size).map((c) =>
       allNodes(
         async (after) =>
           (
@@ -77,7 +93,7 @@ export async function fetchPrices(
 export async function fetchFlows(border: string, scope: Scope) {
   const [pages, shares] = await Promise.all([
     Promise.all(
-      chunkRange(scope.range, HOURLY_CHUNK_MS).map((c) =>
+      pieces(scope, HOURLY_CHUNK_MS).map((c) =>
         allNodes(
           async (after) =>
             (await request(FlowsQuery, { border, ...bounds(c, scope.tz), first: PAGE.flows, after })).flows,
@@ -107,9 +123,7 @@ function mergeBins(
 export async function fetchBorderAnalytics(border: string, scope: Scope) {
   const [duration, scatters] = await Promise.all([
     request(FlowDurationQuery, { border, ...bounds(scope.range, scope.tz) }),
-    Promise.all(
-      chunkRange(scope.range, HOURLY_CHUNK_MS).map((c) => request(ScatterQuery, { border, ...bounds(c, scope.tz) })),
-    ),
+    Promise.all(pieces(scope, HOURLY_CHUNK_MS).map((c) => request(ScatterQuery, { border, ...bounds(c, scope.tz) }))),
   ]);
   return { duration: duration.flowDuration.rows, scatter: mergeBins(scatters.flatMap((s) => s.flowPriceScatter.rows)) };
 }
@@ -153,16 +167,16 @@ export async function fetchMapHour(hourMs: number, label: string): Promise<MapHo
 }
 
 /** True when {@link fetchView} serves a view: the API answers its range whole at its resolution. */
-export const fitsOneRequest = (range: Range, resolution: DashboardResolution): boolean =>
-  range.to - range.from <= (resolution === 'NATIVE' ? NATIVE_CHUNK_MS : HOURLY_CHUNK_MS);
+export const fitsOneRequest = (scope: Scope, resolution: DashboardResolution): boolean =>
+  pieces(scope, resolution === 'NATIVE' ? NATIVE_CHUNK_MS : HOURLY_CHUNK_MS).length === 1;
 
-/** What a view selects: zones and a border over a scope, the UTC day of tomorrow, and the map's hour. */
+/** What a view selects: zones and a border over a scope, tomorrow's delivery day, and the map's hour. */
 export interface ViewSelection {
   readonly zones: readonly string[];
   readonly border: string;
   readonly scope: Scope;
   readonly resolution: DashboardResolution;
-  readonly tomorrow: Range;
+  readonly tomorrow: Scope;
   readonly hourMs: number;
   readonly hourLabel: string;
 }
@@ -173,7 +187,7 @@ export interface ViewSelection {
  */
 export async function fetchView(sel: ViewSelection) {
   const range = bounds(sel.scope.range, sel.scope.tz);
-  const day = bounds(sel.tomorrow, 'UTC');
+  const day = bounds(instants(sel.tomorrow), 'UTC');
   const hour = hourBounds(sel.hourMs);
   const zones = [...sel.zones];
   const data = await request(ViewQuery, {

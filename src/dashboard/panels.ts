@@ -118,6 +118,10 @@ export function renderBorderAnalytics(
   b: string,
   data: { duration: readonly { percentage: number; flowMw: number }[]; scatter: readonly [number, number, number][] },
 ): void {
+  for (const chart of [duration, scatter]) {
+    chart.getDom().hidden = data.duration.length === 0;
+    chart.resize();
+  }
   duration.setOption(durationOption(data.duration, a, b), { notMerge: true });
   describe(duration, `Flow duration curve of ${a} – ${b}: ${data.duration.length} points.`, {
     points: data.duration.length,

@@ -9,7 +9,7 @@ import {
   tomorrowOption,
 } from './charts.js';
 import type { BorderOption } from './controls.js';
-import { DAY_MS, FLOW_TYPES, type FlowTypeName, isoDay, type Range } from './data.js';
+import { DAY_MS, type DenseFlows, FLOW_TYPES, isoDay, type Range } from './data.js';
 
 const fmt = (v: number): string => v.toFixed(2);
 const span = (r: Range): string => `${isoDay(r.from)} to ${isoDay(r.to - DAY_MS)}`;
@@ -48,7 +48,7 @@ export function renderPrices(lines: EChartsType, heatmap: EChartsType, view: Pri
     ? `${zones}: ${points} ${view.kind} prices, ${span(view.range)} (${view.tzName}).${note}`
     : 'Pick at least one bidding zone.';
   text('price-summary', summary);
-  lines.setOption(priceLinesOption(view.series, view.tzName === 'UTC'), { notMerge: true });
+  lines.setOption(priceLinesOption(view.series), { notMerge: true });
   describe(lines, `Line chart of ${view.kind} day-ahead prices, EUR/MWh. ${summary}`, {
     points,
     zones: view.zones.join(','),
@@ -66,15 +66,19 @@ export function renderPrices(lines: EChartsType, heatmap: EChartsType, view: Pri
 /** What the tomorrow panel shows. */
 export interface TomorrowView {
   readonly zones: readonly string[];
+  /** The delivery day, wall-clock ms of market time (CET/CEST). */
   readonly day: Range;
+  /** Points [wall-clock ms of the view's zone, EUR/MWh] per zone. */
   readonly series: Map<string, [number, number][]>;
+  /** The view's time zone name, in which the axis reads. */
+  readonly tzName: string;
 }
 
-/** Tomorrow's prices, or a note that they are not published yet. */
+/** Tomorrow's delivery day (a CET/CEST day) drawn in the view's zone, or a note that its prices are not published yet. */
 export function renderTomorrow(chart: EChartsType, view: TomorrowView): void {
   const day = isoDay(view.day.from);
   const points = pointCount(view.series.values());
-  text('tomorrow-title', `Tomorrow, ${day} (UTC)`);
+  text('tomorrow-title', `Tomorrow: delivery day ${day} (CET/CEST), times in ${view.tzName}`);
   const published = [...view.series].filter(([, p]) => p.length > 0);
   const summary =
     points === 0
@@ -91,7 +95,7 @@ export function renderTomorrow(chart: EChartsType, view: TomorrowView): void {
 export interface FlowsView {
   readonly border: BorderOption;
   readonly range: Range;
-  readonly flows: Record<FlowTypeName, [number, number][]>;
+  readonly flows: DenseFlows;
   readonly hours: number;
   readonly shares: readonly ShareRow[];
   readonly tzName: string;
@@ -101,15 +105,19 @@ export interface FlowsView {
 export function renderFlows(flows: EChartsType, shares: EChartsType, view: FlowsView): void {
   const a = view.border.zoneA.code;
   const b = view.border.zoneB.code;
-  const parts = FLOW_TYPES.map((t) => [t, view.flows[t].length] as const)
+  const parts = FLOW_TYPES.map((t) => [t, view.flows.types.filter((x) => x === t).length] as const)
     .filter(([, n]) => n > 0)
     .map(([t, n]) => `${FLOW_LABELS[t].toLowerCase()} ${Math.round((100 * n) / Math.max(1, view.hours))} %`);
   const summary = view.hours
     ? `${a} – ${b}: ${view.hours} hours, ${span(view.range)} (${view.tzName}); ${parts.join(', ')}. Positive flows go from ${a} to ${b}.`
-    : `${a} – ${b}: no flows in ${span(view.range)}.`;
+    : `${a} – ${b}: no flows published in ${span(view.range)} (${view.tzName}); pick another border or range.`;
   text('flows-title', `Border flows ${a} – ${b}`);
   text('flow-summary', summary);
-  flows.setOption(flowsOption(view.flows, a, b, flows.getWidth(), view.tzName === 'UTC'), { notMerge: true });
+  for (const chart of [flows, shares]) {
+    chart.getDom().hidden = view.hours === 0;
+    chart.resize();
+  }
+  flows.setOption(flowsOption(view.flows, a, b, flows.getWidth()), { notMerge: true });
   describe(flows, `Bar chart of hourly flows coloured by flow type, MW. ${summary}`, {
     points: view.hours,
     border: view.border.key,

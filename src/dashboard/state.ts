@@ -3,13 +3,13 @@
  * bookmarked and shared. `readState` ignores what it does not know and falls back to the defaults.
  */
 import type { RangeChoice } from './data.js';
+import type { ViewTz } from './time.js';
+
+export type { ViewTz };
 
 /** Price resolutions the dashboard offers: the native (15- or 60-minute) prices, hourly or daily means. */
 export const RESOLUTIONS = ['NATIVE', 'HOURLY', 'DAILY'] as const;
 export type DashboardResolution = (typeof RESOLUTIONS)[number];
-
-/** Time zone of the view: UTC, or the browser's own zone (sent to the API as its IANA name). */
-export type ViewTz = 'UTC' | 'local';
 
 /** Everything the URL holds. */
 export interface ViewState {
@@ -28,7 +28,7 @@ export const DEFAULT_STATE: ViewState = {
   border: 'DE_LU->FR',
   range: { kind: 'days', days: 7 },
   resolution: 'HOURLY',
-  tz: 'UTC',
+  tz: 'market',
   hour: null,
 };
 
@@ -39,6 +39,7 @@ export interface Known {
 }
 
 const PRESETS = new Set([1, 7, 30]);
+const TZS = new Set<string>(['UTC', 'market', 'local']);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const HOUR = /^\d{4}-\d{2}-\d{2}T\d{2}:00:00Z$/;
 
@@ -65,7 +66,7 @@ export function readState(search: string, known: Known): ViewState {
     border: known.borders.has(border) ? border : DEFAULT_STATE.border,
     range: readRange(p),
     resolution: res && RESOLUTIONS.includes(res) ? res : DEFAULT_STATE.resolution,
-    tz: p.get('tz') === 'local' ? 'local' : 'UTC',
+    tz: TZS.has(p.get('tz') ?? '') ? (p.get('tz') as ViewTz) : DEFAULT_STATE.tz,
     hour: hour && HOUR.test(hour) && !Number.isNaN(Date.parse(hour)) ? hour : null,
   };
 }

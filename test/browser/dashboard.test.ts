@@ -200,7 +200,7 @@ describe('the dashboard in chromium', () => {
     ctx.onTestFinished(() => saving.close());
     await saving.addInitScript(recordSaves);
     const { page, errors } = await visit('/', saving);
-    const range = 'datetime_from=2025-10-30T00:00:00Z&datetime_to=2025-11-06T00:00:00Z';
+    const range = 'datetime_from=2025-10-30T00:00:00&datetime_to=2025-11-06T00:00:00&tz=Europe/Berlin';
     const save = async (id: string, kind: 'csv' | 'png' | 'svg') => {
       const before = await page.evaluate(() => (window as unknown as SavesWindow).__saves.length);
       await page.click(`.exports:has(+ #${id}) button[data-export=${kind}]`);
@@ -225,7 +225,13 @@ describe('the dashboard in chromium', () => {
     const png = await save('duration-chart', 'png');
     expect(png.name).toBe('duration.png');
     expect(String.fromCharCode(...png.head)).toBe('PNG');
-    for (const id of CHARTS) expect((await save(id, 'csv')).text.split('\n').length, id).toBeGreaterThan(1);
+    for (const id of ['duration-chart', 'scatter-chart'])
+      expect((await save(id, 'csv')).text.split('\n').length, id).toBeGreaterThan(1);
+    const scatterCsv = (await save('scatter-chart', 'csv')).text.trim().split('\n');
+    const bins = await api(`/api/v1/flow-price-scatter?${range}&border=DE_LU->FR&flow_bin_mw=100&price_bin=2`);
+    expect(scatterCsv.slice(1).sort()).toEqual(
+      bins.map((r) => [r.bidding_zone_from, r.bidding_zone_to, r.net_flow_mw, r.price_delta, r.count].join(',')).sort(),
+    );
     const svg = await save('prices-chart', 'svg');
     expect(svg.name).toBe('prices.svg');
     expect(svg.type).toBe('image/svg+xml');
@@ -245,6 +251,61 @@ describe('the dashboard in chromium', () => {
       expect(saved.name).toBe(`${id.replace('-chart', '')}.svg`);
     }
     expect(errors).toEqual([]);
+  });
+
+  it('[needs the export endpoints] exports exactly what the panels show over every preset, as CSV, Arrow and Parquet', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const saving = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+    });
+    ctx.onTestFinished(() => saving.close());
+    await saving.addInitScript(recordSaves);
+    const { page } = await visit('/?range=30&res=HOURLY', saving);
+    const save = async (id: string, kind: string) => {
+      const before = await page.evaluate(() => (window as unknown as SavesWindow).__saves.length);
+      await page.click(`.exports:has(+ #${id}) button[data-export=${kind}]`);
+      await page.waitForFunction((n) => (window as unknown as SavesWindow).__saves.length > n, before);
+      return page.evaluate(async (n) => {
+        const saved = (window as unknown as SavesWindow).__saves[n]!;
+        return { name: saved.name, text: await saved.blob.text(), size: saved.blob.size };
+      }, before);
+    };
+    const range = 'datetime_from=2025-10-07T00:00:00&datetime_to=2025-11-06T00:00:00&tz=Europe/Berlin';
+    const zones = 'zone=DE_LU&zone=ES&zone=FR&zone=NL&zone=PL';
+    const prices = await save('prices-chart', 'csv');
+    expect(prices.text).toBe(
+      await (await t.get(`/api/v1/export/prices?${range}&${zones}&resolution=1H&format=csv`)).text(),
+    );
+    expect(prices.text.trim().split('\n').length - 1).toBe(Number(await attr(page, 'prices-chart', 'points')));
+    const flows = await save('flows-chart', 'csv');
+    expect(flows.text.trim().split('\n').length - 1).toBe(Number(await attr(page, 'flows-chart', 'points')));
+    expect((await save('prices-chart', 'arrow')).name).toBe('prices.arrow');
+    expect((await save('shares-chart', 'parquet')).size).toBeGreaterThan(0);
+    await page.check('input[name=range][value="7"]');
+    await page.check('input[name=res][value=NATIVE]');
+    await page.waitForFunction(
+      () => document.body.dataset.state === 'ready' && new URL(location.href).searchParams.get('res') === 'NATIVE',
+    );
+    const native = await save('prices-chart', 'csv');
+    expect(native.text.trim().split('\n').length - 1).toBe(Number(await attr(page, 'prices-chart', 'points')));
+    await page.close();
+  });
+
+  it('names the API reason of a failed export under its buttons, and clears it when the selection changes', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const page = await context.newPage();
+    open.add(page);
+    await page.goto(`${origin}/?zones=DE_LU&range=custom&from=2018-01-01&to=2018-01-07`);
+    await page.waitForSelector('body[data-state=error]');
+    await page.click('.exports:has(+ #trade-chart) button[data-export=csv]');
+    const reason = page.locator('#trade-chart + .export-error');
+    await expect.poll(() => reason.textContent()).toContain('DE_LU exists from 2018-10-01');
+    expect(await reason.textContent()).not.toMatch(/HTTP|zones\.0/);
+    await page.check('input[name=range][value="7"]');
+    await expect.poll(() => reason.textContent()).toBe('');
+    await page.close();
   });
 
   it('renders the default view from two GraphQL requests, within the first-render bound', async (ctx) => {
@@ -357,7 +418,9 @@ describe('the dashboard in chromium', () => {
         document.body.dataset.state === 'ready' &&
         document.querySelector('#shares-chart')?.getAttribute('data-days') === '30',
     );
-    expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(5 * 30 * 24);
+    expect(Number(await attr(page, 'prices-chart', 'points')), '30 market days, 26 October of 25 hours').toBe(
+      5 * (30 * 24 + 1),
+    );
     await page.check('input[name=range][value=custom]');
     await page.fill('#range-from', '2025-11-01');
     await page.fill('#range-to', '2025-11-03');
@@ -441,8 +504,248 @@ describe('the dashboard in chromium', () => {
       (b) => document.body.dataset.state === 'ready' && document.querySelector('#map')?.getAttribute('data-hour') !== b,
       before,
     );
-    expect(await page.getAttribute('#map', 'data-hour')).toBe('2025-10-30T00:00:00.000Z');
-    expect(new URL(page.url()).searchParams.get('t')).toBe('2025-10-30T00:00:00Z');
+    expect(await page.getAttribute('#map', 'data-hour')).toBe('2025-10-29T23:00:00.000Z');
+    expect(new URL(page.url()).searchParams.get('t')).toBe('2025-10-29T23:00:00Z');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  /** What an ECharts chart of the page plots: each series' name, stack and data, and the category data of its axes. */
+  const plotted = (page: Page, id: string) =>
+    page.evaluate((id) => {
+      const echarts = (
+        globalThis as unknown as { echarts: { getInstanceByDom(el: Element): { getOption(): unknown } } }
+      ).echarts;
+      const option = echarts.getInstanceByDom(document.getElementById(id)!).getOption() as {
+        series: { name: string; stack?: string; data: unknown[] }[];
+        xAxis: { data?: unknown[] }[];
+      };
+      return {
+        series: option.series.map((s) => ({ name: s.name, stack: s.stack ?? null, data: s.data })),
+        categories: option.xAxis[0]?.data ?? [],
+      };
+    }, id);
+  const num = (v: unknown) => v as number;
+  const extremes = (values: number[]) => [Math.min(...values), Math.max(...values)];
+
+  it("plots the API's numbers in every chart, the table and the map: extremes and every point compared with the API's answer", async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors } = await visit('/?zones=DE_LU,ES,FR,NL,PL&border=DE_LU->FR&range=7&res=HOURLY&tz=UTC');
+    const range = 'datetime_from=2025-10-30T00:00:00Z&datetime_to=2025-11-06T00:00:00Z';
+    const zones = 'zone=DE_LU&zone=ES&zone=FR&zone=NL&zone=PL';
+
+    const prices = await api(`/api/v1/prices?${range}&${zones}&resolution=1H&limit=10000`);
+    const priceAt = new Map(
+      prices.map((p) => [`${p.bidding_zone}|${Date.parse(String(p.datetime))}`, num(p.price_mwh)]),
+    );
+    const lines = await plotted(page, 'prices-chart');
+    expect(lines.series.map((s) => s.name).sort()).toEqual(['DE_LU', 'ES', 'FR', 'NL', 'PL']);
+    for (const s of lines.series) {
+      const points = s.data as [number, number][];
+      const api = prices.filter((p) => p.bidding_zone === s.name).map((p) => num(p.price_mwh));
+      expect(points.length, s.name).toBe(api.length);
+      expect(extremes(points.map((p) => p[1])), s.name).toEqual(extremes(api));
+      for (const [ms, v] of points)
+        expect(v, `${s.name} ${new Date(ms).toISOString()}`).toBe(priceAt.get(`${s.name}|${ms}`));
+    }
+
+    const heat = await plotted(page, 'heatmap-chart');
+    const cells = heat.series[0]!.data as [number, number, number][];
+    const order = ['DE_LU', 'ES', 'FR', 'NL', 'PL'];
+    const means = new Map<string, number[]>();
+    for (const p of prices) {
+      const key = `${new Date(String(p.datetime)).getUTCHours()}|${order.indexOf(String(p.bidding_zone))}`;
+      means.set(key, [...(means.get(key) ?? []), num(p.price_mwh)]);
+    }
+    expect(cells.length).toBe(means.size);
+    for (const [h, z, v] of cells) {
+      const values = means.get(`${h}|${z}`) ?? [];
+      const mean = values.reduce((a, b) => a + b, 0) / values.length;
+      expect(Math.abs(v - mean), `${order[z]} ${h}h: ${v} for ${mean}`).toBeLessThanOrEqual(0.005 + 1e-9);
+    }
+
+    const next = await api(
+      `/api/v1/prices?datetime_from=2025-11-06T00:00:00&datetime_to=2025-11-07T00:00:00&tz=Europe/Berlin&${zones}&resolution=native&limit=10000`,
+    );
+    const tomorrow = await plotted(page, 'tomorrow-chart');
+    const nextAt = new Map(next.map((p) => [`${p.bidding_zone}|${Date.parse(String(p.datetime))}`, num(p.price_mwh)]));
+    expect(tomorrow.series.flatMap((s) => s.data).length).toBe(next.length);
+    for (const s of tomorrow.series) {
+      const points = s.data as [number, number][];
+      expect(extremes(points.map((p) => p[1])), s.name).toEqual(
+        extremes(next.filter((p) => p.bidding_zone === s.name).map((p) => num(p.price_mwh))),
+      );
+      for (const [ms, v] of points)
+        expect(v, `${s.name} ${new Date(ms).toISOString()}`).toBe(nextAt.get(`${s.name}|${ms}`));
+    }
+
+    const flows = await api(`/api/v1/flows?${range}&border=DE_LU->FR&resolution=1H&limit=5000`);
+    const signed = flows.map((f) => ({
+      ms: Date.parse(String(f.datetime)),
+      mw: (f.bidding_zone_from === 'DE_LU' ? 1 : -1) * num(f.net_flow_mw),
+      type: String(f.flow_type),
+    }));
+    const bars = await plotted(page, 'flows-chart');
+    for (const s of bars.series) expect(s.stack, `${s.name} is not stacked`).toBeNull();
+    const drawn = bars.series
+      .flatMap((s) =>
+        (s.data as [number, number | null][])
+          .filter((p) => p[1] !== null)
+          .map((p) => ({ ms: p[0], mw: p[1], type: s.name.toLowerCase().replace('-', '_') })),
+      )
+      .sort((a, b) => a.ms - b.ms);
+    expect(drawn).toEqual(signed.sort((a, b) => a.ms - b.ms));
+    expect(extremes(drawn.map((d) => d.mw as number))).toEqual(extremes(signed.map((s) => s.mw)));
+
+    const shares = await api(`/api/v1/flow-type-summary?${range}&border=DE_LU->FR&resolution=1D`);
+    const shareBars = await plotted(page, 'shares-chart');
+    expect(shareBars.categories).toEqual(shares.map((r) => String(r.day).slice(5)));
+    for (const s of shareBars.series)
+      expect(s.data, s.name).toEqual(shares.map((r) => r[s.name.toLowerCase().replace('-', '_')]));
+
+    const duration = await api(`/api/v1/flow-duration?${range}&border=DE_LU->FR&points=101`);
+    expect((await plotted(page, 'duration-chart')).series[0]!.data).toEqual(
+      duration.map((r) => [r.percentage, r.flow_mw]),
+    );
+
+    const scatter = await api(`/api/v1/flow-price-scatter?${range}&border=DE_LU->FR&flow_bin_mw=100&price_bin=2`);
+    const bins = ((await plotted(page, 'scatter-chart')).series[0]!.data as number[][]).map((b) => b.join('|')).sort();
+    expect(bins).toEqual(scatter.map((r) => [r.net_flow_mw, r.price_delta, r.count].join('|')).sort());
+
+    const ci = await api(`/api/v1/ci-share?${range}&${zones}&resolution=1D`);
+    for (const s of (await plotted(page, 'ci-chart')).series)
+      expect(s.data, s.name).toEqual(
+        ci
+          .filter((r) => r.zone === s.name && num(r.total_hours) > 0)
+          .map((r) => [String(r.day).slice(0, 10), r.ci_percentage]),
+      );
+
+    const trade = await api(`/api/v1/zone-import-export?${range}&${zones}`);
+    const gwh = (mwh: unknown) => Math.round(num(mwh) / 10) / 100;
+    const tradeBars = await plotted(page, 'trade-chart');
+    expect(tradeBars.categories).toEqual(trade.map((r) => r.zone));
+    expect(tradeBars.series.map((s) => [s.name, s.data])).toEqual([
+      ['Export', trade.map((r) => gwh(r.export_mwh))],
+      ['Import', trade.map((r) => -gwh(r.import_mwh))],
+      ['Net export', trade.map((r) => gwh(r.net_export_mwh))],
+    ]);
+
+    const kpis = await api(`/api/v1/price-kpis?${range}&${zones}`);
+    const columns = ['mean', 'median', 'min', 'max', 'p05', 'p95', 'std', 'peak_mean', 'offpeak_mean'];
+    for (const k of kpis) {
+      const row = await page.locator(`#kpi-table tbody tr[data-zone=${String(k.bidding_zone)}] td`).allTextContents();
+      expect(row, String(k.bidding_zone)).toEqual([
+        ...columns.map((c) => num(k[`${c}_price`]).toFixed(2)),
+        `${k.negative_hours} / ${k.hours}`,
+      ]);
+    }
+
+    const hour = (await page.getAttribute('#map', 'data-hour')) ?? '';
+    const hourRange = `datetime_from=${hour}&datetime_to=${new Date(Date.parse(hour) + 3_600_000).toISOString()}`;
+    const mapPrices = await api(`/api/v1/prices?${hourRange}&resolution=1H&limit=10000`);
+    const shown = await page.$$eval('#map .zone', (gs) =>
+      gs.map((g) => [g.getAttribute('data-zone'), g.getAttribute('data-price')]),
+    );
+    const priceOf = new Map(mapPrices.map((p) => [p.bidding_zone, num(p.price_mwh).toFixed(2)]));
+    for (const [zone, price] of shown) expect(price, zone ?? '').toBe(priceOf.get(zone ?? '') ?? '');
+    const mapFlows = await api(`/api/v1/flows?${hourRange}&resolution=1H&limit=5000`);
+    const mwOf = new Map(
+      mapFlows.map((f) => [
+        [f.bidding_zone_from, f.bidding_zone_to].sort().join('->'),
+        String(Math.round(num(f.net_flow_mw))),
+      ]),
+    );
+    const borderMw = await page.$$eval('#map .border', (gs) =>
+      gs.map((g) => [g.getAttribute('data-border'), g.getAttribute('data-mw')]),
+    );
+    expect(borderMw.filter(([, mw]) => mw !== '').length).toBeGreaterThan(10);
+    for (const [key, mw] of borderMw) expect(mw, key ?? '').toBe(mwOf.get(key ?? '') ?? '');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('reads market time (CET/CEST) by default: a DST week of 169 hours on wall-clock axes, the slider over exactly its hours, tomorrow the next delivery day', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const home = await visit('/');
+    expect(await home.page.isChecked('input[name=tz][value=market]')).toBe(true);
+    expect(await home.page.textContent('#tomorrow-title')).toBe(
+      'Tomorrow: delivery day 2025-11-06 (CET/CEST), times in Europe/Berlin',
+    );
+    await home.page.close();
+    const { page, errors } = await visit(
+      '/?zones=DE_LU,FR&border=DE_LU->FR&range=custom&from=2025-10-23&to=2025-10-29&res=HOURLY&tz=market',
+    );
+    const week = 'datetime_from=2025-10-23T00:00:00&datetime_to=2025-10-30T00:00:00&tz=Europe/Berlin';
+    const prices = await api(`/api/v1/prices?${week}&zone=DE_LU&zone=FR&resolution=1H&limit=10000`);
+    expect(prices.length).toBe(2 * (7 * 24 + 1));
+    const berlin = (iso: string) => {
+      const p = Object.fromEntries(
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: 'Europe/Berlin',
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+        })
+          .formatToParts(Date.parse(iso))
+          .map((x) => [x.type, Number(x.value)]),
+      );
+      return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!);
+    };
+    const lines = await plotted(page, 'prices-chart');
+    const de = lines.series.find((s) => s.name === 'DE_LU')!.data as [number, number][];
+    expect(de[0]).toEqual([
+      Date.UTC(2025, 9, 23),
+      prices.find(
+        (p) => p.bidding_zone === 'DE_LU' && Date.parse(String(p.datetime)) === Date.parse('2025-10-22T22:00:00Z'),
+      )?.price_mwh,
+    ]);
+    const twice = de.filter((p) => p[0] === Date.UTC(2025, 9, 26, 2)).map((p) => p[1]);
+    expect(twice, 'the repeated 02:00 of 26 October, CEST then CET').toEqual(
+      ['2025-10-26T00:00:00Z', '2025-10-26T01:00:00Z'].map(
+        (t) =>
+          prices.find((p) => p.bidding_zone === 'DE_LU' && Date.parse(String(p.datetime)) === Date.parse(t))?.price_mwh,
+      ),
+    );
+    expect(de.map((p) => p[0])).toEqual(
+      prices.filter((p) => p.bidding_zone === 'DE_LU').map((p) => berlin(String(p.datetime))),
+    );
+    const cells = (await plotted(page, 'heatmap-chart')).series[0]!.data as [number, number, number][];
+    const deAt2 = prices.filter(
+      (p) => p.bidding_zone === 'DE_LU' && new Date(berlin(String(p.datetime))).getUTCHours() === 2,
+    );
+    expect(deAt2.length).toBe(8);
+    const mean = deAt2.reduce((a, p) => a + num(p.price_mwh), 0) / deAt2.length;
+    expect(Math.abs(cells.find((c) => c[0] === 2 && c[1] === 0)![2] - mean)).toBeLessThanOrEqual(0.005 + 1e-9);
+    const bars = await plotted(page, 'flows-chart');
+    expect(Math.min(...bars.series.flatMap((s) => (s.data as [number, number | null][]).map((p) => p[0])))).toBe(
+      Date.UTC(2025, 9, 23),
+    );
+    expect(await page.getAttribute('#map-hour', 'max')).toBe('168');
+    const slide = async (to: string, hour: string) => {
+      await page.locator('#map-hour').fill(to);
+      await page.waitForFunction(
+        (h) =>
+          document.body.dataset.state === 'ready' && document.querySelector('#map')?.getAttribute('data-hour') === h,
+        hour,
+      );
+      return page.textContent('#map-label');
+    };
+    expect(await slide('0', '2025-10-22T22:00:00.000Z')).toBe('23 Oct 2025, 00:00 Europe/Berlin');
+    expect(await slide('168', '2025-10-29T22:00:00.000Z')).toBe('29 Oct 2025, 23:00 Europe/Berlin');
+    const tomorrow = await plotted(page, 'tomorrow-chart');
+    const first = (series: typeof tomorrow.series) =>
+      Math.min(...series.flatMap((s) => (s.data as [number, number][]).map((p) => p[0])));
+    expect(first(tomorrow.series)).toBe(Date.UTC(2025, 10, 6));
+    expect(tomorrow.series.flatMap((s) => s.data).length).toBe(2 * 96);
+    await page.check('input[name=tz][value=UTC]');
+    await page.waitForFunction(() => document.querySelector('#tomorrow-title')?.textContent?.endsWith('times in UTC'));
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    expect(await page.textContent('#tomorrow-title')).toBe(
+      'Tomorrow: delivery day 2025-11-06 (CET/CEST), times in UTC',
+    );
+    expect(first((await plotted(page, 'tomorrow-chart')).series)).toBe(Date.UTC(2025, 10, 5, 23));
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -450,7 +753,7 @@ describe('the dashboard in chromium', () => {
   it('shows the API numbers of the selection in every analytics panel', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     const { page, errors } = await visit();
-    const range = 'datetime_from=2025-10-30T00:00:00Z&datetime_to=2025-11-06T00:00:00Z';
+    const range = 'datetime_from=2025-10-30T00:00:00&datetime_to=2025-11-06T00:00:00&tz=Europe/Berlin';
     const kpis = await api(`/api/v1/price-kpis?${range}&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL`);
     for (const k of kpis) {
       const cells = await page.locator(`#kpi-table tbody tr[data-zone=${String(k.bidding_zone)}] td`).allTextContents();
@@ -477,7 +780,7 @@ describe('the dashboard in chromium', () => {
     );
     expect(Number(await attr(page, 'prices-chart', 'points'))).toBe(prices.length);
     const tomorrow = await api(
-      '/api/v1/prices?datetime_from=2025-11-06T00:00:00Z&datetime_to=2025-11-07T00:00:00Z&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=native&limit=10000',
+      '/api/v1/prices?datetime_from=2025-11-06T00:00:00&datetime_to=2025-11-07T00:00:00&tz=Europe/Berlin&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL&resolution=native&limit=10000',
     );
     expect(Number(await attr(page, 'tomorrow-chart', 'points'))).toBe(tomorrow.length);
     expect(errors).toEqual([]);

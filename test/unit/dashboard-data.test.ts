@@ -86,7 +86,7 @@ describe('dashboard series', () => {
     ]);
   });
 
-  it('sign flows positive from zone A and split them by flow type', () => {
+  it('sign flows positive from zone A, one entry per hour in time order with its flow type', () => {
     const flows = flowSeries(
       [
         { datetime: '2025-11-05T01:00:00Z', biddingZoneFrom: 'FR', flowType: 'CONGESTION', netFlowMw: 500 },
@@ -94,8 +94,10 @@ describe('dashboard series', () => {
       ],
       'DE_LU',
     );
-    expect(flows.CONVERGENCE).toEqual([[at('2025-11-05T00:00:00Z'), 200]]);
-    expect(flows.CONGESTION).toEqual([[at('2025-11-05T01:00:00Z'), -500]]);
-    expect(flows.OUTAGE).toEqual([]);
+    expect(flows).toEqual({
+      hours: [at('2025-11-05T00:00:00Z'), at('2025-11-05T01:00:00Z')],
+      mw: [200, -500],
+      types: ['CONVERGENCE', 'CONGESTION'],
+    });
   });
 });
