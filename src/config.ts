@@ -44,7 +44,7 @@ const schema = z
     SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** Requests one client (API key, or address) may have in flight at once (until its response is written); more get 429 (docs/operations.md). */
-    INFLIGHT_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(16),
+    INFLIGHT_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(32),
     /** Requests the instance has in flight at once, every client together; more get 503 with Retry-After. */
     INFLIGHT_PER_INSTANCE: z.coerce.number().int().min(1).max(100_000).default(128),
     /** A response whose client has not read for this long is ended and its work released, ms (0: never). */
