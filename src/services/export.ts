@@ -7,7 +7,7 @@
 import { DAY_MS, HOUR_MS, WEEK_MS } from '../domain/calendar.js';
 import type { FlowRecord, PriceRecord } from '../domain/records.js';
 import type { Resolution } from '../domain/resolution.js';
-import { bucketBatches, type BucketBounds, RowBatches, readInBatches } from '../domain/row-batches.js';
+import { bucketBatches, type BucketBounds, RowBatches, readInBatches, splitAt } from '../domain/row-batches.js';
 import type { TimeRange } from '../domain/time.js';
 import { findFlowRows } from '../repositories/flows/rows.js';
 import { copyPricesCsv } from '../repositories/prices/csv-copy.js';
@@ -119,6 +119,24 @@ function bucketsPerBatch(series: number, resolution: Resolution, rowsPerSeries =
   return Math.max(1, Math.floor(EXPORT_BATCH_ROWS / Math.max(1, series * rowsPerSeries)));
 }
 
+/**
+ * Parts of a range for the database's own writing (COPY), cut at UTC midnights: `first` days, then
+ * each part twice the one before, up to `most` days. A small first part gives the first byte soon;
+ * larger ones after it spare a statement's start (plan, sort) per part.
+ */
+export function growingParts(range: TimeRange, first: number, most: number): TimeRange[] {
+  const cuts: Date[] = [];
+  let days = Math.max(1, Math.floor(first));
+  let at = Math.floor(range.from.getTime() / DAY_MS) * DAY_MS;
+  for (;;) {
+    at += days * DAY_MS;
+    if (at >= range.to.getTime()) break;
+    cuts.push(new Date(at));
+    days = Math.min(days * 2, Math.max(1, Math.floor(most)));
+  }
+  return splitAt(range, cuts);
+}
+
 /** Day-ahead prices (EUR/MWh) of an export: the rows of REST /prices over any range at any resolution. */
 export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promise<ExportRows<PriceRecord>> {
   const q = resolvePriceQuery(deps, { ...input, anyRange: true });
@@ -146,11 +164,14 @@ export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promi
     rows: withCovered(rows, q.range, q.resolution, (r) => r.datetime, rowTimeZone),
     rowTimeZone,
     csvLines: copied
-      ? () =>
-          copyPricesCsv(
+      ? () => {
+          const days = bucketsPerBatch(series, 'native');
+          const parts = growingParts(q.range, days / 8, days * 4);
+          return copyPricesCsv(
             deps.db,
-            batches.map((b) => priceQueryOver(q, b.range)),
-          )
+            parts.map((range) => priceQueryOver(q, range)),
+          );
+        }
       : undefined,
   };
 }

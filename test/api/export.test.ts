@@ -347,7 +347,7 @@ describe.each(TEST_BACKENDS)('export price text on %s', (backend) => {
     0.00005,
     0.00015,
     -0.00015,
-    -3.14159265,
+    -3.14158265,
     1234.56785,
     0,
     -0,
