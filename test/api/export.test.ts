@@ -251,6 +251,33 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
   });
 
   it.skipIf(backend !== 'postgres')(
+    'ends a CSV written by COPY with a #error: line after whole rows when its connection dies mid-stream',
+    async () => {
+      const res = await t.get(
+        '/api/v1/export/prices?resolution=native&datetime_from=2024-10-01&datetime_to=2025-11-01',
+      );
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let body = '';
+      while (body.split('\r\n').length < 3) body += decoder.decode((await reader.read()).value, { stream: true });
+      await t.db.rawQuery(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%/* copyPricesCsv */%' AND pid <> pg_backend_pid()",
+      );
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        body += decoder.decode(value, { stream: true });
+      }
+      const lines = body.trimEnd().split('\r\n');
+      expect(lines[0]).toBe('datetime,bidding_zone,price_mwh,interpolated,year');
+      expect(lines.at(-1)).toMatch(/^#error: export truncated: /);
+      expect(lines.length).toBeLessThan(380 * 96 * 10);
+      for (const line of lines.slice(1, -1))
+        expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z,[A-Z_0-9]+,-?[\d.]+,(true|false),\d{4}$/);
+    },
+  );
+
+  it.skipIf(backend !== 'postgres')(
     'cancels its statement when the client leaves mid-stream: nothing of it stays in pg_stat_activity',
     async () => {
       const res = await t.get(

@@ -3,6 +3,7 @@
  * export's fast path, byte for byte the text of the row writer (src/rest/csv.ts) for UTC rows
  * without lineage.
  */
+import type { Readable } from 'node:stream';
 import type { Database } from '../../db/client.js';
 import { cancelRequest } from '../../db/pooler.js';
 import { currentRequestSignal } from '../../deadline.js';
@@ -50,8 +51,10 @@ function crlf(chunk: Buffer): Buffer {
 
 /**
  * The CSV lines (no header) of each query in turn, one `COPY` each on one pooled connection, as
- * PostgreSQL writes them (back-pressured). The request signal current at the first read (the
- * export's) cancels the running COPY; a connection left mid-COPY is discarded, not pooled.
+ * PostgreSQL writes them (back-pressured), in chunks of whole lines (a marker written after a
+ * failure starts a line of its own). The request signal current at the first read (the
+ * export's) cancels the running COPY; a connection left mid-COPY is discarded, not pooled (its
+ * late errors, a termination, still heard here).
  */
 export async function* copyPricesCsv(db: Database, queries: readonly PriceQuery[]): AsyncGenerator<Buffer> {
   if (db.kind !== 'postgres' || !db.pool) throw new Error('COPY TO STDOUT needs a PostgreSQL pool');
@@ -63,6 +66,13 @@ export async function* copyPricesCsv(db: Database, queries: readonly PriceQuery[
   const cancel = () => {
     cancelling ??= cancelRequest(client).catch(() => undefined);
   };
+  let copying: Readable | undefined;
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken = err;
+    copying?.destroy(err);
+  };
+  client.on('error', onError);
   signal?.addEventListener('abort', cancel, { once: true });
   try {
     for (const q of queries) {
@@ -71,11 +81,21 @@ export async function* copyPricesCsv(db: Database, queries: readonly PriceQuery[
         'copyPricesCsv',
         Prisma.raw(`COPY (${inlinedText(pricesCsvStatement(q))}) TO STDOUT WITH CSV`),
       );
-      for await (const chunk of copyOut(client, text)) yield crlf(chunk as Buffer);
+      let rest: Buffer | undefined;
+      if (broken) throw broken;
+      copying = copyOut(client, text);
+      for await (const chunk of copying) {
+        const bytes = rest ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+        const end = bytes.lastIndexOf(LF) + 1;
+        rest = end < bytes.length ? bytes.subarray(end) : undefined;
+        if (end > 0) yield crlf(bytes.subarray(0, end));
+      }
+      if (rest) throw new Error('COPY ended inside a line');
     }
     finished = true;
   } finally {
     signal?.removeEventListener('abort', cancel);
+    if (finished) client.off('error', onError);
     if (!finished) cancel();
     if (cancelling) await cancelling;
     client.release(!finished);
