@@ -23,7 +23,8 @@ function ipcOf<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTime
  * row group per {@link EXPORT_BATCH_ROWS} rows, each written out when full: the writer's default,
  * about a million rows, would hold a year of prices until the end; Snappy-compressed): the contract's Arrow columns (instants as UTC millisecond
  * timestamps). The footer comes last, after the last batch: a body cut by an error has none, so
- * no reader takes it for a whole file.
+ * no reader takes it for a whole file (parquet-wasm ends a source that fails as one that ended,
+ * footer included: nothing it writes after a failed read is passed on).
  */
 export async function* parquetChunks<R>(
   contract: RowContract<R>,
@@ -33,9 +34,16 @@ export async function* parquetChunks<R>(
   const batches = rows[Symbol.asyncIterator]();
   const first = await batches.next();
   let pending: IteratorResult<readonly R[]> | null = first;
+  let failed: { readonly error: unknown } | undefined;
   const source = new ReadableStream({
     async pull(controller) {
-      const next = pending ?? (await batches.next());
+      let next: IteratorResult<readonly R[]>;
+      try {
+        next = pending ?? (await batches.next());
+      } catch (error) {
+        failed = { error };
+        throw error;
+      }
       pending = null;
       if (next.done) return controller.close();
       if (!next.value.length) return;
@@ -55,6 +63,7 @@ export async function* parquetChunks<R>(
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      if (failed) throw failed.error;
       if (done) return;
       yield value as Uint8Array;
     }
