@@ -13,7 +13,7 @@ import { prepareDatabase } from '../src/bootstrap.js';
 import { testConfig } from '../src/config.js';
 import { openPostgres } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
-import { pricesStatement } from '../src/repositories/prices/rows.js';
+import { pricesCsvStatement } from '../src/repositories/prices/csv-copy.js';
 import type { Prisma } from '../src/generated/prisma/client.js';
 
 export interface ExportBenchOptions {
@@ -132,7 +132,7 @@ export async function runExportBench(opts: ExportBenchOptions): Promise<string> 
   const query = `resolution=native&datetime_from=${from.toISOString()}&datetime_to=${to.toISOString()}`;
   const zoneIds = app.deps.catalogue.zones.map((z) => z.id);
   const sql = inlined(
-    pricesStatement({ zoneIds, allZones: true, from, to, resolution: 'native' }) as Prisma.Sql,
+    pricesCsvStatement({ zoneIds, allZones: true, from, to, resolution: 'native' }) as Prisma.Sql,
   ).replace(/\s+/g, ' ');
   const [{ n } = { n: 0 }] = await db.rawQuery<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql}) r`);
   const runs: Record<'copy' | 'csv' | 'parquet', Run[]> = { copy: [], csv: [], parquet: [] };

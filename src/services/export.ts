@@ -7,15 +7,16 @@
 import { DAY_MS, HOUR_MS, WEEK_MS } from '../domain/calendar.js';
 import type { FlowRecord, PriceRecord } from '../domain/records.js';
 import type { Resolution } from '../domain/resolution.js';
-import { bucketBatches, type BucketBounds, readInBatches, type RowBatches } from '../domain/row-batches.js';
+import { bucketBatches, type BucketBounds, RowBatches, readInBatches, splitAt } from '../domain/row-batches.js';
 import type { TimeRange } from '../domain/time.js';
 import { findFlowRows } from '../repositories/flows/rows.js';
+import { copyPricesCsv } from '../repositories/prices/csv-copy.js';
 import { getCiShare, getFlowTypeSummary } from './aggregates.js';
 import type { ServiceDeps } from './context.js';
 import type { FlowSelection } from './flow-filter.js';
 import { flowMeta, flowRowTimeZone, resolveFlowQuery } from './flows.js';
 import type { Meta } from './meta.js';
-import { findPricesOver, type PricesInput, priceMeta, resolvePriceQuery } from './prices.js';
+import { findPricesOver, type PricesInput, priceMeta, priceQueryOver, resolvePriceQuery } from './prices.js';
 import { rowZoneOf } from './time-zone.js';
 
 /** Rows a batch of an export aims at: a few MB of text, whatever the range. */
@@ -32,6 +33,23 @@ export interface ExportRows<R> {
   readonly rows: RowBatches<Covered<R>>;
   /** Under `tz`, the IANA zone each row is written in. */
   readonly rowTimeZone?: ((row: R) => string) | undefined;
+  /**
+   * Where the database can write them: the rows' CSV lines (no header), the same bytes as the
+   * CSV writer gives for {@link rows}, read instead of them (then {@link rows} is never read).
+   */
+  readonly csvLines?: (() => AsyncIterable<Uint8Array>) | undefined;
+}
+
+/** Batches made on the first read: rows read instead by another path start no statement. */
+function lazyBatches<R>(make: () => RowBatches<R>): RowBatches<R> {
+  let batches: AsyncIterator<readonly R[]> | undefined;
+  return new RowBatches({
+    next: () => {
+      batches ??= make()[Symbol.asyncIterator]();
+      return batches.next();
+    },
+    return: async () => (await batches?.return?.()) ?? { done: true, value: undefined },
+  });
 }
 
 const localMidnight = new Map<string, Intl.DateTimeFormat>();
@@ -101,6 +119,24 @@ function bucketsPerBatch(series: number, resolution: Resolution, rowsPerSeries =
   return Math.max(1, Math.floor(EXPORT_BATCH_ROWS / Math.max(1, series * rowsPerSeries)));
 }
 
+/**
+ * Parts of a range for the database's own writing (COPY), cut at UTC midnights: `first` days, then
+ * each part twice the one before, up to `most` days. A small first part gives the first byte soon;
+ * larger ones after it spare a statement's start (plan, sort) per part.
+ */
+export function growingParts(range: TimeRange, first: number, most: number): TimeRange[] {
+  const cuts: Date[] = [];
+  let days = Math.max(1, Math.floor(first));
+  let at = Math.floor(range.from.getTime() / DAY_MS) * DAY_MS;
+  for (;;) {
+    at += days * DAY_MS;
+    if (at >= range.to.getTime()) break;
+    cuts.push(new Date(at));
+    days = Math.min(days * 2, Math.max(1, Math.floor(most)));
+  }
+  return splitAt(range, cuts);
+}
+
 /** Day-ahead prices (EUR/MWh) of an export: the rows of REST /prices over any range at any resolution. */
 export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promise<ExportRows<PriceRecord>> {
   const q = resolvePriceQuery(deps, { ...input, anyRange: true });
@@ -109,15 +145,34 @@ export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promi
   const unit = q.resolution === '1W' ? 'week' : 'day';
   const local = q.timeZone.byZoneId !== undefined && q.resolution !== 'native';
   const batches = bucketBatches(q.range, unit, bucketsPerBatch(series, q.resolution), local);
-  const rows = readInBatches(batches, async (b) => inBuckets(await findPricesOver(deps, q, b.range), b.buckets));
+  const rows = lazyBatches(() =>
+    readInBatches(batches, async (b) => inBuckets(await findPricesOver(deps, q, b.range), b.buckets)),
+  );
   const zoneOf = rowZoneOf(q.timeZone);
   const rowTimeZone = zoneOf && ((r: PriceRecord) => zoneOf(r.zone));
+  const copied =
+    deps.db.kind === 'postgres' &&
+    deps.db.pool !== undefined &&
+    q.resolution === 'native' &&
+    !zoneOf &&
+    input.lineage !== true &&
+    !q.seriesParts.length;
   return {
     meta,
     range: q.range,
     resolution: q.resolution,
     rows: withCovered(rows, q.range, q.resolution, (r) => r.datetime, rowTimeZone),
     rowTimeZone,
+    csvLines: copied
+      ? () => {
+          const days = bucketsPerBatch(series, 'native');
+          const parts = growingParts(q.range, days / 8, days * 4);
+          return copyPricesCsv(
+            deps.db,
+            parts.map((range) => priceQueryOver(q, range)),
+          );
+        }
+      : undefined,
   };
 }
 

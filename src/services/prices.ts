@@ -195,6 +195,11 @@ export async function getPriceKeysetPage(
   return findPrices(deps.db, { ...toQuery(q), limit: page.limit, ...(after ? { after } : {}) });
 }
 
+/** The repository query of a resolved price request without lineage parts over `range`. */
+export function priceQueryOver(q: ResolvedPriceQuery, range: TimeRange): PriceQuery {
+  return toQuery({ ...q, range });
+}
+
 /**
  * Every row of a resolved price request over `range` (a part of its range cut at bucket starts),
  * in (datetime, series, zone) order: the export's batches.

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { tableFromIPC } from 'apache-arrow';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { createYoga, createSchema } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { PRICE_ROW } from '../../src/contract/rows/prices.js';
@@ -108,6 +109,30 @@ describe('a streamed export', () => {
     await expect(res.arrayBuffer()).rejects.toThrow();
     const whole = await (await server(fakeExport([2, 3])).get('format=arrow')).arrayBuffer();
     expect(tableFromIPC(new Uint8Array(whole)).numRows).toBe(5);
+  });
+
+  it('streams Parquet row groups before the end and aborts a body cut by an error without its footer', async () => {
+    const res = await server(fakeExport([30_000, 30_000, 30_000, new Error('boom')])).get('format=parquet');
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const parts: Uint8Array[] = [];
+    const readAll = async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        parts.push(value);
+      }
+    };
+    await expect(readAll()).rejects.toThrow();
+    const received = Buffer.concat(parts);
+    expect(received.subarray(0, 4).toString()).toBe('PAR1');
+    expect(received.length).toBeGreaterThan(10_000);
+    const bytes = received.buffer.slice(received.byteOffset, received.byteOffset + received.length);
+    expect(() => parquetMetadata(bytes)).toThrow();
+    const whole = await (await server(fakeExport([30_000, 30_000, 30_000])).get('format=parquet')).arrayBuffer();
+    expect(parquetMetadata(whole).row_groups.map((g) => Number(g.num_rows))).toEqual([50_000, 40_000]);
+    const rows = await parquetReadObjects({ file: whole, columns: ['price_mwh'] });
+    expect(rows.at(-1)).toEqual({ price_mwh: 89_999 });
   });
 
   it('answers an error before the first byte as JSON', async () => {

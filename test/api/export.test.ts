@@ -61,6 +61,25 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
     expect(rows).toEqual(twin);
   });
 
+  it('writes native prices byte for byte as the /api/v1 CSV answers, CRLF lines after one header', async () => {
+    const bounds = ['2025-10-24T00:00Z', '2025-10-26T00:00Z', '2025-10-27T00:00Z'];
+    const { body } = await text(
+      `/api/v1/export/prices?resolution=native&datetime_from=${bounds[0]}&datetime_to=${bounds[2]}`,
+    );
+    let twin = '';
+    for (let i = 1; i < bounds.length; i++) {
+      const piece = (
+        await text(
+          `/api/v1/prices?resolution=native&datetime_from=${bounds[i - 1]}&datetime_to=${bounds[i]}&format=csv`,
+        )
+      ).body;
+      twin += i === 1 ? piece : piece.slice(piece.indexOf('\r\n') + 2);
+    }
+    expect(body.startsWith('datetime,bidding_zone,price_mwh,interpolated,year\r\n')).toBe(true);
+    expect(body.split('\r\n').length).toBeGreaterThan(8_000);
+    expect(body).toBe(twin);
+  });
+
   it('writes 20 days of Berlin hours (past the 14-day cap of /api/v1) as two /api/v1 answers, across the DST switch', async () => {
     const q = 'zone=DE_LU&zone=FR&resolution=1h&tz=Europe/Berlin';
     const capped = await t.get(`/api/v1/prices?${q}&datetime_from=2025-10-15&datetime_to=2025-11-04`);
@@ -232,6 +251,33 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
   });
 
   it.skipIf(backend !== 'postgres')(
+    'ends a CSV written by COPY with a #error: line after whole rows when its connection dies mid-stream',
+    async () => {
+      const res = await t.get(
+        '/api/v1/export/prices?resolution=native&datetime_from=2024-10-01&datetime_to=2025-11-01',
+      );
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let body = '';
+      while (body.split('\r\n').length < 3) body += decoder.decode((await reader.read()).value, { stream: true });
+      await t.db.rawQuery(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%/* copyPricesCsv */%' AND pid <> pg_backend_pid()",
+      );
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        body += decoder.decode(value, { stream: true });
+      }
+      const lines = body.trimEnd().split('\r\n');
+      expect(lines[0]).toBe('datetime,bidding_zone,price_mwh,interpolated,year');
+      expect(lines.at(-1)).toMatch(/^#error: export truncated: /);
+      expect(lines.length).toBeLessThan(380 * 96 * 10);
+      for (const line of lines.slice(1, -1))
+        expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z,[A-Z_0-9]+,-?[\d.]+,(true|false),\d{4}$/);
+    },
+  );
+
+  it.skipIf(backend !== 'postgres')(
     'cancels its statement when the client leaves mid-stream: nothing of it stays in pg_stat_activity',
     async () => {
       const res = await t.get(
@@ -243,7 +289,7 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
       const active = async () =>
         (
           await t.db.rawQuery<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%/* findPrices */%' AND pid <> pg_backend_pid()",
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND (query LIKE '%/* findPrices */%' OR query LIKE '%/* copyPricesCsv */%') AND pid <> pg_backend_pid()",
           )
         )[0]!.n;
       const until = Date.now() + 5_000;
@@ -316,5 +362,62 @@ describe.each(TEST_BACKENDS)('an export across the DE_AT_LU split with lineage, 
       ['2018-10-01T00:00:00+02:00', 'DE_LU', '24'],
       ['2018-10-02T00:00:00+02:00', 'DE_LU', '24'],
     ]);
+  });
+});
+
+describe.each(TEST_BACKENDS)('export price text on %s', (backend) => {
+  let t: TestApp;
+  /** Prices (EUR/MWh) at the edges of the 0.0001 rounding: ties either side of zero, tiny, long and large values. */
+  const PRICES = [
+    12.34,
+    -0.00005,
+    0.00005,
+    0.00015,
+    -0.00015,
+    -3.14158265,
+    1234.56785,
+    0,
+    -0,
+    99999.99995,
+    1e-7,
+    -1e-7,
+    0.1 + 0.2,
+    45.00004999,
+    -500,
+    3000.5,
+    2.675,
+    -2.675,
+    1.00005,
+    0.0001,
+    987654.32109876,
+    -0.00004,
+  ];
+  const FROM = Date.UTC(2025, 0, 6);
+  beforeAll(async () => {
+    t = await createTestApp(backend, 'empty');
+    const catalogue = await readCatalogue(t.db);
+    await loadPrices(
+      t.db,
+      PRICES.map((price, i) => ({
+        zoneId: catalogue.zone('FR')!.id,
+        ts: new Date(FROM + i * HOUR),
+        periodMinutes: 60,
+        priceEurMwh: price,
+        interpolated: i % 3 === 0,
+        source: 'entsoe',
+      })),
+    );
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('writes each price as the /api/v1 CSV writes it, byte for byte', async () => {
+    const q = 'resolution=native&zone=FR&datetime_from=2025-01-06T00:00Z&datetime_to=2025-01-07T00:00Z';
+    const exported = await (await t.get(`/api/v1/export/prices?${q}`)).text();
+    const twin = await (await t.get(`/api/v1/prices?${q}&format=csv`)).text();
+    const lines = exported.split('\r\n');
+    expect(lines[2]).toBe('2025-01-06T01:00:00Z,FR,0,false,2025');
+    expect(lines[3]).toBe('2025-01-06T02:00:00Z,FR,0.0001,false,2025');
+    expect(lines[10]).toBe('2025-01-06T09:00:00Z,FR,100000,true,2025');
+    expect(exported).toBe(twin);
   });
 });

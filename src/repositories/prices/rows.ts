@@ -134,6 +134,13 @@ interface RawPrice {
   interpolated: boolean;
 }
 
+/** Rows `datetime` (timestamptz), `zone` (code), `price` (float8, EUR/MWh), `interpolated` of a query, unordered. */
+export function zonedRowsSql(q: PriceQuery): Prisma.Sql {
+  return Prisma.sql`
+      SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
+      FROM (${rowsSql(q)}) r JOIN zone z ON z.id = r.zone_id${q.allZones ? Prisma.sql` AND ${ofZones(q, 'z.id')}` : Prisma.empty}`;
+}
+
 /** The statement of {@link findPrices}: rows `datetime_ms` (epoch ms), `zone`, `price` (EUR/MWh), `interpolated`. */
 export function pricesStatement(q: PriceQuery): Prisma.Sql {
   const after = q.after
@@ -141,10 +148,7 @@ export function pricesStatement(q: PriceQuery): Prisma.Sql {
     : Prisma.empty;
   const limit = q.limit !== undefined ? Prisma.sql`LIMIT ${q.limit}` : Prisma.empty;
   return Prisma.sql`
-    SELECT ${epochMs(Prisma.sql`r.datetime`)} AS datetime_ms, r.zone, r.price, r.interpolated FROM (
-      SELECT r.datetime, z.code COLLATE "C" AS zone, r.price::float8 AS price, r.interpolated
-      FROM (${rowsSql(q)}) r JOIN zone z ON z.id = r.zone_id${q.allZones ? Prisma.sql` AND ${ofZones(q, 'z.id')}` : Prisma.empty}
-    ) r
+    SELECT ${epochMs(Prisma.sql`r.datetime`)} AS datetime_ms, r.zone, r.price, r.interpolated FROM (${zonedRowsSql(q)}) r
     ${after}
     ORDER BY r.datetime, r.zone
     ${limit}`;

@@ -1,8 +1,9 @@
-/** `COPY ... FROM STDIN` over node-postgres, through pg-copy-streams. */
+/** `COPY ... FROM STDIN` and `COPY (query) TO STDOUT` over node-postgres, through pg-copy-streams. */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type { Prisma } from '../../generated/prisma/client.js';
 
 /**
  * Bytes per CopyData message. The embedded engine's wire server appends every socket read to its
@@ -19,4 +20,30 @@ function* chunks(payload: Uint8Array): Generator<Buffer> {
 /** Sends `payload` (in the format `copySql` names) to `copySql` (`COPY t (...) FROM STDIN ...`). */
 export async function copyIn(client: pg.ClientBase, copySql: string, payload: Uint8Array): Promise<void> {
   await pipeline(Readable.from(chunks(payload), { objectMode: false }), client.query(copyFrom(copySql)));
+}
+
+/** The SQL literal of a parameter value (COPY takes no parameters): timestamps, finite numbers, booleans, text, arrays of them. */
+function literal(v: unknown): string {
+  if (v instanceof Date) {
+    if (Number.isNaN(v.getTime())) throw new Error('COPY literal: invalid date');
+    return `'${v.toISOString()}'::timestamptz`;
+  }
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Error('COPY literal: non-finite number');
+    return String(v);
+  }
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'string') return `'${v.replaceAll("'", "''")}'`;
+  if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
+  throw new Error(`COPY literal: unsupported value of type ${typeof v}`);
+}
+
+/** The text of `statement` with its parameters written in as literals (for `COPY (query) TO STDOUT`). */
+export function inlinedText(statement: Prisma.Sql): string {
+  return statement.text.replace(/\$(\d+)/g, (_, i: string) => literal(statement.values[Number(i) - 1]));
+}
+
+/** The bytes of `copySql` (`COPY (query) TO STDOUT ...`) as they come (back-pressured: the server waits for reads). */
+export function copyOut(client: pg.ClientBase, copySql: string): Readable {
+  return client.query(copyTo(copySql));
 }

@@ -2,6 +2,7 @@ import { Compression, Table, transformParquetStream, WriterPropertiesBuilder } f
 import type { RowContract } from '../../contract/fields.js';
 import type { RowTimeZone } from '../../contract/json.js';
 import type { RowBatches } from '../../domain/row-batches.js';
+import { EXPORT_BATCH_ROWS } from '../../services/export.js';
 import { arrowWriter } from '../arrow.js';
 import { writeArray } from '../chunks.js';
 
@@ -19,9 +20,11 @@ function ipcOf<R>(contract: RowContract<R>, rows: readonly R[], zoneOf?: RowTime
 
 /**
  * A Parquet file of row batches, written as they are read (parquet-wasm's streaming writer, one
- * row group per batch, Snappy-compressed): the contract's Arrow columns (instants as UTC millisecond
+ * row group per {@link EXPORT_BATCH_ROWS} rows, each written out when full: the writer's default,
+ * about a million rows, would hold a year of prices until the end; Snappy-compressed): the contract's Arrow columns (instants as UTC millisecond
  * timestamps). The footer comes last, after the last batch: a body cut by an error has none, so
- * no reader takes it for a whole file.
+ * no reader takes it for a whole file (parquet-wasm ends a source that fails as one that ended,
+ * footer included: nothing it writes after a failed read is passed on).
  */
 export async function* parquetChunks<R>(
   contract: RowContract<R>,
@@ -31,9 +34,16 @@ export async function* parquetChunks<R>(
   const batches = rows[Symbol.asyncIterator]();
   const first = await batches.next();
   let pending: IteratorResult<readonly R[]> | null = first;
+  let failed: { readonly error: unknown } | undefined;
   const source = new ReadableStream({
     async pull(controller) {
-      const next = pending ?? (await batches.next());
+      let next: IteratorResult<readonly R[]>;
+      try {
+        next = pending ?? (await batches.next());
+      } catch (error) {
+        failed = { error };
+        throw error;
+      }
       pending = null;
       if (next.done) return controller.close();
       if (!next.value.length) return;
@@ -46,12 +56,14 @@ export async function* parquetChunks<R>(
   });
   const properties = new WriterPropertiesBuilder()
     .setCompression(Compression.SNAPPY)
+    .setMaxRowGroupSize(EXPORT_BATCH_ROWS)
     .setCreatedBy('eumarket-api export')
     .build();
   const reader = (await transformParquetStream(source, properties)).getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      if (failed) throw failed.error;
       if (done) return;
       yield value as Uint8Array;
     }
