@@ -201,9 +201,13 @@ export async function exportFlows(deps: ServiceDeps, input: FlowSelection): Prom
 type CiRow = Awaited<ReturnType<typeof getCiShare>> extends { rows: RowBatches<infer R> } ? R : never;
 type SummaryRow = Awaited<ReturnType<typeof getFlowTypeSummary>> extends { rows: RowBatches<infer R> } ? R : never;
 
-/** Counter-intuitive share rows of an export: REST /ci-share over any range, hourly included. */
-export async function exportCiShare(deps: ServiceDeps, input: FlowSelection): Promise<ExportRows<CiRow>> {
-  const { meta, rows, rowTimeZone } = await getCiShare(deps, { ...input, anyRange: true });
+/** Rows of an aggregate read by day or bucket start (`day`), with the hours each bucket covers. */
+function dayBuckets<R extends { day: Date }>(result: {
+  meta: Meta;
+  rows: RowBatches<R>;
+  rowTimeZone?: ((row: R) => string) | undefined;
+}): ExportRows<R> {
+  const { meta, rows, rowTimeZone } = result;
   const resolution = meta.resolution as Resolution;
   const range = meta.range as TimeRange;
   return {
@@ -215,16 +219,12 @@ export async function exportCiShare(deps: ServiceDeps, input: FlowSelection): Pr
   };
 }
 
+/** Counter-intuitive share rows of an export: REST /ci-share over any range, hourly included. */
+export async function exportCiShare(deps: ServiceDeps, input: FlowSelection): Promise<ExportRows<CiRow>> {
+  return dayBuckets(await getCiShare(deps, { ...input, anyRange: true }));
+}
+
 /** Flow-type summary rows of an export: REST /flow-type-summary over any range. */
 export async function exportFlowTypeSummary(deps: ServiceDeps, input: FlowSelection): Promise<ExportRows<SummaryRow>> {
-  const { meta, rows, rowTimeZone } = await getFlowTypeSummary(deps, { ...input, anyRange: true });
-  const resolution = meta.resolution as Resolution;
-  const range = meta.range as TimeRange;
-  return {
-    meta,
-    range,
-    resolution,
-    rows: withCovered(rows, range, resolution, (r) => r.day, rowTimeZone),
-    rowTimeZone,
-  };
+  return dayBuckets(await getFlowTypeSummary(deps, { ...input, anyRange: true }));
 }
