@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { accessOf } from '../security/client.js';
 import { json } from './errors.js';
+import { idleWriteWatch, type WriteProgress } from './idle-write-watch.js';
 
 /** A response body counts one more request against its client for each this many bytes (a declared Content-Length). */
 export const BODY_WEIGHT_BYTES = 4 * 1_024 * 1_024;
@@ -19,11 +20,9 @@ export interface InflightLimits {
 }
 
 /** Node's response as Yoga passes it in the server context (absent with `yoga.fetch`). */
-interface NodeResponse {
+interface NodeResponse extends WriteProgress {
   once(event: 'close', listener: () => void): unknown;
-  setTimeout(ms: number, callback: () => void): unknown;
   destroy(): unknown;
-  readonly writableFinished?: boolean;
 }
 
 /** What the instance has in flight: per client id, and in all. */
@@ -51,6 +50,7 @@ export function inflightLimitPlugin(limits: InflightLimits): Plugin & { readonly
   const byClient = new Map<string, number>();
   let total = 0;
   const held = new WeakMap<Request, { release(): void; weigh(extra: number): void }>();
+  const idle = limits.idleWriteMs > 0 ? idleWriteWatch(limits.idleWriteMs) : undefined;
   const take = (id: string, n: number) => {
     byClient.set(id, (byClient.get(id) ?? 0) + n);
     total += n;
@@ -102,7 +102,7 @@ export function inflightLimitPlugin(limits: InflightLimits): Plugin & { readonly
       // Subscriptions (SSE) are bounded by SUBSCRIPTIONS_PER_CLIENT, not by the slots of a request.
       if (!res || (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return slots.release();
       slots.weigh(Math.floor(Number(response.headers.get('content-length') ?? 0) / BODY_WEIGHT_BYTES));
-      if (limits.idleWriteMs > 0 && !res.writableFinished) res.setTimeout(limits.idleWriteMs, () => res.destroy());
+      if (idle && !res.writableFinished) idle.watch(res, () => res.destroy());
     },
   };
 }

@@ -17,7 +17,7 @@ describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance
     t = await createTestApp(kind, 'demo', {
       INFLIGHT_PER_CLIENT: 3,
       INFLIGHT_PER_INSTANCE: 5,
-      IDLE_WRITE_TIMEOUT_MS: 1_500,
+      IDLE_WRITE_TIMEOUT_MS: 600_000,
       TRUST_PROXY_HOPS: 1,
     });
     server = createServer(t.app.yoga);
@@ -73,5 +73,84 @@ describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance
       await sleep(200);
     }
     expect(status).toBe(200);
+  });
+});
+
+describe.each(TEST_BACKENDS)('responses whose client stops reading are ended (%s)', (kind) => {
+  const IDLE_MS = 2_000;
+  let t: TestApp;
+  let server: Server;
+  let port: number;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(kind, 'demo', {
+      INFLIGHT_PER_CLIENT: 3,
+      INFLIGHT_PER_INSTANCE: 50,
+      IDLE_WRITE_TIMEOUT_MS: IDLE_MS,
+      TRUST_PROXY_HOPS: 1,
+    });
+    server = createServer(t.app.yoga);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    server?.closeAllConnections();
+    await new Promise((done) => server?.close(done));
+    await t?.close();
+  });
+
+  /** Requests the big page as `address`; `pauseMs` > 0 stops reading for `pauseMs` after every 16th chunk, 0 never reads. */
+  function client(address: string, pauseMs: number): { closed: Promise<{ bytes: number; text: string }> } {
+    const socket = connect(port, '127.0.0.1');
+    sockets.push(socket);
+    let bytes = 0;
+    let tail = '';
+    let chunks = 0;
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      tail = (tail + chunk.toString('latin1')).slice(-64);
+      chunks += 1;
+      if (pauseMs > 0 && chunks % 16 === 0) {
+        socket.pause();
+        setTimeout(() => socket.resume(), pauseMs);
+      }
+    });
+    socket.on('connect', () => {
+      socket.write(`GET ${BIG_PAGE} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Forwarded-For: ${address}\r\n\r\n`);
+      if (pauseMs === 0) socket.pause();
+    });
+    return { closed: new Promise((done) => socket.once('close', () => done({ bytes, text: tail }))) };
+  }
+
+  const zonesStatus = async (address: string) => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/zones`, { headers: { 'x-forwarded-for': address } });
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  it('ends the responses of a client that never reads and gives its slots back while it is still connected', async () => {
+    const started = Date.now();
+    const readers = [0, 1, 2].map(() => client('192.0.2.20', 0));
+    let left = false;
+    for (const r of readers) void r.closed.then(() => (left = true));
+    await sleep(500);
+    expect(await zonesStatus('192.0.2.20')).toBe(429);
+    let status = 429;
+    while (status !== 200 && Date.now() - started < 30_000) {
+      await sleep(250);
+      status = await zonesStatus('192.0.2.20');
+    }
+    expect(status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_MS);
+    // The client never read nor closed: the server ended its responses.
+    expect(left).toBe(false);
+  });
+
+  it('lets a client that pauses for less than the idle time receive its whole page', async () => {
+    const { bytes, text } = await client('192.0.2.21', IDLE_MS / 2).closed;
+    expect(text).toMatch(/\}\s*(\r\n0\r\n\r\n)?$/);
+    expect(bytes).toBeGreaterThan(1_000_000);
   });
 });
