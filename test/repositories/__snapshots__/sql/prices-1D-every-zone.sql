@@ -14,8 +14,7 @@
       GROUP BY 1, 2 UNION ALL
       SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
       FROM price_daily d
-      WHERE d.day >= $5::date AND d.day < $6::date) s) r JOIN zone z ON z.id = r.zone_id AND z.id = ANY($7::smallint[])
-    ) r
+      WHERE d.day >= $5::date AND d.day < $6::date) s) r JOIN zone z ON z.id = r.zone_id AND z.id = ANY($7::smallint[])) r
 
     ORDER BY r.datetime, r.zone;
 

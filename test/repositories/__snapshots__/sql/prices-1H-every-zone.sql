@@ -12,8 +12,7 @@
            bool_or(p.interpolated) AS interpolated
     FROM price_point p
     WHERE p.ts >= $1 AND p.ts < $2
-    GROUP BY 1, 2) h) r JOIN zone z ON z.id = r.zone_id AND z.id = ANY($3::smallint[])
-    ) r
+    GROUP BY 1, 2) h) r JOIN zone z ON z.id = r.zone_id AND z.id = ANY($3::smallint[])) r
 
     ORDER BY r.datetime, r.zone;
 

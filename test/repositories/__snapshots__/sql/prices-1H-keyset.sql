@@ -14,8 +14,7 @@
            bool_or(p.interpolated) AS interpolated
     FROM price_point p
     WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3
-    GROUP BY 1, 2) h) r JOIN zone z ON z.id = r.zone_id
-    ) r
+    GROUP BY 1, 2) h) r JOIN zone z ON z.id = r.zone_id) r
     WHERE (r.datetime, r.zone) > ($4::timestamptz, $5)
     ORDER BY r.datetime, r.zone
     LIMIT $6;

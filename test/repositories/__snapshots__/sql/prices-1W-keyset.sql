@@ -18,8 +18,7 @@
       SELECT (d.day::timestamp AT TIME ZONE 'UTC') AS day, d.zone_id, d.weighted_sum, d.minutes, d.interpolated
       FROM price_daily d
       WHERE d.zone_id = ANY($6::smallint[]) AND d.day >= $7::date AND d.day < $8::date) s
-    GROUP BY 1, 2) r JOIN zone z ON z.id = r.zone_id
-    ) r
+    GROUP BY 1, 2) r JOIN zone z ON z.id = r.zone_id) r
     WHERE (r.datetime, r.zone) > ($9::timestamptz, $10)
     ORDER BY r.datetime, r.zone
     LIMIT $11;

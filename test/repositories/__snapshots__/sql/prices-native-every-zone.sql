@@ -7,8 +7,7 @@
       FROM (
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
     FROM price_point p
-    WHERE p.ts >= $1 AND p.ts < $2) r JOIN zone z ON z.id = r.zone_id AND z.id = ANY($3::smallint[])
-    ) r
+    WHERE p.ts >= $1 AND p.ts < $2) r JOIN zone z ON z.id = r.zone_id AND z.id = ANY($3::smallint[])) r
 
     ORDER BY r.datetime, r.zone;
 

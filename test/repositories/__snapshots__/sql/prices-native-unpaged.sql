@@ -9,8 +9,7 @@
       FROM (
     SELECT p.ts AS datetime, p.zone_id, p.price_eur_mwh AS price, p.interpolated
     FROM price_point p
-    WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3) r JOIN zone z ON z.id = r.zone_id
-    ) r
+    WHERE p.zone_id = ANY($1::smallint[]) AND p.ts >= $2 AND p.ts < $3) r JOIN zone z ON z.id = r.zone_id) r
 
     ORDER BY r.datetime, r.zone;
 
