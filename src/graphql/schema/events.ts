@@ -3,6 +3,7 @@ import { BORDERS, namedOn, ZONES } from '../../contract/params.js';
 import type { DataEvent } from '../../events/data-events.js';
 import type { HubItem } from '../../events/hub.js';
 import { AppError } from '../../errors.js';
+import { ARG_LIMITS } from '../../limits.js';
 import { builder, type GraphQLContext } from '../builder.js';
 
 const PricesPublished = builder.objectRef<DataEvent>('PricesPublished').implement({
@@ -36,7 +37,8 @@ const FlowsUpdated = builder.objectRef<DataEvent>('FlowsUpdated').implement({
   }),
 });
 
-const codes = z.array(z.string().min(1).max(40)).max(100);
+/** Zone codes or border keys to watch: the bounds of every code list argument (limits.ts). */
+const codes = z.array(z.string().min(1).max(ARG_LIMITS.codeChars)).max(ARG_LIMITS.listEntries);
 
 async function stream(ctx: GraphQLContext, keep: (e: DataEvent) => boolean): Promise<AsyncIterable<HubItem>> {
   if (!ctx.live) throw new Error('subscriptions: live events are not running');

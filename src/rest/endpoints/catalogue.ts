@@ -1,7 +1,7 @@
 import { BORDER_ROW, ZONE_ROW } from '../../contract/rows/catalogue.js';
 import { getBorders, getZones } from '../../services/catalogue.js';
 import { rowsEndpoint } from '../endpoint.js';
-import { BORDERS_EXAMPLE, ZONES_EXAMPLE } from './examples.js';
+import { BORDERS_EXAMPLE, ZONES_EXAMPLE } from '../../operations/examples.js';
 import { BORDERS, use, ZONES } from '../../contract/params.js';
 
 const CATALOGUE_META =

@@ -1,7 +1,7 @@
 import { FLOW_ROW } from '../../contract/rows/flows.js';
 import { getFlowOffsetPage } from '../../services/flows.js';
 import { rowsEndpoint } from '../endpoint.js';
-import { FLOWS_EXAMPLE } from './examples.js';
+import { FLOWS_EXAMPLE } from '../../operations/examples.js';
 import { BORDERS, FLOW_TYPES, LIMIT, OFFSET, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
 
 /** GET /api/v1/flows (docs/contract.md#endpoints). */

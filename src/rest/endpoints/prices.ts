@@ -1,7 +1,7 @@
 import { PRICE_LINEAGE_ROW, PRICE_ROW } from '../../contract/rows/prices.js';
 import { getPrices } from '../../services/prices.js';
 import { rowsEndpoint } from '../endpoint.js';
-import { PRICES_EXAMPLE } from './examples.js';
+import { PRICES_EXAMPLE } from '../../operations/examples.js';
 import { LINEAGE, RANGE, RESOLUTION, TIME_ZONE, ZONES } from '../../contract/params.js';
 
 /** GET /api/v1/prices (docs/contract.md#endpoints). */

@@ -1,19 +1,6 @@
 import type { z } from 'zod';
 import { defineRow, fieldsOf, type RowContract } from '../../contract/fields.js';
-import {
-  BORDERS,
-  FLOW_TYPES,
-  inputOf,
-  type InputOf,
-  LINEAGE,
-  namedOn,
-  type ParamRef,
-  RANGE,
-  RESOLUTION,
-  TIME_ZONE,
-  use,
-  ZONES,
-} from '../../contract/params.js';
+import { declOf, inputOf, type InputOf, LIMIT, namedOn, OFFSET, type ParamRef } from '../../contract/params.js';
 import { CI_SHARE_ROW, FLOW_TYPE_SUMMARY_ROW } from '../../contract/rows/flow-aggregates.js';
 import { FLOW_ROW } from '../../contract/rows/flows.js';
 import { PRICE_LINEAGE_ROW, PRICE_ROW } from '../../contract/rows/prices.js';
@@ -27,6 +14,10 @@ import {
   exportPrices,
 } from '../../services/export.js';
 import { restQuery } from '../params.js';
+import type { Endpoint } from '../endpoint.js';
+import { ciShareEndpoint, flowTypeSummaryEndpoint } from '../endpoints/flow-aggregates.js';
+import { flowsEndpoint } from '../endpoints/flows.js';
+import { pricesEndpoint } from '../endpoints/prices.js';
 import { exportFormatParam } from './formats.js';
 
 /** Prefix of the export paths. */
@@ -57,6 +48,11 @@ const COVERED_DOC = {
     'Hours of the bucket inside the requested range: 1 for an hour, 24 for a whole UTC day (23 or 25 for a local day across a DST switch), fewer for a partial first or last bucket. Absent at native resolution.',
 } as const;
 
+/** The parameters of a twin without its page (an export writes every row). */
+function exportParams(twin: Endpoint): readonly ParamRef[] {
+  return (twin.params ?? []).filter((ref) => declOf(ref) !== LIMIT && declOf(ref) !== OFFSET);
+}
+
 const withCovered = new WeakMap<RowContract<any>, RowContract<any>>();
 
 /** The twin's row contract, with `covered_hours` after its fields at a bucketed resolution. */
@@ -74,25 +70,27 @@ function exportContract<R>(contract: RowContract<R>, bucketed: boolean): RowCont
   return covered as RowContract<Covered<R>>;
 }
 
-function exportEndpoint<const P extends readonly ParamRef[], R>(spec: {
-  name: string;
+/** An export of `twin`'s rows: its parameters are the twin's without the page. */
+function exportEndpoint<R>(spec: {
+  twin: Endpoint;
   summary: string;
   description: string;
-  params: P;
-  contractOf: (input: InputOf<P>) => RowContract<R>;
-  rows: (deps: ServiceDeps, input: InputOf<P>) => Promise<ExportRows<R>>;
+  contractOf: (input: InputOf<readonly ParamRef[]>) => RowContract<R>;
+  rows: (deps: ServiceDeps, input: any) => Promise<ExportRows<R>>;
 }): ExportEndpoint {
+  const name = spec.twin.path.slice(spec.twin.path.lastIndexOf('/') + 1);
+  const params = exportParams(spec.twin);
   return {
-    path: `${EXPORT_PREFIX}/${spec.name}`,
-    twin: `/api/v1/${spec.name}`,
-    name: spec.name,
+    path: `${EXPORT_PREFIX}/${name}`,
+    twin: spec.twin.path,
+    name,
     summary: spec.summary,
     description: spec.description,
-    params: spec.params,
-    query: restQuery(spec.params).extend({ format: exportFormatParam }),
+    params,
+    query: restQuery(params).extend({ format: exportFormatParam }),
     async run(deps, query) {
-      const input = inputOf(spec.params, 'rest', query);
-      const exported = await namedOn('rest', spec.params, () => spec.rows(deps, input));
+      const input = inputOf(params, 'rest', query);
+      const exported = await namedOn('rest', params, () => spec.rows(deps, input));
       const contract = exportContract(spec.contractOf(input), exported.resolution !== 'native');
       return {
         exported: exported as unknown as ExportRows<unknown>,
@@ -107,47 +105,36 @@ const STREAMED =
 
 /** GET /api/v1/export/prices. */
 export const pricesExport = exportEndpoint({
-  name: 'prices',
+  twin: pricesEndpoint,
   summary: 'Export day-ahead prices',
   description: `The rows of /api/v1/prices (EUR/MWh), same parameters and order.${STREAMED}`,
-  params: [...RANGE, RESOLUTION, ZONES, TIME_ZONE, LINEAGE],
   contractOf: (input) => (input.lineage === true ? PRICE_LINEAGE_ROW : PRICE_ROW),
   rows: exportPrices,
 });
 
 /** GET /api/v1/export/flows. */
 export const flowsExport = exportEndpoint({
-  name: 'flows',
+  twin: flowsEndpoint,
   summary: 'Export flow classifications',
   description: `The rows of /api/v1/flows (MW, EUR/MWh), every page in order.${STREAMED}`,
-  params: [
-    ...RANGE,
-    RESOLUTION,
-    BORDERS,
-    use(ZONES, { rest: 'Zone on either side of the border (code or EIC); repeat for several.' }),
-    FLOW_TYPES,
-    TIME_ZONE,
-  ],
   contractOf: () => FLOW_ROW,
   rows: exportFlows,
 });
 
 /** GET /api/v1/export/ci-share. */
 export const ciShareExport = exportEndpoint({
-  name: 'ci-share',
+  twin: ciShareEndpoint,
   summary: 'Export counter-intuitive flow share',
   description: `The rows of /api/v1/ci-share (hourly buckets at native and 1H).${STREAMED}`,
-  params: [...RANGE, RESOLUTION, ZONES, TIME_ZONE],
   contractOf: () => CI_SHARE_ROW,
   rows: exportCiShare,
 });
 
 /** GET /api/v1/export/flow-type-summary. */
 export const flowTypeSummaryExport = exportEndpoint({
-  name: 'flow-type-summary',
+  twin: flowTypeSummaryEndpoint,
   summary: 'Export the flow-type breakdown',
   description: `The rows of /api/v1/flow-type-summary (never finer than 1D).${STREAMED}`,
-  params: [...RANGE, RESOLUTION, BORDERS, TIME_ZONE],
   contractOf: () => FLOW_TYPE_SUMMARY_ROW,
   rows: exportFlowTypeSummary,
 });

@@ -1,4 +1,4 @@
-import type { EndpointExample } from '../endpoint.js';
+import type { EndpointExample } from '../rest/endpoint.js';
 
 type Pagination = { total: number; limit: number; offset: number; next_offset: number | null } | null;
 
