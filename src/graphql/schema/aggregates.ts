@@ -9,6 +9,7 @@ import type { RowTimeZone } from '../../contract/json.js';
 import { inTimeZone } from '../rows/zoned.js';
 import { allRows, type Rows } from '../../domain/row-batches.js';
 import { OPERATIONS } from '../../operations/index.js';
+import type { Operation } from '../../operations/operation.js';
 
 /** A service result as GraphQL parent: rows tagged with their time zone under `timeZone`. */
 async function zoned<R>(
@@ -36,22 +37,36 @@ function resultType<R>(name: string, description: string, row: ObjectRef<any, R>
 /** What the price KPIs are statistics of: hourly means (default) or the published periods. */
 export const PriceBasisEnum = enumType(PRICE_BASIS);
 
-/** The row object type of each declared operation. */
+/** The row object type of each declared operation, made in declaration order (the schema's type order). */
 const rowTypes = new Map(OPERATIONS.map((op) => [op, rowObjectType(op.contract)]));
 
-builder.queryFields((t) =>
-  Object.fromEntries(
-    OPERATIONS.map((op) => [
-      op.graphql.field,
-      t.field({
-        description: op.graphql.description,
-        type: resultType(op.graphql.result.name, op.graphql.result.description, rowTypes.get(op)!),
-        args: graphqlArgs(t.arg, op.params),
-        resolve: (_r, a, ctx) =>
-          withArgs(op.params, a, (input) =>
-            zoned(op.rows(ctx.deps, op.graphql.anyRange ? { ...input, anyRange: true } : input)),
-          ),
-      }),
-    ]),
-  ),
-);
+function rowTypeOf(op: Operation): ObjectRef<any, any> {
+  let ref = rowTypes.get(op);
+  if (!ref) {
+    ref = rowObjectType(op.contract);
+    rowTypes.set(op, ref);
+  }
+  return ref;
+}
+
+/** Adds the GraphQL query field of each declared operation: its arguments, description and service from the declaration. */
+export function addOperationFields(ops: readonly Operation[]): void {
+  builder.queryFields((t) =>
+    Object.fromEntries(
+      ops.map((op) => [
+        op.graphql.field,
+        t.field({
+          description: op.graphql.description,
+          type: resultType(op.graphql.result.name, op.graphql.result.description, rowTypeOf(op)),
+          args: graphqlArgs(t.arg, op.params),
+          resolve: (_r, a, ctx) =>
+            withArgs(op.params, a, (input) =>
+              zoned(op.rows(ctx.deps, op.graphql.anyRange ? { ...input, anyRange: true } : input)),
+            ),
+        }),
+      ]),
+    ),
+  );
+}
+
+addOperationFields(OPERATIONS);

@@ -1,0 +1,164 @@
+import { type GraphQLArgument, GraphQLNonNull, type GraphQLSchema } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { defineRow, fieldsOf } from '../../src/contract/fields.js';
+import { declOf, type ParamDecl, RANGE, TIME_ZONE, use, ZONES } from '../../src/contract/params.js';
+import { builder } from '../../src/graphql/builder.js';
+import { addOperationFields } from '../../src/graphql/schema/aggregates.js';
+import { schema } from '../../src/graphql/schema/index.js';
+import { toolName, toolsOf } from '../../src/mcp/tools.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+import { defineOperation, type Operation } from '../../src/operations/operation.js';
+import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
+import { operationEndpoint } from '../../src/rest/endpoints/operations.js';
+import { EXPORTS } from '../../src/rest/export/endpoints.js';
+import { buildOpenApi } from '../../src/rest/openapi.js';
+
+type OpenApiParam = { name: string; in: string; schema: Record<string, unknown> };
+type OpenApiDoc = {
+  paths: Record<string, { get?: { operationId?: string; parameters?: (OpenApiParam | { $ref: string })[] } }>;
+  components?: { parameters?: Record<string, OpenApiParam> };
+};
+
+/** The query parameters of a path in an OpenAPI document, `$ref`s resolved. */
+function openApiParams(doc: OpenApiDoc, path: string): OpenApiParam[] {
+  return (doc.paths[path]?.get?.parameters ?? []).map((p) =>
+    '$ref' in p ? doc.components!.parameters![p.$ref.split('/').pop()!]! : p,
+  );
+}
+
+/** The schema of a possibly nullable-wrapped OpenAPI parameter (`anyOf` of the value and null). */
+const valueSchema = (s: Record<string, unknown>): Record<string, unknown> =>
+  (s.anyOf as Record<string, unknown>[] | undefined)?.find((x) => x.type !== 'null') ?? s;
+
+const restParams = (op: Operation): ParamDecl[] => op.params.map(declOf).filter((p) => p.rest !== undefined);
+const graphqlParams = (op: Operation): ParamDecl[] => op.params.map(declOf).filter((p) => p.graphql !== undefined);
+const declaredDefault = (p: ParamDecl): unknown => ('default' in p ? p.default : undefined);
+const declaredBounds = (p: ParamDecl) =>
+  p.kind === 'int' || p.kind === 'float' ? { min: p.min, max: p.max } : { min: undefined, max: undefined };
+
+/** An argument's default: a GraphQL enum value is its REST spelling inside. */
+const argDefault = (a: GraphQLArgument): unknown => a.defaultValue;
+
+/** Checks that `op` is on REST/OpenAPI (booleans are `true`/`false` texts there), MCP and GraphQL with its declared names, defaults and bounds. */
+function expectOnEverySurface(op: Operation, doc: OpenApiDoc, gql: GraphQLSchema, tools: ReturnType<typeof toolsOf>) {
+  const rest = openApiParams(doc, op.path);
+  expect(rest.filter((p) => p.in === 'query' && p.name !== 'format').map((p) => p.name)).toEqual(
+    restParams(op).map((p) => p.rest),
+  );
+  for (const p of restParams(op)) {
+    const schema = valueSchema(rest.find((x) => x.name === p.rest)!.schema);
+    expect({ name: p.rest, default: schema.default, min: schema.minimum, max: schema.maximum }).toEqual({
+      name: p.rest,
+      default: p.kind === 'boolean' ? String(p.default) : declaredDefault(p),
+      ...declaredBounds(p),
+    });
+  }
+
+  const tool = tools.find((t) => t.name === toolName(op));
+  expect(tool, `MCP tool of ${op.path}`).toBeDefined();
+  const properties = tool!.inputSchema.properties as Record<string, Record<string, unknown>>;
+  for (const p of restParams(op)) {
+    expect({ name: p.rest, default: properties[p.rest!]?.default, min: properties[p.rest!]?.minimum }).toEqual({
+      name: p.rest,
+      default: declaredDefault(p),
+      min: declaredBounds(p).min,
+    });
+  }
+
+  const field = gql.getQueryType()!.getFields()[op.graphql.field];
+  expect(field, `GraphQL field ${op.graphql.field}`).toBeDefined();
+  expect(field!.args.map((a) => a.name).sort()).toEqual(
+    graphqlParams(op)
+      .map((p) => p.graphql!)
+      .sort(),
+  );
+  for (const p of graphqlParams(op)) {
+    const arg = field!.args.find((a) => a.name === p.graphql)!;
+    expect({ name: p.graphql, default: argDefault(arg), required: arg.type instanceof GraphQLNonNull }).toEqual({
+      name: p.graphql,
+      default: declaredDefault(p),
+      required: p.kind === 'int' || p.kind === 'float' || p.kind === 'boolean',
+    });
+  }
+  expect(field!.description).toBe(op.graphql.description);
+}
+
+describe('declared operations', () => {
+  const doc = buildOpenApi(ENDPOINTS, EXPORTS) as OpenApiDoc;
+  const tools = toolsOf(ENDPOINTS);
+
+  it.each(OPERATIONS.map((op) => [op.path, op] as const))(
+    '%s is on REST, OpenAPI, MCP and GraphQL with its declared names, defaults and bounds',
+    (_path, op) => {
+      expectOnEverySurface(op, doc, schema, tools);
+    },
+  );
+
+  it('an export takes exactly its twin operation’s parameters, without the page', () => {
+    for (const e of EXPORTS) {
+      const twin = ENDPOINTS.find((x) => x.path === e.twin)!;
+      const names = (twin.params ?? []).map((r) => declOf(r).rest).filter((n) => n !== 'limit' && n !== 'offset');
+      expect(openApiParams(doc, e.path).map((p) => p.name)).toEqual([...names, 'format']);
+    }
+  });
+});
+
+describe('an operation declared once in a test', () => {
+  interface EchoRow {
+    readonly zone: string;
+    readonly count: number;
+  }
+  const f = fieldsOf<EchoRow>();
+  const ECHO_ROW = defineRow<EchoRow>({
+    rest: 'EchoRow',
+    graphql: 'EchoRow',
+    description: 'A zone and a count (test only).',
+    fields: [
+      f.string((r) => r.zone, { rest: 'zone', graphql: 'zone', description: 'Zone code.' }),
+      f.int((r) => r.count, { rest: 'count', graphql: 'count', description: 'How many.' }),
+    ],
+  });
+  const TIMES = {
+    input: 'times',
+    rest: 'times',
+    graphql: 'times',
+    kind: 'int',
+    min: 2,
+    max: 7,
+    default: 3,
+    description: 'Repetitions, 2 to 7.',
+  } as const satisfies ParamDecl;
+  const echo = defineOperation({
+    path: '/api/v1/echo-test',
+    reads: ['prices'],
+    summary: 'Echo (test only)',
+    description: 'Repeats the zones (test only).',
+    params: [...RANGE, use(ZONES, { graphql: 'Echoed.' }), TIMES, TIME_ZONE],
+    contract: ECHO_ROW,
+    rows: async (_deps, input) => ({
+      meta: {} as never,
+      rows: (input.zones ?? []).map((zone) => ({ zone, count: input.times })),
+    }),
+    graphql: {
+      field: 'echoTest',
+      description: 'Repeats the zones (test only).',
+      result: { name: 'EchoTestResult', description: 'Echoed zones.' },
+    },
+  });
+
+  it('is on REST, OpenAPI, MCP and GraphQL with its names and bounds', () => {
+    const endpoint = operationEndpoint(echo);
+    const doc = buildOpenApi([endpoint]) as OpenApiDoc;
+    addOperationFields([echo]);
+    const gql = builder.toSchema({ sortSchema: false });
+    expectOnEverySurface(echo, doc, gql, toolsOf([endpoint]));
+    const times = valueSchema(openApiParams(doc, echo.path).find((p) => p.name === 'times')!.schema);
+    expect([times.minimum, times.maximum, times.default]).toEqual([2, 7, 3]);
+    expect(endpoint.query.safeParse({ times: '8' }).success).toBe(false);
+    const arg = gql
+      .getQueryType()!
+      .getFields()
+      .echoTest!.args.find((a) => a.name === 'times')!;
+    expect(arg.defaultValue).toBe(3);
+  });
+});
