@@ -21,6 +21,7 @@ import { runIngestBench } from './ingest.js';
 import { timeStartup } from './startup.js';
 import { runTransport } from './transport.js';
 import { runExportBench } from './export.js';
+import { runLargeExportBench } from './export-large.js';
 
 const CLI = {
   script: 'bench',
@@ -37,6 +38,7 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
                        (schemas <p><a>y and <p><b>y, default prefix bench_large_; 5 rounds; bench/large-compare.ts)
                        [--case <text>] only the cases whose name contains the text (e.g. price-kpis)
   --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)
+  --export --years <n> [--schema-prefix <p>] [--rounds <n>] [--case <text>]   issue 44 on <p><n>y: every border's hourly flows as CSV export against psql COPY of its SQL, an aborted export's statement, ci-share / flow-type summary / scatter at 1H over the span; the server is dist/src/main.js (npm run build:bench first; bench/export-large.ts; writes export-large.md)
   --export [--rounds <n>]   only the export cases: a year of native prices of every zone as CSV and Parquet exports against psql COPY of the same SQL (bench/export.ts; bench_large when seeded, else the demo data in bench_export; writes export.md)
   --backends           only the embedded app against the PostgreSQL one, interleaved (writes backends.md)
   --pgbouncer          also the PostgreSQL app directly against one behind PgBouncer (/usr/sbin/pgbouncer, deploy/pgbouncer.ini), interleaved`,
@@ -128,6 +130,19 @@ const connectionCounts = (list: string | undefined) => (list ?? '1').split(',').
 
 async function main(args: Args): Promise<void> {
   const seconds = args.seconds ?? (args.access ? '30' : '10');
+  if (args.export && process.argv.includes('--years')) {
+    const years = Number(args.years);
+    const text = await runLargeExportBench({
+      pgUrl: args['pg-url']!,
+      rounds: Number(args.rounds),
+      schema: `${args['schema-prefix']}${years}y`,
+      only: args.case,
+    });
+    mkdirSync('bench-results', { recursive: true });
+    writeFileSync('bench-results/export-large.md', text);
+    process.stdout.write(`${text}\n`);
+    return;
+  }
   if (args.export) {
     const text = await runExportBench({ pgUrl: args['pg-url']!, rounds: Number(args.rounds) });
     mkdirSync('bench-results', { recursive: true });

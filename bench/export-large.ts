@@ -1,0 +1,263 @@
+/**
+ * Issue 44 on a long history (`npm run bench -- --export --years 20`): every border's hourly flows
+ * over the whole stored span as the CSV export against `psql -c "COPY (<the export's own SQL>) TO
+ * STDOUT WITH CSV"` on the same rows (interleaved rounds: wall time, first byte, bytes, RSS growth
+ * of the server process), a client that aborts mid-stream (time until the export's statement has
+ * left `pg_stat_activity`), and ci-share, flow-type summary and scatter at 1H over the span. The
+ * server is `dist/src/main.js` in a process of its own (build with `npm run build:bench`), reading
+ * the schema `<prefix><years>y` (seeded by `node dist/src/cli/seed.js --large --years <years>`).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { testConfig } from '../src/config.js';
+import { openPostgres } from '../src/db/client.js';
+import type { FlowQuery } from '../src/repositories/flows/rows-sql.js';
+import { flowRowsStatement } from '../src/repositories/flows/rows.js';
+import type { Prisma } from '../src/generated/prisma/client.js';
+
+export interface LargeExportBenchOptions {
+  readonly pgUrl: string;
+  readonly rounds: number;
+  readonly schema: string;
+  /** Only the cases whose name contains this text. */
+  readonly only?: string | undefined;
+}
+
+/** SQL text of a statement with its parameters written in (for psql). */
+function inlined(statement: Prisma.Sql): string {
+  const literal = (v: unknown): string => {
+    if (v instanceof Date) return `'${v.toISOString()}'::timestamptz`;
+    if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
+    if (typeof v === 'number') return String(v);
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    return `'${String(v).replaceAll("'", "''")}'`;
+  };
+  return statement.text.replace(/\$(\d+)/g, (_, i) => literal(statement.values[Number(i) - 1]));
+}
+
+interface Run {
+  readonly ms: number;
+  readonly firstByteMs: number;
+  readonly bytes: number;
+  /** Peak VmRSS of the server during the run less its VmRSS before (MB). */
+  readonly rssGrowthMb: number;
+}
+
+/** VmRSS of a process (bytes). */
+function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m?.[1] ?? 0) * 1024;
+}
+
+/** Reads an URL to its end: wall time, first body byte, bytes, the server's RSS growth (sampled every 20 ms). */
+async function download(url: string, serverPid: number): Promise<Run> {
+  const rss0 = rssOf(serverPid);
+  let peak = rss0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(serverPid));
+  }, 20);
+  const start = performance.now();
+  try {
+    const res = await fetch(url);
+    const reader = res.body!.getReader();
+    let first = 0;
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!first) first = performance.now() - start;
+      bytes += value.byteLength;
+    }
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    return { ms: performance.now() - start, firstByteMs: first, bytes, rssGrowthMb: (peak - rss0) / 2 ** 20 };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** `psql -c "COPY (sql) TO STDOUT WITH CSV"`: wall time, first byte and bytes. */
+function copy(pgUrl: string, schema: string, sql: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    let first = 0;
+    let bytes = 0;
+    const child = spawn('psql', [
+      pgUrl,
+      '-X',
+      '-q',
+      '-c',
+      `SET search_path TO ${schema}`,
+      '-c',
+      `COPY (${sql}) TO STDOUT WITH CSV`,
+    ]);
+    child.stdout.on('data', (b: Buffer) => {
+      if (!first) first = performance.now() - start;
+      bytes += b.byteLength;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ ms: performance.now() - start, firstByteMs: first, bytes, rssGrowthMb: 0 })
+        : reject(new Error(`psql exited ${code}`)),
+    );
+  });
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const spread = (xs: readonly number[], digits = 0) =>
+  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Starts `dist/src/main.js` on a free port for `schema`; resolves once it answers /health. */
+async function startServer(pgUrl: string, schema: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: pgUrl,
+      DATABASE_SCHEMA: schema,
+      RESPONSE_CACHE: 'false',
+      RATE_LIMIT_CAPACITY: '100000000',
+      RATE_LIMIT_REFILL_PER_SECOND: '100000',
+      REQUEST_TIMEOUT_MS: '600000',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      REDIS_URL: '',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 600; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  child.kill();
+  throw new Error('server did not start');
+}
+
+/**
+ * Aborts a flows export after its first `afterBytes` bytes, then polls pg_stat_activity every
+ * 20 ms until no statement named `statement` is active: ms from the abort until then.
+ */
+async function cancelCase(url: string, pgUrl: string, statement: string, afterBytes: number): Promise<number> {
+  const probe = await openPostgres(testConfig({ DATABASE_URL: pgUrl, DATABASE_SCHEMA: 'public' }), pgUrl);
+  try {
+    const controller = new AbortController();
+    const res = await fetch(url, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    let bytes = 0;
+    while (bytes < afterBytes) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error('export ended before the abort');
+      bytes += value.byteLength;
+    }
+    const active = async () => {
+      const [r] = await probe.rawQuery<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%${statement}%' AND query NOT LIKE '%pg_stat_activity%'`,
+      );
+      return r!.n;
+    };
+    if (!(await active())) throw new Error(`no ${statement} active before the abort`);
+    const at = performance.now();
+    controller.abort();
+    for (;;) {
+      if (!(await active())) return performance.now() - at;
+      if (performance.now() - at > 30_000) return Number.POSITIVE_INFINITY;
+      await sleep(20);
+    }
+  } finally {
+    await probe.close();
+  }
+}
+
+/** Runs the long-history export cases and returns their Markdown report. */
+export async function runLargeExportBench(opts: LargeExportBenchOptions): Promise<string> {
+  const { pgUrl, schema } = opts;
+  const db = await openPostgres(testConfig({ DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema }), pgUrl);
+  const [span] = await db.rawQuery<{ first: Date; last: Date }>(
+    'SELECT min(ts) AS first, max(ts) AS last FROM border_hour',
+  );
+  await db.close();
+  const from = new Date(Math.ceil(span!.first.getTime() / 86_400_000) * 86_400_000);
+  const to = new Date(Math.floor(span!.last.getTime() / 86_400_000) * 86_400_000);
+  const range = `datetime_from=${from.toISOString()}&datetime_to=${to.toISOString()}`;
+  const port = 40_000 + (process.pid % 10_000);
+  const server = await startServer(pgUrl, schema, port);
+  const origin = `http://127.0.0.1:${port}`;
+  const lines: string[] = [];
+  const want = (name: string) => !opts.only || name.includes(opts.only);
+  try {
+    const flowsUrl = `${origin}/api/v1/export/flows?resolution=1H&${range}`;
+    const query: FlowQuery = { from, to, borderIds: null, flowTypes: [], resolution: '1H', basis: 'physical' };
+    const sql = inlined(flowRowsStatement(query)).replace(/\s+/g, ' ');
+    if (want('flows')) {
+      const runs: Record<'copy' | 'csv', Run[]> = { copy: [], csv: [] };
+      for (let round = 0; round < opts.rounds; round++) {
+        const order = round % 2 ? (['csv', 'copy'] as const) : (['copy', 'csv'] as const);
+        for (const side of order) {
+          runs[side].push(side === 'copy' ? await copy(pgUrl, schema, sql) : await download(flowsUrl, server.pid!));
+          console.error(`flows ${side} round ${round}: ${runs[side].at(-1)!.ms.toFixed(0)} ms`);
+        }
+      }
+      const ratio = (r: readonly Run[]) => median(r.map((x) => x.ms)) / median(runs.copy.map((x) => x.ms));
+      const row = (name: string, r: readonly Run[]) =>
+        `| ${name} | ${spread(r.map((x) => x.ms))} | ${ratio(r).toFixed(2)}x | ${spread(r.map((x) => x.firstByteMs))} | ${(median(r.map((x) => x.bytes)) / 2 ** 20).toFixed(0)} | ${name.startsWith('COPY') ? '–' : spread(r.map((x) => x.rssGrowthMb))} |`;
+      lines.push(
+        `### Export: hourly flows of every border, ${schema} ${from.toISOString().slice(0, 10)} .. ${to.toISOString().slice(0, 10)} (${opts.rounds} interleaved rounds, median (min–max))`,
+        '',
+        '| | wall ms | / COPY | first byte ms | MB | server RSS growth MB |',
+        '|---|---|---|---|---|---|',
+        row('COPY (psql) of flowRowsStatement', runs.copy),
+        row('export CSV 1H', runs.csv),
+        '',
+      );
+    }
+    if (want('cancel')) {
+      const cancels: number[] = [];
+      for (let round = 0; round < opts.rounds; round++) {
+        cancels.push(await cancelCase(flowsUrl, pgUrl, 'findFlowRows', 4 * 2 ** 20));
+        await sleep(500);
+      }
+      lines.push(
+        `Cancel (abort after 4 MB, then pg_stat_activity every 20 ms): ${spread(cancels)} ms until no findFlowRows is active.`,
+        '',
+      );
+    }
+    const aggregates = [
+      ['ci-share', `${origin}/api/v1/export/ci-share?resolution=1H&${range}`],
+      ['flow-type-summary', `${origin}/api/v1/export/flow-type-summary?resolution=1H&${range}`],
+      ['scatter', `${origin}/api/v1/flow-price-scatter?resolution=1H&${range}`],
+    ] as const;
+    const cases = aggregates.filter(([name]) => want(name));
+    if (cases.length) {
+      const runs = new Map<string, Run[]>(cases.map(([name]) => [name, []]));
+      for (let round = 0; round < opts.rounds; round++) {
+        for (const [name, url] of round % 2 ? [...cases].reverse() : cases) {
+          const run = await download(url, server.pid!).catch((err: Error) => {
+            console.error(`${name}: ${err.message}`);
+            return { ms: Number.NaN, firstByteMs: Number.NaN, bytes: 0, rssGrowthMb: Number.NaN };
+          });
+          runs.get(name)!.push(run);
+          console.error(`${name} round ${round}: ${run.ms.toFixed(0)} ms`);
+        }
+      }
+      lines.push(
+        '| request (1H, whole span) | wall ms | first byte ms | MB | server RSS growth MB |',
+        '|---|---|---|---|---|',
+        ...cases.map(([name]) => {
+          const r = runs.get(name)!;
+          return `| ${name} | ${spread(r.map((x) => x.ms))} | ${spread(r.map((x) => x.firstByteMs))} | ${(median(r.map((x) => x.bytes)) / 2 ** 20).toFixed(1)} | ${spread(r.map((x) => x.rssGrowthMb))} |`;
+        }),
+        '',
+      );
+    }
+  } finally {
+    server.kill();
+  }
+  return lines.join('\n');
+}
