@@ -5,6 +5,7 @@ import { mountChart } from './charts.js';
 import {
   applyState,
   type BorderOption,
+  hasDataIn,
   readSelection,
   renderBorderPicker,
   renderZonePicker,
@@ -40,6 +41,7 @@ import {
 import { addExports, clearExportErrors, type DataFormat, type DataSource } from './export.js';
 import { drawMap, type EuropeMap, type MapHour } from './map.js';
 import { renderBorderAnalytics, renderCi, renderKpis, renderTrade } from './panels.js';
+import { zoneColour } from './colours.js';
 import { ClockQuery, StartQuery } from './queries.js';
 import { renderFlows, renderPrices, renderTomorrow } from './render.js';
 import { readState, writeState } from './state.js';
@@ -137,7 +139,18 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     byId('range-error').textContent = typeof range === 'string' ? range : '';
     if (typeof range === 'string') return null;
     shown = range;
+    markBorders({ range, tz: sel.tz });
     return { range, tz: sel.tz };
+  };
+  /** The range whose borders the picker marks, `from/to` UTC ms. */
+  let marked = '';
+  const markBorders = (scope: Scope) => {
+    const utc = instants(scope);
+    if (!borders.length || marked === `${utc.from}/${utc.to}`) return;
+    marked = `${utc.from}/${utc.to}`;
+    const select = byId<HTMLSelectElement>('border-select');
+    const withData = new Set(borders.filter((b) => hasDataIn(b, utc.from, utc.to)).map((b) => b.key));
+    renderBorderPicker(select, borders, readSelection(form).border, withData);
   };
   const tzName = (scope: Scope) => zoneName(scope.tz);
   /** Series of instants as wall-clock ms of the view's zone, what the charts' axes read. */
@@ -284,8 +297,12 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   };
   const markSelection = () => {
     const sel = readSelection(form);
-    for (const g of byId('map').querySelectorAll<SVGGElement>('.zone'))
-      g.classList.toggle('selected', sel.zones.includes(g.dataset.zone ?? ''));
+    for (const g of byId('map').querySelectorAll<SVGGElement>('.zone')) {
+      const on = sel.zones.includes(g.dataset.zone ?? '');
+      g.classList.toggle('selected', on);
+      g.dataset.colour = on ? zoneColour(g.dataset.zone ?? '') : '';
+      g.querySelector('circle')?.style.setProperty('stroke', on ? zoneColour(g.dataset.zone ?? '') : null);
+    }
     for (const g of byId('map').querySelectorAll<SVGGElement>('.border'))
       g.classList.toggle('selected', g.dataset.border === sel.border);
   };
@@ -445,7 +462,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     hourMs = state.hour ? Date.parse(state.hour) : null;
     applyState(form, state);
     renderZonePicker(byId('zone-list'), catalogue.zones, new Set(state.zones));
-    renderBorderPicker(byId<HTMLSelectElement>('border-select'), borders, state.border);
+    renderBorderPicker(byId<HTMLSelectElement>('border-select'), borders, state.border, new Set());
     map = drawMap(
       byId('map'),
       catalogue.zones,
