@@ -951,6 +951,27 @@ describe('the dashboard in chromium', () => {
       expect(errors).toEqual([]);
     });
 
+  it('clears the panels for a range before DE_LU existed and offers DE_AT_LU in its place (a button)', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors } = await visit('/?zones=DE_LU,FR&border=DE_LU->FR&range=7&tz=UTC');
+    expect(Number(await attr(page, 'prices-chart', 'points'))).toBeGreaterThan(0);
+    await page.check('input[name=range][value=custom]');
+    await page.fill('#range-from', '2018-09-01');
+    await page.fill('#range-to', '2018-09-07');
+    await page.locator('#range-to').dispatchEvent('change');
+    await page.waitForSelector('#range-notice:not([hidden])');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    expect(await page.textContent('#range-notice p')).toContain('DE_LU exists from 2018-10-01');
+    for (const id of ['prices-chart', 'heatmap-chart', 'ci-chart', 'trade-chart', 'flows-chart'])
+      expect(await attr(page, id, 'points'), id).toBe('0');
+    expect(await page.$$eval('#kpi-table tbody tr', (rows) => rows.length)).toBe(0);
+    expect(await page.textContent('#flow-summary')).toContain('DE_LU – FR exists from 2018-10-01');
+    expect(await page.textContent('#range-notice button[data-replace=DE_LU][data-with=DE_AT_LU]')).toContain(
+      'Show DE_AT_LU',
+    );
+    expect(errors).toEqual([]);
+  });
+
   it('fits a 360 px wide phone screen without horizontal scrolling', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     await context.close();
