@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ZONE_COLOURS } from '../../src/dashboard/colours.js';
 import { createApiKey } from '../../src/security/api-keys.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type BuiltDashboard, buildTestDashboard } from '../support/dashboard.js';
@@ -836,6 +837,139 @@ describe('the dashboard in chromium', () => {
     expect(await page.textContent('#price-summary')).toContain('(UTC)');
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  /** The Core CCR's internal borders of the catalogue, hand-listed from the ACER/JAO Core region (src/domain/core-ccr.ts). */
+  const CORE_BORDERS = [
+    ...['AT->CZ', 'AT->DE_LU', 'AT->HU', 'AT->SI', 'BE->DE_LU', 'BE->FR', 'BE->NL', 'CZ->DE_LU', 'CZ->PL', 'CZ->SK'],
+    ...['DE_LU->FR', 'DE_LU->NL', 'DE_LU->PL', 'HR->HU', 'HR->SI', 'HU->RO', 'HU->SI', 'HU->SK', 'PL->SK'],
+  ];
+  /** Borders the API's catalogue says hold data (any stored kind) overlapping [from, to). */
+  const bordersWithData = async (from: string, to: string) =>
+    (await api('/api/v1/borders'))
+      .filter((b) => b.valid_to === null)
+      .filter((b) =>
+        Object.values(b.coverage as Record<string, { datetime_from: string; datetime_to: string } | null>).some(
+          (c) => c !== null && c.datetime_from < to && c.datetime_to > from,
+        ),
+      )
+      .map((b) => `${b.zone_a}->${b.zone_b}`)
+      .sort();
+
+  for (const [name, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', PHONE],
+  ] as const)
+    it(`at ${name} width: keeps each zone's colour in every chart and on the map, defines the four classes in the legend, marks the borders with data and flags Core borders`, async (ctx) => {
+      if (!available) return ctx.skip(MISSING);
+      const on = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+      ctx.onTestFinished(() => on.close());
+      const zones = ['DE_LU', 'FR', 'NL', 'ES', 'PL'];
+      const { page, errors } = await visit(
+        `/?zones=${zones.join(',')}&border=DE_LU->FR&range=custom&from=2025-10-24&to=2025-10-30&tz=UTC`,
+        on,
+      );
+      const colours = async (id: string) =>
+        page.evaluate((id) => {
+          const echarts = (
+            globalThis as unknown as { echarts: { getInstanceByDom(el: Element): { getOption(): unknown } } }
+          ).echarts;
+          const option = echarts.getInstanceByDom(document.getElementById(id)!).getOption() as {
+            series: { name: string; color?: string }[];
+          };
+          return Object.fromEntries(option.series.map((x) => [x.name, x.color]));
+        }, id);
+      const mapColours = () =>
+        page.$$eval('#map .zone.selected', (gs) =>
+          Object.fromEntries(
+            gs.map((g) => [g.getAttribute('data-zone'), getComputedStyle(g.querySelector('circle')!).stroke]),
+          ),
+        );
+      const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+      const expected = Object.fromEntries(zones.map((z) => [z, ZONE_COLOURS[z]]));
+      expect(expected.DE_LU).toBe('#0044cc');
+      expect(await colours('prices-chart')).toEqual(expected);
+      expect(await colours('ci-chart')).toEqual(expected);
+      expect(await mapColours()).toEqual(Object.fromEntries(zones.map((z) => [z, rgb(ZONE_COLOURS[z] ?? '')])));
+      await page.click('#zone-list input[value=BE]', { force: true });
+      await page.waitForFunction(
+        () =>
+          document.body.dataset.state === 'ready' &&
+          document.querySelector('#prices-chart')?.getAttribute('data-zones')?.includes('BE'),
+      );
+      expect(await colours('prices-chart')).toEqual({ ...expected, BE: ZONE_COLOURS.BE });
+      expect((await mapColours()).DE_LU).toBe('rgb(0, 68, 204)');
+
+      const legend = await page.$$eval('#map-legend > div', (ds) =>
+        ds.map((d) => ({
+          cls: d.getAttribute('data-class'),
+          term: d.querySelector('dt')?.textContent,
+          text: d.querySelector('dd')?.textContent ?? '',
+          width: d.getBoundingClientRect().width,
+        })),
+      );
+      const byClass = Object.fromEntries(legend.map((l) => [l.cls, l]));
+      expect(byClass.convergence?.text).toContain('toward the dearer zone below the capacity limit');
+      expect(byClass.congestion?.text).toContain('97 % or more of the NTC');
+      expect(byClass.counter_intuitive?.text).toContain('left the dearer zone for the cheaper one');
+      expect(byClass.outage?.text).toContain('an outage record covers the hour, or the NTC is 0 both ways');
+      expect(byClass.flow_based?.text).toContain('judged against the published NTC');
+      for (const l of legend) expect(l.width, String(l.cls)).toBeGreaterThan(100);
+
+      const marked = await page.$$eval('#border-select option[data-has-data=true]', (os) =>
+        os.map((o) => o.getAttribute('value') ?? '').sort(),
+      );
+      const unmarked = await page.$$eval('#border-select option[data-has-data=false]', (os) =>
+        os.map((o) => o.getAttribute('value') ?? ''),
+      );
+      const api1 = await bordersWithData('2025-10-24T00:00:00Z', '2025-10-31T00:00:00Z');
+      expect(marked).toEqual(api1);
+      expect(marked.length + unmarked.length).toBe(
+        (await api('/api/v1/borders')).filter((b) => b.valid_to === null).length,
+      );
+      expect(await page.$eval('#border-select option[value="DE_LU->FR"]', (o) => o.textContent)).toBe(
+        marked.includes('DE_LU->FR') ? '● DE_LU – FR' : 'DE_LU – FR',
+      );
+
+      const core = await page.$$eval('#map .border.flow-based', (gs) =>
+        gs.map((g) => g.getAttribute('data-border') ?? '').sort(),
+      );
+      expect(core).toEqual([...CORE_BORDERS].sort());
+      expect(await page.isVisible('#flow-based-note')).toBe(true);
+      expect(await page.textContent('#flow-based-note')).toContain('judged against the published NTC');
+      const congested = await page.$$eval('#map .border.flow-based[data-type=CONGESTION]', (gs) =>
+        gs.map((g) => g.getAttribute('aria-label') ?? ''),
+      );
+      for (const label of congested) expect(label).toContain('congestion judged against the published NTC');
+      await page.selectOption('#border-select', 'DE_LU->DK_1');
+      await page.waitForFunction(
+        () =>
+          document.body.dataset.state === 'ready' &&
+          document.querySelector('#flows-chart')?.getAttribute('data-border') === 'DE_LU->DK_1',
+      );
+      expect(await page.isVisible('#flow-based-note')).toBe(false);
+      expect(errors).toEqual([]);
+    });
+
+  it('clears the panels for a range before DE_LU existed and offers DE_AT_LU in its place (a button)', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors } = await visit('/?zones=DE_LU,FR&border=DE_LU->FR&range=7&tz=UTC');
+    expect(Number(await attr(page, 'prices-chart', 'points'))).toBeGreaterThan(0);
+    await page.check('input[name=range][value=custom]');
+    await page.fill('#range-from', '2018-09-01');
+    await page.fill('#range-to', '2018-09-07');
+    await page.locator('#range-to').dispatchEvent('change');
+    await page.waitForSelector('#range-notice:not([hidden])');
+    await page.waitForFunction(() => document.body.dataset.state === 'ready');
+    expect(await page.textContent('#range-notice p')).toContain('DE_LU exists from 2018-10-01');
+    for (const id of ['prices-chart', 'heatmap-chart', 'ci-chart', 'trade-chart', 'flows-chart'])
+      expect(await attr(page, id, 'points'), id).toBe('0');
+    expect(await page.$$eval('#kpi-table tbody tr', (rows) => rows.length)).toBe(0);
+    expect(await page.textContent('#flow-summary')).toContain('DE_LU – FR exists from 2018-10-01');
+    expect(await page.textContent('#range-notice button[data-replace=DE_LU][data-with=DE_AT_LU]')).toContain(
+      'Show DE_AT_LU',
+    );
+    expect(errors).toEqual([]);
   });
 
   it('fits a 360 px wide phone screen without horizontal scrolling', async (ctx) => {
