@@ -16,6 +16,8 @@ import {
   TimestampMillisecond,
   Utf8,
 } from 'apache-arrow';
+import type { ColumnBatch } from '../domain/columns.js';
+import { recordBatchOfColumns } from './arrow-columns.js';
 import { type Field, restFields, type RowContract } from '../contract/fields.js';
 import { type RowTimeZone, yearOf } from '../contract/json.js';
 import { zonedFormatter } from '../domain/time-zone.js';
@@ -159,6 +161,33 @@ export function arrowWriter<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>
       if (!written) writer.write(batchOf(schema, contract, []));
       writer.finish();
       yield sink.take();
+    },
+  };
+}
+
+/** How the Arrow IPC stream of column batches is written: each batch's bytes (the schema before the first), then the end. */
+export interface ColumnWriter {
+  batch(columns: ColumnBatch): Uint8Array;
+  tail(): Uint8Array;
+}
+
+/** The Arrow IPC stream of column batches under a contract's schema (columns matched by REST name). */
+export function arrowColumnWriter<R>(contract: RowContract<R>): ColumnWriter {
+  const schema = arrowSchema(contract);
+  const sink = new Collector();
+  const writer = new RecordBatchStreamWriter({ autoDestroy: false });
+  writer.reset(sink, schema);
+  let written = false;
+  return {
+    batch(columns) {
+      writer.write(recordBatchOfColumns(schema, columns));
+      written = true;
+      return sink.take();
+    },
+    tail() {
+      if (!written) writer.write(batchOf(schema, contract, []));
+      writer.finish();
+      return sink.take();
     },
   };
 }

@@ -5,12 +5,15 @@
  * partial first or last day or week is visible.
  */
 import { DAY_MS, HOUR_MS, WEEK_MS } from '../domain/calendar.js';
+import { type Column, type ColumnBatch, utcYears } from '../domain/columns.js';
 import type { FlowRecord, PriceRecord } from '../domain/records.js';
 import type { Resolution } from '../domain/resolution.js';
 import { bucketBatches, type BucketBounds, RowBatches, readInBatches, splitAt } from '../domain/row-batches.js';
 import type { TimeRange } from '../domain/time.js';
 import { findFlowRows } from '../repositories/flows/rows.js';
+import { copyPriceColumns, type PriceColumns } from '../repositories/prices/column-copy.js';
 import { copyPricesCsv } from '../repositories/prices/csv-copy.js';
+import { rounder, WIRE_PRICE_DECIMALS } from '../domain/rounding.js';
 import { getCiShare, getFlowTypeSummary } from './aggregates.js';
 import type { ServiceDeps } from './context.js';
 import type { FlowSelection } from './flow-filter.js';
@@ -38,6 +41,11 @@ export interface ExportRows<R> {
    * CSV writer gives for {@link rows}, read instead of them (then {@link rows} is never read).
    */
   readonly csvLines?: (() => AsyncIterable<Uint8Array>) | undefined;
+  /**
+   * Where the database can give them as columns: the rows of {@link rows} (their REST fields and
+   * `time_zone`, prices rounded as written), read instead of them by the typed formats.
+   */
+  readonly columns?: (() => AsyncIterable<ColumnBatch>) | undefined;
 }
 
 /** Batches made on the first read: rows read instead by another path start no statement. */
@@ -137,6 +145,28 @@ export function growingParts(range: TimeRange, first: number, most: number): Tim
   return splitAt(range, cuts);
 }
 
+const wirePrice = rounder(WIRE_PRICE_DECIMALS);
+
+/** A batch of native UTC price rows as the columns of REST /prices (and `time_zone`): prices rounded as written. */
+function priceColumnBatch(c: PriceColumns): ColumnBatch {
+  const price = c.price;
+  for (let i = 0; i < price.length; i++) price[i] = wirePrice(price[i]!);
+  return {
+    length: c.length,
+    columns: new Map<string, Column>([
+      ['datetime', { kind: 'timestamp', ms: c.datetimeMs }],
+      ['bidding_zone', c.zone],
+      ['price_mwh', { kind: 'float', values: price }],
+      ['interpolated', { kind: 'bool', values: c.interpolated }],
+      ['year', { kind: 'int', values: utcYears(c.datetimeMs) }],
+      ['time_zone', { kind: 'constant', value: 'UTC' }],
+    ]),
+  };
+}
+
+/** Rows of the first column batch of an export (a day and a half of 30 zones' quarter hours): a first byte soon. */
+const FIRST_COLUMN_ROWS = 4_096;
+
 /** Day-ahead prices (EUR/MWh) of an export: the rows of REST /prices over any range at any resolution. */
 export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promise<ExportRows<PriceRecord>> {
   const q = resolvePriceQuery(deps, { ...input, anyRange: true });
@@ -171,6 +201,15 @@ export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promi
             deps.db,
             parts.map((range) => priceQueryOver(q, range)),
           );
+        }
+      : undefined,
+    columns: copied
+      ? async function* () {
+          const days = bucketsPerBatch(series, 'native');
+          const parts = growingParts(q.range, days / 8, days * 4);
+          const queries = parts.map((range) => priceQueryOver(q, range));
+          for await (const c of copyPriceColumns(deps.db, queries, FIRST_COLUMN_ROWS, EXPORT_BATCH_ROWS))
+            yield priceColumnBatch(c);
         }
       : undefined,
   };

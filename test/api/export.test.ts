@@ -17,6 +17,34 @@ const readCsv = (text: string): Row[] => parse(text, { columns: true, skip_empty
 /** Rows without the export's covered_hours column. */
 const withoutCovered = (rows: readonly Row[]) => rows.map(({ covered_hours: _c, ...rest }) => rest);
 
+/** Arrow and Parquet rows of an export as CSV text fields (timestamps as the CSV's UTC seconds). */
+const typedAsCsv = (r: Record<string, unknown>): Row => ({
+  datetime: new Date(Number(r.datetime instanceof Date ? r.datetime.getTime() : r.datetime))
+    .toISOString()
+    .replace('.000Z', 'Z'),
+  bidding_zone: String(r.bidding_zone),
+  price_mwh: String(r.price_mwh),
+  interpolated: String(r.interpolated),
+  year: String(r.year),
+});
+
+/** The rows of an export's Arrow and Parquet answers, read by apache-arrow and hyparquet. */
+async function typedRows(
+  t: TestApp,
+  q: string,
+): Promise<{ arrow: Record<string, unknown>[]; parquet: Record<string, unknown>[] }> {
+  const arrow = await t.get(`/api/v1/export/prices?${q}&format=arrow`);
+  expect(arrow.status).toBe(200);
+  const table = tableFromIPC(new Uint8Array(await arrow.arrayBuffer()));
+  const parquet = await t.get(`/api/v1/export/prices?${q}&format=parquet`);
+  expect(parquet.status).toBe(200);
+  const file = await parquet.arrayBuffer();
+  return {
+    arrow: table.toArray().map((r: any) => r.toJSON()),
+    parquet: (await parquetReadObjects({ file })) as Record<string, unknown>[],
+  };
+}
+
 describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
   let t: TestApp;
   const text = async (path: string, init?: RequestInit) => {
@@ -152,6 +180,31 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
     expect(rows.find((r) => r.day === '2025-10-26')?.covered_hours).toBe('25');
   });
 
+  it('writes native prices of every zone over the October DST switch as Arrow and Parquet, value for value the CSV rows', async () => {
+    const q = 'resolution=native&datetime_from=2025-10-25T21:15Z&datetime_to=2025-10-26T03:00Z';
+    const csv = readCsv((await text(`/api/v1/export/prices?${q}`)).body);
+    expect(csv.length).toBeGreaterThan(500);
+    const { arrow, parquet } = await typedRows(t, q);
+    expect(arrow.map(typedAsCsv)).toEqual(csv);
+    expect(parquet.map(typedAsCsv)).toEqual(csv);
+    expect(new Set([...arrow, ...parquet].map((r) => r.time_zone))).toEqual(new Set(['UTC']));
+  });
+
+  it('writes an empty range as Arrow and Parquet of no rows with the columns', async () => {
+    const q = 'resolution=native&zone=FR&datetime_from=2030-01-01&datetime_to=2030-01-02';
+    const arrow = await t.get(`/api/v1/export/prices?${q}&format=arrow`);
+    const table = tableFromIPC(new Uint8Array(await arrow.arrayBuffer()));
+    expect(table.numRows).toBe(0);
+    expect(table.schema.fields.map((f) => f.name)).toEqual([
+      'datetime',
+      'bidding_zone',
+      'price_mwh',
+      'interpolated',
+      'year',
+      'time_zone',
+    ]);
+  });
+
   it('writes Arrow that apache-arrow reads back as the CSV rows', async () => {
     const q = 'zone=DE_LU&resolution=1H&datetime_from=2025-10-01&datetime_to=2025-10-03';
     const arrow = await t.get(`/api/v1/export/prices?${q}&format=arrow`);
@@ -278,23 +331,25 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
   );
 
   it.skipIf(backend !== 'postgres')(
-    'cancels its statement when the client leaves mid-stream: nothing of it stays in pg_stat_activity',
+    'cancels its statement when the client leaves mid-stream (CSV and Parquet): nothing of it stays in pg_stat_activity',
     async () => {
-      const res = await t.get(
-        '/api/v1/export/prices?resolution=native&datetime_from=2024-10-01&datetime_to=2025-11-01',
-      );
-      const reader = res.body!.getReader();
-      await reader.read();
-      await reader.cancel();
       const active = async () =>
         (
           await t.db.rawQuery<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND (query LIKE '%/* findPrices */%' OR query LIKE '%/* copyPricesCsv */%') AND pid <> pg_backend_pid()",
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND (query LIKE '%/* findPrices */%' OR query LIKE '%/* copyPricesCsv */%' OR query LIKE '%/* copyPriceColumns */%') AND pid <> pg_backend_pid()",
           )
         )[0]!.n;
-      const until = Date.now() + 5_000;
-      while ((await active()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      expect(await active()).toBe(0);
+      for (const format of ['csv', 'parquet']) {
+        const res = await t.get(
+          `/api/v1/export/prices?resolution=native&datetime_from=2024-10-01&datetime_to=2025-11-01&format=${format}`,
+        );
+        const reader = res.body!.getReader();
+        await reader.read();
+        await reader.cancel();
+        const until = Date.now() + 5_000;
+        while ((await active()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        expect(await active(), format).toBe(0);
+      }
     },
   );
 });
@@ -419,5 +474,16 @@ describe.each(TEST_BACKENDS)('export price text on %s', (backend) => {
     expect(lines[3]).toBe('2025-01-06T02:00:00Z,FR,0.0001,false,2025');
     expect(lines[10]).toBe('2025-01-06T09:00:00Z,FR,100000,true,2025');
     expect(exported).toBe(twin);
+  });
+
+  it('writes each price to Arrow and Parquet as the number the CSV text reads back to (a rounded tiny negative as -0)', async () => {
+    const q = 'resolution=native&zone=FR&datetime_from=2025-01-06T00:00Z&datetime_to=2025-01-07T00:00Z';
+    const csv = readCsv(await (await t.get(`/api/v1/export/prices?${q}`)).text());
+    expect(csv).toHaveLength(PRICES.length);
+    const { arrow, parquet } = await typedRows(t, q);
+    for (const rows of [arrow, parquet]) {
+      expect(rows.map((r) => (r.price_mwh as number) + 0)).toEqual(csv.map((c) => Number(c.price_mwh)));
+      expect(rows.map(typedAsCsv)).toEqual(csv.map((c) => ({ ...c, price_mwh: String(Number(c.price_mwh)) })));
+    }
   });
 });

@@ -3,13 +3,10 @@
  * export's fast path, byte for byte the text of the row writer (src/rest/csv.ts) for UTC rows
  * without lineage.
  */
-import type { Readable } from 'node:stream';
 import type { Database } from '../../db/client.js';
-import { cancelRequest } from '../../db/pooler.js';
-import { currentRequestSignal } from '../../deadline.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { namedText } from '../sql/executor.js';
-import { copyOut, inlinedText } from '../sql/pg-copy.js';
+import { COPY_END, copyEach } from '../sql/copy-out.js';
+import { inlinedText } from '../sql/pg-copy.js';
 import { type PriceQuery, zonedRowsSql } from './rows.js';
 
 /**
@@ -50,54 +47,21 @@ function crlf(chunk: Buffer): Buffer {
 }
 
 /**
- * The CSV lines (no header) of each query in turn, one `COPY` each on one pooled connection, as
- * PostgreSQL writes them (back-pressured), in chunks of whole lines (a marker written after a
- * failure starts a line of its own). The request signal current at the first read (the
- * export's) cancels the running COPY; a connection left mid-COPY is discarded, not pooled (its
- * late errors, a termination, still heard here).
+ * The CSV lines (no header) of each query in turn, one `COPY` each on one pooled connection
+ * ({@link copyEach}: cancelled by the export's signal), in chunks of whole lines (a marker written
+ * after a failure starts a line of its own).
  */
 export async function* copyPricesCsv(db: Database, queries: readonly PriceQuery[]): AsyncGenerator<Buffer> {
-  if (db.kind !== 'postgres' || !db.pool) throw new Error('COPY TO STDOUT needs a PostgreSQL pool');
-  const signal = currentRequestSignal();
-  signal?.throwIfAborted();
-  const client = await db.pool.connect();
-  let finished = false;
-  let cancelling: Promise<void> | undefined;
-  const cancel = () => {
-    cancelling ??= cancelRequest(client).catch(() => undefined);
-  };
-  let copying: Readable | undefined;
-  let broken: Error | undefined;
-  const onError = (err: Error) => {
-    broken = err;
-    copying?.destroy(err);
-  };
-  client.on('error', onError);
-  signal?.addEventListener('abort', cancel, { once: true });
-  try {
-    for (const q of queries) {
-      signal?.throwIfAborted();
-      const text = namedText(
-        'copyPricesCsv',
-        Prisma.raw(`COPY (${inlinedText(pricesCsvStatement(q))}) TO STDOUT WITH CSV`),
-      );
-      let rest: Buffer | undefined;
-      if (broken) throw broken;
-      copying = copyOut(client, text);
-      for await (const chunk of copying) {
-        const bytes = rest ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
-        const end = bytes.lastIndexOf(LF) + 1;
-        rest = end < bytes.length ? bytes.subarray(end) : undefined;
-        if (end > 0) yield crlf(bytes.subarray(0, end));
-      }
+  const statements = queries.map((q) => `COPY (${inlinedText(pricesCsvStatement(q))}) TO STDOUT WITH CSV`);
+  let rest: Buffer | undefined;
+  for await (const chunk of copyEach(db, 'copyPricesCsv', statements)) {
+    if (chunk === COPY_END) {
       if (rest) throw new Error('COPY ended inside a line');
+      continue;
     }
-    finished = true;
-  } finally {
-    signal?.removeEventListener('abort', cancel);
-    if (finished) client.off('error', onError);
-    if (!finished) cancel();
-    if (cancelling) await cancelling;
-    client.release(!finished);
+    const bytes = rest ? Buffer.concat([rest, chunk]) : chunk;
+    const end = bytes.lastIndexOf(LF) + 1;
+    rest = end < bytes.length ? bytes.subarray(end) : undefined;
+    if (end > 0) yield crlf(bytes.subarray(0, end));
   }
 }

@@ -11,6 +11,9 @@ import { accessOf } from '../../security/client.js';
 import type { TokenBucketLimiter } from '../../security/token-bucket.js';
 import type { ServiceDeps } from '../../services/context.js';
 import { matchesIfNoneMatch } from '../cache.js';
+import type { RowContract } from '../../contract/fields.js';
+import type { ColumnBatch } from '../../domain/columns.js';
+import { arrowColumnWriter } from '../arrow.js';
 import { type Chunks, writeRows } from '../chunks.js';
 import { csvColumns, csvHeader } from '../csv.js';
 import { metaHeaders } from '../meta-headers.js';
@@ -18,7 +21,7 @@ import { parseQuery, readQuery } from '../query.js';
 import { metaToWire } from '../schemas.js';
 import { EXPORTS, type ExportEndpoint } from './endpoints.js';
 import { EXPORT_CONTENT_TYPES, EXPORT_EXTENSIONS, type ExportFormat, typedContract, exportWriter } from './formats.js';
-import { parquetChunks } from './parquet.js';
+import { parquetChunks, parquetOfColumns } from './parquet.js';
 
 /** Fair-use settings of the exports. */
 export interface ExportPolicy {
@@ -103,6 +106,20 @@ async function* copiedCsv(
     count(linesIn(chunk));
     yield chunk;
   }
+}
+
+/** An Arrow IPC body of column batches, each counted into `count` as it is taken; the end marker after the last. */
+async function* arrowOfColumns<R>(
+  contract: RowContract<R>,
+  batches: AsyncIterable<ColumnBatch>,
+  count: (n: number) => void,
+): AsyncGenerator<Uint8Array> {
+  const writer = arrowColumnWriter(contract);
+  for await (const batch of batches) {
+    count(batch.length);
+    if (batch.length) yield writer.batch(batch);
+  }
+  yield writer.tail();
 }
 
 /** A promise rejected with the signal's reason when it aborts. */
@@ -232,12 +249,19 @@ export function exportPlugin(opts: {
         return new Response(null, { status, headers });
       }
       const out = format === 'parquet' ? undefined : exportWriter(format, contract, exported.rowTimeZone);
+      const typed = typedContract(contract, exported.rowTimeZone);
+      const count = (n: number) => void (rowsWritten += n);
+      const columns = (format === 'arrow' || format === 'parquet') && exported.columns;
       const written: Chunks<string | Uint8Array> =
         format === 'csv' && exported.csvLines
-          ? copiedCsv(csvHeader(csvColumns(contract)), exported.csvLines(), (n) => void (rowsWritten += n))
-          : out
-            ? writeRows(rows, out.writer)
-            : parquetChunks(typedContract(contract, exported.rowTimeZone), rows, exported.rowTimeZone);
+          ? copiedCsv(csvHeader(csvColumns(contract)), exported.csvLines(), count)
+          : columns
+            ? format === 'arrow'
+              ? arrowOfColumns(typed, columns(), count)
+              : parquetOfColumns(typed, columns(), count)
+            : out
+              ? writeRows(rows, out.writer)
+              : parquetChunks(typed, rows, exported.rowTimeZone);
       chunks = written;
       let pending: IteratorResult<string | Uint8Array> | null = await step(() => Promise.resolve(written.next()));
       const encoder = new TextEncoder();

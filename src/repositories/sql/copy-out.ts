@@ -1,0 +1,57 @@
+/** Statements written out by PostgreSQL itself (`COPY (query) TO STDOUT ...`) in turn on one pooled connection. */
+import type { Readable } from 'node:stream';
+import type { Database } from '../../db/client.js';
+import { cancelRequest } from '../../db/pooler.js';
+import { currentRequestSignal } from '../../deadline.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { namedText } from './executor.js';
+import { copyOut } from './pg-copy.js';
+
+/** What {@link copyEach} gives: a chunk of a statement's bytes, or the end of one statement. */
+export type CopyChunk = Buffer | typeof COPY_END;
+
+/** Marks the end of one statement's bytes in {@link copyEach}. */
+export const COPY_END = Symbol('copy end');
+
+/**
+ * The bytes of each `COPY ... TO STDOUT` statement in turn (named `name`), one pooled connection
+ * for all, as PostgreSQL writes them (back-pressured), each statement's followed by
+ * {@link COPY_END}. The request signal current at the first read (the export's) cancels the
+ * running COPY; a connection left mid-COPY is discarded, not pooled (its late errors, a
+ * termination, still heard here).
+ */
+export async function* copyEach(db: Database, name: string, statements: readonly string[]): AsyncGenerator<CopyChunk> {
+  if (db.kind !== 'postgres' || !db.pool) throw new Error('COPY TO STDOUT needs a PostgreSQL pool');
+  const signal = currentRequestSignal();
+  signal?.throwIfAborted();
+  const client = await db.pool.connect();
+  let finished = false;
+  let cancelling: Promise<void> | undefined;
+  const cancel = () => {
+    cancelling ??= cancelRequest(client).catch(() => undefined);
+  };
+  let copying: Readable | undefined;
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken = err;
+    copying?.destroy(err);
+  };
+  client.on('error', onError);
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    for (const statement of statements) {
+      signal?.throwIfAborted();
+      if (broken) throw broken;
+      copying = copyOut(client, namedText(name, Prisma.raw(statement)));
+      for await (const chunk of copying) yield chunk as Buffer;
+      yield COPY_END;
+    }
+    finished = true;
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+    if (finished) client.off('error', onError);
+    if (!finished) cancel();
+    if (cancelling) await cancelling;
+    client.release(!finished);
+  }
+}
