@@ -12,10 +12,21 @@ export interface ServerChild {
   readonly base: string;
   /** Log lines the server wrote to stdout or stderr at level warn or above, plus any non-JSON stderr. */
   readonly warnings: string[];
-  /** Live heap and RSS after a forced full garbage collection (bench/heap-probe.ts), bytes. */
-  liveMemory(timeoutMs?: number): Promise<{ heapUsed: number; rss: number }>;
+  /**
+   * Live heap and RSS after a forced full garbage collection (bench/heap-probe.ts), bytes, and the
+   * event loop's delay since the previous call (max and p99, ms).
+   */
+  liveMemory(timeoutMs?: number): Promise<LiveMemory>;
   /** SIGTERM, then waits for the exit (SIGKILL after `graceMs`); resolves with the exit code or signal. */
   stop(graceMs?: number): Promise<string>;
+}
+
+/** What bench/heap-probe.ts prints. */
+export interface LiveMemory {
+  readonly heapUsed: number;
+  readonly rss: number;
+  readonly loopMaxMs: number;
+  readonly loopP99Ms: number;
 }
 
 /** Environment variables the child inherits from this process; everything else comes from `env`. */
@@ -37,9 +48,13 @@ export const SERVER_COMMAND = ['node', '--expose-gc', ...SERVER_ARGS].join(' ');
  * exported in the calling shell cannot change the server's configuration, and resolves once it
  * prints its URLs and is ready. @throws Error when it exits or stays silent for `timeoutMs`.
  */
-export async function startServer(env: Record<string, string>, timeoutMs = 300_000): Promise<ServerChild> {
+export async function startServer(
+  env: Record<string, string>,
+  timeoutMs = 300_000,
+  nodeArgs: readonly string[] = [],
+): Promise<ServerChild> {
   const inherited = Object.fromEntries(INHERITED.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
-  const args = ['--expose-gc', ...SERVER_ARGS];
+  const args = ['--expose-gc', ...nodeArgs, ...SERVER_ARGS];
   const child = spawn(process.execPath, args, { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const warnings: string[] = [];
   const exited = new Promise<string>((resolve) =>
@@ -80,14 +95,20 @@ export async function startServer(env: Record<string, string>, timeoutMs = 300_0
           out += d.toString();
           const match = PROBE_LINE.exec(out);
           if (!match?.[1]) return;
-          const probe = JSON.parse(match[1]) as { heapUsed: number; rss: number; collected: boolean };
+          const probe = JSON.parse(match[1]) as LiveMemory & { collected: boolean };
           done(probe.collected ? undefined : new Error('gc() is not exposed in the server'), probe);
         };
-        const done = (err?: Error, probe?: { heapUsed: number; rss: number }) => {
+        const done = (err?: Error, probe?: LiveMemory) => {
           clearTimeout(timer);
           child.stdout.off('data', onData);
           if (err || !probe) reject(err);
-          else resolve({ heapUsed: probe.heapUsed, rss: probe.rss });
+          else
+            resolve({
+              heapUsed: probe.heapUsed,
+              rss: probe.rss,
+              loopMaxMs: probe.loopMaxMs,
+              loopP99Ms: probe.loopP99Ms,
+            });
         };
         child.stdout.on('data', onData);
         child.kill('SIGUSR2');

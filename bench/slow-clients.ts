@@ -6,13 +6,16 @@
  */
 import { Agent, get } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { sampleProcess, startServer } from './access-server.js';
+import { loadavg } from 'node:os';
+import { type ServerChild, sampleProcess, startServer } from './access-server.js';
 
 const PAGES = 200;
 const NON_READERS = 300;
 const IDLE_WRITE_TIMEOUT_MS = 5_000;
 const HOLD_MS = 12_000;
 const DAY_MS = 86_400_000;
+/** glibc allocator settings passed on to the server when set (their effect on the RSS kept is measured). */
+const MALLOC_ENV = ['MALLOC_ARENA_MAX', 'MALLOC_TRIM_THRESHOLD_'];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
@@ -69,8 +72,6 @@ function sampleRss(base: string): { stop(): Promise<number> } {
   };
 }
 
-const rss = async (base: string) => (await sampleProcess(base, 0)).rssBytes;
-
 function summary(times: number[]): string {
   const sorted = [...times].sort((a, b) => a - b);
   const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN;
@@ -84,8 +85,8 @@ function count(statuses: readonly string[]): string {
   return [...by].map(([s, n]) => `${s}: ${n}`).join(', ');
 }
 
-/** 200 concurrent pages from one address, read in full. */
-async function pages(base: string, path: string): Promise<{ statuses: string[]; bytes: number }> {
+/** `n` concurrent pages from one address, read in full. */
+async function pages(base: string, path: string, n: number): Promise<{ statuses: string[]; bytes: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   let bytes = 0;
   const one = () =>
@@ -98,7 +99,7 @@ async function pages(base: string, path: string): Promise<{ statuses: string[]; 
         res.on('error', () => resolve('error'));
       }).on('error', () => resolve('error'));
     });
-  const statuses = await Promise.all(Array.from({ length: PAGES }, one));
+  const statuses = await Promise.all(Array.from({ length: n }, one));
   agent.destroy();
   return { statuses, bytes };
 }
@@ -127,45 +128,86 @@ async function nonReaders(base: string, path: string): Promise<string[]> {
   return statuses;
 }
 
+/**
+ * The engine's settings: PostgreSQL when `BENCH_DATABASE_URL` is set (schema `BENCH_SCHEMA`, default
+ * `bench_slow_clients`, migrated and seeded with the demo data on the first run), else the embedded
+ * engine (`BENCH_PGLITE_DIR`, default `memory://`). glibc's `MALLOC_*` settings given to the bench pass on.
+ */
+function engineEnv(): Record<string, string> {
+  const malloc = Object.fromEntries(
+    MALLOC_ENV.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k] as string]])),
+  );
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) return { ...malloc, PGLITE_DIR: process.env.BENCH_PGLITE_DIR ?? 'memory://' };
+  const schema = process.env.BENCH_SCHEMA ?? 'bench_slow_clients';
+  return { ...malloc, DATABASE_URL: url, DATABASE_SCHEMA: schema, MIGRATE_ON_START: 'true' };
+}
+
+/** The load average over the last minute, as `uptime` prints it. */
+const load = () => loadavg()[0]?.toFixed(1);
+
+/** One case between two full-GC probes: /healthz latency from here, the server's own event-loop delay and RSS. */
+async function measured<T>(server: ServerChild, name: string, run: () => Promise<T>, show: (r: T) => string) {
+  const before = await server.liveMemory();
+  const health = probeHealth(server.base);
+  const peak = sampleRss(server.base);
+  const t0 = performance.now();
+  const result = await run();
+  const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+  const [times, peakRss] = [await health.stop(), await peak.stop()];
+  const after = await server.liveMemory();
+  console.log(
+    `${name}: ${seconds} s, ${show(result)}; ${summary(times)}; server event-loop delay max ${after.loopMaxMs.toFixed(0)} ms p99 ${after.loopP99Ms.toFixed(0)} ms; ` +
+      `RSS ${mb(before.rss)} -> peak ${mb(Math.max(peakRss, after.rss))} -> ${mb(after.rss)} after a full GC (heap ${mb(after.heapUsed)}); load ${load()}`,
+  );
+  return result;
+}
+
 async function main(): Promise<void> {
-  const server = await startServer({
-    PGLITE_DIR: process.env.BENCH_PGLITE_DIR ?? 'memory://',
-    SEED_DEMO: 'true',
-    PORT: process.env.BENCH_PORT ?? '14646',
-    LOG_LEVEL: 'warn',
-    TRUST_PROXY_HOPS: '1',
-    IDLE_WRITE_TIMEOUT_MS: String(IDLE_WRITE_TIMEOUT_MS),
-  });
-  const base = server.base;
+  const engine = engineEnv();
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  console.log(
+    `engine: ${engine.DATABASE_URL ? `PostgreSQL, schema ${engine.DATABASE_SCHEMA}` : `PGlite ${engine.PGLITE_DIR}`}`,
+  );
+  const server = await startServer(
+    {
+      ...engine,
+      SEED_DEMO: 'true',
+      PORT: process.env.BENCH_PORT ?? '14646',
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY_HOPS: '1',
+      IDLE_WRITE_TIMEOUT_MS: String(IDLE_WRITE_TIMEOUT_MS),
+    },
+    undefined,
+    nodeArgs,
+  );
   const path = pagePath();
   try {
-    const probe = await fetch(`${base}${path}`);
-    const body = await probe.text();
-    console.log(`page ${path}: ${probe.status}, ${mb(body.length)}`);
+    const probe = await fetch(`${server.base}${path}`);
+    console.log(`page ${path}: ${probe.status}, ${mb((await probe.text()).length)}`);
     await sleep(2_000);
-    const before = await rss(base);
-    console.log(`RSS before ${mb(before)}`);
-
-    let health = probeHealth(base);
-    let peak = sampleRss(base);
-    const t0 = performance.now();
-    const a = await pages(base, path);
-    console.log(
-      `200 pages, one address: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${count(a.statuses)}, ${mb(a.bytes)} read; ${summary(await health.stop())}; RSS peak ${mb(await peak.stop())}`,
+    await measured(
+      server,
+      'one page alone',
+      () => pages(server.base, path, 1),
+      (r) => count(r.statuses),
     );
-    await sleep(3_000);
-    console.log(`RSS after the pages ${mb(await rss(base))}`);
-
-    health = probeHealth(base);
-    peak = sampleRss(base);
-    const b = await nonReaders(base, path);
-    console.log(
-      `300 non-readers (idle-write ${IDLE_WRITE_TIMEOUT_MS} ms, held ${HOLD_MS} ms): ${count(b)}; ${summary(await health.stop())}; RSS peak ${mb(await peak.stop())}`,
+    await measured(
+      server,
+      `${PAGES} pages, one address`,
+      () => pages(server.base, path, PAGES),
+      (r) => `${count(r.statuses)}, ${mb(r.bytes)} read`,
     );
-    await sleep(5_000);
-    console.log(`RSS 5 s after they left ${mb(await rss(base))}`);
-    const live = await server.liveMemory().catch(() => undefined);
-    if (live) console.log(`after a full GC: RSS ${mb(live.rss)}, heap ${mb(live.heapUsed)}`);
+    await measured(
+      server,
+      `${NON_READERS} non-readers (idle-write ${IDLE_WRITE_TIMEOUT_MS} ms, held ${HOLD_MS} ms, then 5 s)`,
+      async () => {
+        const statuses = await nonReaders(server.base, path);
+        await sleep(5_000);
+        return statuses;
+      },
+      count,
+    );
   } finally {
     console.log(`server exit: ${await server.stop()}`);
     if (server.warnings.length) console.log(`server warnings: ${server.warnings.slice(0, 5).join(' | ')}`);
