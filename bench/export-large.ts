@@ -13,7 +13,7 @@ import { testConfig } from '../src/config.js';
 import { openPostgres } from '../src/db/client.js';
 import type { FlowQuery } from '../src/repositories/flows/rows-sql.js';
 import { flowRowsStatement } from '../src/repositories/flows/rows.js';
-import type { Prisma } from '../src/generated/prisma/client.js';
+import { copy, download, inlined, median, type Run, spread } from './export.js';
 
 export interface LargeExportBenchOptions {
   readonly pgUrl: string;
@@ -23,89 +23,12 @@ export interface LargeExportBenchOptions {
   readonly only?: string | undefined;
 }
 
-/** SQL text of a statement with its parameters written in (for psql). */
-function inlined(statement: Prisma.Sql): string {
-  const literal = (v: unknown): string => {
-    if (v instanceof Date) return `'${v.toISOString()}'::timestamptz`;
-    if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
-    if (typeof v === 'number') return String(v);
-    if (typeof v === 'boolean') return v ? 'true' : 'false';
-    return `'${String(v).replaceAll("'", "''")}'`;
-  };
-  return statement.text.replace(/\$(\d+)/g, (_, i) => literal(statement.values[Number(i) - 1]));
-}
-
-interface Run {
-  readonly ms: number;
-  readonly firstByteMs: number;
-  readonly bytes: number;
-  /** Peak VmRSS of the server during the run less its VmRSS before (MB). */
-  readonly rssGrowthMb: number;
-}
-
 /** VmRSS of a process (bytes). */
 function rssOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(m?.[1] ?? 0) * 1024;
 }
 
-/** Reads an URL to its end: wall time, first body byte, bytes, the server's RSS growth (sampled every 20 ms). */
-async function download(url: string, serverPid: number): Promise<Run> {
-  const rss0 = rssOf(serverPid);
-  let peak = rss0;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssOf(serverPid));
-  }, 20);
-  const start = performance.now();
-  try {
-    const res = await fetch(url);
-    const reader = res.body!.getReader();
-    let first = 0;
-    let bytes = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!first) first = performance.now() - start;
-      bytes += value.byteLength;
-    }
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    return { ms: performance.now() - start, firstByteMs: first, bytes, rssGrowthMb: (peak - rss0) / 2 ** 20 };
-  } finally {
-    clearInterval(sampler);
-  }
-}
-
-/** `psql -c "COPY (sql) TO STDOUT WITH CSV"`: wall time, first byte and bytes. */
-function copy(pgUrl: string, schema: string, sql: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    let first = 0;
-    let bytes = 0;
-    const child = spawn('psql', [
-      pgUrl,
-      '-X',
-      '-q',
-      '-c',
-      `SET search_path TO ${schema}`,
-      '-c',
-      `COPY (${sql}) TO STDOUT WITH CSV`,
-    ]);
-    child.stdout.on('data', (b: Buffer) => {
-      if (!first) first = performance.now() - start;
-      bytes += b.byteLength;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0
-        ? resolve({ ms: performance.now() - start, firstByteMs: first, bytes, rssGrowthMb: 0 })
-        : reject(new Error(`psql exited ${code}`)),
-    );
-  });
-}
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const spread = (xs: readonly number[], digits = 0) =>
-  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Starts `dist/src/main.js` on a free port for `schema`; resolves once it answers /health. */
@@ -200,7 +123,9 @@ export async function runLargeExportBench(opts: LargeExportBenchOptions): Promis
       for (let round = 0; round < opts.rounds; round++) {
         const order = round % 2 ? (['csv', 'copy'] as const) : (['copy', 'csv'] as const);
         for (const side of order) {
-          runs[side].push(side === 'copy' ? await copy(pgUrl, schema, sql) : await download(flowsUrl, server.pid!));
+          runs[side].push(
+            side === 'copy' ? await copy(pgUrl, schema, sql) : await download(flowsUrl, () => rssOf(server.pid!)),
+          );
           console.error(`flows ${side} round ${round}: ${runs[side].at(-1)!.ms.toFixed(0)} ms`);
         }
       }
@@ -238,7 +163,7 @@ export async function runLargeExportBench(opts: LargeExportBenchOptions): Promis
       const runs = new Map<string, Run[]>(cases.map(([name]) => [name, []]));
       for (let round = 0; round < opts.rounds; round++) {
         for (const [name, url] of round % 2 ? [...cases].reverse() : cases) {
-          const run = await download(url, server.pid!).catch((err: Error) => {
+          const run = await download(url, () => rssOf(server.pid!)).catch((err: Error) => {
             console.error(`${name}: ${err.message}`);
             return { ms: Number.NaN, firstByteMs: Number.NaN, bytes: 0, rssGrowthMb: Number.NaN };
           });

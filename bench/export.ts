@@ -24,7 +24,7 @@ export interface ExportBenchOptions {
 }
 
 /** SQL text of a statement with its parameters written in (for psql). */
-function inlined(statement: Prisma.Sql): string {
+export function inlined(statement: Prisma.Sql): string {
   const literal = (v: unknown): string => {
     if (v instanceof Date) return `'${v.toISOString()}'::timestamptz`;
     if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
@@ -35,39 +35,45 @@ function inlined(statement: Prisma.Sql): string {
   return statement.text.replace(/\$(\d+)/g, (_, i) => literal(statement.values[Number(i) - 1]));
 }
 
-interface Run {
+/** One transfer: wall time and first byte (ms), bytes, and an RSS growth (MB) of the process the side names. */
+export interface Run {
   readonly ms: number;
   readonly firstByteMs: number;
   readonly bytes: number;
   readonly rssGrowthMb: number;
 }
 
-/** Reads an URL to its end: wall time, first byte, bytes, this process's RSS growth (sampled every 20 ms). */
-async function download(url: string): Promise<Run> {
-  const rss0 = process.memoryUsage().rss;
+/**
+ * Reads an URL to its end: wall time, first byte, bytes, and the growth of `rss` (bytes; this
+ * process's by default) sampled every 20 ms.
+ */
+export async function download(url: string, rss: () => number = () => process.memoryUsage().rss): Promise<Run> {
+  const rss0 = rss();
   let peak = rss0;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    peak = Math.max(peak, rss());
   }, 20);
   const start = performance.now();
-  const res = await fetch(url);
-  const reader = res.body!.getReader();
-  let first = 0;
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!first) first = performance.now() - start;
-    bytes += value.byteLength;
+  try {
+    const res = await fetch(url);
+    const reader = res.body!.getReader();
+    let first = 0;
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!first) first = performance.now() - start;
+      bytes += value.byteLength;
+    }
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    return { ms: performance.now() - start, firstByteMs: first, bytes, rssGrowthMb: (peak - rss0) / 2 ** 20 };
+  } finally {
+    clearInterval(sampler);
   }
-  const ms = performance.now() - start;
-  clearInterval(sampler);
-  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-  return { ms, firstByteMs: first, bytes, rssGrowthMb: (peak - rss0) / 2 ** 20 };
 }
 
 /** `psql -c "COPY (sql) TO STDOUT WITH CSV"`: wall time, first byte and bytes. */
-function copy(pgUrl: string, schema: string, sql: string): Promise<Run> {
+export function copy(pgUrl: string, schema: string, sql: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     let first = 0;
@@ -94,8 +100,8 @@ function copy(pgUrl: string, schema: string, sql: string): Promise<Run> {
   });
 }
 
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const spread = (xs: readonly number[], digits = 0) =>
+export const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const spread = (xs: readonly number[], digits = 0) =>
   `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
 /** Runs the export cases and returns their Markdown report. */
