@@ -144,23 +144,44 @@ export function arrowChunks<R>(
 
 /** How {@link arrowChunks} writes rows: record batches of each run of rows, then the end (with an empty batch when no row came). */
 export function arrowWriter<R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>): RowWriter<R, Uint8Array> {
+  const ipc = ipcStream(contract);
+  return {
+    *rows(rows) {
+      for (let at = 0; at < rows.length; at += BATCH_ROWS)
+        yield ipc.write(batchOf(ipc.schema, contract, rows.slice(at, at + BATCH_ROWS), zoneOf));
+    },
+    *tail() {
+      yield ipc.end();
+    },
+  };
+}
+
+/**
+ * An Arrow IPC stream of a contract's schema written batch by batch: each write gives the batch's
+ * bytes (the schema before the first), the end gives the end-of-stream marker (after an empty
+ * batch when none was written, so that readers see the columns).
+ */
+function ipcStream<R>(contract: RowContract<R>): {
+  readonly schema: Schema;
+  write(batch: RecordBatch): Uint8Array;
+  end(): Uint8Array;
+} {
   const schema = arrowSchema(contract);
   const sink = new Collector();
   const writer = new RecordBatchStreamWriter({ autoDestroy: false });
   writer.reset(sink, schema);
   let written = false;
   return {
-    *rows(rows) {
-      for (let at = 0; at < rows.length; at += BATCH_ROWS) {
-        writer.write(batchOf(schema, contract, rows.slice(at, at + BATCH_ROWS), zoneOf));
-        written = true;
-        yield sink.take();
-      }
+    schema,
+    write(batch) {
+      writer.write(batch);
+      written = true;
+      return sink.take();
     },
-    *tail() {
+    end() {
       if (!written) writer.write(batchOf(schema, contract, []));
       writer.finish();
-      yield sink.take();
+      return sink.take();
     },
   };
 }
@@ -173,21 +194,9 @@ export interface ColumnWriter {
 
 /** The Arrow IPC stream of column batches under a contract's schema (columns matched by REST name). */
 export function arrowColumnWriter<R>(contract: RowContract<R>): ColumnWriter {
-  const schema = arrowSchema(contract);
-  const sink = new Collector();
-  const writer = new RecordBatchStreamWriter({ autoDestroy: false });
-  writer.reset(sink, schema);
-  let written = false;
+  const ipc = ipcStream(contract);
   return {
-    batch(columns) {
-      writer.write(recordBatchOfColumns(schema, columns));
-      written = true;
-      return sink.take();
-    },
-    tail() {
-      if (!written) writer.write(batchOf(schema, contract, []));
-      writer.finish();
-      return sink.take();
-    },
+    batch: (columns) => ipc.write(recordBatchOfColumns(ipc.schema, columns)),
+    tail: () => ipc.end(),
   };
 }
