@@ -1,66 +1,23 @@
 /**
  * Stable colours: a zone's colour depends on its code only (a fixed table of the catalogue's zones;
- * an FNV-1a hash into that table for a code outside it), so ticking another zone never recolours
- * the others, and a zone has the same colour in every chart and on the map.
- *
- * The table was picked by farthest-point sampling in OKLab over the sRGB colours with a contrast of
- * 3:1 to 12:1 on white (WCAG's bound for graphics), starting from DE_LU's dark blue: the 30 zones
- * listed first (the central and northern markets) are at least 0.10 apart in OKLab (ΔE, a just
- * noticeable difference is about 0.02), all 46 at least 0.09. test/unit/dashboard-colours.test.ts
- * checks both and DE_LU's contrast.
+ * an FNV-1a hash for a code outside it), so ticking another zone never recolours the others.
  */
 
-/** The colour of each catalogue zone, `#rrggbb`; the first 30 entries are the most distinct. */
-export const ZONE_COLOURS: Readonly<Record<string, string>> = {
-  DE_LU: '#0044cc',
-  FR: '#ff5500',
-  NL: '#00aa00',
-  ES: '#dd00ff',
-  PL: '#770011',
-  AT: '#6699cc',
-  BE: '#005500',
-  CH: '#880099',
-  CZ: '#886644',
-  DK_1: '#dd2288',
-  DK_2: '#333366',
-  IT_NORD: '#8855ee',
-  SE_3: '#bb1100',
-  SE_4: '#006677',
-  NO_1: '#bb7799',
-  NO_2: '#bb8800',
-  HU: '#0077ff',
-  SK: '#008855',
-  SI: '#775588',
-  HR: '#554433',
-  RO: '#6600dd',
-  BG: '#bb77ee',
-  GR: '#ff44cc',
-  PT: '#990055',
-  FI: '#779977',
-  EE: '#bb11bb',
-  LV: '#550099',
-  LT: '#661155',
-  GB: '#ff5588',
-  IE_SEM: '#228899',
-  AL: '#4466bb',
-  BA: '#556611',
-  IT_CALA: '#bb5555',
-  IT_CNOR: '#ee0033',
-  IT_CSUD: '#778800',
-  IT_SARD: '#004444',
-  IT_SICI: '#aa00ff',
-  IT_SUD: '#7788ff',
-  ME: '#aa55aa',
-  MK: '#444499',
-  NO_3: '#222299',
-  NO_4: '#4444ff',
-  NO_5: '#0000ff',
-  RS: '#8877bb',
-  SE_1: '#883300',
-  SE_2: '#dd7766',
-};
-
-const TABLE = Object.values(ZONE_COLOURS);
+/** Twelve distinguishable colours (Tableau 10 and two more). */
+const PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+  '#17becf',
+  '#8c564b',
+];
 
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -71,9 +28,16 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-/** The colour of a zone's series and of its ring on the map, `#rrggbb`. */
+/** The catalogue's zones in code order: the fixed table, each zone takes the palette colour of its place. */
+const ZONE_ORDER =
+  'AL AT BA BE BG CH CZ DE_LU DK_1 DK_2 EE ES FI FR GB GR HR HU IE_SEM IT_CALA IT_CNOR IT_CSUD IT_NORD IT_SARD IT_SICI IT_SUD LT LV ME MK NL NO_1 NO_2 NO_3 NO_4 NO_5 PL PT RO RS SE_1 SE_2 SE_3 SE_4 SI SK'.split(
+    ' ',
+  );
+
+/** The colour of a zone's series, `#rrggbb`. */
 export function zoneColour(code: string): string {
-  return ZONE_COLOURS[code] ?? TABLE[fnv1a(code) % TABLE.length] ?? '#0044cc';
+  const place = ZONE_ORDER.indexOf(code);
+  return PALETTE[(place >= 0 ? place : fnv1a(code)) % PALETTE.length] ?? '#4e79a7';
 }
 
 /** Stops of the price scale, low (blue) to high (red). */

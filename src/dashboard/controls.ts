@@ -9,32 +9,11 @@ export interface ZoneOption {
   readonly name: string;
 }
 
-/** A stored span of one data kind, UTC ISO instants (end exclusive). */
-export interface Span {
-  readonly datetimeFrom: string;
-  readonly datetimeTo: string;
-}
-
-/** A border as the picker lists it: key `A->B` in stored orientation, and what the database holds for it. */
+/** A border as the picker lists it: key `A->B` in stored orientation. */
 export interface BorderOption {
   readonly key: string;
   readonly zoneA: { readonly code: string };
   readonly zoneB: { readonly code: string };
-  readonly coverage?: Readonly<Record<string, Span | null | string | undefined>>;
-}
-
-/**
- * Whether a border has data in `[from, to)` (UTC ms): one of its stored kinds (physical or scheduled
- * flows, NTC, outages) overlaps the range, as the catalogue's coverage tells.
- */
-export function hasDataIn(border: BorderOption, from: number, to: number): boolean {
-  return Object.values(border.coverage ?? {}).some(
-    (span) =>
-      typeof span === 'object' &&
-      span !== null &&
-      Date.parse(span.datetimeFrom) < to &&
-      Date.parse(span.datetimeTo) > from,
-  );
 }
 
 /** What the controls hold. */
@@ -72,38 +51,17 @@ export function renderZonePicker(list: HTMLElement, zones: readonly ZoneOption[]
   );
 }
 
-/**
- * Fills the border picker, `A->B` shown as `A – B`: the borders with data in the range (`withData`)
- * first, each marked `●` and `data-has-data="true"`, then the others in a group of their own.
- */
+/** Fills the border picker, `A->B` shown as `A – B`. */
 export function renderBorderPicker(
   select: HTMLSelectElement,
   borders: readonly BorderOption[],
   selected: string,
-  withData: ReadonlySet<string>,
 ): void {
-  const option = (b: BorderOption) => {
-    const data = withData.has(b.key);
-    const node = el(
-      'option',
-      { value: b.key, selected: b.key === selected },
-      `${data ? '● ' : ''}${b.zoneA.code} – ${b.zoneB.code}`,
-    );
-    node.dataset.hasData = String(data);
-    return node;
-  };
-  const group = (label: string, list: readonly BorderOption[]) => el('optgroup', { label }, ...list.map(option));
   select.replaceChildren(
-    group(
-      `With data in the range (${borders.filter((b) => withData.has(b.key)).length})`,
-      borders.filter((b) => withData.has(b.key)),
-    ),
-    group(
-      `No data in the range (${borders.filter((b) => !withData.has(b.key)).length})`,
-      borders.filter((b) => !withData.has(b.key)),
+    ...borders.map((b) =>
+      el('option', { value: b.key, selected: b.key === selected }, `${b.zoneA.code} – ${b.zoneB.code}`),
     ),
   );
-  select.dataset.withData = String(withData.size);
 }
 
 /** Reads the form: checked zones in list order, the range choice and the border key. */

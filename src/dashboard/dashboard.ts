@@ -5,7 +5,6 @@ import { mountChart } from './charts.js';
 import {
   applyState,
   type BorderOption,
-  hasDataIn,
   readSelection,
   renderBorderPicker,
   renderZonePicker,
@@ -41,7 +40,6 @@ import {
 import { addExports, clearExportErrors, type DataFormat, type DataSource } from './export.js';
 import { drawMap, type EuropeMap, type MapHour } from './map.js';
 import { renderBorderAnalytics, renderCi, renderKpis, renderTrade } from './panels.js';
-import { zoneColour } from './colours.js';
 import { ClockQuery, StartQuery } from './queries.js';
 import { renderFlows, renderPrices, renderTomorrow } from './render.js';
 import { readState, writeState } from './state.js';
@@ -87,9 +85,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     EChartsType
   >;
   let nowMs = Date.now();
-  let borders: readonly (BorderOption & { validFrom?: string | null })[] = [];
-  /** Every catalogue zone, ended ones included: when each starts and what it replaced. */
-  let zoneInfo = new Map<string, { name: string; validFrom?: string | null; predecessors: readonly string[] }>();
+  let borders: readonly BorderOption[] = [];
   let map: EuropeMap | null = null;
   let hourMs: number | null = null;
   let pending = 0;
@@ -141,88 +137,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     byId('range-error').textContent = typeof range === 'string' ? range : '';
     if (typeof range === 'string') return null;
     shown = range;
-    markBorders({ range, tz: sel.tz });
     return { range, tz: sel.tz };
-  };
-  /** The range whose borders the picker marks, `from/to` UTC ms. */
-  let marked = '';
-  const markBorders = (scope: Scope) => {
-    const utc = instants(scope);
-    if (!borders.length || marked === `${utc.from}/${utc.to}`) return;
-    marked = `${utc.from}/${utc.to}`;
-    const select = byId<HTMLSelectElement>('border-select');
-    const withData = new Set(borders.filter((b) => hasDataIn(b, utc.from, utc.to)).map((b) => b.key));
-    renderBorderPicker(select, borders, readSelection(form).border, withData);
-  };
-  /** The market (CET/CEST) day of a UTC instant, `YYYY-MM-DD`. */
-  const marketDay = (iso: string | null | undefined) =>
-    iso ? isoDay(toWall(Date.parse(iso), zoneName('market'))) : '';
-  /** Selected zones that start after the range does (UTC), with the day they start. */
-  const startsLater = (scope: Scope) => {
-    const from = instants(scope).from;
-    return readSelection(form)
-      .zones.map((code) => ({ code, info: zoneInfo.get(code) }))
-      .filter((z) => z.info?.validFrom && Date.parse(z.info.validFrom) > from);
-  };
-  const clearCharts = (ids: readonly ChartId[]) => {
-    for (const id of ids) {
-      charts[id].clear();
-      const dom = charts[id].getDom();
-      dom.dataset.points = '0';
-      dom.dataset.zones = '';
-      dom.setAttribute('aria-label', 'No data: the range starts before the zone or border exists');
-    }
-  };
-  /**
-   * Clears the zone panels (no stale charts of the previous selection) and offers, for each zone
-   * that starts after the range, its single predecessor in its place; returns whether it did.
-   */
-  const noticeEarly = (scope: Scope): boolean => {
-    const notice = byId('range-notice');
-    const early = startsLater(scope);
-    notice.hidden = early.length === 0;
-    if (!early.length) return (notice.replaceChildren(), false);
-    clearCharts(['prices', 'heatmap', 'tomorrow', 'ci', 'trade']);
-    (byId('kpi-table').querySelector('tbody') ?? byId('kpi-table')).replaceChildren();
-    const say = doc.createElement('p');
-    say.textContent = `${early.map((z) => `${z.code} exists from ${marketDay(z.info?.validFrom)}`).join('; ')}: the range starts before, so nothing is shown. Pick a later range, or:`;
-    const offers = early.flatMap((z) =>
-      (z.info?.predecessors ?? []).map((pred) => {
-        const button = doc.createElement('button');
-        button.type = 'button';
-        button.dataset.replace = z.code;
-        button.dataset.with = pred;
-        button.textContent = `Show ${pred} (${zoneInfo.get(pred)?.name ?? pred}, before ${z.code}) instead`;
-        button.addEventListener('click', () => usePredecessor(z.code, pred));
-        return button;
-      }),
-    );
-    notice.replaceChildren(say, ...offers);
-    return true;
-  };
-  /** Puts `pred` in the selection in place of `code`, adding its box to the picker when it is an ended zone. */
-  const usePredecessor = (code: string, pred: string) => {
-    const list = byId('zone-list');
-    if (!list.querySelector(`input[value="${pred}"]`)) {
-      const label = doc.createElement('label');
-      const box = Object.assign(doc.createElement('input'), { type: 'checkbox', name: 'zone', value: pred });
-      label.append(box, pred);
-      list.prepend(label);
-    }
-    const was = list.querySelector<HTMLInputElement>(`input[value="${code}"]`);
-    const now = list.querySelector<HTMLInputElement>(`input[value="${pred}"]`);
-    if (was) was.checked = false;
-    if (now) now.checked = true;
-    now?.dispatchEvent(new Event('change', { bubbles: true }));
-  };
-  /** Whether the border starts after the range; if so its panels are cleared and its summary says when it starts. */
-  const borderEarly = (scope: Scope, border: { key: string; validFrom?: string | null }): boolean => {
-    if (!border.validFrom || Date.parse(border.validFrom) <= instants(scope).from) return false;
-    clearCharts(['flows', 'shares', 'duration', 'scatter']);
-    shownScatter = null;
-    byId('flow-summary').textContent =
-      `${border.key.replace('->', ' – ')} exists from ${marketDay(border.validFrom)}: the range starts before, pick a later range or another border.`;
-    return true;
   };
   const tzName = (scope: Scope) => zoneName(scope.tz);
   /** Series of instants as wall-clock ms of the view's zone, what the charts' axes read. */
@@ -266,7 +181,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     track(async () => {
       const id = ++seq.prices;
       const scope = currentScope();
-      if (!scope || noticeEarly(scope)) return;
+      if (!scope) return;
       const { zones, resolution } = readSelection(form);
       const [rows, next] = await Promise.all([
         fetchPrices(zones, scope, resolution),
@@ -289,7 +204,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     track(async () => {
       const id = ++seq.zones;
       const scope = currentScope();
-      if (!scope || noticeEarly(scope)) return;
+      if (!scope) return;
       const data = await fetchZoneAnalytics(readSelection(form).zones, scope);
       if (id === seq.zones) showZones(data);
     });
@@ -317,7 +232,7 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       const id = ++seq.flows;
       const scope = currentScope();
       const border = selectedBorder();
-      if (!scope || !border || borderEarly(scope, border)) return;
+      if (!scope || !border) return;
       const [flows, analytics] = await Promise.all([
         fetchFlows(border.key, scope),
         fetchBorderAnalytics(border.key, scope),
@@ -369,12 +284,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   };
   const markSelection = () => {
     const sel = readSelection(form);
-    for (const g of byId('map').querySelectorAll<SVGGElement>('.zone')) {
-      const on = sel.zones.includes(g.dataset.zone ?? '');
-      g.classList.toggle('selected', on);
-      g.dataset.colour = on ? zoneColour(g.dataset.zone ?? '') : '';
-      g.querySelector('circle')?.style.setProperty('stroke', on ? zoneColour(g.dataset.zone ?? '') : null);
-    }
+    for (const g of byId('map').querySelectorAll<SVGGElement>('.zone'))
+      g.classList.toggle('selected', sel.zones.includes(g.dataset.zone ?? ''));
     for (const g of byId('map').querySelectorAll<SVGGElement>('.border'))
       g.classList.toggle('selected', g.dataset.border === sel.border);
   };
@@ -492,21 +403,12 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     const scope = currentScope();
     const border = selectedBorder();
     const { zones, resolution } = readSelection(form);
-    if (
-      !scope ||
-      !border ||
-      !map ||
-      !zones.length ||
-      !fitsOneRequest(scope, resolution) ||
-      startsLater(scope).length ||
-      (border.validFrom && Date.parse(border.validFrom) > instants(scope).from)
-    ) {
+    if (!scope || !border || !map || !zones.length || !fitsOneRequest(scope, resolution)) {
       return Promise.all([loadPrices(), loadZones(), loadFlows(), loadMap()]).then(() => undefined);
     }
     return track(async () => {
       const ids = { prices: ++seq.prices, zones: ++seq.zones, flows: ++seq.flows, map: ++seq.map };
       const at = mapHourOf(scope);
-      noticeEarly(scope);
       const view = await fetchView({
         zones,
         border: border.key,
@@ -536,16 +438,14 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     };
     setClock(start.clock);
     borders = catalogue.borders;
-    zoneInfo = new Map(start.zones.map((z) => [z.code, z]));
     const state = readState(doc.defaultView?.location.search ?? '', {
-      zones: new Set(start.zones.map((z) => z.code)),
+      zones: new Set(catalogue.zones.map((z) => z.code)),
       borders: new Set(borders.map((b) => b.key)),
     });
     hourMs = state.hour ? Date.parse(state.hour) : null;
     applyState(form, state);
-    const ended = start.zones.filter((z) => z.validTo !== null && state.zones.includes(z.code));
-    renderZonePicker(byId('zone-list'), [...ended, ...catalogue.zones], new Set(state.zones));
-    renderBorderPicker(byId<HTMLSelectElement>('border-select'), borders, state.border, new Set());
+    renderZonePicker(byId('zone-list'), catalogue.zones, new Set(state.zones));
+    renderBorderPicker(byId<HTMLSelectElement>('border-select'), borders, state.border);
     map = drawMap(
       byId('map'),
       catalogue.zones,

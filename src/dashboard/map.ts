@@ -10,7 +10,6 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries50m from 'world-atlas/countries-50m.json' with { type: 'json' };
 import { FLOW_COLOURS, FLOW_LABELS } from './charts.js';
-import { CORE_FLOW_BASED_FROM_DAY, isCoreBorder } from '../domain/core-ccr.js';
 import { priceColour } from './colours.js';
 import type { FlowTypeName } from './data.js';
 import { COUNTRY_ZONE, EUROPE_BOUNDS, ZONE_CENTROIDS } from './geo.js';
@@ -147,11 +146,7 @@ export function drawMap(
     const pa = a ? at(a) : null;
     const pb = b ? at(b) : null;
     if (!a || !b || !pa || !pb) continue;
-    const core = isCoreBorder(a, b);
-    const g = pickable(
-      svg('g', { class: core ? 'border flow-based' : 'border', 'data-border': key, 'data-type': 'none' }),
-      () => picks.border(key),
-    );
+    const g = pickable(svg('g', { class: 'border', 'data-border': key, 'data-type': 'none' }), () => picks.border(key));
     g.append(svg('line', { x1: pa[0], y1: pa[1], x2: pb[0], y2: pb[1] }), svg('path', { class: 'arrow', d: '' }));
     borderNodes.set(key, labelled(g, `Border ${a} – ${b}`));
     lines.append(g);
@@ -204,7 +199,6 @@ function drawFlow(g: SVGGElement, key: string, flow: MapFlow | undefined, label:
   if (!line || !arrow) return;
   const [a, b] = key.split('->');
   g.dataset.type = flow ? flow.type : 'none';
-  g.classList.toggle('congestion-drawn', flow?.type === 'CONGESTION');
   g.dataset.mw = flow ? String(Math.round(flow.mw)) : '';
   line.style.setProperty('stroke', flow ? FLOW_COLOURS[flow.type] : null);
   line.style.setProperty('stroke-width', flow ? (1.5 + Math.min(4, flow.mw / 1000)).toFixed(1) : null);
@@ -226,12 +220,8 @@ function drawFlow(g: SVGGElement, key: string, flow: MapFlow | undefined, label:
     `${(mx + r * Math.cos(angle + da)).toFixed(1)},${(my + r * Math.sin(angle + da)).toFixed(1)}`;
   arrow.setAttribute('d', `M${pt(7, 0)}L${pt(7, 2.5)}L${pt(7, -2.5)}Z`);
   (arrow as SVGPathElement).style.setProperty('fill', FLOW_COLOURS[flow.type]);
-  const judged =
-    flow.type === 'CONGESTION' && g.classList.contains('flow-based')
-      ? ` (a flow-based Core border since ${CORE_FLOW_BASED_FROM_DAY}: congestion judged against the published NTC, the allocated capacity)`
-      : '';
   labelled(
     g,
-    `Border ${a} – ${b}: ${Math.round(flow.mw)} MW from ${flow.from} to ${flow.to}, ${FLOW_LABELS[flow.type].toLowerCase()}${judged}, at ${label}`,
+    `Border ${a} – ${b}: ${Math.round(flow.mw)} MW from ${flow.from} to ${flow.to}, ${FLOW_LABELS[flow.type].toLowerCase()}, at ${label}`,
   );
 }

@@ -1,4 +1,3 @@
-import { CORE_FLOW_BASED_FROM_DAY, isCoreBorder } from '../domain/core-ccr.js';
 import type { EChartsType } from 'echarts/core';
 import {
   flowsOption,
@@ -114,13 +113,6 @@ export function renderFlows(flows: EChartsType, shares: EChartsType, view: Flows
     : `${a} – ${b}: no flows published in ${span(view.range)} (${view.tzName}); pick another border or range.`;
   text('flows-title', `Border flows ${a} – ${b}`);
   text('flow-summary', summary);
-  const note = document.getElementById('flow-based-note');
-  if (note) {
-    note.hidden = !isCoreBorder(a, b);
-    note.textContent = isCoreBorder(a, b)
-      ? `${a} – ${b} is a flow-based border (Core region, flow-based since the delivery day ${CORE_FLOW_BASED_FROM_DAY}): its capacity is not an NTC per border, yet congestion here is judged against the published NTC (allocated capacity), so it may be over- or under-stated.`
-      : '';
-  }
   for (const chart of [flows, shares]) {
     chart.getDom().hidden = view.hours === 0;
     chart.resize();
