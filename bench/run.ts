@@ -22,6 +22,7 @@ import { timeStartup } from './startup.js';
 import { runTransport } from './transport.js';
 import { runExportBench } from './export.js';
 import { runLargeExportBench } from './export-large.js';
+import { runDashboardBench } from './dashboard.js';
 
 const CLI = {
   script: 'bench',
@@ -40,6 +41,7 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
   --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)
   --export --years <n> [--schema-prefix <p>] [--rounds <n>] [--case <text>]   issue 44 on <p><n>y: every border's hourly flows as CSV export against psql COPY of its SQL, an aborted export's statement, ci-share / flow-type summary / scatter at 1H over the span; the server is dist/src/main.js (npm run build:bench first; bench/export-large.ts; writes export-large.md)
   --export [--rounds <n>]   only the export cases: a year of native prices of every zone as CSV and Parquet exports against psql COPY of the same SQL (bench/export.ts; bench_large when seeded, else the demo data in bench_export; writes export.md)
+  --dashboard [--rounds <n>]   only the dashboard's first render in chromium: a cold and 3 warm loads per round over the demo data on PostgreSQL (npm run build first; bench/dashboard.ts; writes dashboard.md)
   --backends           only the embedded app against the PostgreSQL one, interleaved (writes backends.md)
   --pgbouncer          also the PostgreSQL app directly against one behind PgBouncer (/usr/sbin/pgbouncer, deploy/pgbouncer.ini), interleaved`,
   options: {
@@ -64,6 +66,8 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
     keys: { type: 'string', default: '20' },
     /** Only issue 44's export cases (bench/export.ts): CSV and Parquet exports against psql COPY, `--rounds` rounds. */
     export: { type: 'boolean', default: false },
+    /** Only the dashboard's first render in chromium (bench/dashboard.ts), `--rounds` rounds. */
+    dashboard: { type: 'boolean', default: false },
     /** Only the interleaved embedded-against-PostgreSQL leg (bench/backends.ts). */
     backends: { type: 'boolean', default: false },
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
@@ -147,6 +151,13 @@ async function main(args: Args): Promise<void> {
     const text = await runExportBench({ pgUrl: args['pg-url']!, rounds: Number(args.rounds) });
     mkdirSync('bench-results', { recursive: true });
     writeFileSync('bench-results/export.md', text);
+    process.stdout.write(`${text}\n`);
+    return;
+  }
+  if (args.dashboard) {
+    const text = await runDashboardBench({ pgUrl: args['pg-url']!, rounds: Number(args.rounds), warmLoads: 3 });
+    mkdirSync('bench-results', { recursive: true });
+    writeFileSync('bench-results/dashboard.md', text);
     process.stdout.write(`${text}\n`);
     return;
   }
