@@ -50,11 +50,13 @@ export async function allRows<R>(rows: Rows<R>): Promise<readonly R[]> {
  * The results of `reads` in order. The first read starts at once; each next one when the one
  * before it is taken, so the database computes a batch while the caller writes the one before:
  * at most one read runs and two results are held. A failed read fails the iteration at its turn;
- * `return()` (a client gone) starts no further read.
+ * `return()` (a client gone) starts no further read, nor does an aborted `signal` (the request's):
+ * the next read then fails with its reason instead of starting.
  */
-export function readAhead<T>(reads: readonly (() => Promise<T>)[]): AsyncIterator<T> {
+export function readAhead<T>(reads: readonly (() => Promise<T>)[], signal?: AbortSignal): AsyncIterator<T> {
   let at = 0;
-  let pending: Promise<T> | null = reads.length ? started(reads[0]!) : null;
+  const start = (read: () => Promise<T>) => started(signal?.aborted ? () => Promise.reject(signal.reason) : read);
+  let pending: Promise<T> | null = reads.length ? start(reads[0]!) : null;
   return {
     async next(): Promise<IteratorResult<T>> {
       if (!pending) return { done: true, value: undefined };
@@ -62,7 +64,7 @@ export function readAhead<T>(reads: readonly (() => Promise<T>)[]): AsyncIterato
       pending = null;
       const value = await current;
       at += 1;
-      pending = at < reads.length ? started(reads[at]!) : null;
+      pending = at < reads.length ? start(reads[at]!) : null;
       return { done: false, value };
     },
     async return(): Promise<IteratorResult<T>> {
@@ -135,9 +137,21 @@ export function bucketBatches(range: TimeRange, unit: 'day' | 'week', size: numb
   });
 }
 
-/** The rows of `read` of each of `parts`, in order, as {@link RowBatches} read one ahead. */
-export function readInBatches<P, R>(parts: readonly P[], read: (part: P) => Promise<readonly R[]>): RowBatches<R> {
-  return new RowBatches(readAhead(parts.map((p) => () => read(p))));
+/**
+ * The rows of `read` of each of `parts`, in order, as {@link RowBatches} read one ahead; none is
+ * started once `signal` (the request's) has aborted.
+ */
+export function readInBatches<P, R>(
+  parts: readonly P[],
+  read: (part: P) => Promise<readonly R[]>,
+  signal?: AbortSignal,
+): RowBatches<R> {
+  return new RowBatches(
+    readAhead(
+      parts.map((p) => () => read(p)),
+      signal,
+    ),
+  );
 }
 
 /**

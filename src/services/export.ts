@@ -1,3 +1,4 @@
+import { currentRequestSignal } from '../deadline.js';
 /**
  * The rows of the bulk exports (`/api/v1/export/*`): the same rows as the `/api/v1` twins, over
  * any range at any resolution, read in batches of whole buckets as the answer is written. Each
@@ -176,7 +177,11 @@ export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promi
   const local = q.timeZone.byZoneId !== undefined && q.resolution !== 'native';
   const batches = bucketBatches(q.range, unit, bucketsPerBatch(series, q.resolution), local);
   const rows = lazyBatches(() =>
-    readInBatches(batches, async (b) => inBuckets(await findPricesOver(deps, q, b.range), b.buckets)),
+    readInBatches(
+      batches,
+      async (b) => inBuckets(await findPricesOver(deps, q, b.range), b.buckets),
+      currentRequestSignal(),
+    ),
   );
   const zoneOf = rowZoneOf(q.timeZone);
   const rowTimeZone = zoneOf && ((r: PriceRecord) => zoneOf(r.zone));
@@ -224,8 +229,10 @@ export async function exportFlows(deps: ServiceDeps, input: FlowSelection): Prom
   const perBucket = sel.resolution === '1D' || sel.resolution === '1W' ? 4 : 24;
   const local = sel.borderTimeZones !== undefined && (sel.resolution === '1D' || sel.resolution === '1W');
   const batches = bucketBatches(sel.range, unit, bucketsPerBatch(borders, sel.resolution, perBucket), local);
-  const rows = readInBatches(batches, async (b) =>
-    inBuckets(await findFlowRows(deps.db, { ...query, from: b.range.from, to: b.range.to }), b.buckets),
+  const rows = readInBatches(
+    batches,
+    async (b) => inBuckets(await findFlowRows(deps.db, { ...query, from: b.range.from, to: b.range.to }), b.buckets),
+    currentRequestSignal(),
   );
   const rowTimeZone = flowRowTimeZone(sel);
   return {

@@ -31,15 +31,19 @@ vi.mock('../../src/domain/row-batches.js', async (original) => {
   const actual = await original<typeof import('../../src/domain/row-batches.js')>();
   return {
     ...actual,
-    readInBatches: <P, R>(parts: readonly P[], read: (part: P) => Promise<readonly R[]>) => {
+    readInBatches: <P, R>(parts: readonly P[], read: (part: P) => Promise<readonly R[]>, signal?: AbortSignal) => {
       let n = 0;
-      return actual.readInBatches(parts, async (p) => {
-        n += 1;
-        batches.started += 1;
-        if (batches.slow && n > 1) await batches.slow();
-        await new Promise((r) => setTimeout(r, batches.delayMs));
-        return read(p);
-      });
+      return actual.readInBatches(
+        parts,
+        async (p) => {
+          n += 1;
+          batches.started += 1;
+          if (batches.slow && n > 1) await batches.slow();
+          await new Promise((r) => setTimeout(r, batches.delayMs));
+          return read(p);
+        },
+        signal,
+      );
     },
   };
 });

@@ -135,6 +135,19 @@ describe('reading batches one ahead', () => {
     expect(started).toEqual([0, 1]);
   });
 
+  it("starts no read once the request's signal has aborted, and fails at the next batch with its reason", async () => {
+    const started: number[] = [];
+    const request = new AbortController();
+    const it = readAhead(
+      [0, 1, 2].map((n) => async () => (started.push(n), [n])),
+      request.signal,
+    );
+    request.abort(new Error('client closed'));
+    expect(await it.next()).toEqual({ done: false, value: [0] });
+    await expect(it.next()).rejects.toThrow('client closed');
+    expect(started).toEqual([0]);
+  });
+
   it('is read once, and maps rows as they are read', async () => {
     const batches = new RowBatches(readAhead([async () => [1, 2], async () => [3]]));
     const doubled = batches.map((n) => n * 2);

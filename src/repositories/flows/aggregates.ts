@@ -1,3 +1,4 @@
+import { currentRequestSignal } from '../../deadline.js';
 import type { Database } from '../../db/client.js';
 import type { Resolution } from '../../domain/resolution.js';
 import { type BucketBounds, bucketBatches, readInBatches, type RowBatches } from '../../domain/row-batches.js';
@@ -61,8 +62,10 @@ export function flowTypeCountBatches(
   tz?: BorderTimeZones,
 ): RowBatches<FlowTypeCounts> {
   const unit = bucketUnit(resolution) === 'week' ? 'week' : 'day';
-  return readInBatches(bucketBatches(f, unit, bucketsPerBatch, tz !== undefined), (b) =>
-    readFlowTypeCounts(db, { ...f, ...b.range }, resolution, tz, b.buckets),
+  return readInBatches(
+    bucketBatches(f, unit, bucketsPerBatch, tz !== undefined),
+    (b) => readFlowTypeCounts(db, { ...f, ...b.range }, resolution, tz, b.buckets),
+    currentRequestSignal(),
   );
 }
 
@@ -215,8 +218,10 @@ export function ciCountBatches(
 ): RowBatches<CiCounts> {
   const unit = resolution === '1W' ? 'week' : 'day';
   const local = tz !== undefined && !isHourly(resolution);
-  return readInBatches(bucketBatches(range, unit, daysOrWeeksPerBatch, local), (b) =>
-    readCiCounts(db, b.range, zoneIds, resolution, tz, b.buckets),
+  return readInBatches(
+    bucketBatches(range, unit, daysOrWeeksPerBatch, local),
+    (b) => readCiCounts(db, b.range, zoneIds, resolution, tz, b.buckets),
+    currentRequestSignal(),
   );
 }
 

@@ -1,3 +1,4 @@
+import { currentRequestSignal } from '../../deadline.js';
 import type { Database } from '../../db/client.js';
 import type { Resolution } from '../../domain/resolution.js';
 import type { TimeRange } from '../../domain/time.js';
@@ -140,10 +141,14 @@ export function scatterBatches(
   tz?: BorderTimeZones,
 ): RowBatches<ScatterPoint> {
   const runs = runsOf([...borders].sort(byNameZones), bordersPerBatch, (b) => b.name);
-  return readInBatches(runs, (run) => {
-    const borderIds = [...new Set(run.map((b) => b.borderId))];
-    return findScatter(db, { ...f, borderIds }, run, resolution, bins, tz);
-  });
+  return readInBatches(
+    runs,
+    (run) => {
+      const borderIds = [...new Set(run.map((b) => b.borderId))];
+      return findScatter(db, { ...f, borderIds }, run, resolution, bins, tz);
+    },
+    currentRequestSignal(),
+  );
 }
 
 /** One point of a duration curve: `percentage` of hours had a flow at or above `flowMw`. */
