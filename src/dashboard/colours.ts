@@ -1,23 +1,62 @@
 /**
- * Stable colours: a zone's colour depends on its code only (a fixed table of the catalogue's zones;
- * an FNV-1a hash for a code outside it), so ticking another zone never recolours the others.
+ * Stable zone colours: a zone's colour depends on its code only (a fixed table of the catalogue's
+ * 46 zones; an FNV-1a hash into it for a code outside it), so ticking another zone never recolours
+ * the others. The table was picked by farthest-point sampling in OKLab among sRGB colours with at
+ * least 3:1 contrast on white, DE_LU's strong blue first and the default zones next:
+ * test/unit/dashboard-colours.test.ts checks every pair stays apart and every colour readable.
  */
 
-/** Twelve distinguishable colours (Tableau 10 and two more). */
-const PALETTE = [
-  '#4e79a7',
-  '#f28e2b',
-  '#e15759',
-  '#76b7b2',
-  '#59a14f',
-  '#edc948',
-  '#b07aa1',
-  '#ff9da7',
-  '#9c755f',
-  '#bab0ac',
-  '#17becf',
-  '#8c564b',
-];
+/** Each catalogue zone's series colour, `#rrggbb`. */
+export const ZONE_COLOURS: Readonly<Record<string, string>> = {
+  DE_LU: '#0044cc',
+  FR: '#fd5b0b',
+  NL: '#097f23',
+  ES: '#da4df9',
+  PL: '#86013c',
+  AL: '#698fbf',
+  AT: '#8c03b5',
+  BA: '#18505c',
+  BE: '#99683f',
+  BG: '#e4167a',
+  CH: '#835ff2',
+  CZ: '#cd7b9c',
+  DK_1: '#785b8e',
+  DK_2: '#643e03',
+  EE: '#6b9a6c',
+  FI: '#543084',
+  GB: '#bc272c',
+  GR: '#117780',
+  HR: '#ba4eb4',
+  HU: '#3771d1',
+  IE_SEM: '#215515',
+  IT_CALA: '#6715e1',
+  IT_CNOR: '#b07be6',
+  IT_CSUD: '#fd34bc',
+  IT_NORD: '#942e79',
+  IT_SARD: '#55a307',
+  IT_SICI: '#87484e',
+  IT_SUD: '#5c6239',
+  LT: '#bb7e00',
+  LV: '#2e5e9a',
+  ME: '#c45a5e',
+  MK: '#ec172d',
+  NO_1: '#5d3b52',
+  NO_2: '#737c24',
+  NO_3: '#9b7288',
+  NO_4: '#fd4f7a',
+  NO_5: '#af38f0',
+  PT: '#6047b0',
+  RO: '#3f0bc0',
+  RS: '#3947fb',
+  SE_1: '#75037c',
+  SE_2: '#5484fb',
+  SE_3: '#be0264',
+  SE_4: '#9369c0',
+  SI: '#da02af',
+  SK: '#15438f',
+};
+
+const TABLE = Object.values(ZONE_COLOURS);
 
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -28,16 +67,9 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-/** The catalogue's zones in code order: the fixed table, each zone takes the palette colour of its place. */
-const ZONE_ORDER =
-  'AL AT BA BE BG CH CZ DE_LU DK_1 DK_2 EE ES FI FR GB GR HR HU IE_SEM IT_CALA IT_CNOR IT_CSUD IT_NORD IT_SARD IT_SICI IT_SUD LT LV ME MK NL NO_1 NO_2 NO_3 NO_4 NO_5 PL PT RO RS SE_1 SE_2 SE_3 SE_4 SI SK'.split(
-    ' ',
-  );
-
 /** The colour of a zone's series, `#rrggbb`. */
 export function zoneColour(code: string): string {
-  const place = ZONE_ORDER.indexOf(code);
-  return PALETTE[(place >= 0 ? place : fnv1a(code)) % PALETTE.length] ?? '#4e79a7';
+  return ZONE_COLOURS[code] ?? TABLE[fnv1a(code) % TABLE.length] ?? '#0044cc';
 }
 
 /** Stops of the price scale, low (blue) to high (red). */

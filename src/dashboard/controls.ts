@@ -1,4 +1,5 @@
 import type { RangeChoice } from './data.js';
+import { isFlowBased } from './flow-based.js';
 import type { DashboardResolution, ViewState, ViewTz } from './state.js';
 
 const TZS: readonly string[] = ['UTC', 'market', 'local'];
@@ -59,7 +60,11 @@ export function renderBorderPicker(
 ): void {
   select.replaceChildren(
     ...borders.map((b) =>
-      el('option', { value: b.key, selected: b.key === selected }, `${b.zoneA.code} – ${b.zoneB.code}`),
+      el(
+        'option',
+        { value: b.key, selected: b.key === selected },
+        `${b.zoneA.code} – ${b.zoneB.code}${isFlowBased(b.zoneA.code, b.zoneB.code) ? ' (flow-based)' : ''}`,
+      ),
     ),
   );
 }

@@ -11,6 +11,7 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import countries50m from 'world-atlas/countries-50m.json' with { type: 'json' };
 import { FLOW_COLOURS, FLOW_LABELS } from './charts.js';
 import { priceColour } from './colours.js';
+import { placeLabels } from './label-placement.js';
 import type { FlowTypeName } from './data.js';
 import { COUNTRY_ZONE, EUROPE_BOUNDS, ZONE_CENTROIDS } from './geo.js';
 
@@ -153,16 +154,24 @@ export function drawMap(
   }
   const markers = svg('g', { class: 'zones' });
   const zoneNodes = new Map<string, SVGGElement>();
+  const sites = zones.flatMap((z) => {
+    const p = at(z.code);
+    return p ? [{ code: z.code, x: p[0], y: p[1], text: z.code.replace('_', ' ') }] : [];
+  });
+  const places = placeLabels(sites, { x0: 0, y0: 0, x1: WIDTH, y1: HEIGHT });
   for (const z of zones) {
     const p = at(z.code);
-    if (!p) continue;
+    const place = places.get(z.code);
+    if (!p || !place) continue;
     const g = pickable(
       svg('g', { class: 'zone', 'data-zone': z.code, transform: `translate(${p[0].toFixed(1)} ${p[1].toFixed(1)})` }),
       () => picks.zone(z.code),
     );
     g.append(
       svg('circle', { r: 9 }),
-      Object.assign(svg('text', { y: -12, 'text-anchor': 'middle' }), { textContent: z.code.replace('_', ' ') }),
+      Object.assign(svg('text', { x: place.dx, y: place.dy, 'text-anchor': place.anchor }), {
+        textContent: z.code.replace('_', ' '),
+      }),
     );
     zoneNodes.set(z.code, labelled(g, `${z.code} ${z.name}`));
     markers.append(g);

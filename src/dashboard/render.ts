@@ -1,4 +1,5 @@
 import type { EChartsType } from 'echarts/core';
+import { FLOW_BASED_NOTE, isFlowBased } from './flow-based.js';
 import {
   flowsOption,
   FLOW_LABELS,
@@ -109,7 +110,7 @@ export function renderFlows(flows: EChartsType, shares: EChartsType, view: Flows
     .filter(([, n]) => n > 0)
     .map(([t, n]) => `${FLOW_LABELS[t].toLowerCase()} ${Math.round((100 * n) / Math.max(1, view.hours))} %`);
   const summary = view.hours
-    ? `${a} – ${b}: ${view.hours} hours, ${span(view.range)} (${view.tzName}); ${parts.join(', ')}. Positive flows go from ${a} to ${b}.`
+    ? `${a} – ${b}: ${view.hours} hours, ${span(view.range)} (${view.tzName}); ${parts.join(', ')}. Positive flows go from ${a} to ${b}.${isFlowBased(a, b) ? ` ${FLOW_BASED_NOTE}` : ''}`
     : `${a} – ${b}: no flows published in ${span(view.range)} (${view.tzName}); pick another border or range.`;
   text('flows-title', `Border flows ${a} – ${b}`);
   text('flow-summary', summary);

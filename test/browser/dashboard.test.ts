@@ -431,6 +431,47 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
+  it("places the map's zone labels apart, on desktop and phone: none covers another label or another zone's marker", async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors } = await visit();
+    type Rect = { code: string; x0: number; y0: number; x1: number; y1: number };
+    const rects = (selector: string) =>
+      page.$$eval(selector, (els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return {
+            code: e.closest('.zone')?.getAttribute('data-zone') ?? '',
+            x0: r.left,
+            y0: r.top,
+            x1: r.right,
+            y1: r.bottom,
+          };
+        }),
+      );
+    const hit = (a: Rect, b: Rect) =>
+      Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0.5 && Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.5;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForFunction((w) => window.innerWidth === w, width);
+      const labels = await rects('#map .zone text');
+      const markers = await rects('#map .zone circle');
+      const [frame] = await rects('#map svg.europe');
+      expect(labels.length).toBeGreaterThan(40);
+      const clashes: string[] = [];
+      for (const l of labels)
+        if (l.x0 < frame!.x0 || l.x1 > frame!.x1 || l.y0 < frame!.y0 || l.y1 > frame!.y1)
+          clashes.push(`${l.code} label off the map`);
+      for (const [i, a] of labels.entries()) {
+        for (const b of labels.slice(i + 1)) if (hit(a, b)) clashes.push(`${a.code} label on ${b.code} label`);
+        for (const m of markers)
+          if (m.code !== a.code && hit(a, m)) clashes.push(`${a.code} label on ${m.code} marker`);
+      }
+      expect(clashes, `at ${width} px`).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('draws every current catalogue zone and border on the map with a label naming its code, zones without data drawn as such', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     const { page, errors } = await visit();
@@ -741,6 +782,23 @@ describe('the dashboard in chromium', () => {
       'Tomorrow: delivery day 2025-11-06 (CET/CEST), times in UTC',
     );
     expect(first((await plotted(page, 'tomorrow-chart')).series)).toBe(Date.UTC(2025, 10, 5, 23));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('defines each flow class where the map draws it, and flags Core borders as flow-based in the list and the flow summary', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page, errors } = await visit();
+    const drawn = await page.locator('.map-legend li:not(.lg-price)').allTextContents();
+    expect(await page.locator('#class-definitions dt').allTextContents()).toEqual(drawn);
+    for (const d of await page.locator('#class-definitions dd').allTextContents()) expect(d.length).toBeGreaterThan(30);
+    const label = (key: string) => page.locator(`#border-select option[value="${key}"]`).textContent();
+    expect(await label('DE_LU->FR')).toBe('DE_LU – FR (flow-based)');
+    expect(await label('ES->FR')).toBe('ES – FR');
+    expect(await page.textContent('#flow-summary')).toContain('Core border: capacity is allocated flow-based');
+    await page.selectOption('#border-select', 'ES->FR');
+    await expect.poll(() => page.textContent('#flows-title')).toBe('Border flows ES – FR');
+    expect(await page.textContent('#flow-summary')).not.toContain('flow-based');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STATE, readState, writeState, type ViewState } from '../../src/dashboard/state.js';
-import { zoneColour } from '../../src/dashboard/colours.js';
 
 const known = {
   zones: new Set(['DE_LU', 'FR', 'NL', 'ES', 'PL', 'BE', 'NO_1']),
@@ -28,14 +27,5 @@ describe('dashboard URL state', () => {
 
   it('keeps an explicitly empty zone list empty', () => {
     expect(readState('?zones=', known).zones).toEqual([]);
-  });
-});
-
-describe('dashboard zone colours', () => {
-  it('depend only on the zone code, so adding a zone does not recolour the others', () => {
-    expect(zoneColour('FR')).toBe(zoneColour('FR'));
-    const defaults = ['DE_LU', 'FR', 'NL', 'ES', 'PL'].map(zoneColour);
-    expect(new Set(defaults).size).toBe(5);
-    expect(zoneColour('FR')).toMatch(/^#[0-9a-f]{6}$/i);
   });
 });
