@@ -15,6 +15,8 @@ export interface BorderOption {
   readonly key: string;
   readonly zoneA: { readonly code: string };
   readonly zoneB: { readonly code: string };
+  /** Whether any physical or scheduled flow of the border is stored (at any time); absent: unknown, listed as with data. */
+  readonly hasFlows?: boolean;
 }
 
 /** What the controls hold. */
@@ -58,15 +60,19 @@ export function renderBorderPicker(
   borders: readonly BorderOption[],
   selected: string,
 ): void {
-  select.replaceChildren(
-    ...borders.map((b) =>
-      el(
-        'option',
-        { value: b.key, selected: b.key === selected },
-        `${b.zoneA.code} – ${b.zoneB.code}${isFlowBased(b.zoneA.code, b.zoneB.code) ? ' (flow-based)' : ''}`,
-      ),
-    ),
-  );
+  const option = (b: BorderOption) =>
+    el(
+      'option',
+      { value: b.key, selected: b.key === selected },
+      `${b.zoneA.code} – ${b.zoneB.code}${isFlowBased(b.zoneA.code, b.zoneB.code) ? ' (flow-based)' : ''}`,
+    );
+  const withData = borders.filter((b) => b.hasFlows !== false);
+  const without = borders.filter((b) => b.hasFlows === false);
+  const groups = [
+    { label: `With flow data (${withData.length})`, rows: withData },
+    { label: `No flow data stored (${without.length})`, rows: without },
+  ].filter((g) => g.rows.length > 0);
+  select.replaceChildren(...groups.map((g) => el('optgroup', { label: g.label }, ...g.rows.map(option))));
 }
 
 /** Reads the form: checked zones in list order, the range choice and the border key. */

@@ -434,7 +434,9 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     const start = await request(StartQuery, {});
     const catalogue = {
       zones: start.zones.filter((z) => z.validTo === null),
-      borders: start.borders.filter((b) => b.validTo === null),
+      borders: start.borders
+        .filter((b) => b.validTo === null)
+        .map((b) => ({ ...b, hasFlows: b.coverage.physicalFlows !== null || b.coverage.scheduledFlows !== null })),
     };
     setClock(start.clock);
     borders = catalogue.borders;

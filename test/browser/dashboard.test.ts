@@ -786,7 +786,7 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('defines each flow class where the map draws it, and flags Core borders as flow-based in the list and the flow summary', async (ctx) => {
+  it('defines each flow class where the map draws it, and flags Core borders as flow-based and groups the borders by stored flows in the list', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     const { page, errors } = await visit();
     const drawn = await page.locator('.map-legend li:not(.lg-price)').allTextContents();
@@ -795,6 +795,18 @@ describe('the dashboard in chromium', () => {
     const label = (key: string) => page.locator(`#border-select option[value="${key}"]`).textContent();
     expect(await label('DE_LU->FR')).toBe('DE_LU – FR (flow-based)');
     expect(await label('ES->FR')).toBe('ES – FR');
+    const stored = (await api('/api/v1/borders')).filter((b) => b.valid_to === null);
+    const empty = stored.filter((b) => {
+      const c = b.coverage as { physical_flows: unknown; scheduled_flows: unknown };
+      return c.physical_flows === null && c.scheduled_flows === null;
+    });
+    expect(empty.length).toBeGreaterThan(0);
+    const group = (name: string) =>
+      page.$$eval(`#border-select optgroup[label^="${name}"] option`, (os) =>
+        os.map((o) => (o as HTMLOptionElement).value),
+      );
+    expect((await group('No flow data stored')).sort()).toEqual(empty.map((b) => String(b.border)).sort());
+    expect((await group('With flow data')).length).toBe(stored.length - empty.length);
     expect(await page.textContent('#flow-summary')).toContain('Core border: capacity is allocated flow-based');
     await page.selectOption('#border-select', 'ES->FR');
     await expect.poll(() => page.textContent('#flows-title')).toBe('Border flows ES – FR');
