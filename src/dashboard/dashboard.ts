@@ -44,6 +44,7 @@ import { ClockQuery, StartQuery } from './queries.js';
 import { renderFlows, renderPrices, renderTomorrow } from './render.js';
 import { readState, writeState } from './state.js';
 import { browserZone, toWall, type ViewTz, zoneName } from './time.js';
+import { type Begun, earlyStarts, earlyStartText } from './zone-periods.js';
 
 const DEBOUNCE_MS = 250;
 const PLAY_STEP_MS = 800;
@@ -85,7 +86,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     EChartsType
   >;
   let nowMs = Date.now();
-  let borders: readonly BorderOption[] = [];
+  let borders: readonly (BorderOption & Begun)[] = [];
+  let zonesBegun: readonly Begun[] = [];
   let map: EuropeMap | null = null;
   let hourMs: number | null = null;
   let pending = 0;
@@ -353,7 +355,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     markSelection();
     clearTimeout(timer);
     timer = setTimeout(() => {
-      const loads = [...due].map((p) => loaders[p]());
+      const blocked = rangeBlocked();
+      const loads = blocked ? [] : [...due].map((p) => loaders[p]());
       due.clear();
       void Promise.all(loads);
     }, DEBOUNCE_MS);
@@ -398,8 +401,61 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     if (sources.length) byId('sources').textContent = `Data source: ${sources.join(', ')}.`;
   };
   const readClock = async () => setClock((await request(ClockQuery, {})).clock);
+  /** Empties every panel: charts, summaries, the KPI table and the map's colours. */
+  const clearPanels = () => {
+    for (const chart of Object.values(charts)) {
+      chart.clear();
+      const dom = chart.getDom();
+      for (const key of Object.keys(dom.dataset)) delete dom.dataset[key];
+      dom.setAttribute('aria-label', 'No data shown: the range starts before the selection existed');
+    }
+    for (const node of doc.querySelectorAll('.summary')) node.textContent = '';
+    byId('kpi-table').querySelector('tbody')?.replaceChildren();
+    map?.show({ label: '', prices: new Map(), flows: new Map() });
+  };
+  /**
+   * Whether the view's range starts before one of its zones or its border existed (the API would
+   * answer 422): then the panels are cleared and a notice offers the first whole day that can be shown.
+   */
+  const rangeBlocked = (): boolean => {
+    const notice = byId('range-notice');
+    const scope = currentScope();
+    const { zones: codes } = readSelection(form);
+    const border = selectedBorder();
+    const tz = zoneName(scope?.tz ?? 'market');
+    const wall = (b: Begun): Begun => ({
+      ...b,
+      validFrom: b.validFrom ? new Date(toWall(Date.parse(b.validFrom), tz)).toISOString() : null,
+    });
+    const items = [...zonesBegun.filter((z) => codes.includes(z.code)), ...(border ? [border] : [])].map(wall);
+    const early = scope ? earlyStarts(items, scope.range.from) : [];
+    if (!early.length) {
+      notice.replaceChildren();
+      return false;
+    }
+    clearPanels();
+    const firstDay = isoDay(Math.ceil(Math.max(...early.map((e) => e.fromMs)) / DAY_MS) * DAY_MS);
+    const move = doc.createElement('button');
+    move.type = 'button';
+    move.textContent = `Start the range on ${firstDay}`;
+    move.addEventListener('click', () => {
+      (form.querySelector<HTMLInputElement>('input[name=range][value=custom]') ?? move).click();
+      const from = form.elements.namedItem('from') as HTMLInputElement;
+      const to = form.elements.namedItem('to') as HTMLInputElement;
+      from.value = firstDay;
+      if (to.value < firstDay) to.value = firstDay;
+      from.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    const text = earlyStartText(early, isoDay);
+    notice.replaceChildren(text, move);
+    failed = text;
+    status.textContent = text;
+    setState();
+    return true;
+  };
   /** Every panel from one request when the API serves the view whole, else panel by panel. */
   const loadAll = (): Promise<void> => {
+    if (rangeBlocked()) return Promise.resolve();
     const scope = currentScope();
     const border = selectedBorder();
     const { zones, resolution } = readSelection(form);
@@ -436,8 +492,13 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
       zones: start.zones.filter((z) => z.validTo === null),
       borders: start.borders
         .filter((b) => b.validTo === null)
-        .map((b) => ({ ...b, hasFlows: b.coverage.physicalFlows !== null || b.coverage.scheduledFlows !== null })),
+        .map((b) => ({
+          ...b,
+          code: b.key,
+          hasFlows: b.coverage.physicalFlows !== null || b.coverage.scheduledFlows !== null,
+        })),
     };
+    zonesBegun = catalogue.zones;
     setClock(start.clock);
     borders = catalogue.borders;
     const state = readState(doc.defaultView?.location.search ?? '', {

@@ -288,6 +288,24 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
+  it('clears the panels of a range before a zone existed and offers its first day, which then loads', async (ctx) => {
+    if (!available) return ctx.skip(MISSING);
+    const { page } = await visit('/');
+    await page.goto(`${origin}/?zones=DE_LU&range=custom&from=2018-09-20&to=2018-10-07`);
+    await page.waitForSelector('body[data-state=error]');
+    const notice = page.locator('#range-notice');
+    expect(await notice.textContent()).toContain('DE_LU exists from 2018-10-01; before, it was part of DE_AT_LU');
+    for (const id of CHARTS) expect(await page.getAttribute(`#${id}`, 'data-points'), id).toBeNull();
+    expect(await page.locator('#kpi-table tbody tr').count()).toBe(0);
+    expect(await page.textContent('#price-summary')).toBe('');
+    await notice.locator('button').click();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('from') === '2018-10-01');
+    await page.waitForSelector('body[data-state=ready]');
+    expect(await notice.textContent()).toBe('');
+    expect(await page.inputValue('#range-from')).toBe('2018-10-01');
+    await page.close();
+  });
+
   it('names the API reason of a failed export under its buttons, and clears it when the selection changes', async (ctx) => {
     if (!available) return ctx.skip(MISSING);
     const page = await context.newPage();
