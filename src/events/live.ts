@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import type { TokenBucketLimiter } from '../security/token-bucket.js';
 import { createSubscriptionGate, type SubscriptionGate } from './gate.js';
 import { createEventHub, type EventHub } from './hub.js';
-import type { DataEvent } from './data-events.js';
+import type { DataEvent } from '../domain/data-events.js';
 import { listenForDataEvents, type ListenerState } from './listener.js';
 import type { DataVersion } from './version.js';
 

@@ -13,7 +13,7 @@ import { type Database, openPostgres } from '../../src/db/client.js';
 import { readingFrom, REPLICA_MAX_LAG_S, type ReplicaLag } from '../../src/db/replicas.js';
 import { READY_WAIT_MS } from '../../src/http/health.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
-import type { DataEvent } from '../../src/events/data-events.js';
+import type { DataEvent } from '../../src/domain/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
 import { createApiKey } from '../../src/security/api-keys.js';

@@ -15,7 +15,7 @@ import { type Config, testConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { cancelRequest } from '../../src/db/pooler.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
-import type { DataEvent } from '../../src/events/data-events.js';
+import type { DataEvent } from '../../src/domain/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
 import { elect } from '../../src/ingest/leader.js';
 import { createLogger } from '../../src/logger.js';

@@ -3,7 +3,7 @@
  * that writes a window, so PostgreSQL delivers it to every listening session exactly when (and
  * only if) the data commits.
  */
-import { DATA_EVENTS_CHANNEL_PREFIX, type DataEvent, type DataEventKind } from '../../events/data-events.js';
+import { DATA_EVENTS_CHANNEL_PREFIX, type DataEvent, type DataEventKind } from '../../domain/data-events.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { type Executor, run } from '../sql/executor.js';
 
