@@ -13,7 +13,7 @@ import { notifyWindowCommitted, windowEvent } from '../repositories/ingest/event
 import type { DataEvent } from '../domain/data-events.js';
 import { readFinishedWindows, recordWindow } from '../repositories/ingest/ledger.js';
 import { closeAbandonedRuns, finishRun, startRun } from '../repositories/ingest/runs.js';
-import { inTransaction } from '../repositories/sql/executor.js';
+import { inTransaction } from '../db/executor.js';
 import { type EntsoeClient, EntsoeTransportError } from './client.js';
 import { EntsoeAuthError, EntsoeError, redactSecrets } from './entsoe/index.js';
 import { type ItemContext, prepareWindow } from './items.js';

@@ -9,7 +9,7 @@ import { notificationScanner, type WireNotification } from '../../src/db/wire-no
 import type { DataEvent } from '../../src/domain/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction } from '../../src/db/executor.js';
 
 /** One protocol message: type byte, int32 length (itself included), body. */
 function message(type: string, body: Buffer): Buffer {

@@ -20,7 +20,7 @@ import { listenForDataEvents } from '../../src/events/listener.js';
 import { elect } from '../../src/ingest/leader.js';
 import { createLogger } from '../../src/logger.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction } from '../../src/db/executor.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 import { CI, TEST_DATABASE_URL } from '../support/env.js';
 import { type Bouncer, PGBOUNCER, pgbouncerAvailable, startPgbouncer } from '../../bench/pgbouncer.js';
