@@ -3,7 +3,8 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { AppError } from '../errors.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
-import { API_KEY_HEADER, type ApiKeyAuthenticator } from './api-keys.js';
+import { API_KEY_HEADER } from '../http/headers.js';
+import type { ApiKeyAuthenticator } from './api-keys.js';
 import {
   type AccessContext,
   accessOf,
