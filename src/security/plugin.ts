@@ -28,7 +28,7 @@ import {
 } from '../http/paths.js';
 import { REQUEST_COST_TOKENS } from '../limits.js';
 
-/** Counters the access layer reports to (see `src/http/metrics.ts`). */
+/** Counters the access layer reports to (see `src/ops/metrics.ts`). */
 export interface AccessMetrics {
   rateLimitRejected(surface: 'rest' | 'graphql'): void;
 }

@@ -11,7 +11,7 @@ import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
 import { readingFrom, REPLICA_MAX_LAG_S, type ReplicaLag } from '../../src/db/replicas.js';
-import { READY_WAIT_MS } from '../../src/http/health.js';
+import { READY_WAIT_MS } from '../../src/ops/health.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import type { DataEvent } from '../../src/domain/data-events.js';
 import { listenForDataEvents } from '../../src/events/listener.js';
