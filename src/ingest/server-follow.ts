@@ -15,7 +15,7 @@ import { EntsoeClient, entsoeClientOptions } from './client.js';
 import { EntsoeAuthError } from './entsoe/index.js';
 import { follow } from './follow.js';
 import { type IngestSummary, runIngest } from './job.js';
-import { elect } from './leader.js';
+import { elect } from '../db/leader.js';
 import { ITEMS } from '../domain/items.js';
 import type { TargetSelection } from './windows.js';
 

@@ -2,7 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Database } from '../db/client.js';
 import type { ReplicaLag } from '../db/replicas.js';
 import { databaseAppError } from '../db/errors.js';
-import type { ListenerState } from '../events/listener.js';
+import type { ListenerState } from '../db/listener.js';
 import type { FollowerStatus } from '../ingest/server-follow.js';
 import { pendingMigrations } from '../db/migrate.js';
 import type { Logger } from '../logger.js';

@@ -14,7 +14,7 @@ import { readingFrom, REPLICA_MAX_LAG_S, type ReplicaLag } from '../../src/db/re
 import { READY_WAIT_MS } from '../../src/ops/health.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import type { DataEvent } from '../../src/domain/data-events.js';
-import { listenForDataEvents } from '../../src/events/listener.js';
+import { listenForDataEvents } from '../../src/db/listener.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
 import { createApiKey } from '../../src/security/api-keys.js';
 import { createTestDatabase, DEMO_TEST_NOW, prepareTestDatabase, type TestDatabase } from '../support/db.js';
