@@ -1,68 +1,122 @@
 /**
- * The layering of src/, checked by `npm run lint` (dependency-cruiser). docs/architecture.md explains
- * the layers; each rule's comment says what it keeps.
+ * The layering of src/, checked by `npm run lint` (dependency-cruiser). docs/architecture.md draws
+ * the floors; each rule's comment says what it keeps.
  */
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+/**
+ * The floors of src/, lowest first. A module imports only modules of its own floor or of a lower one;
+ * a name ending in `/` is a directory, any other a file of src/.
+ */
+const FLOORS = [
+  {
+    name: 'leaves',
+    what: 'modules that import nothing of src/ but each other',
+    paths: [
+      'errors.ts',
+      'bounded-memo.ts',
+      'limits.ts',
+      'project-root.ts',
+      'node-version.ts',
+      'compile-cache.ts',
+      'last-resort.ts',
+    ],
+  },
+  { name: 'domain', what: 'pure rules, the data-event contract, the item list', paths: ['domain/'] },
+  { name: 'settings', what: 'configuration and the logger', paths: ['config.ts', 'logger.ts'] },
+  {
+    name: 'database',
+    what: 'clients, the executor, migrations, the LISTEN and leader sessions, and the request deadline that cancels statements',
+    paths: ['db/', 'deadline.ts', 'generated/'],
+  },
+  { name: 'repositories', what: 'the SQL, by domain', paths: ['repositories/'] },
+  {
+    name: 'http',
+    what: 'HTTP protocol helpers: paths, header names, errors, caching headers, compression',
+    paths: ['http/'],
+  },
+  {
+    name: 'writers and admission',
+    what: 'data events, ingestion, the demo data and start-up, API keys and limits',
+    paths: ['events/', 'ingest/', 'demo/', 'security/', 'bootstrap.ts'],
+  },
+  { name: 'services', what: 'one function per query', paths: ['services/'] },
+  { name: 'contract', what: 'row contracts, parameters, meta', paths: ['contract/'] },
+  {
+    name: 'surfaces',
+    what: 'operations and the GraphQL, REST and MCP surfaces',
+    paths: ['operations/', 'graphql/', 'rest/', 'mcp/'],
+  },
+  {
+    name: 'graphql schema',
+    what: "the GraphQL fields, built on the surfaces' builder and row types, and the schema printer",
+    paths: ['graphql/schema/', 'graphql/print.ts'],
+  },
+  { name: 'ops', what: 'health, ingest status, metrics, the request log', paths: ['ops/'] },
+  {
+    name: 'entry',
+    what: 'the server, the command-line tools, the dashboard bundle',
+    paths: ['app.ts', 'main.ts', 'cli/', 'dashboard/'],
+  },
+];
+
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const pattern = (p) => (p.endsWith('/') ? `^src/${escapeRegExp(p)}` : `^src/${escapeRegExp(p)}$`);
+
+const unplaced = readdirSync(join(__dirname, 'src')).filter(
+  (entry) => !FLOORS.some((f) => f.paths.includes(entry) || f.paths.includes(`${entry}/`)),
+);
+if (unplaced.length) throw new Error(`.dependency-cruiser.cjs: src/ entries on no floor: ${unplaced.join(', ')}`);
+
+const patternsOf = (floor) => floor.paths.map(pattern);
+/** Paths of other floors inside one of this floor's directories (graphql/schema/ inside graphql/): not this floor's. */
+const carvedOut = (floor) =>
+  FLOORS.filter((other) => other !== floor).flatMap((other) =>
+    other.paths
+      .filter((p) => floor.paths.some((dir) => dir.endsWith('/') && p !== dir && p.startsWith(dir)))
+      .map(pattern),
+  );
+
+/** One rule per floor, generated from FLOORS: nothing of a higher floor. */
+const layerOrder = FLOORS.slice(0, -1).map((floor, i) => ({
+  name: 'layer-order',
+  comment:
+    `Floor ${i + 1} "${floor.name}" (${floor.what}) imports only its own floor or lower ones, never ` +
+    FLOORS.slice(i + 1)
+      .map((f) => f.name)
+      .join(', '),
+  severity: 'error',
+  from: { path: patternsOf(floor), pathNot: carvedOut(floor) },
+  to: { path: FLOORS.slice(i + 1).flatMap(patternsOf) },
+}));
+
 const DATABASE_DRIVERS = [
   '^node_modules/(pg|pg-copy-streams|@prisma/[^/]+|prisma|@electric-sql/pglite[^/]*|pglite-prisma-adapter)/',
   '^src/generated/prisma/',
 ];
 
-/**
- * Known modules outside the data layer that use `pg` directly: the data events listener's LISTEN
- * session and the ingest leader's advisory-lock session each open a `pg.Client` of their own, and
- * the metrics read a pool's counters through its type. They belong under src/db/.
- */
-const KNOWN_DRIVER_USERS = ['^src/events/listener\\.ts$', '^src/ingest/leader\\.ts$', '^src/http/metrics\\.ts$'];
-
-/**
- * Known: the repository that writes the data event's NOTIFY in the ingestion transaction takes the
- * payload's type and channel name from src/events/data-events.ts.
- */
-const KNOWN_UPWARD_IMPORTS = ['^src/repositories/ingest/events\\.ts$'];
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...layerOrder,
     {
       name: 'sql-outside-the-data-layer',
       comment:
         'Only src/repositories/ and src/db/ talk to the database drivers, Prisma and its generated client; ' +
         'the rest of src/ reaches the database through them.',
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/(repositories|db|generated)/', ...KNOWN_DRIVER_USERS] },
+      from: { path: '^src/', pathNot: ['^src/(repositories|db|generated)/'] },
       to: { path: DATABASE_DRIVERS },
-    },
-    {
-      name: 'domain-is-pure',
-      comment:
-        'src/domain/ holds pure rules: it imports only itself, libraries and the leaf modules ' +
-        'src/errors.ts and src/bounded-memo.ts, never a layer above it.',
-      severity: 'error',
-      from: { path: '^src/domain/' },
-      to: { path: '^src/', pathNot: ['^src/domain/', '^src/(errors|bounded-memo)\\.ts$'] },
-    },
-    {
-      name: 'leaves-stay-leaves',
-      comment: 'The modules domain/ may import import nothing of src/ themselves.',
-      severity: 'error',
-      from: { path: '^src/(errors|bounded-memo)\\.ts$' },
-      to: { path: '^src/' },
     },
     {
       name: 'surfaces-go-through-services',
       comment:
-        'GraphQL resolvers, REST endpoints, HTTP handlers and the row contract read data through ' +
-        'src/services/, never from src/repositories/ directly.',
+        'GraphQL resolvers, REST endpoints, operations, HTTP and ops handlers and the row contract read data ' +
+        'through src/services/, never from src/repositories/ directly (the floors allow it; this rule does not).',
       severity: 'error',
-      from: { path: '^src/(graphql|rest|http|contract)/' },
+      from: { path: '^src/(graphql|rest|operations|http|ops|contract)/' },
       to: { path: '^src/repositories/' },
-    },
-    {
-      name: 'repositories-do-not-look-up',
-      comment: 'Repositories serve the layers above them and import none of them.',
-      severity: 'error',
-      from: { path: '^src/repositories/', pathNot: KNOWN_UPWARD_IMPORTS },
-      to: { path: '^src/(services|graphql|rest|http|security|events|ingest|demo|cli|dashboard)/' },
     },
     {
       name: 'no-cycles',

@@ -17,7 +17,7 @@ import { loadPriceRows, priceRows } from '../src/ingest/items.js';
 import { ensureCatalogue } from '../src/repositories/catalogue/catalogue.js';
 import { recordWindow } from '../src/repositories/ingest/ledger.js';
 import { finishRun, startRun } from '../src/repositories/ingest/runs.js';
-import { inTransaction } from '../src/repositories/sql/executor.js';
+import { inTransaction } from '../src/db/executor.js';
 
 const DAY = 86_400_000;
 const YEAR_START = Date.UTC(2025, 0, 1);

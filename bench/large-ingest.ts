@@ -14,7 +14,7 @@ import { DEFAULT_THRESHOLDS } from '../src/domain/classification.js';
 import { loadBorderHourRows, loadPriceRows } from '../src/ingest/items.js';
 import { ensureCatalogue } from '../src/repositories/catalogue/catalogue.js';
 import type { BorderHourRow, PricePointRow } from '../src/repositories/ingest/load.js';
-import { inTransaction } from '../src/repositories/sql/executor.js';
+import { inTransaction } from '../src/db/executor.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -18,11 +18,11 @@ import { unservedStreamsPlugin } from './graphql/plugins/use-unserved-streams.js
 import { variableLimitsPlugin } from './graphql/plugins/use-variable-limits.js';
 import { dashboardOperationsFile, dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
-import { healthPlugin } from './http/health.js';
+import { healthPlugin } from './ops/health.js';
 import { GRAPHQL_PATH, REST_PREFIX, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
-import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './http/metrics.js';
-import { requestLogPlugin } from './http/request-log.js';
-import { inflightLimitPlugin } from './http/use-inflight-limit.js';
+import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './ops/metrics.js';
+import { requestLogPlugin } from './ops/request-log.js';
+import { inflightLimitPlugin } from './security/use-inflight-limit.js';
 import { corsPlugin, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
 import { ApiKeyAuthenticator } from './security/api-keys.js';
 import { graphqlRateLimit } from './security/graphql.js';
@@ -35,7 +35,7 @@ import { errorCacheControlPlugin, graphqlCacheControlPlugin } from './http/cache
 import { compressionPlugin } from './http/compression.js';
 import { graphqlResponseCachePlugins } from './graphql/plugins/use-response-cache.js';
 import { RestCache } from './rest/cache.js';
-import { registerIngestMetrics } from './http/ingest-status.js';
+import { registerIngestMetrics } from './ops/ingest-status.js';
 import { type ServerFollowerOptions, startServerFollower } from './ingest/server-follow.js';
 import { createLogger, type Logger } from './logger.js';
 import { readCatalogue } from './repositories/catalogue/catalogue.js';

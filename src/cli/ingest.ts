@@ -23,7 +23,7 @@ import { type IngestSummary, runIngest, statePlan } from '../ingest/job.js';
 import { cachePurger } from '../events/cache-purge.js';
 import { createProgress } from '../ingest/progress.js';
 import { vacuumAfterRun } from '../ingest/vacuum.js';
-import { ITEMS, type Item } from '../ingest/windows.js';
+import { ITEMS, type Item } from '../domain/items.js';
 import { ledgerExists } from '../repositories/ingest/ledger.js';
 import { oneLine, type parseCommandLine, runCommandLine, UsageError } from './command-line.js';
 

@@ -8,7 +8,7 @@
 import { pathToFileURL } from 'node:url';
 import { type Config, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
-import { KEYS_USAGE, parseKeysArgs, runKeysCommand } from '../security/keys-command.js';
+import { KEYS_USAGE, parseKeysArgs, runKeysCommand } from './keys-command.js';
 import { type CliStreams, runCommandLine } from './command-line.js';
 import { assertSchemaReady } from './schema-ready.js';
 

@@ -17,7 +17,7 @@ export type DatabaseKind = 'pglite' | 'postgres';
 
 /**
  * A connected database: statements on the driver (node-postgres or PGlite), for the repositories
- * (through `repositories/sql/executor.ts`), migrations and health checks only.
+ * (through `db/executor.ts`), migrations and health checks only.
  */
 export interface Database {
   readonly kind: DatabaseKind;

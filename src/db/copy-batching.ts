@@ -25,7 +25,7 @@ const COPY_DONE = 0x63; // 'c'
 const COPY_FAIL = 0x66; // 'f'
 const COPY_IN_RESPONSE = 0x47; // 'G'
 
-/** A COPY FROM STDIN statement, after any leading block comments (a statement's name: see repositories/sql/executor.ts). */
+/** A COPY FROM STDIN statement, after any leading block comments (a statement's name: see db/executor.ts). */
 const COPY_FROM_STDIN = /^\s*(?:\/\*[\s\S]*?\*\/\s*)*copy\s[\s\S]*\bfrom\s+stdin\b/i;
 const BINARY = /\bbinary\b/i;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { PROJECT_ROOT } from '../project-root.js';
-import { inTransaction, type Sql } from '../repositories/sql/executor.js';
+import { inTransaction, type Sql } from './executor.js';
 import { type Database, directOf } from './client.js';
 
 /**

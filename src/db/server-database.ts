@@ -22,7 +22,7 @@ import { publishUrl } from './published-url.js';
 import { checkSessionOptions } from './pooler.js';
 import { readingFrom } from './replicas.js';
 import { refuseReadOnly } from './writable.js';
-import { dataEventsChannel } from '../events/data-events.js';
+import { dataEventsChannel } from '../domain/data-events.js';
 
 /** The server's database, and how to let other processes in. */
 export interface ServerDatabase {

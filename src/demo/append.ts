@@ -12,7 +12,7 @@ import { demoLoadWindow, extendDemoLoad, lockDemoLoad } from '../repositories/in
 import { loadBorderHours, loadOutages, loadPrices } from '../repositories/ingest/load.js';
 import { allowLongStatements } from '../repositories/ingest/maintenance.js';
 import type { Database } from '../db/client.js';
-import { inTransaction } from '../repositories/sql/executor.js';
+import { inTransaction } from '../db/executor.js';
 import { DAY_MS, HOUR_MS, demoRange } from './calendar.js';
 import { DEMO_SEED, generateDemo } from './generate.js';
 import { demoBorderHourRows, demoOutageRows, demoPriceRows } from './rows.js';

@@ -17,7 +17,7 @@ import { recordDemoLoad } from '../repositories/ingest/demo-data.js';
 import { refreshFlowRollups } from '../repositories/flows/rollup.js';
 import { hasPrices, loadBorderHours, loadOutages, loadPrices } from '../repositories/ingest/load.js';
 import { allowLongStatements, vacuumAnalyzeMarketTables } from '../repositories/ingest/maintenance.js';
-import { inTransaction } from '../repositories/sql/executor.js';
+import { inTransaction } from '../db/executor.js';
 import { HOUR_MS } from './calendar.js';
 import { type DemoDataSet, generateDemo } from './generate.js';
 import { demoBorderHourRows, demoOutageRows, demoPriceRows, monthSlices } from './rows.js';

@@ -12,7 +12,7 @@ import {
   loadBorderHours,
   loadPrices,
 } from '../repositories/ingest/load.js';
-import type { Sql } from '../repositories/sql/executor.js';
+import type { Sql } from '../db/executor.js';
 import { HOUR_MS } from './calendar.js';
 import type { DemoDataSet } from './generate.js';
 import { demoBorderHourPayloads, demoPricePayloads } from './copy-payloads.js';

@@ -19,7 +19,7 @@ import {
   truncateEmptyMarketTables,
 } from '../repositories/ingest/demo-data.js';
 import { type LoadWindow, loadOutages } from '../repositories/ingest/load.js';
-import { inTransaction, type Sql } from '../repositories/sql/executor.js';
+import { inTransaction, type Sql } from '../db/executor.js';
 import { type DemoDataSet, type DemoOptions, generateDemo } from './generate.js';
 import { loadDemoMonths } from './load-months.js';
 import { HOUR_MS } from './calendar.js';

@@ -16,7 +16,7 @@
  */
 import { REPLICA_WAIT_MAX_MS } from '../db/replicas.js';
 import { eventTags, SURROGATE_KEY_HEADER, safeTags } from '../http/cache-tags.js';
-import type { DataEvent } from './data-events.js';
+import type { DataEvent } from '../domain/data-events.js';
 
 /** Delay of the second purge of an event, ms: past the longest an instance waits for its replica, plus a second. */
 export const REPURGE_AFTER_MS = REPLICA_WAIT_MAX_MS + 1_000;

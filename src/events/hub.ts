@@ -10,7 +10,7 @@
  * for a stream.
  */
 import { SUBSCRIPTION_QUEUE } from '../limits.js';
-import type { DataEvent } from './data-events.js';
+import type { DataEvent } from '../domain/data-events.js';
 
 /** The last item of a stream that fell behind: how many distinct unread events it may hold. */
 export interface FellBehind {

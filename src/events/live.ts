@@ -8,8 +8,8 @@ import type { Logger } from '../logger.js';
 import type { TokenBucketLimiter } from '../security/token-bucket.js';
 import { createSubscriptionGate, type SubscriptionGate } from './gate.js';
 import { createEventHub, type EventHub } from './hub.js';
-import type { DataEvent } from './data-events.js';
-import { listenForDataEvents, type ListenerState } from './listener.js';
+import type { DataEvent } from '../domain/data-events.js';
+import { listenForDataEvents, type ListenerState } from '../db/listener.js';
 import type { DataVersion } from './version.js';
 
 /** What the subscription resolvers read from the GraphQL context. */

@@ -7,7 +7,7 @@
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { TimeRange } from '../domain/time.js';
 import { RESPONSE_CACHE } from '../limits.js';
-import { API_KEY_HEADER } from '../security/api-keys.js';
+import { API_KEY_HEADER } from './headers.js';
 import { baseEtag, listedEtags } from './compression.js';
 import { addVary } from './vary.js';
 

@@ -10,7 +10,7 @@
  * answer over every zone. A prices change of a zone also reclassifies its borders' flows, so it
  * makes that zone's flow tags stale too.
  */
-import type { DataEvent } from '../events/data-events.js';
+import type { DataEvent } from '../domain/data-events.js';
 import { type Catalogue, DATA_CATALOGUE } from '../domain/catalogue.js';
 
 /** The header a Varnish VCL bans on, space-separated tags. */

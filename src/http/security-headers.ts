@@ -1,6 +1,6 @@
 import { getCORSHeadersByRequestAndOptions, useCORS } from '@whatwg-node/server';
 import type { CORSOptions, Plugin } from 'graphql-yoga';
-import { EXPOSED_RESPONSE_HEADERS } from '../rest/meta-headers.js';
+import { EXPOSED_RESPONSE_HEADERS } from './headers.js';
 import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, routePath } from './paths.js';
 import { addVary } from './vary.js';
 

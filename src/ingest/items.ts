@@ -20,7 +20,7 @@ import {
   loadPrices,
 } from '../repositories/ingest/load.js';
 import { reclassify } from '../repositories/flows/reclassify.js';
-import type { Sql } from '../repositories/sql/executor.js';
+import type { Sql } from '../db/executor.js';
 import type { EntsoeClient, EntsoeReply, EntsoeRequest } from './client.js';
 import {
   type DayAheadPrices,

@@ -10,23 +10,17 @@ import { type ClassificationThresholds, DEFAULT_THRESHOLDS } from '../domain/cla
 import type { StoredCatalogue } from '../domain/catalogue.js';
 import { ensureCatalogue } from '../repositories/catalogue/catalogue.js';
 import { notifyWindowCommitted, windowEvent } from '../repositories/ingest/events.js';
-import type { DataEvent } from '../events/data-events.js';
+import type { DataEvent } from '../domain/data-events.js';
 import { readFinishedWindows, recordWindow } from '../repositories/ingest/ledger.js';
 import { closeAbandonedRuns, finishRun, startRun } from '../repositories/ingest/runs.js';
-import { inTransaction } from '../repositories/sql/executor.js';
+import { inTransaction } from '../db/executor.js';
 import { type EntsoeClient, EntsoeTransportError } from './client.js';
 import { EntsoeAuthError, EntsoeError, redactSecrets } from './entsoe/index.js';
 import { type ItemContext, prepareWindow } from './items.js';
+import type { Item } from '../domain/items.js';
 import { planLines, type RequestPlan, requestPlan } from './plan.js';
 import { type ProgressReporter, SILENT_PROGRESS } from './progress.js';
-import {
-  type Item,
-  type PlannedWindow,
-  type TargetSelection,
-  planWindows,
-  targetsFor,
-  windowLabel,
-} from './windows.js';
+import { type PlannedWindow, type TargetSelection, planWindows, targetsFor, windowLabel } from './windows.js';
 
 /** Inputs of one run. */
 export interface IngestOptions extends TargetSelection {

@@ -8,7 +8,8 @@ import { DAY_MS, HOUR_MS } from '../domain/calendar.js';
 import type { DocumentType } from './client.js';
 import { OUTAGE_PAGE_SIZE, PRICE_PAGE_SIZE } from './paging.js';
 import { formatDuration } from './progress.js';
-import { ITEMS, type Item, type PlannedWindow, ZONE_ITEMS } from './windows.js';
+import { ITEMS, type Item, ZONE_ITEMS } from '../domain/items.js';
+import type { PlannedWindow } from './windows.js';
 
 /** The document type each item asks the platform for. */
 export const ITEM_DOCUMENT: Readonly<Record<Item, DocumentType>> = {

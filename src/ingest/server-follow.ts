@@ -15,8 +15,9 @@ import { EntsoeClient, entsoeClientOptions } from './client.js';
 import { EntsoeAuthError } from './entsoe/index.js';
 import { follow } from './follow.js';
 import { type IngestSummary, runIngest } from './job.js';
-import { elect } from './leader.js';
-import { ITEMS, type TargetSelection } from './windows.js';
+import { elect } from '../db/leader.js';
+import { ITEMS } from '../domain/items.js';
+import type { TargetSelection } from './windows.js';
 
 /** Consecutive failed cycles from which /readyz says the follower is failing (reported only: the instance stays ready). */
 export const FOLLOWER_FAILING_CYCLES = 3;

@@ -7,7 +7,7 @@
  */
 import type { Database } from '../db/client.js';
 import { type MarketTable, vacuumAnalyze } from '../repositories/ingest/maintenance.js';
-import type { Item } from './windows.js';
+import type { Item } from '../domain/items.js';
 
 /**
  * Rows a run must have loaded (price points, border-hours and outages of its windows) before it

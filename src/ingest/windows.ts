@@ -5,14 +5,8 @@
  */
 import { DAY_MS, HOUR_MS as HOUR } from '../domain/calendar.js';
 import { DATA_CATALOGUE } from '../domain/catalogue.js';
+import { ITEMS, type Item, ZONE_ITEMS } from '../domain/items.js';
 import { type Period, borderPeriod, intersect, zonePeriod } from '../domain/validity.js';
-
-/** Data items: day-ahead prices (A44), physical flows (A11), scheduled exchanges (A09), day-ahead NTC (A61), outages (A78). */
-export const ITEMS = ['prices', 'flows', 'schedules', 'ntc', 'outages'] as const;
-export type Item = (typeof ITEMS)[number];
-
-/** Items fetched per zone; the others are fetched per border. */
-export const ZONE_ITEMS: ReadonlySet<Item> = new Set(['prices']);
 
 /**
  * How long after a window was finished its data may still change upstream, ms. A finished window

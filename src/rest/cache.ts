@@ -16,7 +16,7 @@ import { cacheControlOf, ifNoneMatchTags, isForCaller, maxAgeSeconds } from '../
 import { type Coding, codedHeaders, compressWhole, concatBytes, wholeBodyCoding } from '../http/compression.js';
 import { addVary } from '../http/vary.js';
 import { RESPONSE_CACHE } from '../limits.js';
-import { API_KEY_HEADER } from '../security/api-keys.js';
+import { API_KEY_HEADER } from '../http/headers.js';
 import type { Format } from './negotiation.js';
 
 /**

@@ -1,31 +1,8 @@
 import type { z } from 'zod';
+import { META_HEADERS } from '../http/headers.js';
 import type { MetaSchema } from './schemas.js';
 
 type WireMeta = z.infer<typeof MetaSchema>;
-
-/** Response headers carrying the meta (CSV has no envelope; JSON responses carry them too). */
-export const META_HEADERS = {
-  provenance: 'X-Provenance',
-  upstreamSources: 'X-Upstream-Sources',
-  from: 'X-Resolved-Datetime-From',
-  to: 'X-Resolved-Datetime-To',
-  resolution: 'X-Resolution',
-  timeZone: 'X-Time-Zone',
-  total: 'X-Total-Count',
-  limit: 'X-Limit',
-  offset: 'X-Offset',
-  nextOffset: 'X-Next-Offset',
-} as const;
-
-/** Headers a browser script may read across origins (Access-Control-Expose-Headers). */
-export const EXPOSED_RESPONSE_HEADERS: readonly string[] = [
-  ...Object.values(META_HEADERS),
-  'Link',
-  'Content-Disposition',
-  'X-Ignored-Parameters',
-  'X-Export-Concurrency-Limit',
-  'X-Export-Tokens-Per-Rows',
-];
 
 /** Header-safe text: characters outside printable ASCII percent-encoded. */
 const headerText = (text: string): string => text.replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c));

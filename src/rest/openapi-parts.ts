@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { APPLIED_RESOLUTION, enumValues, PROVENANCE } from '../contract/enums.js';
 import type { Endpoint } from './endpoint.js';
 import { MEDIA_TYPES } from './negotiation.js';
-import { META_HEADERS } from './meta-headers.js';
+import { META_HEADERS } from '../http/headers.js';
 import { ErrorSchema, ValidationErrorSchema } from './schemas.js';
 
 /** Name of the `x-api-key` security scheme in `components.securitySchemes`. */

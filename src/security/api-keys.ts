@@ -11,8 +11,6 @@ import type { Clock } from './token-bucket.js';
 export const API_KEY_MARKER = 'emk_';
 /** Characters of the key kept in clear as its `prefix` (marker + 8 random characters). */
 export const API_KEY_PREFIX_LENGTH = 12;
-/** Header carrying the key. */
-export const API_KEY_HEADER = 'x-api-key';
 /** Default lifetime of a cached lookup: a revocation is enforced within this time. */
 export const DEFAULT_KEY_CACHE_TTL_MS = 5000;
 

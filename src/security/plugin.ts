@@ -3,7 +3,8 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { AppError } from '../errors.js';
 import { errorResponse, json } from '../http/errors.js';
 import type { Logger } from '../logger.js';
-import { API_KEY_HEADER, type ApiKeyAuthenticator } from './api-keys.js';
+import { API_KEY_HEADER } from '../http/headers.js';
+import type { ApiKeyAuthenticator } from './api-keys.js';
 import {
   type AccessContext,
   accessOf,
@@ -27,7 +28,7 @@ import {
 } from '../http/paths.js';
 import { REQUEST_COST_TOKENS } from '../limits.js';
 
-/** Counters the access layer reports to (see `src/http/metrics.ts`). */
+/** Counters the access layer reports to (see `src/ops/metrics.ts`). */
 export interface AccessMetrics {
   rateLimitRejected(surface: 'rest' | 'graphql'): void;
 }

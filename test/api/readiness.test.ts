@@ -5,8 +5,8 @@
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
-import type { ListenerState } from '../../src/events/listener.js';
-import { EVENTS_DOWN_UNREADY_MS, healthPlugin, type ReadySources } from '../../src/http/health.js';
+import type { ListenerState } from '../../src/db/listener.js';
+import { EVENTS_DOWN_UNREADY_MS, healthPlugin, type ReadySources } from '../../src/ops/health.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

@@ -9,7 +9,7 @@ import { type Config, testConfig } from '../../src/config.js';
 import { PricesQuery } from '../../src/dashboard/queries.js';
 import { dashboardDocumentText } from '../support/dashboard.js';
 import type { Database } from '../../src/db/client.js';
-import { dataEventsChannel } from '../../src/events/data-events.js';
+import { dataEventsChannel } from '../../src/domain/data-events.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 import { TEST_BACKENDS } from '../support/env.js';
 

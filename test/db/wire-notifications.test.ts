@@ -6,10 +6,10 @@ import { testConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/client.js';
 import { openServerDatabase } from '../../src/db/server-database.js';
 import { notificationScanner, type WireNotification } from '../../src/db/wire-notifications.js';
-import type { DataEvent } from '../../src/events/data-events.js';
-import { listenForDataEvents } from '../../src/events/listener.js';
+import type { DataEvent } from '../../src/domain/data-events.js';
+import { listenForDataEvents } from '../../src/db/listener.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction } from '../../src/db/executor.js';
 
 /** One protocol message: type byte, int32 length (itself included), body. */
 function message(type: string, body: Buffer): Buffer {

@@ -6,7 +6,7 @@ import { monthSlices } from '../../src/demo/rows.js';
 import { demoBorderHourRows, demoPriceRows } from '../../src/demo/rows.js';
 import { COPY_CHUNK_ROWS } from '../../src/repositories/ingest/bulk.js';
 import { appendBorderHours, appendPrices } from '../../src/repositories/ingest/load.js';
-import type { Sql } from '../../src/repositories/sql/executor.js';
+import type { Sql } from '../../src/db/executor.js';
 
 /** A connection that records the COPY payloads sent to it and knows every referenced id. */
 function recordingSql(): { sql: Sql; copies: { table: string; columns: readonly string[]; payload: Uint8Array }[] } {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
-import { dataEventsChannel, readDataEvent } from '../../src/events/data-events.js';
+import { dataEventsChannel, readDataEvent } from '../../src/domain/data-events.js';
 import { eventTags, setCacheTags } from '../../src/http/cache-tags.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { TEST_BACKENDS } from '../support/env.js';

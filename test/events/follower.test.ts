@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
-import { type Election, elect } from '../../src/ingest/leader.js';
+import { type Election, elect } from '../../src/db/leader.js';
 import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 import { killStarted, start } from '../support/processes.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
-import { dataEventsChannel } from '../../src/events/data-events.js';
+import { dataEventsChannel } from '../../src/domain/data-events.js';
 import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
 import { type Fetcher, subscribe } from './sse.js';
 

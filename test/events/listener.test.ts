@@ -1,8 +1,8 @@
 /** The PostgreSQL listener survives the loss of its connection: it reconnects and delivers again. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
-import type { DataEvent } from '../../src/events/data-events.js';
-import { type DataEventListener, listenForDataEvents } from '../../src/events/listener.js';
+import type { DataEvent } from '../../src/domain/data-events.js';
+import { type DataEventListener, listenForDataEvents } from '../../src/db/listener.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';

@@ -15,7 +15,7 @@ import { openServerDatabase } from '../../src/db/server-database.js';
 import { createLogger } from '../../src/logger.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
 import { loadPrices } from '../../src/repositories/ingest/load.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction } from '../../src/db/executor.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 import { CI, TEST_DATABASE_URL } from '../support/env.js';
 import { type Replica, replicaToolsAvailable, startReplica } from '../support/replica.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { findBorderSpans } from '../../src/repositories/catalogue/coverage.js';
-import { read } from '../../src/repositories/sql/executor.js';
+import { read } from '../../src/db/executor.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { TEST_BACKENDS } from '../support/env.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshOutageCoverage } from '../../src/repositories/catalogue/coverage-rollup.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction } from '../../src/db/executor.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 

@@ -15,7 +15,7 @@ import {
   loadOutages,
   loadPrices,
 } from '../../src/repositories/ingest/load.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction } from '../../src/db/executor.js';
 import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 const hoursFrom = (start: Date, n: number) =>

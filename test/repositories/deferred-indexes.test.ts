@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { dropIndexes, restoreIndexes } from '../../src/repositories/ingest/deferred-indexes.js';
 import { appendPrices } from '../../src/repositories/ingest/load.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction } from '../../src/db/executor.js';
 import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
 
 const INDEXES_SQL = `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('price_point', 'border_hour') ORDER BY indexname`;

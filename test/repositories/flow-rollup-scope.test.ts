@@ -6,7 +6,7 @@ import { loadBorderHourRows, loadPriceRows } from '../../src/ingest/items.js';
 import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { refreshFlowRollups } from '../../src/repositories/flows/rollup.js';
 import type { BorderHourRow, PricePointRow } from '../../src/repositories/ingest/load.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction } from '../../src/db/executor.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 /** Every flow rollup table as sorted text rows, sums rounded to 1e-6 (summation order may differ between plans). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../src/domain/calendar.js';
 import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { type BorderHourRow, loadBorderHours } from '../../src/repositories/ingest/load.js';
-import { inTransaction } from '../../src/repositories/sql/executor.js';
+import { inTransaction } from '../../src/db/executor.js';
 import { type TestDatabase, createTestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { rollupSourcesStatement } from '../../src/repositories/sql/rollup-sources.js';
-import { read } from '../../src/repositories/sql/executor.js';
+import { read } from '../../src/db/executor.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 /** Zone (1-based rank by id), first and last day of January 2025, sources of those days. */

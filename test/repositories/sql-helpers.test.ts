@@ -3,7 +3,7 @@ import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { dayBucket, epochMs, utcBucket } from '../../src/repositories/sql/time.js';
-import { inTransaction, readWithSettings } from '../../src/repositories/sql/executor.js';
+import { inTransaction, readWithSettings } from '../../src/db/executor.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 

@@ -15,7 +15,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPURGE_AFTER_MS } from '../../src/events/cache-purge.js';
-import { dataEventsChannel } from '../../src/events/data-events.js';
+import { dataEventsChannel } from '../../src/domain/data-events.js';
 import { type Bouncer, pgbouncerAvailable, startPgbouncer } from '../../bench/pgbouncer.js';
 import { type FakeUpstream, startFakeUpstream, TOKEN } from '../ingest-job/fake-upstream.js';
 import { a44Days, EIC, key } from '../ingest-job/helpers.js';

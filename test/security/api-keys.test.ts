@@ -8,7 +8,7 @@ import { currentRequestSignal, withDeadline } from '../../src/deadline.js';
 import { AppError } from '../../src/errors.js';
 import { listApiKeys, revokeApiKey } from '../../src/repositories/keys/api-keys.js';
 import { ApiKeyAuthenticator, createApiKey, generateApiKey, hashApiKey } from '../../src/security/api-keys.js';
-import { parseKeysArgs, runKeysCommand, UsageError } from '../../src/security/keys-command.js';
+import { parseKeysArgs, runKeysCommand, UsageError } from '../../src/cli/keys-command.js';
 import { MemoryBucketStore } from '../../src/security/memory-store.js';
 import { TokenBucketLimiter } from '../../src/security/token-bucket.js';
 import { TEST_BACKENDS } from '../support/env.js';

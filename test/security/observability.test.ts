@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMetrics, routeLabel } from '../../src/http/metrics.js';
+import { createMetrics, routeLabel } from '../../src/ops/metrics.js';
 import { API_CSP, corsOptions, GRAPHIQL_CSP, parseOrigins, SWAGGER_CSP } from '../../src/http/security-headers.js';
 import { MemoryBucketStore } from '../../src/security/memory-store.js';
 import { TokenBucketLimiter } from '../../src/security/token-bucket.js';

@@ -7,7 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { testConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/client.js';
-import { elect } from '../../src/ingest/leader.js';
+import { elect } from '../../src/db/leader.js';
 
 const [url, schema, leaseMs, retryMs] = process.argv.slice(2);
 const db = await openPostgres(testConfig({ DATABASE_SCHEMA: schema, DATABASE_POOL_SIZE: 1 }), url as string);

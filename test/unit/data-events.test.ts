@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DataEvent, readDataEvent } from '../../src/events/data-events.js';
+import { type DataEvent, readDataEvent } from '../../src/domain/data-events.js';
 
 /** The event a payload reads as for the listener of `schema`, or null when it is dropped. */
 function parseDataEvent(payload: string | undefined, schema: string): DataEvent | null {

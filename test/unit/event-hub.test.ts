@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DataEvent } from '../../src/events/data-events.js';
+import type { DataEvent } from '../../src/domain/data-events.js';
 import { createEventHub, fellBehind } from '../../src/events/hub.js';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 /** The follower's cycle outcomes as /readyz reports them: failures in a row, and failing from the third. */
 import { describe, expect, it } from 'vitest';
-import { ingestReport } from '../../src/http/ingest-status.js';
+import { ingestReport } from '../../src/ops/ingest-status.js';
 import { cycleRecorder, FOLLOWER_FAILING_CYCLES, type FollowerStatus } from '../../src/ingest/server-follow.js';
 
 describe('follower cycles', () => {

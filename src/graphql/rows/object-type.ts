@@ -2,7 +2,7 @@ import { type Field, graphqlFields, type RowContract } from '../../contract/fiel
 import type { ObjectRef } from '@pothos/core';
 import { builder } from '../builder.js';
 import { timeZoneOfRow, withRowTimeZone, zonedDay, zonedInstant, zonedYear } from './zoned.js';
-import { ZoneRef } from '../schema/zones.js';
+import { ZoneRef } from './zones.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 /** Pothos field builder of parents of type `R`. */

@@ -2,7 +2,7 @@ import { BORDER_COVERAGE_ROW, ZONE_COVERAGE_ROW } from '../../contract/rows/cata
 import { getBorderCoverage, getZoneCoverage } from '../../services/catalogue.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { rowObjectType } from '../rows/object-type.js';
-import { BorderRef, ZoneRef } from './zones.js';
+import { BorderRef, ZoneRef } from '../rows/zones.js';
 
 const ZoneCoverageRef = rowObjectType(ZONE_COVERAGE_ROW);
 const BorderCoverageRef = rowObjectType(BORDER_COVERAGE_ROW);

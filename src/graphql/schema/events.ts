@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BORDERS, namedOn, ZONES } from '../../contract/params.js';
-import type { DataEvent } from '../../events/data-events.js';
+import type { DataEvent } from '../../domain/data-events.js';
 import type { HubItem } from '../../events/hub.js';
 import { AppError } from '../../errors.js';
 import { ARG_LIMITS } from '../../limits.js';

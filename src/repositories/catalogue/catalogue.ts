@@ -5,7 +5,7 @@
 import type { Database } from '../../db/client.js';
 import { BORDERS, Catalogue, type StoredCatalogue, ZONES } from '../../domain/catalogue.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, inTransaction, run } from '../sql/executor.js';
+import { type Executor, inTransaction, run } from '../../db/executor.js';
 
 interface ZoneRow {
   id: number;

@@ -5,7 +5,7 @@
  * series, one index probe from the window's edge); bulk loads and deletes of whole data sets rebuild it.
  */
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, run } from '../sql/executor.js';
+import { type Executor, run } from '../../db/executor.js';
 
 /** A border data kind of the coverage rollup stored hour by hour. */
 export type HourKind = 'physical' | 'scheduled' | 'ntc';

@@ -7,7 +7,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { DataSource } from '../../generated/prisma/enums.js';
 import type { Database } from '../../db/client.js';
-import { read } from '../sql/executor.js';
+import { read } from '../../db/executor.js';
 
 /** Stored span of one data kind: [from, to) in UTC, with the stored source names (e.g. `entsoe`). */
 export interface StoredSpan {

@@ -1,6 +1,6 @@
 /** The time zone names the database engine knows (its own copy of the IANA data). */
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, run } from '../sql/executor.js';
+import { type Executor, run } from '../../db/executor.js';
 
 /**
  * Every name in the engine's `pg_timezone_names` (zones and links, as spelled there; PostgreSQL

@@ -19,7 +19,7 @@ import {
   zoneTimeZoneTable,
   type ZoneTimeZones,
 } from '../sql/time.js';
-import { read } from '../sql/executor.js';
+import { read } from '../../db/executor.js';
 
 /** Hours per flow type of one border (stored orientation A->B) in one UTC bucket. */
 export interface FlowTypeCounts {

@@ -11,7 +11,7 @@ import {
 } from '../../domain/period-cover.js';
 import { isoDay } from '../../domain/time.js';
 import { dayBucket, epochMs, utcInstant } from '../sql/time.js';
-import { read } from '../sql/executor.js';
+import { read } from '../../db/executor.js';
 import { countFlows, findFlowRows } from './rows.js';
 import { type FlowQuery, flowRowsByBorder, isHourly, localBuckets } from './rows-sql.js';
 import { dailyKeys, rollupKeyConditions } from './sql.js';

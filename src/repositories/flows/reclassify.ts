@@ -9,7 +9,7 @@ import type { ClassificationThresholds } from '../../domain/classification.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { type BorderHourClassColumns, type BorderHourFacts, classifyBorderHour } from '../../domain/border-class.js';
 import { allowLongStatements } from '../ingest/maintenance.js';
-import { type Executor, type Sql, inTransaction, run } from '../sql/executor.js';
+import { type Executor, type Sql, inTransaction, run } from '../../db/executor.js';
 import { hourlyPrices } from '../sql/time.js';
 
 /** What to reclassify: border-hours starting in [from, to) UTC, optionally some borders only. */

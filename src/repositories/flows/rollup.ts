@@ -3,7 +3,7 @@ import { isoDay, widenToDays } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { DIR, HOUR_AGGREGATES } from './sql.js';
 import { dayBucket, utcDay } from '../sql/time.js';
-import { type Executor, run } from '../sql/executor.js';
+import { type Executor, run } from '../../db/executor.js';
 
 /**
  * Which rows a refresh rewrites: every border and zone (`null`), or the given borders, the zones at

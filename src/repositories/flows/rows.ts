@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.js';
 import type { FlowRecord } from '../../domain/records.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { epochMs, sharedInstants } from '../sql/time.js';
-import { read } from '../sql/executor.js';
+import { read } from '../../db/executor.js';
 import { type FlowQuery, flowRowsByBorder, flowRowsSql, localBuckets } from './rows-sql.js';
 
 interface RawFlow {

@@ -3,7 +3,7 @@ import { isoDay } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { NO_MEMO, type ReadMemo, statementKey } from '../sql/read-memo.js';
 import { rollupSourcesStatement } from '../sql/rollup-sources.js';
-import { read } from '../sql/executor.js';
+import { read } from '../../db/executor.js';
 import { firstDayFrom, type FlowFilter } from './sql.js';
 
 /**

@@ -4,7 +4,7 @@ import type { Resolution } from '../../domain/resolution.js';
 import type { TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { readInBatches, type RowBatches, runsOf } from '../../domain/row-batches.js';
-import { read, readWithSettings } from '../sql/executor.js';
+import { read, readWithSettings } from '../../db/executor.js';
 import { bucketSums, DIR, type FlowFilter, hourConditions } from './sql.js';
 import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, localBucket } from '../sql/time.js';
 

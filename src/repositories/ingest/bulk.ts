@@ -5,7 +5,7 @@
  */
 import { type CopyType, type CopyValue, copyBinary } from '../sql/copy-binary.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { run, type Sql } from '../sql/executor.js';
+import { run, type Sql } from '../../db/executor.js';
 
 /** Rows per COPY statement (bounds the size of one payload). */
 export const COPY_CHUNK_ROWS = 200_000;

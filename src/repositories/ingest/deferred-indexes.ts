@@ -5,7 +5,7 @@
  * source. Runs inside the caller's transaction: a rollback restores the indexes.
  */
 import { Prisma } from '../../generated/prisma/client.js';
-import { run, type Sql } from '../sql/executor.js';
+import { run, type Sql } from '../../db/executor.js';
 
 /** The indexes of some tables as they were before {@link dropIndexes}. */
 export interface DroppedIndexes {

@@ -11,7 +11,7 @@ import type { LoadWindow } from './load.js';
 import { refreshPriceDaily } from '../prices/rollup.js';
 import { allowLongStatements, MARKET_TABLES } from './maintenance.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, inTransaction, run, type Sql } from '../sql/executor.js';
+import { type Executor, inTransaction, run, type Sql } from '../../db/executor.js';
 
 /** Whether a complete demo data set is recorded, and whether upstream prices are stored. */
 export interface DemoLoadState {

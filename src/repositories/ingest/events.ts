@@ -3,9 +3,9 @@
  * that writes a window, so PostgreSQL delivers it to every listening session exactly when (and
  * only if) the data commits.
  */
-import { DATA_EVENTS_CHANNEL_PREFIX, type DataEvent, type DataEventKind } from '../../events/data-events.js';
+import { DATA_EVENTS_CHANNEL_PREFIX, type DataEvent, type DataEventKind } from '../../domain/data-events.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, run } from '../sql/executor.js';
+import { type Executor, run } from '../../db/executor.js';
 
 /** The event kind of an upstream item: prices for day-ahead prices, flows for the border items. */
 export function eventKindOf(item: string): DataEventKind {

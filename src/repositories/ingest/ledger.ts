@@ -5,7 +5,7 @@
  */
 import { refreshOutageCoverage } from '../catalogue/coverage-rollup.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, run } from '../sql/executor.js';
+import { type Executor, run } from '../../db/executor.js';
 
 /** Status of a run or window (`IngestionStatus`). */
 export type IngestionStatus = 'running' | 'done' | 'failed';

@@ -13,7 +13,7 @@ import type { CopyType, CopyValue } from '../sql/copy-binary.js';
 import { refreshCoverage, refreshOutageCoverage } from '../catalogue/coverage-rollup.js';
 import { refreshPriceDaily } from '../prices/rollup.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, type Sql, inTransaction, run } from '../sql/executor.js';
+import { type Executor, type Sql, inTransaction, run } from '../../db/executor.js';
 
 /** Where a stored value came from (`DataSource` enum). */
 export type DataSource = 'demo' | 'entsoe';

@@ -4,7 +4,7 @@
  */
 import type { Database } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { run, type Sql, withConnection } from '../sql/executor.js';
+import { run, type Sql, withConnection } from '../../db/executor.js';
 
 /** A market table loads write: facts, their rollups, the coverage rollup, and the catalogue they reference. */
 export type MarketTable =

@@ -4,7 +4,7 @@
  * classification (outage before "not assessed", both bases) and the rollups count it. Hours UTC.
  */
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, run } from '../sql/executor.js';
+import { type Executor, run } from '../../db/executor.js';
 
 /** Whole hours [from, to) UTC of one border. */
 export interface BorderHourWindow {

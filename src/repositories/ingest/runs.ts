@@ -16,7 +16,7 @@
 import pg from 'pg';
 import { type Database, directOf } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { connectionSql, type Executor, inTransaction, run, type Sql } from '../sql/executor.js';
+import { connectionSql, type Executor, inTransaction, run, type Sql } from '../../db/executor.js';
 import type { IngestionStatus } from './ledger.js';
 
 /** The lock's first key: a non-negative hash of the schema, so schemas sharing a database do not collide. */

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { run } from '../sql/executor.js';
+import { run } from '../../db/executor.js';
 
 /** A stored API key, without its hash (the key itself is never stored). */
 export interface ApiKeyRecord {

@@ -7,7 +7,7 @@ import type { Database } from '../../db/client.js';
 import type { Utf8Column } from '../../domain/columns.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { COPY_END, copyEach } from '../sql/copy-out.js';
-import { inlinedText } from '../sql/pg-copy.js';
+import { inlinedText } from '../../db/pg-copy.js';
 import { type PriceQuery, zonedRowsSql } from './rows.js';
 
 /** A batch of price rows in (datetime, zone) order, as columns. */

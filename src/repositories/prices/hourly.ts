@@ -9,7 +9,7 @@
 import { HOUR_MS } from '../../domain/calendar.js';
 import type { TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { type Executor, run, type Sql } from '../sql/executor.js';
+import { type Executor, run, type Sql } from '../../db/executor.js';
 import { hourlyPrices } from '../sql/time.js';
 
 /**

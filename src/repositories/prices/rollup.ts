@@ -7,7 +7,7 @@ import { widenToDays } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { refreshPriceHourly } from './hourly.js';
 import { utcDay } from '../sql/time.js';
-import { type Executor, run, type Sql } from '../sql/executor.js';
+import { type Executor, run, type Sql } from '../../db/executor.js';
 
 /** Which days to recompute: every UTC day overlapping [from, to), optionally for some zones only. */
 export interface RollupWindow {

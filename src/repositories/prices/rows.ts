@@ -14,7 +14,7 @@ import {
 } from '../sql/time.js';
 import { NO_MEMO, type ReadMemo, statementKey } from '../sql/read-memo.js';
 import { rollupSourcesStatement } from '../sql/rollup-sources.js';
-import { read } from '../sql/executor.js';
+import { read } from '../../db/executor.js';
 
 /** Filters of a price query; `after` is a keyset position (exclusive) in (datetime, zone) order. */
 export interface PriceQuery {

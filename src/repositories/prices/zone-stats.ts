@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { read } from '../sql/executor.js';
+import { read } from '../../db/executor.js';
 import { HOUR_MS } from '../../domain/calendar.js';
 import { utcBucket } from '../sql/time.js';
 import { hourlyPriceRows } from './hourly.js';

@@ -4,8 +4,8 @@ import type { Database } from '../../db/client.js';
 import { cancelRequest } from '../../db/pooler.js';
 import { currentRequestSignal } from '../../deadline.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { namedText } from './executor.js';
-import { copyOut } from './pg-copy.js';
+import { namedText } from '../../db/executor.js';
+import { copyOut } from '../../db/pg-copy.js';
 
 /** What {@link copyEach} gives: a chunk of a statement's bytes, or the end of one statement. */
 export type CopyChunk = Buffer | typeof COPY_END;

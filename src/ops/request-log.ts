@@ -2,7 +2,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
 import { accessOf } from '../security/client.js';
-import { HEALTH_PATH, METRICS_PATH, READY_PATH, routePath } from './paths.js';
+import { HEALTH_PATH, METRICS_PATH, READY_PATH, routePath } from '../http/paths.js';
 
 /** Paths logged at debug level only (probes and scraping would drown the log). */
 const QUIET_PATHS: ReadonlySet<string> = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]);

@@ -7,10 +7,10 @@
  * `listen`, and served over the wire by this process through the engine thread's notifications.
  */
 import pg from 'pg';
-import { type Database, directOf } from '../db/client.js';
+import { type Database, directOf } from './client.js';
 import { type Catalogue, DATA_CATALOGUE } from '../domain/catalogue.js';
 import type { Logger } from '../logger.js';
-import { type DataEvent, dataEventsChannel, readDataEvent } from './data-events.js';
+import { type DataEvent, dataEventsChannel, readDataEvent } from '../domain/data-events.js';
 
 /** Whether the listener receives events (`listening`) or is reconnecting, and since when (ms since epoch). */
 export interface ListenerState {

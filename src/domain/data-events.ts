@@ -8,8 +8,8 @@
  * checked against the catalogue, never trusted.
  */
 import { z } from 'zod';
-import { type Catalogue, DATA_CATALOGUE } from '../domain/catalogue.js';
-import { ITEMS } from '../ingest/windows.js';
+import { type Catalogue, DATA_CATALOGUE } from './catalogue.js';
+import { ITEMS } from './items.js';
 
 /** The prefix of the NOTIFY channels: the channel of schema `s` is `emk_data_s`. */
 export const DATA_EVENTS_CHANNEL_PREFIX = 'emk_data_';

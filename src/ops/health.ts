@@ -2,13 +2,13 @@ import type { Plugin } from 'graphql-yoga';
 import type { Database } from '../db/client.js';
 import type { ReplicaLag } from '../db/replicas.js';
 import { databaseAppError } from '../db/errors.js';
-import type { ListenerState } from '../events/listener.js';
+import type { ListenerState } from '../db/listener.js';
 import type { FollowerStatus } from '../ingest/server-follow.js';
 import { pendingMigrations } from '../db/migrate.js';
 import type { Logger } from '../logger.js';
-import { json } from './errors.js';
+import { json } from '../http/errors.js';
 import { ingestReport } from './ingest-status.js';
-import { HEALTH_PATH, READY_PATH, routePath } from './paths.js';
+import { HEALTH_PATH, READY_PATH, routePath } from '../http/paths.js';
 
 /** Longest `/readyz` waits for the database, in ms, before answering from what it knows. */
 export const READY_WAIT_MS = 1_500;

@@ -1,7 +1,8 @@
 import type { Database } from '../db/client.js';
 import { type ApiKeyRecord, listApiKeys, revokeApiKey } from '../repositories/keys/api-keys.js';
-import { UsageError } from '../cli/command-line.js';
-import { API_KEY_HEADER, createApiKey } from './api-keys.js';
+import { UsageError } from './command-line.js';
+import { API_KEY_HEADER } from '../http/headers.js';
+import { createApiKey } from '../security/api-keys.js';
 
 /** Usage line of the keys command. */
 export const KEYS_USAGE = 'usage: npm run keys -- create <name> | list | revoke <id>';

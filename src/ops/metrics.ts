@@ -1,10 +1,9 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type pg from 'pg';
 import { ERROR_STATUS } from '../errors.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AccessMetrics } from '../security/plugin.js';
-import { GRAPHQL_PATH, HEALTH_PATH, METRICS_PATH, READY_PATH, routePath } from './paths.js';
+import { GRAPHQL_PATH, HEALTH_PATH, METRICS_PATH, READY_PATH, routePath } from '../http/paths.js';
 
 /** Latency buckets in seconds, up to the 30 s request timeout. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -87,9 +86,15 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): ServiceM
 }
 
 /** The counters of a connection pool, as node-postgres' `pg.Pool` exposes them. */
-export type PoolCounters = Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'> & {
+export interface PoolCounters {
+  /** Connections open. */
+  readonly totalCount: number;
+  /** Connections open and idle. */
+  readonly idleCount: number;
+  /** Requests waiting for a connection. */
+  readonly waitingCount: number;
   readonly options: { readonly max?: number };
-};
+}
 
 /**
  * Adds the database pool gauges, read at scrape time: `db_pool_connections{state}` (open, idle,

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
 
 /**
  * Bytes per CopyData message. The embedded engine's wire server appends every socket read to its

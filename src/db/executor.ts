@@ -8,8 +8,8 @@
  * statements and binary COPY. {@link inTransaction} is the one transaction helper.
  */
 import type pg from 'pg';
-import { type Database, primaryOf, takeRows } from '../../db/client.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { type Database, primaryOf, takeRows } from './client.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { copyIn } from './pg-copy.js';
 
 /** One connection (a transaction when obtained from {@link inTransaction}). */

@@ -11,7 +11,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import { type Database, directOf } from '../db/client.js';
+import { type Database, directOf } from './client.js';
 import type { Logger } from '../logger.js';
 
 /** The lock key: a hash of the schema, so schemas sharing a database elect their own leaders. */

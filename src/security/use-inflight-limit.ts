@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
-import { accessOf } from '../security/client.js';
-import { json } from './errors.js';
-import { idleWriteWatch, type WriteProgress } from './idle-write-watch.js';
+import { accessOf } from './client.js';
+import { json } from '../http/errors.js';
+import { idleWriteWatch, type WriteProgress } from '../http/idle-write-watch.js';
 
 /** A response body counts one more request against its client for each this many bytes (a declared Content-Length). */
 export const BODY_WEIGHT_BYTES = 4 * 1_024 * 1_024;
