@@ -7,32 +7,19 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
 import { createApp } from '../src/app.js';
 import { prepareDatabase } from '../src/bootstrap.js';
 import { testConfig } from '../src/config.js';
 import { openPostgres } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
 import { median, spread } from './export.js';
+import { CHROMIUM, launchChromium } from './chromium.js';
 import { listenOnLoopback } from './loopback.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** `FIRST_RENDER_MARK` of src/dashboard/dashboard.ts (browser code, outside the bench's build). */
 const FIRST_RENDER_MARK = 'dashboard:first-render';
 /** dist/web, beside the compiled bench in dist/bench. */
 const DASHBOARD_DIR = resolve(import.meta.dirname, '../web');
-/** Chromium's flags for a closed network (see test/browser/dashboard.test.ts). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 export interface DashboardBenchOptions {
   readonly pgUrl: string;
   readonly rounds: number;
@@ -59,7 +46,7 @@ export async function runDashboardBench(opts: DashboardBenchOptions): Promise<st
     await app.close();
     await db.close();
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const cold: number[] = [];
   const warm: number[] = [];
   try {

@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../../bench/chromium.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/security/api-keys.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -17,7 +18,6 @@ import { CI } from '../support/env.js';
 import { type FakeUpstream, startFakeUpstream } from '../ingest-job/fake-upstream.js';
 import { a44, EIC, fakeClient, ingest, key } from '../ingest-job/helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const MISSING = `chromium not found at ${CHROMIUM} (apt-get install chromium): browser tests skipped`;
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCREENSHOTS = {
@@ -42,22 +42,6 @@ const CHARTS = [
 const WARM_LOADS = 3;
 /** A persisted document's id, as codegen's client preset writes it. */
 const DOCUMENT_ID = /^sha256:[0-9a-f]{64}$/;
-
-/** launch() starts chromium with a new, empty profile in a temporary directory of its own. */
-const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 
 /** Serves the app on a loopback port; returns its origin. */
 async function listen(t: TestApp): Promise<{ server: Server; origin: string }> {
