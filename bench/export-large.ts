@@ -1,11 +1,12 @@
 /**
  * Issue 44 on a long history (`npm run bench -- --export --years 20`): every border's hourly flows
  * over the whole stored span as the CSV export against `psql -c "COPY (<the export's own SQL>) TO
- * STDOUT WITH CSV"` on the same rows (interleaved rounds: wall time, first byte, bytes, RSS growth
- * of the server process), a client that aborts mid-stream (time until the export's statement has
- * left `pg_stat_activity`), and ci-share, flow-type summary and scatter at 1H over the span. The
- * server is `dist/src/main.js` in a process of its own (build with `npm run build:bench`), reading
- * the schema `<prefix><years>y` (seeded by `node dist/src/cli/seed.js --large --years <years>`).
+ * STDOUT WITH CSV"` on the same rows (interleaved rounds, the export gzip-coded as fetch asks and
+ * uncompressed: wall time, first byte, bytes, RSS growth of the server process), a client that
+ * aborts mid-stream (time until the export's statement has left `pg_stat_activity`), and ci-share,
+ * flow-type summary and scatter at 1H over the span. The server is `dist/src/main.js` in a process
+ * of its own (build with `npm run build:bench`), reading the schema `<prefix><years>y` (seeded by
+ * `node dist/src/cli/seed.js --large --years <years>`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,15 @@ export interface LargeExportBenchOptions {
   readonly only?: string | undefined;
 }
 
+/** Names of the statements a flows CSV export runs: COPY on PostgreSQL, row batches where COPY does not fit. */
+const FLOW_EXPORT_STATEMENTS = ['copyFlowsCsv', 'findFlowRows'] as const;
+
+/**
+ * Request headers asking for the body as it is: fetch asks for gzip, and a gzip body of a few MB
+ * read is tens of MB of rows, so a whole year can sit in socket buffers before the abort.
+ */
+const IDENTITY = { 'accept-encoding': 'identity' };
+
 /** VmRSS of a process (bytes). */
 function rssOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -31,7 +41,7 @@ function rssOf(pid: number): number {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** Starts `dist/src/main.js` on a free port for `schema`; resolves once it answers /health. */
+/** Starts `dist/src/main.js` on a free port for `schema`; resolves once `/readyz` answers 200 (`/healthz` does while it is still starting). */
 async function startServer(pgUrl: string, schema: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     env: {
@@ -52,7 +62,7 @@ async function startServer(pgUrl: string, schema: string, port: number): Promise
   });
   for (let i = 0; i < 600; i++) {
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
       if (res.ok) return child;
     } catch {
       // not listening yet
@@ -64,28 +74,33 @@ async function startServer(pgUrl: string, schema: string, port: number): Promise
 }
 
 /**
- * Aborts a flows export after its first `afterBytes` bytes, then polls pg_stat_activity every
- * 20 ms until no statement named `statement` is active: ms from the abort until then.
+ * Aborts a flows export (uncompressed) after its first `afterBytes` bytes, then polls pg_stat_activity every
+ * 20 ms until no statement named one of `statements` is active: ms from the abort until then.
  */
-async function cancelCase(url: string, pgUrl: string, statement: string, afterBytes: number): Promise<number> {
+async function cancelCase(
+  url: string,
+  pgUrl: string,
+  statements: readonly string[],
+  afterBytes: number,
+): Promise<number> {
   const probe = await openPostgres(testConfig({ DATABASE_URL: pgUrl, DATABASE_SCHEMA: 'public' }), pgUrl);
   try {
     const controller = new AbortController();
-    const res = await fetch(url, { signal: controller.signal });
+    const res = await fetch(url, { signal: controller.signal, headers: IDENTITY });
     const reader = res.body!.getReader();
     let bytes = 0;
     while (bytes < afterBytes) {
       const { done, value } = await reader.read();
-      if (done) throw new Error('export ended before the abort');
+      if (done) throw new Error(`export ended before the abort (${res.status}, ${bytes} bytes)`);
       bytes += value.byteLength;
     }
     const active = async () => {
       const [r] = await probe.rawQuery<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%${statement}%' AND query NOT LIKE '%pg_stat_activity%'`,
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND (${statements.map((s) => `query LIKE '%/* ${s} */%'`).join(' OR ')}) AND query NOT LIKE '%pg_stat_activity%'`,
       );
       return r!.n;
     };
-    if (!(await active())) throw new Error(`no ${statement} active before the abort`);
+    if (!(await active())) throw new Error(`no ${statements.join(' or ')} active before the abort`);
     const at = performance.now();
     controller.abort();
     for (;;) {
@@ -119,12 +134,14 @@ export async function runLargeExportBench(opts: LargeExportBenchOptions): Promis
     const query: FlowQuery = { from, to, borderIds: null, flowTypes: [], resolution: '1H', basis: 'physical' };
     const sql = inlined(flowRowsStatement(query)).replace(/\s+/g, ' ');
     if (want('flows')) {
-      const runs: Record<'copy' | 'csv', Run[]> = { copy: [], csv: [] };
+      const runs: Record<'copy' | 'csv' | 'identity', Run[]> = { copy: [], csv: [], identity: [] };
       for (let round = 0; round < opts.rounds; round++) {
-        const order = round % 2 ? (['csv', 'copy'] as const) : (['copy', 'csv'] as const);
+        const order = round % 2 ? (['identity', 'csv', 'copy'] as const) : (['copy', 'csv', 'identity'] as const);
         for (const side of order) {
           runs[side].push(
-            side === 'copy' ? await copy(pgUrl, schema, sql) : await download(flowsUrl, () => rssOf(server.pid!)),
+            side === 'copy'
+              ? await copy(pgUrl, schema, sql)
+              : await download(flowsUrl, () => rssOf(server.pid!), side === 'identity' ? IDENTITY : undefined),
           );
           console.error(`flows ${side} round ${round}: ${runs[side].at(-1)!.ms.toFixed(0)} ms`);
         }
@@ -138,18 +155,19 @@ export async function runLargeExportBench(opts: LargeExportBenchOptions): Promis
         '| | wall ms | / COPY | first byte ms | MB | server RSS growth MB |',
         '|---|---|---|---|---|---|',
         row('COPY (psql) of flowRowsStatement', runs.copy),
-        row('export CSV 1H', runs.csv),
+        row('export CSV 1H (gzip, as fetch asks)', runs.csv),
+        row('export CSV 1H (identity)', runs.identity),
         '',
       );
     }
     if (want('cancel')) {
       const cancels: number[] = [];
       for (let round = 0; round < opts.rounds; round++) {
-        cancels.push(await cancelCase(flowsUrl, pgUrl, 'findFlowRows', 4 * 2 ** 20));
+        cancels.push(await cancelCase(flowsUrl, pgUrl, FLOW_EXPORT_STATEMENTS, 4 * 2 ** 20));
         await sleep(500);
       }
       lines.push(
-        `Cancel (abort after 4 MB, then pg_stat_activity every 20 ms): ${spread(cancels)} ms until no findFlowRows is active.`,
+        `Cancel (abort after 4 MB, then pg_stat_activity every 20 ms): ${spread(cancels)} ms until no ${FLOW_EXPORT_STATEMENTS.join(' or ')} is active.`,
         '',
       );
     }

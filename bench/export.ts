@@ -44,10 +44,14 @@ export interface Run {
 }
 
 /**
- * Reads an URL to its end: wall time, first byte, bytes, and the growth of `rss` (bytes; this
- * process's by default) sampled every 20 ms.
+ * Reads an URL to its end (request `headers` added to fetch's, which ask for gzip): wall time, first
+ * byte, bytes (decoded), and the growth of `rss` (bytes; this process's by default) sampled every 20 ms.
  */
-export async function download(url: string, rss: () => number = () => process.memoryUsage().rss): Promise<Run> {
+export async function download(
+  url: string,
+  rss: () => number = () => process.memoryUsage().rss,
+  headers?: Record<string, string>,
+): Promise<Run> {
   const rss0 = rss();
   let peak = rss0;
   const sampler = setInterval(() => {
@@ -55,7 +59,7 @@ export async function download(url: string, rss: () => number = () => process.me
   }, 20);
   const start = performance.now();
   try {
-    const res = await fetch(url);
+    const res = await fetch(url, { headers });
     const reader = res.body!.getReader();
     let first = 0;
     let bytes = 0;

@@ -11,7 +11,9 @@ import type { FlowRecord, PriceRecord } from '../domain/records.js';
 import type { Resolution } from '../domain/resolution.js';
 import { bucketBatches, type BucketBounds, RowBatches, readInBatches, splitAt } from '../domain/row-batches.js';
 import type { TimeRange } from '../domain/time.js';
+import { copyFlowsCsv } from '../repositories/flows/csv-copy.js';
 import { findFlowRows } from '../repositories/flows/rows.js';
+import { isHourly } from '../repositories/flows/rows-sql.js';
 import { copyPriceColumns, type PriceColumns } from '../repositories/prices/column-copy.js';
 import { copyPricesCsv } from '../repositories/prices/csv-copy.js';
 import { rounder, WIRE_PRICE_DECIMALS } from '../domain/rounding.js';
@@ -220,7 +222,12 @@ export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promi
   };
 }
 
-/** Flow rows of an export: the rows of REST /flows (every page) over any range at any resolution. */
+/**
+ * Flow rows of an export: the rows of REST /flows (every page) over any range at any resolution.
+ * On PostgreSQL without `tz`, the CSV is written by the database (`csvLines`): hourly rows in one
+ * `COPY` (read in order, they stream; the client's pace holds the statement), bucketed rows in one
+ * `COPY` per batch of the row path (a bucket's float sums then add up in the same order).
+ */
 export async function exportFlows(deps: ServiceDeps, input: FlowSelection): Promise<ExportRows<FlowRecord>> {
   const { sel, query } = resolveFlowQuery(deps, { ...input, anyRange: true });
   const base = await flowMeta(deps, sel, false);
@@ -229,18 +236,35 @@ export async function exportFlows(deps: ServiceDeps, input: FlowSelection): Prom
   const perBucket = sel.resolution === '1D' || sel.resolution === '1W' ? 4 : 24;
   const local = sel.borderTimeZones !== undefined && (sel.resolution === '1D' || sel.resolution === '1W');
   const batches = bucketBatches(sel.range, unit, bucketsPerBatch(borders, sel.resolution, perBucket), local);
-  const rows = readInBatches(
-    batches,
-    async (b) => inBuckets(await findFlowRows(deps.db, { ...query, from: b.range.from, to: b.range.to }), b.buckets),
-    currentRequestSignal(),
+  const rows = lazyBatches(() =>
+    readInBatches(
+      batches,
+      async (b) => inBuckets(await findFlowRows(deps.db, { ...query, from: b.range.from, to: b.range.to }), b.buckets),
+      currentRequestSignal(),
+    ),
   );
   const rowTimeZone = flowRowTimeZone(sel);
+  const copied =
+    deps.db.kind === 'postgres' &&
+    deps.db.pool !== undefined &&
+    !rowTimeZone &&
+    !query.timeZones &&
+    sel.range.from.getTime() % 1_000 === 0 &&
+    sel.range.to.getTime() % 1_000 === 0;
   return {
     meta: { ...base, pagination: null },
     range: sel.range,
     resolution: sel.resolution,
     rows: withCovered(rows, sel.range, sel.resolution, (r) => r.datetime, rowTimeZone),
     rowTimeZone,
+    csvLines: copied
+      ? () =>
+          copyFlowsCsv(
+            deps.db,
+            isHourly(query) ? [query] : batches.map((b) => ({ ...query, from: b.range.from, to: b.range.to })),
+            sel.range,
+          )
+      : undefined,
   };
 }
 

@@ -162,6 +162,45 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
     expect(rows.map(({ covered_hours: _c, ...r }) => r)).toEqual(twin);
   });
 
+  it.each([
+    ['native', '2025-10-20T00:00Z', '2025-10-22T00:00Z'],
+    ['1H', '2025-10-20T06:30Z', '2025-10-24T12:30Z'],
+    ['1D', '2025-10-03T06:30Z', '2025-10-29T12:00Z'],
+    ['1W', '2025-08-13T06:30Z', '2025-10-29T00:00Z'],
+  ])(
+    'writes %s flows as CSV byte for byte as the /api/v1/flows CSV pages, covered_hours as the NDJSON rows give it',
+    async (resolution, from, to) => {
+      const range = `resolution=${resolution}&datetime_from=${from}&datetime_to=${to}`;
+      const { res, body } = await text(`/api/v1/export/flows?${range}`);
+      expect(res.status, body).toBe(200);
+      let header = '';
+      const lines: string[] = [];
+      for (let offset = 0; ; offset += 1_000) {
+        const page = await text(`/api/v1/flows?${range}&limit=1000&offset=${offset}&format=csv`);
+        expect(page.res.status, page.body).toBe(200);
+        const [head, ...rest] = page.body.split('\r\n').slice(0, -1);
+        header = head!;
+        if (!rest.length) break;
+        lines.push(...rest);
+      }
+      expect(lines.length).toBeGreaterThan(100);
+      let twin: string;
+      if (resolution === 'native') twin = [header, ...lines].map((l) => `${l}\r\n`).join('');
+      else {
+        const covered = (await text(`/api/v1/export/flows?${range}&format=ndjson`)).body
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { covered_hours: number }).covered_hours);
+        expect(covered).toHaveLength(lines.length);
+        expect(new Set(covered).size).toBeGreaterThan(1);
+        twin = [`${header},covered_hours`, ...lines.map((l, i) => `${l},${covered[i]}`)]
+          .map((l) => `${l}\r\n`)
+          .join('');
+      }
+      expect(body).toBe(twin);
+    },
+  );
+
   it('writes hourly ci-share over 20 days and the local flow-type summary as their /api/v1 twins', async () => {
     const ci = await text(
       '/api/v1/export/ci-share?resolution=1H&zone=FR&datetime_from=2025-10-10&datetime_to=2025-10-30',
@@ -331,24 +370,28 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
   );
 
   it.skipIf(backend !== 'postgres')(
-    'cancels its statement when the client leaves mid-stream (CSV and Parquet): nothing of it stays in pg_stat_activity',
+    'cancels its statement when the client leaves mid-stream (prices CSV and Parquet, flows CSV): nothing of it stays in pg_stat_activity',
     async () => {
       const active = async () =>
         (
           await t.db.rawQuery<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND (query LIKE '%/* findPrices */%' OR query LIKE '%/* copyPricesCsv */%' OR query LIKE '%/* copyPriceColumns */%') AND pid <> pg_backend_pid()",
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND (query LIKE '%/* findPrices */%' OR query LIKE '%/* copyPricesCsv */%' OR query LIKE '%/* copyPriceColumns */%' OR query LIKE '%/* findFlowRows */%' OR query LIKE '%/* copyFlowsCsv */%') AND pid <> pg_backend_pid()",
           )
         )[0]!.n;
-      for (const format of ['csv', 'parquet']) {
+      for (const [name, format] of [
+        ['prices', 'csv'],
+        ['prices', 'parquet'],
+        ['flows', 'csv'],
+      ]) {
         const res = await t.get(
-          `/api/v1/export/prices?resolution=native&datetime_from=2024-10-01&datetime_to=2025-11-01&format=${format}`,
+          `/api/v1/export/${name}?resolution=native&datetime_from=2024-10-01&datetime_to=2025-11-01&format=${format}`,
         );
         const reader = res.body!.getReader();
         await reader.read();
         await reader.cancel();
         const until = Date.now() + 5_000;
         while ((await active()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-        expect(await active(), format).toBe(0);
+        expect(await active(), `${name} ${format}`).toBe(0);
       }
     },
   );

@@ -5,7 +5,7 @@
  */
 import type { Database } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { COPY_END, copyEach } from '../sql/copy-out.js';
+import { copyCsvLines } from '../sql/copy-out.js';
 import { inlinedText } from '../../db/pg-copy.js';
 import { type PriceQuery, zonedRowsSql } from './rows.js';
 
@@ -26,42 +26,11 @@ export function pricesCsvStatement(q: PriceQuery): Prisma.Sql {
     ORDER BY r.datetime, r.zone`;
 }
 
-const LF = 0x0a;
-
-/** `chunk` with each LF written as CRLF (COPY ends lines with LF, the CSV writer with CRLF; no field holds a line break). */
-function crlf(chunk: Buffer): Buffer {
-  let lines = 0;
-  for (let at = chunk.indexOf(LF); at !== -1; at = chunk.indexOf(LF, at + 1)) lines++;
-  if (!lines) return chunk;
-  const out = Buffer.allocUnsafe(chunk.length + lines);
-  let from = 0;
-  let to = 0;
-  for (let at = chunk.indexOf(LF); at !== -1; at = chunk.indexOf(LF, at + 1)) {
-    to += chunk.copy(out, to, from, at);
-    out[to++] = 0x0d;
-    out[to++] = LF;
-    from = at + 1;
-  }
-  chunk.copy(out, to, from);
-  return out;
-}
-
 /**
  * The CSV lines (no header) of each query in turn, one `COPY` each on one pooled connection
- * ({@link copyEach}: cancelled by the export's signal), in chunks of whole lines (a marker written
- * after a failure starts a line of its own).
+ * ({@link copyCsvLines}: cancelled by the export's signal), in chunks of whole CRLF lines.
  */
-export async function* copyPricesCsv(db: Database, queries: readonly PriceQuery[]): AsyncGenerator<Buffer> {
+export function copyPricesCsv(db: Database, queries: readonly PriceQuery[]): AsyncGenerator<Buffer> {
   const statements = queries.map((q) => `COPY (${inlinedText(pricesCsvStatement(q))}) TO STDOUT WITH CSV`);
-  let rest: Buffer | undefined;
-  for await (const chunk of copyEach(db, 'copyPricesCsv', statements)) {
-    if (chunk === COPY_END) {
-      if (rest) throw new Error('COPY ended inside a line');
-      continue;
-    }
-    const bytes = rest ? Buffer.concat([rest, chunk]) : chunk;
-    const end = bytes.lastIndexOf(LF) + 1;
-    rest = end < bytes.length ? bytes.subarray(end) : undefined;
-    if (end > 0) yield crlf(bytes.subarray(0, end));
-  }
+  return copyCsvLines(db, 'copyPricesCsv', statements);
 }

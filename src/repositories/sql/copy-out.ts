@@ -55,3 +55,42 @@ export async function* copyEach(db: Database, name: string, statements: readonly
     client.release(!finished);
   }
 }
+
+const LF = 0x0a;
+
+/** `chunk` with each LF written as CRLF (COPY ends lines with LF, the CSV writer with CRLF; no field holds a line break). */
+function crlf(chunk: Buffer): Buffer {
+  let lines = 0;
+  for (let at = chunk.indexOf(LF); at !== -1; at = chunk.indexOf(LF, at + 1)) lines++;
+  if (!lines) return chunk;
+  const out = Buffer.allocUnsafe(chunk.length + lines);
+  let from = 0;
+  let to = 0;
+  for (let at = chunk.indexOf(LF); at !== -1; at = chunk.indexOf(LF, at + 1)) {
+    to += chunk.copy(out, to, from, at);
+    out[to++] = 0x0d;
+    out[to++] = LF;
+    from = at + 1;
+  }
+  chunk.copy(out, to, from);
+  return out;
+}
+
+/**
+ * The CSV lines (no header, CRLF-terminated) of each `COPY ... TO STDOUT WITH CSV` statement in
+ * turn ({@link copyEach}: one pooled connection, cancelled by the export's signal), in chunks of
+ * whole lines (a marker written after a failure starts a line of its own).
+ */
+export async function* copyCsvLines(db: Database, name: string, statements: readonly string[]): AsyncGenerator<Buffer> {
+  let rest: Buffer | undefined;
+  for await (const chunk of copyEach(db, name, statements)) {
+    if (chunk === COPY_END) {
+      if (rest) throw new Error('COPY ended inside a line');
+      continue;
+    }
+    const bytes = rest ? Buffer.concat([rest, chunk]) : chunk;
+    const end = bytes.lastIndexOf(LF) + 1;
+    rest = end < bytes.length ? bytes.subarray(end) : undefined;
+    if (end > 0) yield crlf(bytes.subarray(0, end));
+  }
+}
