@@ -46,9 +46,12 @@ export async function runDashboardBench(opts: DashboardBenchOptions): Promise<st
     await app.close();
     await db.close();
   });
-  const browser = await launchChromium();
   const cold: number[] = [];
   const warm: number[] = [];
+  const browser = await launchChromium().catch(async (err: unknown) => {
+    await server.close();
+    throw err;
+  });
   try {
     for (let round = 0; round < opts.rounds; round++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Berlin' });
@@ -56,6 +59,9 @@ export async function runDashboardBench(opts: DashboardBenchOptions): Promise<st
         const page = await context.newPage();
         await page.goto(`${server.base}/`);
         await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, FIRST_RENDER_MARK);
+        await page.waitForFunction(() => document.body.dataset.state !== 'loading');
+        const state = await page.evaluate(() => document.body.dataset.state);
+        if (state !== 'ready') throw new Error(`the dashboard's first view ended '${state}', not 'ready': no figure`);
         const ms = await page.evaluate(
           (mark) => performance.getEntriesByName(mark)[0]?.startTime ?? Number.NaN,
           FIRST_RENDER_MARK,

@@ -346,6 +346,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     map: loadMap,
   };
   const due = new Set<Panel>();
+  /** Whether the panels were cleared for a range before the selection existed: the next load fills them all. */
+  let wasBlocked = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const later = (...panels: Panel[]) => {
     doc.body.dataset.state = 'loading';
@@ -356,6 +358,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
     clearTimeout(timer);
     timer = setTimeout(() => {
       const blocked = rangeBlocked();
+      if (!blocked && wasBlocked) for (const p of Object.keys(loaders) as Panel[]) due.add(p);
+      wasBlocked = blocked;
       const loads = blocked ? [] : [...due].map((p) => loaders[p]());
       due.clear();
       void Promise.all(loads);
@@ -455,7 +459,8 @@ export async function startDashboard(doc: Document): Promise<Dashboard> {
   };
   /** Every panel from one request when the API serves the view whole, else panel by panel. */
   const loadAll = (): Promise<void> => {
-    if (rangeBlocked()) return Promise.resolve();
+    wasBlocked = rangeBlocked();
+    if (wasBlocked) return Promise.resolve();
     const scope = currentScope();
     const border = selectedBorder();
     const { zones, resolution } = readSelection(form);

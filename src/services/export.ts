@@ -223,10 +223,21 @@ export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promi
 }
 
 /**
+ * The parts of a range whose hourly flow rows one `COPY` each writes: growing from an eighth of a
+ * row batch's days to four batches' (see {@link growingParts}), so no statement runs for the whole
+ * download (each stays within the pool's statement time limit however long the range or slow the client).
+ */
+function hourlyCopyParts(range: TimeRange, borders: number): TimeRange[] {
+  const days = bucketsPerBatch(borders, '1H', 24);
+  return growingParts(range, days / 8, days * 4);
+}
+
+/**
  * Flow rows of an export: the rows of REST /flows (every page) over any range at any resolution.
  * On PostgreSQL without `tz`, the CSV is written by the database (`csvLines`): hourly rows in one
- * `COPY` (read in order, they stream; the client's pace holds the statement), bucketed rows in one
- * `COPY` per batch of the row path (a bucket's float sums then add up in the same order).
+ * `COPY` per growing part of the range ({@link hourlyCopyParts}; rows are ordered by time first, so
+ * the parts in order are the range's), bucketed rows in one `COPY` per batch of the row path (a
+ * bucket's float sums then add up in the same order).
  */
 export async function exportFlows(deps: ServiceDeps, input: FlowSelection): Promise<ExportRows<FlowRecord>> {
   const { sel, query } = resolveFlowQuery(deps, { ...input, anyRange: true });
@@ -261,7 +272,11 @@ export async function exportFlows(deps: ServiceDeps, input: FlowSelection): Prom
       ? () =>
           copyFlowsCsv(
             deps.db,
-            isHourly(query) ? [query] : batches.map((b) => ({ ...query, from: b.range.from, to: b.range.to })),
+            (isHourly(query) ? hourlyCopyParts(sel.range, borders) : batches.map((b) => b.range)).map((r) => ({
+              ...query,
+              from: r.from,
+              to: r.to,
+            })),
             sel.range,
           )
       : undefined,

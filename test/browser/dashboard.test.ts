@@ -287,6 +287,15 @@ describe('the dashboard in chromium', () => {
     await page.waitForSelector('body[data-state=ready]');
     expect(await notice.textContent()).toBe('');
     expect(await page.inputValue('#range-from')).toBe('2018-10-01');
+    await page.goto(`${origin}/?zones=DE_LU&border=ES-%3EFR&range=custom&from=2018-09-20&to=2018-10-07`);
+    await page.waitForSelector('body[data-state=error]');
+    expect(await page.textContent('#flow-summary')).toBe('');
+    await page.locator('#zone-list input[value=FR]').check();
+    await page.locator('#zone-list input[value=DE_LU]').uncheck();
+    await page.waitForSelector('body[data-state=ready]');
+    expect(await notice.textContent()).toBe('');
+    for (const id of ['price-summary', 'flow-summary', 'map-summary'])
+      expect((await page.textContent(`#${id}`))?.length, id).toBeGreaterThan(0);
     await page.close();
   });
 
