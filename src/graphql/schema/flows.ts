@@ -15,7 +15,7 @@ import { enumValues, FLOW_BASIS, FLOW_TYPE } from '../../contract/enums.js';
 import {
   BASIS,
   BORDERS,
-  FLOW_TYPES,
+  FLOW_TYPES_PARAM,
   type InputOf,
   RANGE,
   RESOLUTION,
@@ -57,7 +57,7 @@ const FLOWS_PARAMS = [
   use(ZONES, {
     graphql: 'Selects the borders with the zone on either side; combined with borders by AND. Omitted: every zone.',
   }),
-  FLOW_TYPES,
+  FLOW_TYPES_PARAM,
   use(TIME_ZONE, {
     graphql:
       'Hourly, daily and weekly buckets are local; datetime carries the offset. With local, a border is in the zone of its zone A (codes sorted).',
