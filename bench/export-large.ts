@@ -12,8 +12,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { testConfig } from '../src/config.js';
 import { openPostgres } from '../src/db/client.js';
-import type { FlowQuery } from '../src/repositories/flows/rows-sql.js';
-import { flowRowsStatement } from '../src/repositories/flows/rows.js';
+import type { FlowQuery } from '../src/repositories/flows/row-query.js';
+import { flowRowsStatement } from '../src/repositories/flows/read-rows.js';
 import { copy, download, inlined, median, type Run, spread } from './export.js';
 
 export interface LargeExportBenchOptions {

@@ -12,7 +12,7 @@ import pg from 'pg';
 import type { RequestedResolution } from '../src/domain/resolution.js';
 import { sessionOptions, statementName, takeRows } from '../src/db/client.js';
 import { readFlowOffsetPage } from '../src/repositories/flows/positions.js';
-import { flowRowsStatement } from '../src/repositories/flows/rows.js';
+import { flowRowsStatement } from '../src/repositories/flows/read-rows.js';
 import { flowSourcesStatement } from '../src/repositories/flows/sources.js';
 import { pricesStatement, priceSourcesStatement, type PriceQuery } from '../src/repositories/prices/rows.js';
 import { createReadMemo, statementKey } from '../src/repositories/sql/read-memo.js';

@@ -2,27 +2,27 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type GraphiQLOptions, type YogaServerInstance } from 'graphql-yoga';
 import { classificationThresholds, type Config } from './config.js';
 import type { Database } from './db/client.js';
-import { bodyLimitPlugin } from './graphql/plugins/use-body-limit.js';
+import { useBodyLimit } from './graphql/plugins/use-body-limit.js';
 import type { GraphQLContext } from './graphql/builder.js';
-import { complexityLimitPlugin } from './graphql/plugins/use-complexity-limit.js';
+import { useComplexityLimit } from './graphql/plugins/use-complexity-limit.js';
 import { GRAPHIQL_OPTIONS } from './graphql/graphiql.js';
-import { jitPlugins } from './graphql/plugins/use-jit.js';
+import { useJit } from './graphql/plugins/use-jit.js';
 import { maskError } from './graphql/mask-error.js';
-import { operationPolicyPlugins } from './graphql/plugins/use-operation-policy.js';
-import { parseLimitsPlugin } from './graphql/plugins/use-parse-limits.js';
-import { refusalBodiesPlugin } from './graphql/plugins/use-refusal-bodies.js';
-import { requestErrorsPlugin } from './graphql/plugins/use-request-errors.js';
+import { useOperationPolicy } from './graphql/plugins/use-operation-policy.js';
+import { useParseLimits } from './graphql/plugins/use-parse-limits.js';
+import { useRefusalBodies } from './graphql/plugins/use-refusal-bodies.js';
+import { useRequestErrors } from './graphql/plugins/use-request-errors.js';
 import { schema } from './graphql/schema/index.js';
-import { timeLimitPlugin } from './graphql/plugins/use-time-limit.js';
-import { unservedStreamsPlugin } from './graphql/plugins/use-unserved-streams.js';
-import { variableLimitsPlugin } from './graphql/plugins/use-variable-limits.js';
+import { useTimeLimit } from './graphql/plugins/use-time-limit.js';
+import { useUnservedStreams } from './graphql/plugins/use-unserved-streams.js';
+import { useVariableLimits } from './graphql/plugins/use-variable-limits.js';
 import { dashboardOperationsFile, dashboardPlugin } from './http/dashboard.js';
 import { notFoundPlugin } from './http/errors.js';
 import { healthPlugin } from './ops/health.js';
 import { GRAPHQL_PATH, REST_PREFIX, YOGA_HEALTH_CHECK_OFF } from './http/paths.js';
 import { createMetrics, metricsPlugin, registerPoolMetrics, type ServiceMetrics } from './ops/metrics.js';
 import { requestLogPlugin } from './ops/request-log.js';
-import { inflightLimitPlugin } from './security/use-inflight-limit.js';
+import { useInflightLimit } from './security/use-inflight-limit.js';
 import { corsPlugin, parseOrigins, securityHeadersPlugin } from './http/security-headers.js';
 import { ApiKeyAuthenticator } from './security/api-keys.js';
 import { graphqlRateLimit } from './security/graphql.js';
@@ -33,7 +33,7 @@ import { startLiveEvents } from './events/live.js';
 import { createDataVersion, type DataVersion } from './events/version.js';
 import { errorCacheControlPlugin, graphqlCacheControlPlugin } from './http/cache-control.js';
 import { compressionPlugin } from './http/compression.js';
-import { graphqlResponseCachePlugins } from './graphql/plugins/use-response-cache.js';
+import { useGraphqlResponseCache } from './graphql/plugins/use-response-cache.js';
 import { RestCache } from './rest/cache.js';
 import { registerIngestMetrics } from './ops/ingest-status.js';
 import { type ServerFollowerOptions, startServerFollower } from './ingest/server-follow.js';
@@ -49,7 +49,7 @@ import { restPlugin } from './rest/router.js';
 import { MCP_PATH } from './mcp/limits.js';
 import { createMcpMetrics } from './mcp/server.js';
 import { toolsOf } from './mcp/tools.js';
-import { mcpPlugin, parseMcpOrigins } from './mcp/use-mcp.js';
+import { useMcp, parseMcpOrigins } from './mcp/use-mcp.js';
 import { exportPlugin } from './rest/export/plugin.js';
 import { EXPORTS } from './rest/export/endpoints.js';
 import { ignoredParametersPlugin } from './rest/ignored-params.js';
@@ -115,7 +115,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     memo: readMemo(version),
   };
   const routes = docsRoutes(REST_PREFIX, buildOpenApi(ENDPOINTS, EXPORTS));
-  const policy = operationPolicyPlugins(config, schema, dashboardOperationsFile(opts.dashboardDir));
+  const policy = useOperationPolicy(config, schema, dashboardOperationsFile(opts.dashboardDir));
   const limiter = createRateLimiter(config, { logger });
   const metrics = createMetrics();
   if (opts.db.pool) registerPoolMetrics(metrics, opts.db.pool);
@@ -188,7 +188,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
         graphiql: config.GRAPHIQL,
       }),
       // Then the work in flight per client and per instance (after access, which names the client).
-      inflightLimitPlugin({
+      useInflightLimit({
         perClient: config.INFLIGHT_PER_CLIENT,
         perInstance: config.INFLIGHT_PER_INSTANCE,
         idleWriteMs: config.IDLE_WRITE_TIMEOUT_MS,
@@ -212,7 +212,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
         timeoutMs: config.REQUEST_TIMEOUT_MS,
         cache: restCache,
       }),
-      mcpPlugin({
+      useMcp({
         tools: toolsOf(ENDPOINTS),
         deps,
         thresholds: classificationThresholds(config),
@@ -229,23 +229,23 @@ export async function createApp(opts: AppOptions): Promise<App> {
       //    requestErrors wraps the body parser (both on onRequestParse), the variables, the
       //    document's size while it is parsed, validation, the operation policy, and the
       //    complexity score, whose onExecute must stop a refused operation before JIT runs it.
-      bodyLimitPlugin(),
-      variableLimitsPlugin(),
-      parseLimitsPlugin(),
-      requestErrorsPlugin(),
+      useBodyLimit(),
+      useVariableLimits(),
+      useParseLimits(),
+      useRequestErrors(),
       ...policy,
-      complexityLimitPlugin(),
+      useComplexityLimit(),
       // 5. Execution: JIT replaces the execute function, so the time limit, which wraps whatever
       //    execute function is installed, comes after it.
-      ...jitPlugins(),
-      timeLimitPlugin(config.REQUEST_TIMEOUT_MS, logger),
-      unservedStreamsPlugin(),
+      ...useJit(),
+      useTimeLimit(config.REQUEST_TIMEOUT_MS, logger),
+      useUnservedStreams(),
       // 6. Responses: JSON bodies for GraphQL refusals without one, cache headers (the error rule
       //    after the GraphQL rule, so that it has the last word on 4xx/5xx), the response cache,
       //    and compression last, so that it sees every header the others set (Vary, ETag, cache-control).
-      refusalBodiesPlugin(GRAPHQL_PATH),
+      useRefusalBodies(GRAPHQL_PATH),
       graphqlCacheControlPlugin(config.API_KEY_REQUIRED),
-      ...(config.RESPONSE_CACHE ? graphqlResponseCachePlugins(version, limiter) : []),
+      ...(config.RESPONSE_CACHE ? useGraphqlResponseCache(version, limiter) : []),
       errorCacheControlPlugin(),
       ignoredParametersPlugin(
         new Map([...ENDPOINTS, ...EXPORTS].map((e) => [e.path, [...Object.keys(e.query.shape), 'format']] as const)),

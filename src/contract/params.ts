@@ -227,8 +227,11 @@ export const BORDERS = {
   graphqlDescription: (note) => `Borders written A->B (short codes or EICs, case-insensitive), REST border. ${note}`,
 } as const satisfies ParamDecl;
 
-/** Flow types to keep. */
-export const FLOW_TYPES = {
+/**
+ * The flow type filter (REST flow_type, GraphQL flowTypes): flow types to keep. The types
+ * themselves are FLOW_TYPES of domain/classification.ts.
+ */
+export const FLOW_TYPES_PARAM = {
   input: 'flowTypes',
   rest: 'flow_type',
   graphql: 'flowTypes',
@@ -345,7 +348,7 @@ export const PARAMS: readonly ParamDecl[] = [
   TIME_ZONE,
   ZONES,
   BORDERS,
-  FLOW_TYPES,
+  FLOW_TYPES_PARAM,
   BASIS,
   KPI_BASIS,
   LIMIT,

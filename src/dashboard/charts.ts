@@ -10,7 +10,7 @@ import type {
 } from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { zoneColour } from './colours.js';
-import { type DenseFlows, FLOW_TYPES, type FlowTypeName } from './data.js';
+import { type DenseFlows, FLOW_TYPE_NAMES, type FlowTypeName } from './data.js';
 
 use([
   LineChart,
@@ -195,7 +195,7 @@ export function flowsOption(flows: DenseFlows, zoneA: string, zoneB: string, wid
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: mw },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: `MW, + = ${zoneA} → ${zoneB}`, nameTextStyle: { align: 'left' } },
-    series: FLOW_TYPES.map((t) => ({
+    series: FLOW_TYPE_NAMES.map((t) => ({
       type: 'bar',
       name: FLOW_LABELS[t],
       data: flows.hours.map((ms, i) => [ms, flows.types[i] === t ? (flows.mw[i] ?? null) : null]),
@@ -230,7 +230,7 @@ export function sharesOption(rows: readonly ShareRow[], width: number): Option {
     tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: percent },
     xAxis: { type: 'category', data: rows.map((r) => r.day.slice(5)) },
     yAxis: { type: 'value', max: 100, name: '% of hours', nameTextStyle: { align: 'left' } },
-    series: FLOW_TYPES.map((t) => ({
+    series: FLOW_TYPE_NAMES.map((t) => ({
       type: 'bar',
       name: FLOW_LABELS[t],
       stack: 'share',

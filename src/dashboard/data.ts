@@ -4,6 +4,7 @@
  */
 
 import { DAY_MS, HOUR_MS } from '../domain/calendar.js';
+import { FLOW_TYPES, type FlowType } from '../domain/classification.js';
 
 export { DAY_MS, HOUR_MS };
 /** Widest range the API serves at HOURLY resolution (14 days). */
@@ -131,9 +132,10 @@ export function hourOfDayMeans(
   return cells;
 }
 
-/** Flow types in legend order. */
-export const FLOW_TYPES = ['CONVERGENCE', 'CONGESTION', 'COUNTER_INTUITIVE', 'OUTAGE'] as const;
-export type FlowTypeName = (typeof FLOW_TYPES)[number];
+/** A flow type as the GraphQL API names it (its enum value). */
+export type FlowTypeName = Uppercase<FlowType>;
+/** The GraphQL names of the flow types, in the contract's order (the legend's). */
+export const FLOW_TYPE_NAMES: readonly FlowTypeName[] = FLOW_TYPES.map((t) => t.toUpperCase() as FlowTypeName);
 
 /** A classified border-hour as the API returns it. */
 export interface FlowRow {

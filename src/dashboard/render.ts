@@ -10,7 +10,7 @@ import {
   tomorrowOption,
 } from './charts.js';
 import type { BorderOption } from './controls.js';
-import { DAY_MS, type DenseFlows, FLOW_TYPES, isoDay, type Range } from './data.js';
+import { DAY_MS, type DenseFlows, FLOW_TYPE_NAMES, isoDay, type Range } from './data.js';
 
 const fmt = (v: number): string => v.toFixed(2);
 const span = (r: Range): string => `${isoDay(r.from)} to ${isoDay(r.to - DAY_MS)}`;
@@ -106,7 +106,7 @@ export interface FlowsView {
 export function renderFlows(flows: EChartsType, shares: EChartsType, view: FlowsView): void {
   const a = view.border.zoneA.code;
   const b = view.border.zoneB.code;
-  const parts = FLOW_TYPES.map((t) => [t, view.flows.types.filter((x) => x === t).length] as const)
+  const parts = FLOW_TYPE_NAMES.map((t) => [t, view.flows.types.filter((x) => x === t).length] as const)
     .filter(([, n]) => n > 0)
     .map(([t, n]) => `${FLOW_LABELS[t].toLowerCase()} ${Math.round((100 * n) / Math.max(1, view.hours))} %`);
   const summary = view.hours

@@ -8,6 +8,7 @@ import { COPY_CHUNK_ROWS } from '../repositories/ingest/bulk.js';
 import { CopyWriter } from '../repositories/sql/copy-binary.js';
 import type { BorderHourClassColumns } from '../domain/border-class.js';
 import { HOUR_MS } from './calendar.js';
+import { orNull } from './flows.js';
 import type { DemoDataSet } from './generate.js';
 import type { HourSlice } from './rows.js';
 
@@ -126,12 +127,12 @@ export function demoBorderHourPayloads(
       w.row(21);
       w.int2(borderId);
       w.timestamptz(data.range.start + k * HOUR_MS);
-      const ab = f.physicalAb[k] as number;
-      const ba = f.physicalBa[k] as number;
-      nullableFloat(w, Number.isNaN(ab) ? null : ab);
-      nullableFloat(w, Number.isNaN(ba) ? null : ba);
+      const ab = orNull(f.physicalAb[k] as number);
+      const ba = orNull(f.physicalBa[k] as number);
+      nullableFloat(w, ab);
+      nullableFloat(w, ba);
       w.bool(f.physicalInterpolated[k] === 1);
-      nullableText(w, Number.isNaN(ab) && Number.isNaN(ba) ? null : 'demo');
+      nullableText(w, ab === null && ba === null ? null : 'demo');
       w.float8(f.scheduledAb[k] as number);
       w.float8(f.scheduledBa[k] as number);
       w.bool(false);

@@ -102,6 +102,24 @@ export function classifyFlowHour(
 }
 
 /**
+ * The series of border `j` over `hours` hours, every value 0 but the physical flows, which are
+ * `physical` (MW; NaN: not reported) until filled in; no classes yet.
+ */
+export function emptyBorderFlows(j: number, hours: number, physical = 0): BorderFlows {
+  return {
+    border: j,
+    physicalAb: new Float64Array(hours).fill(physical),
+    physicalBa: new Float64Array(hours).fill(physical),
+    physicalInterpolated: new Uint8Array(hours),
+    scheduledAb: new Float64Array(hours),
+    scheduledBa: new Float64Array(hours),
+    ntcAb: new Float64Array(hours),
+    ntcBa: new Float64Array(hours),
+    classes: [],
+  };
+}
+
+/**
  * Hourly facts and classification (with `thresholds`) of one border over `hours` hours; hours from
  * `pastHours` on have no physical flow (classification falls back to the schedules).
  */
@@ -117,17 +135,7 @@ export function borderFlows(
   const hours = outage.length;
   const rng = new Rng(seed, `flows:${b.a}->${b.b}`);
   const ctx: HourContext = { b, pa: zones[b.ia] as ZonePrices, pb: zones[b.ib] as ZonePrices, rng };
-  const f: BorderFlows = {
-    border: j,
-    physicalAb: new Float64Array(hours).fill(Number.NaN),
-    physicalBa: new Float64Array(hours).fill(Number.NaN),
-    physicalInterpolated: new Uint8Array(hours),
-    scheduledAb: new Float64Array(hours),
-    scheduledBa: new Float64Array(hours),
-    ntcAb: new Float64Array(hours),
-    ntcBa: new Float64Array(hours),
-    classes: [],
-  };
+  const f = emptyBorderFlows(j, hours, Number.NaN);
   for (let k = 0; k < hours; k++) {
     if (outage[k]) {
       if (k < pastHours) f.physicalAb[k] = f.physicalBa[k] = 0;

@@ -12,7 +12,7 @@ import { HISTORICAL_BORDERS, ZONE_HISTORY } from '../domain/catalogue-history.js
 import type { ClassificationThresholds } from '../domain/classification.js';
 import { type Period, borderPeriod, zonePeriod } from '../domain/validity.js';
 import { HOUR_MS } from './calendar.js';
-import { type BorderFlows, classifyFlowHour, tenth } from './flows.js';
+import { type BorderFlows, classifyFlowHour, emptyBorderFlows, tenth } from './flows.js';
 import type { ZonePrices } from './prices.js';
 import type { BorderProfile, ZoneProfile } from './profiles.js';
 
@@ -130,17 +130,7 @@ export function mergedBorderFlows(
   thresholds: ClassificationThresholds,
 ): BorderFlows {
   const hours = mb.until;
-  const f: BorderFlows = {
-    border: j,
-    physicalAb: new Float64Array(hours),
-    physicalBa: new Float64Array(hours),
-    physicalInterpolated: new Uint8Array(hours),
-    scheduledAb: new Float64Array(hours),
-    scheduledBa: new Float64Array(hours),
-    ntcAb: new Float64Array(hours),
-    ntcBa: new Float64Array(hours),
-    classes: [],
-  };
+  const f = emptyBorderFlows(j, hours);
   const pa = prices[mb.profile.ia] as ZonePrices;
   const pb = prices[mb.profile.ib] as ZonePrices;
   for (let k = 0; k < hours; k++) {

@@ -11,7 +11,7 @@ import { MCP_LIMITS, MCP_PATH } from './limits.js';
 import { createMcpServer, type McpMetrics } from './server.js';
 import type { McpTool } from './tools.js';
 
-/** Options of {@link mcpPlugin}. */
+/** Options of {@link useMcp}. */
 export interface McpPluginOptions {
   readonly tools: readonly McpTool[];
   readonly deps: ServiceDeps;
@@ -64,7 +64,7 @@ export const parseMcpOrigins = (value: string): string[] =>
  * a disallowed Origin (403), a body over {@link MCP_LIMITS.maxBodyBytes} (413), more than
  * `inFlightPerClient` requests of one client at once (429).
  */
-export function mcpPlugin(opts: McpPluginOptions): Plugin {
+export function useMcp(opts: McpPluginOptions): Plugin {
   const inFlight = new Map<string, number>();
   const serve = async (request: Request, url: URL): Promise<Response> => {
     const client = accessOf(request)?.client ?? addressClient(UNKNOWN_ADDRESS);

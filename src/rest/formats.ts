@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { ARROW_CONTENT_TYPE, arrowWriter } from './arrow.js';
-import { type Chunks, writeRows } from './chunks.js';
+import type { RowContract } from '../contract/fields.js';
+import type { RowTimeZone } from '../contract/json.js';
+import { type Chunks, type RowWriter, writeRows } from './chunks.js';
 import { csvWriter } from './csv.js';
 import type { Endpoint, JsonRows } from './endpoint.js';
 import { metaHeaders } from './meta-headers.js';
@@ -57,30 +59,37 @@ async function streamed(chunks: Chunks<string | Uint8Array>, headers: Record<str
 const fileName = (path: string, extension: string): string =>
   `${path.split('/').filter(Boolean).at(-1) ?? 'data'}.${extension}`;
 
-/** The CSV response of an endpoint's rows, streamed chunk by chunk, its meta in headers. */
-export function csvResponse(
-  endpoint: Endpoint,
-  meta: z.infer<typeof MetaSchema>,
-  data: JsonRows,
-  url: URL,
-): Promise<Response> {
-  return streamed(writeRows(data.table.rows, csvWriter(data.table.contract, data.table.rowTimeZone)), {
-    'content-type': CSV_CONTENT_TYPE,
-    'content-disposition': `attachment; filename="${fileName(endpoint.path, 'csv')}"`,
-    ...metaHeaders(meta, url),
-  });
+/** A format served as a download: its row writer, content type and file extension. */
+interface FileFormatDecl {
+  readonly writer: <R>(contract: RowContract<R>, zoneOf?: RowTimeZone<R>) => RowWriter<R, string | Uint8Array>;
+  readonly contentType: string;
+  readonly extension: string;
 }
 
-/** The Arrow IPC stream of an endpoint's rows, one record batch per pull, its meta in headers. */
-export function arrowResponse(
+/** The formats served as a download. */
+const FILE_FORMATS = {
+  csv: { writer: csvWriter, contentType: CSV_CONTENT_TYPE, extension: 'csv' },
+  arrow: { writer: arrowWriter, contentType: ARROW_CONTENT_TYPE, extension: 'arrows' },
+} as const satisfies Record<string, FileFormatDecl>;
+
+/** A format served as a download. */
+export type FileFormat = keyof typeof FILE_FORMATS;
+
+/**
+ * The CSV or Arrow IPC stream of an endpoint's rows, streamed a chunk of CSV lines or a record batch
+ * per pull, its meta in headers.
+ */
+export function fileResponse(
+  format: FileFormat,
   endpoint: Endpoint,
   meta: z.infer<typeof MetaSchema>,
   data: JsonRows,
   url: URL,
 ): Promise<Response> {
-  return streamed(writeRows(data.table.rows, arrowWriter(data.table.contract, data.table.rowTimeZone)), {
-    'content-type': ARROW_CONTENT_TYPE,
-    'content-disposition': `attachment; filename="${fileName(endpoint.path, 'arrows')}"`,
+  const { writer, contentType, extension }: FileFormatDecl = FILE_FORMATS[format];
+  return streamed(writeRows(data.table.rows, writer(data.table.contract, data.table.rowTimeZone)), {
+    'content-type': contentType,
+    'content-disposition': `attachment; filename="${fileName(endpoint.path, extension)}"`,
     ...metaHeaders(meta, url),
   });
 }

@@ -7,7 +7,7 @@ import type { ServiceDeps } from '../services/context.js';
 import type { RestCache, ServedResponse } from './cache.js';
 import type { Endpoint, JsonRows } from './endpoint.js';
 import { inQueryOrder, parseQuery, readQuery } from './query.js';
-import { arrowResponse, csvResponse, queryWithFormat, representation } from './formats.js';
+import { fileResponse, queryWithFormat, representation } from './formats.js';
 import { metaHeaders } from './meta-headers.js';
 import { type Format, varyOf } from './negotiation.js';
 import { metaToWire } from './schemas.js';
@@ -97,11 +97,9 @@ async function runEndpoint(
   const { meta, data } = await inQueryOrder(queryWithFormat(endpoint.query), () => endpoint.handle(deps, query));
   const wireMeta = metaToWire(meta);
   const { response, text } =
-    chosen === 'csv'
-      ? { response: await csvResponse(endpoint, wireMeta, data, url) }
-      : chosen === 'arrow'
-        ? { response: await arrowResponse(endpoint, wireMeta, data, url) }
-        : await streamedJson(wireMeta, data, ServerResponse);
+    chosen === 'json'
+      ? await streamedJson(wireMeta, data, ServerResponse)
+      : { response: await fileResponse(chosen, endpoint, wireMeta, data, url) };
   if (chosen === 'json') withHeaders(response, metaHeaders(wireMeta, url));
   addVary(response.headers, varyOf(chosen));
   return { response, range: meta.range, ...(text !== undefined ? { text } : {}) };

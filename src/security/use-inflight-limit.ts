@@ -9,7 +9,7 @@ export const BODY_WEIGHT_BYTES = 4 * 1_024 * 1_024;
 /** Seconds a refused client is told to wait (Retry-After). */
 const RETRY_AFTER_SECONDS = 1;
 
-/** Options of {@link inflightLimitPlugin}. */
+/** Options of {@link useInflightLimit}. */
 export interface InflightLimits {
   /** Requests one client may have in flight (INFLIGHT_PER_CLIENT). */
   readonly perClient: number;
@@ -46,7 +46,7 @@ function nodeResponse(serverContext: unknown): NodeResponse | undefined {
  * the access plugin: probes, answered before, are never refused. Without a Node response
  * (`yoga.fetch`) the slots are released when the response is ready.
  */
-export function inflightLimitPlugin(limits: InflightLimits): Plugin & { readonly counts: InflightCounts } {
+export function useInflightLimit(limits: InflightLimits): Plugin & { readonly counts: InflightCounts } {
   const byClient = new Map<string, number>();
   let total = 0;
   const held = new WeakMap<Request, { release(): void; weigh(extra: number): void }>();

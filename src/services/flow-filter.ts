@@ -2,7 +2,7 @@ import type { FlowType } from '../domain/classification.js';
 import { applyResolution, type RequestedResolution, type Resolution } from '../domain/resolution.js';
 import { resolveRange, type TimeRange } from '../domain/time.js';
 import { IssueCollector } from '../errors.js';
-import type { FlowFilter } from '../repositories/flows/sql.js';
+import type { FlowFilter } from '../repositories/flows/filter.js';
 import type { BorderTimeZones } from '../repositories/sql/time.js';
 import type { ServiceDeps } from './context.js';
 import { type AppliedTimeZone, applyTimeZone } from './time-zone.js';

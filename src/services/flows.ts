@@ -1,8 +1,8 @@
 import { PAGE_LIMITS } from '../limits.js';
 import type { FlowBasis, FlowRecord } from '../domain/records.js';
 import { findFlowOffsetPage, summarizeFlows } from '../repositories/flows/positions.js';
-import type { FlowQuery } from '../repositories/flows/rows-sql.js';
-import { findFlowRows } from '../repositories/flows/rows.js';
+import type { FlowQuery } from '../repositories/flows/row-query.js';
+import { findFlowRows } from '../repositories/flows/read-rows.js';
 import { findFlowSources } from '../repositories/flows/sources.js';
 import type { ServiceDeps } from './context.js';
 import { resolveFlowSelection, type FlowSelection, type ResolvedFlowSelection } from './flow-filter.js';

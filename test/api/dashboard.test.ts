@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, testConfig } from '../../src/config.js';
-import { operationPolicyPlugins } from '../../src/graphql/plugins/use-operation-policy.js';
+import { useOperationPolicy } from '../../src/graphql/plugins/use-operation-policy.js';
 import { schema } from '../../src/graphql/schema/index.js';
 import { DASHBOARD_OPERATIONS_FILE } from '../../src/http/paths.js';
 import { API_CSP, DASHBOARD_CSP } from '../../src/http/security-headers.js';
@@ -145,7 +145,7 @@ describe("the dashboard's persisted GraphQL documents", () => {
       JSON.stringify({ 'sha256:gone': '{ zones { removedField } }' }),
     );
     try {
-      const start = () => operationPolicyPlugins(testConfig({}), schema, join(stale, DASHBOARD_OPERATIONS_FILE));
+      const start = () => useOperationPolicy(testConfig({}), schema, join(stale, DASHBOARD_OPERATIONS_FILE));
       expect(start).toThrow(ConfigError);
       expect(start).toThrow(/dashboard bundle \(rebuild it: npm run build:dashboard\).*removedField/s);
     } finally {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
-import { operationPolicyPlugins } from '../../src/graphql/plugins/use-operation-policy.js';
+import { useOperationPolicy } from '../../src/graphql/plugins/use-operation-policy.js';
 import { schema } from '../../src/graphql/schema/index.js';
 import { graphql } from '../gql/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -174,7 +174,7 @@ describe('policy configuration', () => {
     expect(() => loadConfig({ PERSISTED_OPERATIONS_ONLY: 'true' })).toThrow(
       /PERSISTED_OPERATIONS_ONLY: needs PERSISTED_OPERATIONS_FILE/,
     );
-    expect(() => operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_ONLY: true }), schema)).toThrow(ConfigError);
+    expect(() => useOperationPolicy(testConfig({ PERSISTED_OPERATIONS_ONLY: true }), schema)).toThrow(ConfigError);
   });
 
   it('names each manifest entry that no longer fits the schema', () => {
@@ -185,7 +185,7 @@ describe('policy configuration', () => {
     );
     const error = (() => {
       try {
-        operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: file }), schema);
+        useOperationPolicy(testConfig({ PERSISTED_OPERATIONS_FILE: file }), schema);
       } catch (err) {
         return err as Error;
       }
@@ -199,11 +199,11 @@ describe('policy configuration', () => {
   it('refuses a manifest that is not an object of documents', () => {
     const file = join(dir, 'list.json');
     writeFileSync(file, '["{ zones { code } }"]');
-    expect(() => operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: file }), schema)).toThrow(
+    expect(() => useOperationPolicy(testConfig({ PERSISTED_OPERATIONS_FILE: file }), schema)).toThrow(
       /expected an object of id -> document text/,
     );
     expect(() =>
-      operationPolicyPlugins(testConfig({ PERSISTED_OPERATIONS_FILE: join(dir, 'missing.json') }), schema),
+      useOperationPolicy(testConfig({ PERSISTED_OPERATIONS_FILE: join(dir, 'missing.json') }), schema),
     ).toThrow(/cannot read it as JSON/);
   });
 });

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { findFlowRows } from '../../src/repositories/flows/rows.js';
+import { findFlowRows } from '../../src/repositories/flows/read-rows.js';
 import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
 import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
 import { a11, a44, EIC, fakeClient, ingest, key, rows } from './helpers.js';

@@ -14,8 +14,8 @@ import type { FlowRecord } from '../../src/domain/records.js';
 import type { Resolution } from '../../src/domain/resolution.js';
 import { findFlowOffsetPage, summarizeFlows } from '../../src/repositories/flows/positions.js';
 import { refreshFlowRollups } from '../../src/repositories/flows/rollup.js';
-import type { FlowQuery } from '../../src/repositories/flows/rows-sql.js';
-import { findFlowRows } from '../../src/repositories/flows/rows.js';
+import type { FlowQuery } from '../../src/repositories/flows/row-query.js';
+import { findFlowRows } from '../../src/repositories/flows/read-rows.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 const FIRST_HOUR = '2023-12-14T00:00:00Z';

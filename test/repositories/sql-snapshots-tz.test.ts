@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import type { Resolution } from '../../src/domain/resolution.js';
 import { findCiCounts, findFlowTypeCounts } from '../../src/repositories/flows/aggregates.js';
-import type { FlowQuery } from '../../src/repositories/flows/rows-sql.js';
+import type { FlowQuery } from '../../src/repositories/flows/row-query.js';
 import type { FlowRecord } from '../../src/domain/records.js';
 import { findFlowOffsetPage } from '../../src/repositories/flows/positions.js';
-import { findFlowRows } from '../../src/repositories/flows/rows.js';
+import { findFlowRows } from '../../src/repositories/flows/read-rows.js';
 import { findPrices } from '../../src/repositories/prices/rows.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 

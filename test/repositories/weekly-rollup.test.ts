@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isoWeekStart } from '../../src/domain/calendar.js';
 import { findFlowTypeCounts } from '../../src/repositories/flows/aggregates.js';
 import { refreshFlowRollups } from '../../src/repositories/flows/rollup.js';
-import { findFlowRows } from '../../src/repositories/flows/rows.js';
+import { findFlowRows } from '../../src/repositories/flows/read-rows.js';
 import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
 
 interface WeekRow {

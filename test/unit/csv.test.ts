@@ -5,7 +5,7 @@ import { FLOW_ROW } from '../../src/contract/rows/flows.js';
 import { BORDER_ROW } from '../../src/contract/rows/catalogue.js';
 import { csvChunks, csvColumns, csvField, csvText } from '../../src/rest/csv.js';
 import { negotiateFormat } from '../../src/rest/negotiation.js';
-import { csvResponse } from '../../src/rest/formats.js';
+import { fileResponse } from '../../src/rest/formats.js';
 import { JsonRows } from '../../src/rest/endpoint.js';
 import { flowsEndpoint } from '../../src/rest/endpoints/flows.js';
 import type { FlowRecord } from '../../src/domain/records.js';
@@ -135,7 +135,8 @@ describe('the streamed CSV response', () => {
       resolution: 'native' as const,
       pagination: null,
     };
-    const res = await csvResponse(
+    const res = await fileResponse(
+      'csv',
       flowsEndpoint,
       meta,
       new JsonRows(() => [][Symbol.iterator](), { contract: FLOW_ROW, rows: counted }),

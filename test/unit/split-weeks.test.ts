@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitWeeks } from '../../src/repositories/flows/sql.js';
+import { splitWeeks } from '../../src/repositories/flows/daily-sums.js';
 
 const range = (from: string, to: string) => ({ from: new Date(`${from}T00:00:00Z`), to: new Date(`${to}T00:00:00Z`) });
 const iso = (r: { from: Date; to: Date }) => [r.from.toISOString().slice(0, 10), r.to.toISOString().slice(0, 10)];

@@ -14,7 +14,7 @@ function refuse(status: number, code: string, message: string): never {
  * says `Transfer-Encoding`), so the declaration bounds the body. This replaces Yoga's own limit
  * (`maxRequestBodySize: false`), which pipes every body through a counting stream.
  */
-export function bodyLimitPlugin(maxBytes: number = MAX_GRAPHQL_BODY_BYTES): Plugin {
+export function useBodyLimit(maxBytes: number = MAX_GRAPHQL_BODY_BYTES): Plugin {
   return {
     onRequestParse({ request }) {
       if (request.method !== 'POST') return;

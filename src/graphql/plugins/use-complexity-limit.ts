@@ -58,7 +58,7 @@ function scoreOf(args: ExecutionArgs): Score {
  * executes, and refuses one over {@link GRAPHQL_LIMITS} or {@link complexityBudget} with QUERY_TOO_COMPLEX: no resolver runs,
  * so a refused operation spends no rate-limit token.
  */
-export function complexityLimitPlugin(): Plugin {
+export function useComplexityLimit(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       let error: AppError | undefined;

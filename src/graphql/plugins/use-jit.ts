@@ -36,7 +36,7 @@ export function operationDocument(document: DocumentNode, operationName: string 
  * operation's variables as its arguments, so `pricesPublished(zones: ["DE_LU"])` watched every zone
  * and arguments were never validated.
  */
-export function jitPlugins(): Plugin[] {
+export function useJit(): Plugin[] {
   const { onSubscribe: _jitSubscribe, ...jit } = useGraphQlJit({}, { onError: () => undefined }) as Plugin;
   const perOperation: Plugin = {
     onExecute({ executeFn, setExecuteFn }) {

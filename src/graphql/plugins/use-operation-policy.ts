@@ -5,7 +5,7 @@ import { type DocumentNode, type GraphQLSchema, parse, validate } from 'graphql'
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { z } from 'zod';
 import { type Config, ConfigError } from '../../config.js';
-import { hideSuggestionsPlugin } from './use-hide-suggestions.js';
+import { useHideSuggestions } from './use-hide-suggestions.js';
 
 /** A persisted-operations manifest: operation id (a hash) to document text, as graphql-codegen's client preset writes it. */
 export type OperationManifest = ReadonlyMap<string, DocumentNode>;
@@ -78,7 +78,7 @@ const DASHBOARD_SOURCE = 'the dashboard bundle (rebuild it: npm run build:dashbo
  * suggestions in validation errors). Persisted documents are validated per request like any other
  * (Yoga caches the result per document), so the manifest cannot bring back what is switched off.
  */
-export function operationPolicyPlugins(
+export function useOperationPolicy(
   config: Config,
   schema: GraphQLSchema,
   dashboardManifest: string | null = null,
@@ -117,6 +117,6 @@ export function operationPolicyPlugins(
       }),
     );
   }
-  if (!config.GRAPHQL_INTROSPECTION) plugins.push(useDisableIntrospection(), hideSuggestionsPlugin());
+  if (!config.GRAPHQL_INTROSPECTION) plugins.push(useDisableIntrospection(), useHideSuggestions());
   return plugins;
 }

@@ -69,7 +69,7 @@ export function boundedParse(source: string | Source, options?: ParseOptions): D
 }
 
 /** Replaces Yoga's parser with {@link boundedParse} (parsed documents stay cached by Yoga). */
-export function parseLimitsPlugin(): Plugin {
+export function useParseLimits(): Plugin {
   return {
     onParse({ setParseFn }) {
       setParseFn(boundedParse);

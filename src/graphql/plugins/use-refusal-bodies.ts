@@ -18,7 +18,7 @@ const REFUSALS: Readonly<Record<number, { readonly code: string; readonly messag
  * Gives Yoga's bodiless 406 and 415 on the GraphQL endpoint a GraphQL response naming what to send,
  * with the error's code, keeping the response's status and headers.
  */
-export function refusalBodiesPlugin(graphqlPath: string): Plugin {
+export function useRefusalBodies(graphqlPath: string): Plugin {
   return {
     onResponse({ request, response, setResponse, fetchAPI }) {
       const refusal = REFUSALS[response.status];

@@ -75,7 +75,7 @@ function markRequestErrors(result: ExecutionResult): ExecutionResult {
  *   selection, a refused operation) is 400 unless its errors carry a status. Masked internal errors
  *   (`extensions.unexpected`) keep Yoga's 500.
  */
-export function requestErrorsPlugin(): Plugin {
+export function useRequestErrors(): Plugin {
   return {
     onRequestParse({ requestParser, setRequestParser }) {
       if (!requestParser) return;

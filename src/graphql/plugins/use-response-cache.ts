@@ -140,7 +140,7 @@ function responseCache(options: Parameters<typeof useResponseCache>[0]): Plugin 
 }
 
 /** The response cache plugins, keyed on the data version; install them after the access plugin. */
-export function graphqlResponseCachePlugins(version: DataVersion, limiter: TokenBucketLimiter): Plugin[] {
+export function useGraphqlResponseCache(version: DataVersion, limiter: TokenBucketLimiter): Plugin[] {
   const cache = versionedCache(version);
   const costs: OperationCosts = { keyOf: new WeakMap(), byKey: new Map() };
   return [

@@ -18,7 +18,7 @@ function timedOutInResolvers(result: unknown): boolean {
  * it after any plugin that replaces the execute function (JIT). A client that leaves ends the
  * operation at once (CLIENT_CLOSED, 499), logged once at info level as `client closed`.
  */
-export function timeLimitPlugin(ms: number, logger?: Logger): Plugin {
+export function useTimeLimit(ms: number, logger?: Logger): Plugin {
   return {
     onExecute({ executeFn, setExecuteFn }) {
       setExecuteFn((args: ExecutionArgs) => {

@@ -5,7 +5,7 @@ import { isAsyncIterable, type Plugin } from 'graphql-yoga';
  * stream: Yoga answers 406), so that it gives back what it holds (the client's stream slot).
  * Install after Yoga's own processors, i.e. anywhere in the plugin list.
  */
-export function unservedStreamsPlugin(): Plugin {
+export function useUnservedStreams(): Plugin {
   return {
     onResultProcess({ result, resultProcessor }) {
       if (resultProcessor || !isAsyncIterable(result)) return;

@@ -32,7 +32,7 @@ function refuse(param: string, bound: 'depth' | 'values'): never {
  * Refuses a request whose `variables` or `extensions` exceed {@link VARIABLE_LIMITS} with 400
  * BAD_REQUEST, as soon as its parameters are read and before any other plugin walks them.
  */
-export function variableLimitsPlugin(): Plugin {
+export function useVariableLimits(): Plugin {
   return {
     onParams({ params }) {
       for (const param of ['variables', 'extensions'] as const) {

@@ -12,7 +12,8 @@ import {
   useOf,
   type ValueOf,
 } from '../../contract/params.js';
-import { builder } from '../builder.js';
+import { builder, type GraphQLContext } from '../builder.js';
+import { type PageArgs, pageLimits } from '../connection.js';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
@@ -102,4 +103,23 @@ export async function withArgs<const P extends readonly ParamRef[], T>(
   work: (input: InputOf<P>) => Promise<T>,
 ): Promise<T> {
   return namedOn('graphql', params, () => work(inputOf(params, 'graphql', args as Readonly<Record<string, unknown>>)));
+}
+
+/**
+ * The arguments, page limits (at most `maxPage` rows a page) and resolver of a keyset connection
+ * field over declared parameters: `resolve` gets the page arguments and the parameters as service
+ * input, its input errors named as GraphQL does.
+ */
+export function connectionArgs<const P extends readonly ParamRef[], T>(
+  t: ArgBuilder,
+  params: P,
+  maxPage: number,
+  resolve: (ctx: GraphQLContext, page: PageArgs, input: InputOf<P>) => Promise<T>,
+) {
+  return {
+    args: graphqlArgs(t, params),
+    ...pageLimits(maxPage),
+    resolve: (_root: unknown, args: PageArgs, ctx: GraphQLContext) =>
+      withArgs(params, args, (input) => resolve(ctx, args, input)),
+  };
 }

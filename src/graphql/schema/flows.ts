@@ -10,12 +10,12 @@ import {
   summarizeFlowRows,
 } from '../../services/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { enumType, graphqlArgs, withArgs } from './args.js';
+import { connectionArgs, enumType } from './args.js';
 import { enumValues, FLOW_BASIS, FLOW_TYPE } from '../../contract/enums.js';
 import {
   BASIS,
   BORDERS,
-  FLOW_TYPES,
+  FLOW_TYPES_PARAM,
   type InputOf,
   RANGE,
   RESOLUTION,
@@ -26,15 +26,7 @@ import {
 import { PAGE_LIMITS } from '../../limits.js';
 import { inTimeZone } from '../rows/zoned.js';
 import { MetaRef } from './common.js';
-import {
-  assertForward,
-  cursorCode,
-  cursorInstant,
-  pageLimits,
-  keysetPage,
-  type Page,
-  type PageArgs,
-} from '../connection.js';
+import { assertForward, cursorCode, cursorInstant, keysetPage, type Page, type PageArgs } from '../connection.js';
 import { type RowView, rowViewType } from '../rows/view-type.js';
 
 /** The four flow types (REST flow_type). */
@@ -57,7 +49,7 @@ const FLOWS_PARAMS = [
   use(ZONES, {
     graphql: 'Selects the borders with the zone on either side; combined with borders by AND. Omitted: every zone.',
   }),
-  FLOW_TYPES,
+  FLOW_TYPES_PARAM,
   use(TIME_ZONE, {
     graphql:
       'Hourly, daily and weekly buckets are local; datetime carries the offset. With local, a border is in the zone of its zone A (codes sorted).',
@@ -106,9 +98,7 @@ builder.queryFields((t) => ({
       type: FlowRow.ref,
       description:
         'Classified border-hours ordered by datetime, from, to, flow type (REST /api/v1/flows) with opaque keyset cursors: stable under inserts, no OFFSET scans.',
-      args: graphqlArgs(t.arg, FLOWS_PARAMS),
-      ...pageLimits(PAGE_LIMITS.flows),
-      resolve: (_root, args, ctx) => withArgs(FLOWS_PARAMS, args, (input) => resolveFlows(ctx, args, input)),
+      ...connectionArgs(t.arg, FLOWS_PARAMS, PAGE_LIMITS.flows, resolveFlows),
     },
     {
       name: 'FlowConnection',

@@ -11,18 +11,10 @@ import {
   type ResolvedPriceQuery,
 } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
-import { graphqlArgs, withArgs } from './args.js';
+import { connectionArgs } from './args.js';
 import { type InputOf, LINEAGE, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
 import { MetaRef } from './common.js';
-import {
-  assertForward,
-  cursorCode,
-  cursorInstant,
-  pageLimits,
-  keysetPage,
-  type Page,
-  type PageArgs,
-} from '../connection.js';
+import { assertForward, cursorCode, cursorInstant, keysetPage, type Page, type PageArgs } from '../connection.js';
 import { type RowView, rowViewType } from '../rows/view-type.js';
 import { rowZoneOf } from '../../services/time-zone.js';
 import { inTimeZone } from '../rows/zoned.js';
@@ -81,9 +73,7 @@ builder.queryFields((t) => ({
       type: PricePoint.ref,
       description:
         'Day-ahead prices in EUR/MWh, ordered by datetime then zone; the same rows as REST /api/v1/prices. Forward keyset pagination (first/after).',
-      args: graphqlArgs(t.arg, PRICES_PARAMS),
-      ...pageLimits(PAGE_LIMITS.prices),
-      resolve: (_root, args, ctx) => withArgs(PRICES_PARAMS, args, (input) => resolvePrices(ctx, args, input)),
+      ...connectionArgs(t.arg, PRICES_PARAMS, PAGE_LIMITS.prices, resolvePrices),
     },
     {
       name: 'PriceConnection',

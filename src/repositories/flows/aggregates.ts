@@ -5,7 +5,8 @@ import { type BucketBounds, bucketBatches, readInBatches, type RowBatches } from
 import { isoDay, splitDays, type TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { zoneHours } from './rollup.js';
-import { dailyHours, type FlowFilter, hourConditions } from './sql.js';
+import { dailyHours } from './daily-sums.js';
+import { type FlowFilter, hourConditions } from './filter.js';
 import {
   type BorderTimeZones,
   borderTimeZoneTable,

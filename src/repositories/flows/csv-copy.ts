@@ -11,7 +11,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { copyCsvLines } from '../sql/copy-out.js';
 import { inlinedText } from '../../db/pg-copy.js';
 import { epochMs } from '../sql/time.js';
-import { type FlowQuery, flowRowsSql } from './rows-sql.js';
+import { type FlowQuery, flowRowsSql } from './row-query.js';
 
 /** Length of a UTC bucket of each bucketed resolution, ms. */
 const BUCKET_MS: Readonly<Record<Exclude<Resolution, 'native'>, number>> = {

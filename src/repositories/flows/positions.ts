@@ -12,9 +12,10 @@ import {
 import { isoDay } from '../../domain/time.js';
 import { dayBucket, epochMs, utcInstant } from '../sql/time.js';
 import { read } from '../../db/executor.js';
-import { countFlows, findFlowRows } from './rows.js';
-import { type FlowQuery, flowRowsByBorder, isHourly, localBuckets } from './rows-sql.js';
-import { dailyKeys, rollupKeyConditions } from './sql.js';
+import { countFlows, findFlowRows } from './read-rows.js';
+import { type FlowQuery, flowRowsByBorder, isHourly, localBuckets } from './row-query.js';
+import { dailyKeys } from './daily-sums.js';
+import { rollupKeyConditions } from './filter.js';
 
 /** The rows a flow query holds at one position in time (an hour, a UTC day or a week start). */
 export interface FlowPosition {

@@ -1,7 +1,8 @@
 import { DAY_MS, WEEK_MS, isoWeekStart } from '../../domain/calendar.js';
 import { isoDay, widenToDays } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { DIR, HOUR_AGGREGATES } from './sql.js';
+import { HOUR_AGGREGATES } from './daily-sums.js';
+import { DIR } from './filter.js';
 import { dayBucket, utcDay } from '../sql/time.js';
 import { type Executor, run } from '../../db/executor.js';
 

@@ -4,7 +4,8 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { NO_MEMO, type ReadMemo, statementKey } from '../sql/read-memo.js';
 import { rollupSourcesStatement } from '../sql/rollup-sources.js';
 import { read } from '../../db/executor.js';
-import { firstDayFrom, type FlowFilter } from './sql.js';
+import { firstDayFrom } from './daily-sums.js';
+import type { FlowFilter } from './filter.js';
 
 /**
  * The statement of {@link findFlowSources}: the distinct data sources of the border days the range

@@ -5,7 +5,8 @@ import type { TimeRange } from '../../domain/time.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { readInBatches, type RowBatches, runsOf } from '../../domain/row-batches.js';
 import { read, readWithSettings } from '../../db/executor.js';
-import { bucketSums, DIR, type FlowFilter, hourConditions } from './sql.js';
+import { bucketSums } from './daily-sums.js';
+import { DIR, type FlowFilter, hourConditions } from './filter.js';
 import { type BorderTimeZones, borderTimeZoneTable, bucketUnit, dayBucket, localBucket } from '../sql/time.js';
 
 /** A border as a series in its written orientation: flip when written B->A. */

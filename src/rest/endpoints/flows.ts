@@ -2,7 +2,17 @@ import { FLOW_ROW } from '../../contract/rows/flows.js';
 import { getFlowOffsetPage } from '../../services/flows.js';
 import { rowsEndpoint } from '../endpoint.js';
 import { FLOWS_EXAMPLE } from '../../operations/examples.js';
-import { BORDERS, FLOW_TYPES, LIMIT, OFFSET, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
+import {
+  BORDERS,
+  FLOW_TYPES_PARAM,
+  LIMIT,
+  OFFSET,
+  RANGE,
+  RESOLUTION,
+  TIME_ZONE,
+  use,
+  ZONES,
+} from '../../contract/params.js';
 
 /** GET /api/v1/flows (docs/contract.md#endpoints). */
 export const flowsEndpoint = rowsEndpoint({
@@ -16,7 +26,7 @@ export const flowsEndpoint = rowsEndpoint({
     RESOLUTION,
     BORDERS,
     use(ZONES, { rest: 'Zone on either side of the border (code or EIC); repeat for several.' }),
-    FLOW_TYPES,
+    FLOW_TYPES_PARAM,
     LIMIT,
     OFFSET,
     TIME_ZONE,

@@ -3,7 +3,7 @@ import type { FlowRecord } from '../../domain/records.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { epochMs, sharedInstants } from '../sql/time.js';
 import { read } from '../../db/executor.js';
-import { type FlowQuery, flowRowsByBorder, flowRowsSql, localBuckets } from './rows-sql.js';
+import { type FlowQuery, flowRowsByBorder, flowRowsSql, localBuckets } from './row-query.js';
 
 interface RawFlow {
   /** Epoch milliseconds: cheaper to read than a timestamptz text for 20,000 rows. */

@@ -1,7 +1,8 @@
 import type { Resolution } from '../../domain/resolution.js';
 import type { FlowBasis } from '../../domain/records.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { bucketSums, dailySums, DIR, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './sql.js';
+import { bucketSums, dailySums } from './daily-sums.js';
+import { DIR, type FlowFilter, FLOW_INTERPOLATED, hourConditions } from './filter.js';
 import {
   type BorderTimeZones,
   borderTimeZoneTable,
