@@ -7,11 +7,19 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../project-root.js';
 
 /** The command-line flag of the server (`npm start`) that asks for the build. */
 export const BUILD_DASHBOARD_FLAG = '--build-dashboard';
+
+/**
+ * The build's niceness (its compilers inherit it): on a machine with fewer idle cores than busy
+ * threads, the engine's thread and the demo generation (the path to ready) go first, the build
+ * takes what is left; it has the whole database preparation to finish.
+ */
+const BUILD_NICENESS = 10;
 
 /** Characters of the build's stderr kept for the error of a failed build (its end). */
 const ERROR_TAIL_CHARS = 4_000;
@@ -29,6 +37,7 @@ export function buildDashboardBeside(root: string = PROJECT_ROOT): Promise<void>
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    if (child.pid) lowerPriority(child.pid);
     const stop = () => child.kill();
     process.once('exit', stop);
     let errors = '';
@@ -45,4 +54,12 @@ export function buildDashboardBeside(root: string = PROJECT_ROOT): Promise<void>
       else reject(new Error(`the dashboard build failed (exit ${status}): ${errors.trim()}`));
     });
   });
+}
+
+function lowerPriority(pid: number): void {
+  try {
+    setPriority(pid, BUILD_NICENESS);
+  } catch {
+    // A system refusing it builds at the default priority.
+  }
 }

@@ -49,7 +49,7 @@ describe('the build skip of the npm scripts (scripts/build.mjs)', () => {
   });
 
   it('skips a touched input whose content is the one the last build hashed, builds a changed one', () => {
-    for (const target of ['server', 'web']) {
+    for (const target of ['server', 'web'] as const) {
       writeFileSync(
         join(root, `dist/.${target}.stamp`),
         `${new Date(now).toISOString()}\n${inputHash(target, root)}\n`,
