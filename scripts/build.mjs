@@ -45,7 +45,7 @@ const TARGETS = {
     steps: [[process.execPath, [TSC, '-p', 'tsconfig.build.json']]],
   },
   web: {
-    inputs: [...COMMON, 'schema.graphql', 'codegen.ts', 'scripts/build-dashboard.ts'],
+    inputs: [...COMMON, 'schema.graphql', 'codegen.dashboard.ts', 'scripts/build-dashboard.ts'],
     outputs: ['dist/web/index.html', 'dist/web/favicon.svg', 'dist/web/persisted-documents.json'],
     steps: [
       NPM

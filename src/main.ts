@@ -134,7 +134,9 @@ async function main(): Promise<void> {
   opened.publish();
   if (dashboard) {
     gate.setDetail('building the dashboard');
+    const waiting = Date.now();
     await dashboard;
+    logger.info({ waitedSeconds: (Date.now() - waiting) / 1000 }, 'dashboard built');
   }
   gate.setDetail('building the API');
   app = await createApp({ config, db, logger });
