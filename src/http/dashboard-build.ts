@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../project-root.js';
 
@@ -15,11 +15,11 @@ import { PROJECT_ROOT } from '../project-root.js';
 export const BUILD_DASHBOARD_FLAG = '--build-dashboard';
 
 /**
- * The build's niceness (its compilers inherit it): on a machine with fewer idle cores than busy
+ * How much nicer than the server the build runs (its compilers inherit it): on a machine with fewer idle cores than busy
  * threads, the engine's thread and the demo generation (the path to ready) go first, the build
  * takes what is left; it has the whole database preparation to finish.
  */
-const BUILD_NICENESS = 10;
+const BUILD_NICER_BY = 10;
 
 /** Characters of the build's stderr kept for the error of a failed build (its end). */
 const ERROR_TAIL_CHARS = 4_000;
@@ -58,7 +58,7 @@ export function buildDashboardBeside(root: string = PROJECT_ROOT): Promise<void>
 
 function lowerPriority(pid: number): void {
   try {
-    setPriority(pid, BUILD_NICENESS);
+    setPriority(pid, Math.min(19, getPriority() + BUILD_NICER_BY));
   } catch {
     // A system refusing it builds at the default priority.
   }

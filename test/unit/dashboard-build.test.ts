@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildDashboardBeside } from '../../src/http/dashboard-build.js';
@@ -21,6 +21,15 @@ describe('the dashboard build beside a start (npm start)', () => {
     );
     await buildDashboardBeside(root);
     expect(JSON.parse(readFileSync(join(root, 'args.json'), 'utf8'))).toEqual(['--if-stale', 'web']);
+  });
+
+  it('runs the build nicer than the server, which gets the cores first', async () => {
+    script(
+      `import { writeFileSync } from 'node:fs'; import { getPriority } from 'node:os';
+       setTimeout(() => writeFileSync('nice.json', JSON.stringify(getPriority())), 300);`,
+    );
+    await buildDashboardBeside(root);
+    expect(JSON.parse(readFileSync(join(root, 'nice.json'), 'utf8'))).toBe(Math.min(19, getPriority() + 10));
   });
 
   it('fails with the end of the build output when the build fails', async () => {
