@@ -1,6 +1,5 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
-
-const scalars = { DateTime: 'string' };
+import { dashboardOutput, scalars } from './codegen.dashboard.js';
 
 const config: CodegenConfig = {
   schema: 'schema.graphql',
@@ -13,15 +12,7 @@ const config: CodegenConfig = {
       config: { scalars, enumsAsTypes: true, useTypeImports: true },
       presetConfig: { fragmentMasking: false, persistedDocuments: { hashAlgorithm: 'sha256' } },
     },
-    'src/dashboard/gql/': {
-      documents: ['src/dashboard/**/*.graphql'],
-      preset: 'client',
-      config: { scalars, enumsAsTypes: true, useTypeImports: true, documentMode: 'string' },
-      presetConfig: {
-        fragmentMasking: false,
-        persistedDocuments: { hashAlgorithm: 'sha256', mode: 'replaceDocumentWithHash' },
-      },
-    },
+    ...dashboardOutput,
   },
 };
 

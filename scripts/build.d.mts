@@ -1,4 +1,6 @@
-/** True when an output of `target` is missing, or an input file is newer than its last build and the inputs' content differs (see build.mjs). */
-export function isStale(target: 'app' | 'bench', root?: string): boolean;
-/** SHA-256 (hex) of the input files of `target` (generated folders excepted): paths and contents. */
-export function inputHash(target: 'app' | 'bench', root?: string): string;
+/** A build target of build.mjs: `app` builds `server` and `web`, `bench` builds `web` too. */
+export type BuildTarget = 'app' | 'server' | 'web' | 'bench';
+/** True when `target` or one of its parts has an output missing, no stamp, or an input file newer than its last build whose inputs' content differs (see build.mjs). */
+export function isStale(target: BuildTarget, root?: string): boolean;
+/** SHA-256 (hex) of the input files of `target`, one with steps of its own (generated folders excepted): paths and contents. */
+export function inputHash(target: Exclude<BuildTarget, 'app'>, root?: string): string;

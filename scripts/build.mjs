@@ -1,16 +1,19 @@
 /**
  * Builds `dist/` for the npm scripts, like make: with `--if-stale`, only when an input changed since
- * the last successful build. Every `npm start` / `npm run keys|ingest|db:*` runs it first; when
- * `dist/` is up to date it costs one walk of the inputs' mtimes (tens of ms) instead of a compile.
+ * the last successful build. Every `npm start` / `npm run keys|ingest|db:*` runs it first (`server`);
+ * when `dist/` is up to date it costs one walk of the inputs' mtimes (tens of ms) instead of a compile.
  *
- * Usage: `node scripts/build.mjs [--if-stale] [app|bench]`
- *   app (default): tsc -p tsconfig.build.json and the dashboard (codegen + esbuild) into dist/web, side by
- *                  side; with `--if-stale` (npm start and the CLIs) the server is transpiled by esbuild
- *                  file by file instead of tsc (under a second against ~8 s: the same modules, no type
- *                  check, which `npm run typecheck` and the tests do)
- *   bench:         tsc -p tsconfig.bench.json (the app and the bench into dist/)
- * A successful build writes `dist/.<target>.stamp`, dated when the build started, holding a content
- * hash of its input files as they were then. A run is stale when an output is missing, or when an
+ * Usage: `node scripts/build.mjs [--if-stale] [app|server|web|bench]`
+ *   app (default): server and web, side by side
+ *   server:        tsc -p tsconfig.build.json into dist/src; with `--if-stale` (npm start and the CLIs)
+ *                  transpiled by esbuild file by file instead (under a second against ~8 s: the same
+ *                  modules, no type check, which `npm run typecheck` and the tests do)
+ *   web:           the dashboard (codegen + esbuild) into dist/web; `npm start` runs it beside the
+ *                  database's preparation (src/dashboard-build.ts), not before the server starts
+ *   bench:         tsc -p tsconfig.bench.json (the app and the bench into dist/), and web
+ * A build of a target with steps removes `dist/.<target>.stamp` as it begins (a killed or failed
+ * build leaves none) and writes it once it succeeded, dated when the build started, holding a
+ * content hash of its input files as they were then. A run is stale when an output is missing, or when an
  * input file is newer than the stamp AND the inputs' content hash differs from the stamp's (a file
  * saved during a build makes the next run build again; a file touched but unchanged, a `git
  * checkout` back and forth, or the generated output of codegen and `prisma generate` does not).
@@ -18,7 +21,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,22 +37,28 @@ const COMMON = [
   'scripts/build.mjs',
 ];
 
-/** What each target reads, what it must have written, and how it is built. */
+/** What each target reads, what it must have written, how it is built, and the targets it builds too. */
 const TARGETS = {
-  app: {
-    inputs: [...COMMON, 'schema.graphql', 'codegen.ts', 'scripts/build-dashboard.ts'],
-    outputs: ['dist/src/main.js', 'dist/web/index.html'],
+  server: {
+    inputs: COMMON,
+    outputs: ['dist/src/main.js'],
+    steps: [[process.execPath, [TSC, '-p', 'tsconfig.build.json']]],
+  },
+  web: {
+    inputs: [...COMMON, 'schema.graphql', 'codegen.dashboard.ts', 'scripts/build-dashboard.ts'],
+    outputs: ['dist/web/index.html', 'dist/web/favicon.svg', 'dist/web/persisted-documents.json'],
     steps: [
-      [process.execPath, [TSC, '-p', 'tsconfig.build.json']],
       NPM
         ? [process.execPath, [NPM, 'run', 'build:dashboard', '--silent']]
         : ['npm', ['run', 'build:dashboard', '--silent']],
     ],
   },
+  app: { parts: ['server', 'web'] },
   bench: {
     inputs: [...COMMON, 'bench', 'tsconfig.bench.json'],
     outputs: ['dist/src/main.js', 'dist/bench/run.js'],
     steps: [[process.execPath, [TSC, '-p', 'tsconfig.bench.json']]],
+    parts: ['web'],
   },
 };
 
@@ -84,16 +93,32 @@ export function inputHash(target, root = ROOT) {
   return hash.digest('hex');
 }
 
-/** True when an output is missing, or an input file is newer than the last build and the inputs' content differs. */
-export function isStale(target, root = ROOT) {
+/** The targets building `target` builds: its parts, and itself when it has steps of its own. */
+function units(target) {
   const spec = TARGETS[target];
-  const stamp = join(root, `dist/.${target}.stamp`);
+  return [...(spec.parts ?? []), ...(spec.steps ? [target] : [])];
+}
+
+const stampOf = (target, root) => join(root, `dist/.${target}.stamp`);
+
+/** {@link isStale} of one target with steps of its own. */
+function unitStale(target, root) {
+  const spec = TARGETS[target];
+  const stamp = stampOf(target, root);
   if (!existsSync(stamp) || spec.outputs.some((o) => !existsSync(join(root, o)))) return true;
   const built = statSync(stamp).mtimeMs;
   const touched = inputFiles(target, root).some((file) => statSync(join(root, file)).mtimeMs > built);
   if (!touched) return false;
   const recorded = readFileSync(stamp, 'utf8').split('\n')[1];
   return recorded !== inputHash(target, root);
+}
+
+/**
+ * True when `target` or one of its parts has an output missing, no stamp, or an input file newer
+ * than its last build whose inputs' content differs.
+ */
+export function isStale(target, root = ROOT) {
+  return units(target).some((unit) => unitStale(unit, root));
 }
 
 /** Runs a command; resolves with its exit status. */
@@ -135,27 +160,40 @@ async function transpileServer() {
   }
 }
 
-async function build(target, fast) {
+/**
+ * Builds one target with steps of its own; its stamp goes first (a build killed or failed midway
+ * leaves none) and is written once every step succeeded. Resolves with the first failed exit status, else 0.
+ */
+async function buildUnit(target, fast) {
   const started = new Date();
   const hash = inputHash(target);
+  const stamp = stampOf(target, ROOT);
+  rmSync(stamp, { force: true });
   const steps = TARGETS[target].steps.map(([command, args]) =>
-    fast && target === 'app' && args[0] === TSC ? transpileServer() : run(command, args),
+    fast && target === 'server' && args[0] === TSC ? transpileServer() : run(command, args),
   );
   const failed = (await Promise.all(steps)).find((status) => status !== 0);
-  if (failed !== undefined) process.exit(failed);
-  const stamp = join(ROOT, `dist/.${target}.stamp`);
+  if (failed !== undefined) return failed;
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, `${started.toISOString()}\n${hash}\n`);
   utimesSync(stamp, started, started);
+  return 0;
+}
+
+/** Builds `target` and its parts side by side; with `ifStale`, only the stale ones. */
+async function build(target, ifStale) {
+  const todo = units(target).filter((unit) => !ifStale || unitStale(unit, ROOT));
+  const failed = (await Promise.all(todo.map((unit) => buildUnit(unit, ifStale)))).find((status) => status !== 0);
+  if (failed !== undefined) process.exit(failed);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const target = args.find((a) => !a.startsWith('--')) ?? 'app';
   if (!(target in TARGETS)) {
-    console.error(`build: unknown target '${target}' (app or bench)`);
+    console.error(`build: unknown target '${target}' (app, server, web or bench)`);
     process.exit(2);
   }
   const ifStale = args.includes('--if-stale');
-  if (!ifStale || isStale(target)) await build(target, ifStale);
+  await build(target, ifStale);
 }

@@ -6,6 +6,7 @@ import type { Database } from './db/client.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { DASHBOARD_PATH, DOCS_PATH, GRAPHQL_PATH, OPENAPI_PATH, READY_PATH, REST_PREFIX } from './http/paths.js';
 import { startupGate } from './http/starting.js';
+import { BUILD_DASHBOARD_FLAG, buildDashboardBeside } from './http/dashboard-build.js';
 import { createLogger } from './logger.js';
 import { isFreshEmbeddedDirectory } from './db/fresh-dir.js';
 import { installLastResort } from './last-resort.js';
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
   warnIfUnsupportedNode();
   const now = new Date();
   const config = loadConfig();
+  const dashboard = process.argv.includes(BUILD_DASHBOARD_FLAG) ? buildDashboardBeside() : undefined;
+  dashboard?.catch(() => undefined);
   const demoCertain = config.SEED_DEMO && isFreshEmbeddedDirectory(config);
   const logger = createLogger(config);
   const gate = startupGate('opening the database');
@@ -129,6 +132,12 @@ async function main(): Promise<void> {
   process.stdout.write(urlBlock(base, db, opened.url, config.SEED_DEMO));
   await prepareDatabase(db, config, logger, now, (detail) => gate.setDetail(detail), generated);
   opened.publish();
+  if (dashboard) {
+    gate.setDetail('building the dashboard');
+    const waiting = Date.now();
+    await dashboard;
+    logger.info({ waitedSeconds: (Date.now() - waiting) / 1000 }, 'dashboard built');
+  }
   gate.setDetail('building the API');
   app = await createApp({ config, db, logger });
   gate.open(app.yoga);
