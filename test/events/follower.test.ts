@@ -76,7 +76,7 @@ describe.each(TEST_BACKENDS)('the in-server follower on %s', (kind) => {
   it('ingests, and /readyz reports it leads with the last success and lag of prices', async () => {
     const body = await until(10_000, async () => {
       const b = (await (await app.yoga.fetch('http://test/readyz')).json()) as any;
-      return b.ingest?.items?.prices ? b : undefined;
+      return b.ingest?.items?.prices && b.ingest.cycles?.last_ok !== null ? b : undefined;
     });
     expect(body).toMatchObject({
       status: 'ready',
