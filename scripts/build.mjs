@@ -9,7 +9,7 @@
  *                  transpiled by esbuild file by file instead (under a second against ~8 s: the same
  *                  modules, no type check, which `npm run typecheck` and the tests do)
  *   web:           the dashboard (codegen + esbuild) into dist/web; `npm start` runs it beside the
- *                  database's preparation (src/dashboard-build.ts), not before the server starts
+ *                  database's preparation (src/http/dashboard-build.ts), not before the server starts
  *   bench:         tsc -p tsconfig.bench.json (the app and the bench into dist/), and web
  * A build of a target with steps removes `dist/.<target>.stamp` as it begins (a killed or failed
  * build leaves none) and writes it once it succeeded, dated when the build started, holding a
