@@ -58,6 +58,32 @@ export function isTimeoutError(err: unknown): boolean {
   return (err instanceof AppError && err.code === 'TIMEOUT') || databaseAppError(err)?.code === 'TIMEOUT';
 }
 
+/**
+ * `work`'s outcome, or a rejection with `signal`'s reason if it aborts first. Its abort listener
+ * is removed as soon as either settles: a long-lived signal (a streamed response's, raced once
+ * per batch) holds no reaction, hence no batch, of a step that has ended.
+ */
+export function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
+}
+
 /** One request's time limit and abort signal, kept until its whole response has been written. */
 export interface RequestLife {
   /** Aborts when the time limit passes (reason: the TIMEOUT error) or the client goes away (its reason). */
@@ -94,10 +120,6 @@ export function requestLife(ms: number, clientSignal: AbortSignal | undefined, l
   }, ms);
   timer.unref?.();
   const signal = controller.signal;
-  const aborted = new Promise<never>((_, reject) => {
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-  aborted.catch(() => undefined);
   const life: RequestLife = {
     signal,
     end,
@@ -106,7 +128,7 @@ export function requestLife(ms: number, clientSignal: AbortSignal | undefined, l
       const running = scope.run(signal, work).catch((err: unknown) => {
         throw isTimeoutError(err) && pastDeadline(started, ms) ? timeoutError(limitMs) : err;
       });
-      return Promise.race([running, aborted]);
+      return untilAborted(signal, running);
     },
   };
   lives.set(signal, life);

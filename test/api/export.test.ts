@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parse } from 'csv-parse/sync';
 import { tableFromIPC } from 'apache-arrow';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
@@ -8,6 +10,12 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const HOUR = 3_600_000;
+
+/** A full garbage collection (V8's `gc`, exposed for this test process). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 type Row = Record<string, string>;
 
@@ -340,6 +348,24 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
       'format',
     ]);
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/export/'))).toHaveLength(4);
+  });
+
+  it('lets go of the chunks it has written while it is still streaming', async () => {
+    const res = await t.get('/api/v1/export/prices?resolution=native&datetime_from=2024-10-01&datetime_to=2025-11-01');
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const written: WeakRef<Uint8Array>[] = [];
+    for (let i = 0; i < 40; i++) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      written.push(new WeakRef(value));
+    }
+    expect(written.length).toBe(40);
+    await new Promise((done) => setImmediate(done));
+    collectGarbage();
+    const kept = written.slice(0, -4).filter((ref) => ref.deref() !== undefined).length;
+    await reader.cancel();
+    expect(kept).toBeLessThan(4);
   });
 
   it.skipIf(backend !== 'postgres')(

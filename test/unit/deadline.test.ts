@@ -1,5 +1,8 @@
+import { getEventListeners } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { withDeadline } from '../../src/deadline.js';
+import { requestLife, untilAborted, withDeadline } from '../../src/deadline.js';
 import { AppError } from '../../src/errors.js';
 
 const statementTimeout = () =>
@@ -49,5 +52,49 @@ describe('a request time limit names the limit, whichever side notices it first'
   it('passes other errors through unchanged', async () => {
     const other = new AppError('BAD_USER_INPUT', 'bad zone');
     await expect(withDeadline(60_000, undefined, () => Promise.reject(other))).rejects.toBe(other);
+  });
+});
+
+/** A full garbage collection (V8's `gc`, exposed for this test process). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+describe('a streamed response keeps no batch it has written', () => {
+  /** Runs 200 steps that each give a fresh 64 KiB batch, then counts how many batches are still reachable. */
+  async function batchesKeptAfter(step: (work: () => Promise<Uint8Array>) => Promise<Uint8Array>): Promise<number> {
+    const written: WeakRef<Uint8Array>[] = [];
+    for (let i = 0; i < 200; i++) {
+      const batch = await step(async () => new Uint8Array(64 * 1024));
+      written.push(new WeakRef(batch));
+    }
+    await new Promise((done) => setImmediate(done));
+    collectGarbage();
+    return written.filter((ref) => ref.deref() !== undefined).length;
+  }
+
+  it('releases each batch of a request life once its step has ended, while the life goes on', async () => {
+    const life = requestLife(60_000, new AbortController().signal);
+    try {
+      expect(await batchesKeptAfter((work) => life.run(work))).toBeLessThan(5);
+    } finally {
+      life.end();
+    }
+  });
+
+  it('leaves no abort listener on a long-lived signal after each step', async () => {
+    const signal = new AbortController().signal;
+    expect(await batchesKeptAfter((work) => untilAborted(signal, work()))).toBeLessThan(5);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  it('rejects with the reason of a signal that aborts first, and with the work’s own error', async () => {
+    const controller = new AbortController();
+    const pending = untilAborted(controller.signal, new Promise(() => undefined));
+    controller.abort(new Error('client closed'));
+    await expect(pending).rejects.toThrow('client closed');
+    await expect(untilAborted(new AbortController().signal, Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(untilAborted(controller.signal, Promise.resolve(1))).rejects.toThrow('client closed');
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
-import { timeoutError, withRequestSignal } from '../../deadline.js';
+import { timeoutError, untilAborted, withRequestSignal } from '../../deadline.js';
 import type { TimeRange } from '../../domain/time.js';
 import { RowBatches } from '../../domain/row-batches.js';
 import type { DataVersion } from '../../events/version.js';
@@ -122,14 +122,6 @@ async function* arrowOfColumns<R>(
   yield writer.tail();
 }
 
-/** A promise rejected with the signal's reason when it aborts. */
-function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-}
-
 /**
  * Answers `/api/v1/export/*`: the rows of a `/api/v1` twin over any range, streamed in the
  * asked format as they are read, never through the response cache. Each read of a batch has
@@ -212,7 +204,7 @@ export function exportPlugin(opts: {
     const step = async <T>(work: () => Promise<T>): Promise<T> => {
       const timer = setTimeout(() => controller.abort(timeoutError(opts.timeoutMs)), opts.timeoutMs);
       try {
-        return await Promise.race([withRequestSignal(controller.signal, work), aborted(controller.signal)]);
+        return await untilAborted(controller.signal, withRequestSignal(controller.signal, work));
       } finally {
         clearTimeout(timer);
       }
