@@ -172,16 +172,20 @@ export async function runLargeExportBench(opts: LargeExportBenchOptions): Promis
       );
     }
     const aggregates = [
-      ['ci-share', `${origin}/api/v1/export/ci-share?resolution=1H&${range}`],
-      ['flow-type-summary', `${origin}/api/v1/export/flow-type-summary?resolution=1H&${range}`],
-      ['scatter', `${origin}/api/v1/flow-price-scatter?resolution=1H&${range}`],
+      ['ci-share', `${origin}/api/v1/export/ci-share?resolution=1H&${range}`, undefined],
+      ['flow-type-summary', `${origin}/api/v1/export/flow-type-summary?resolution=1H&${range}`, undefined],
+      [
+        'scatter (GraphQL HOURLY; /api/v1 caps 1H at 14 days)',
+        `${origin}/graphql`,
+        `{ flowPriceScatter(from: "${from.toISOString()}", to: "${to.toISOString()}", resolution: HOURLY) { rows { biddingZoneFrom biddingZoneTo netFlowMw priceDeltaEurMwh count } } }`,
+      ],
     ] as const;
     const cases = aggregates.filter(([name]) => want(name));
     if (cases.length) {
       const runs = new Map<string, Run[]>(cases.map(([name]) => [name, []]));
       for (let round = 0; round < opts.rounds; round++) {
-        for (const [name, url] of round % 2 ? [...cases].reverse() : cases) {
-          const run = await download(url, () => rssOf(server.pid!)).catch((err: Error) => {
+        for (const [name, url, graphql] of round % 2 ? [...cases].reverse() : cases) {
+          const run = await download(url, () => rssOf(server.pid!), undefined, graphql).catch((err: Error) => {
             console.error(`${name}: ${err.message}`);
             return { ms: Number.NaN, firstByteMs: Number.NaN, bytes: 0, rssGrowthMb: Number.NaN };
           });

@@ -44,13 +44,15 @@ export interface Run {
 }
 
 /**
- * Reads an URL to its end (request `headers` added to fetch's, which ask for gzip): wall time, first
+ * Reads an URL to its end (request `headers` added to fetch's, which ask for gzip; POSTed as the
+ * GraphQL document `graphql` when given): wall time, first
  * byte, bytes (decoded), and the growth of `rss` (bytes; this process's by default) sampled every 20 ms.
  */
 export async function download(
   url: string,
   rss: () => number = () => process.memoryUsage().rss,
   headers?: Record<string, string>,
+  graphql?: string,
 ): Promise<Run> {
   const rss0 = rss();
   let peak = rss0;
@@ -59,7 +61,16 @@ export async function download(
   }, 20);
   const start = performance.now();
   try {
-    const res = await fetch(url, { headers });
+    const res = await fetch(
+      url,
+      graphql
+        ? {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ query: graphql }),
+          }
+        : { headers },
+    );
     const reader = res.body!.getReader();
     let first = 0;
     let bytes = 0;
@@ -70,6 +81,8 @@ export async function download(
       bytes += value.byteLength;
     }
     if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    if (graphql && first && bytes < 4096)
+      throw new Error(`${url}: a short GraphQL answer (${bytes} bytes), errors likely`);
     return { ms: performance.now() - start, firstByteMs: first, bytes, rssGrowthMb: (peak - rss0) / 2 ** 20 };
   } finally {
     clearInterval(sampler);
