@@ -98,9 +98,18 @@ export async function getCiShare(deps: ServiceDeps, input: FlowSelection) {
 }
 
 /**
+ * Statements an hourly (native/1H) scatter is read in, at most: each one over a part of the
+ * borders reads the range's pages of the whole hourly table (a border's hours are spread across
+ * it), so over a long range batches of one border each would read it once a border (about 2 s a
+ * border at 20 years). Daily and weekly observations come from rollups read by border.
+ */
+const HOURLY_SCATTER_STATEMENTS = 4;
+
+/**
  * Flow/price scatter bins (MW, EUR/MWh) per written border, in batches of whole borders of about
  * {@link AGGREGATE_BATCH_ROWS} rows, counting a bin per observation at most (an observation an
- * hour at native/1H, a day at 1D, a week at 1W), read as they are written.
+ * hour at native/1H, a day at 1D, a week at 1W), but at native/1H in
+ * {@link HOURLY_SCATTER_STATEMENTS} batches at most, read as they are written.
  */
 export async function getFlowPriceScatter(
   deps: ServiceDeps,
@@ -108,7 +117,11 @@ export async function getFlowPriceScatter(
 ) {
   const sel = resolveFlowSelection(deps, { ...input, zones: [], flowTypes: [] });
   const borders = orientedBorders(deps, sel, true);
-  const size = Math.floor(AGGREGATE_BATCH_ROWS / Math.max(1, observationsPerBorder(sel.range, sel.resolution)));
+  const hourly = sel.resolution === 'native' || sel.resolution === '1H';
+  const size = Math.max(
+    Math.floor(AGGREGATE_BATCH_ROWS / Math.max(1, observationsPerBorder(sel.range, sel.resolution))),
+    hourly ? Math.ceil(borders.length / HOURLY_SCATTER_STATEMENTS) : 1,
+  );
   const rows = scatterBatches(deps.db, sel.filter, borders, sel.resolution, input, size, sel.borderTimeZones);
   const meta = await derivedMeta(deps, sel, sel.resolution);
   return { meta, rows };

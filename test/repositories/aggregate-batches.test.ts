@@ -149,6 +149,37 @@ describe.each(TEST_BACKENDS)('scatter bins read in batches (%s)', (kind) => {
     expect(batches.length).toBeLessThanOrEqual(Math.ceil(borders.length / size));
   });
 
+  it('bin hourly observations as binning each observation in its written orientation does, ties and -0 included', async () => {
+    const borders = await written();
+    const tied = { flowBinMw: 25, priceBin: 0.5 };
+    const f = { ...RANGE, borderIds: null, flowTypes: [] };
+    const rows = await findScatter(db(), f, borders, '1H', tied);
+    const oracle = await db().rawQuery<{
+      zoneFrom: string;
+      zoneTo: string;
+      netFlowMw: number;
+      priceDelta: number;
+      count: number;
+    }>(
+      `SELECT split_part(o.name, '->', 1) COLLATE "C" AS "zoneFrom", split_part(o.name, '->', 2) COLLATE "C" AS "zoneTo",
+              (round(o.flow / 25::float8) * 25::float8) + 0 AS "netFlowMw",
+              (round(o.delta / 0.5::float8) * 0.5::float8) + 0 AS "priceDelta", count(*)::int AS count
+       FROM (SELECT w.name,
+                    CASE WHEN w.flip THEN -1 ELSE 1 END * CASE WHEN coalesce(h.export_from_a, true) THEN h.net_flow_mw ELSE -h.net_flow_mw END AS flow,
+                    CASE WHEN w.flip THEN -1 ELSE 1 END * (h.price_b_eur_mwh - h.price_a_eur_mwh) AS delta
+             FROM unnest($1::smallint[], $2::bool[], $3::text[]) AS w(border_id, flip, name)
+             JOIN border_hour h ON h.border_id = w.border_id
+             WHERE h.ts >= $4 AND h.ts < $5 AND h.flow_type IS NOT NULL AND h.flow_type <> 'outage'
+               AND h.net_flow_mw IS NOT NULL AND h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL) o
+       GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+      [borders.map((b) => b.borderId), borders.map((b) => b.flip), borders.map((b) => b.name), RANGE.from, RANGE.to],
+    );
+    expect(rows.length).toBeGreaterThan(1_000);
+    expect(rows.filter((r) => r.priceDelta % 1 !== 0).length).toBeGreaterThan(0);
+    expect(rows.map((r) => ({ ...r }))).toEqual(oracle.map((r) => ({ ...r })));
+    expect(rows.some((r) => Object.is(r.netFlowMw, -0) || Object.is(r.priceDelta, -0))).toBe(false);
+  });
+
   it.each([
     ['1D', 1],
     ['1W', 4],

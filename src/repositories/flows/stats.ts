@@ -32,12 +32,33 @@ export interface ScatterPoint {
   readonly count: number;
 }
 
-function hourlyObservations(f: FlowFilter, borders: readonly OrientedBorder[]): Prisma.Sql {
+/**
+ * The scatter bins of hourly observations (native/1H), counted per border and bin of the A->B
+ * orientation on narrow keys first (one pass over the hours, no sort of every observation's
+ * names), then written per oriented border: a border written B->A takes the negated bins, as
+ * `round` (rint, ties to even) is symmetric, so the bin of -x is minus the bin of x.
+ */
+function hourlyScatter(
+  f: FlowFilter,
+  borders: readonly OrientedBorder[],
+  bins: { flowBinMw: number; priceBin: number },
+): Prisma.Sql {
+  const ids = [...new Set(borders.map((b) => b.borderId))];
   return Prisma.sql`
-    SELECT w.name, w.flip, ${SIGNED_AB} AS flow_ab, h.price_b_eur_mwh - h.price_a_eur_mwh AS delta_ab
-    FROM ${oriented(borders)} JOIN border_hour h ON h.border_id = w.border_id
-    WHERE h.ts >= ${f.from} AND h.ts < ${f.to} AND h.flow_type IS NOT NULL AND h.flow_type <> 'outage'
-      AND h.net_flow_mw IS NOT NULL AND h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL`;
+    SELECT split_part(w.name, '->', 1) COLLATE "C" AS "zoneFrom", split_part(w.name, '->', 2) COLLATE "C" AS "zoneTo",
+           (CASE WHEN w.flip THEN -g.flow_bin ELSE g.flow_bin END * ${bins.flowBinMw})::float8 + 0 AS "netFlowMw",
+           (CASE WHEN w.flip THEN -g.delta_bin ELSE g.delta_bin END * ${bins.priceBin})::float8 + 0 AS "priceDelta",
+           sum(g.n)::int AS count
+    FROM (SELECT h.border_id, round(${SIGNED_AB} / ${bins.flowBinMw}) AS flow_bin,
+                 round((h.price_b_eur_mwh - h.price_a_eur_mwh) / ${bins.priceBin}) AS delta_bin, count(*)::int AS n
+          FROM border_hour h
+          WHERE h.border_id = ANY(${ids}::smallint[]) AND h.ts >= ${f.from} AND h.ts < ${f.to}
+            AND h.flow_type IS NOT NULL AND h.flow_type <> 'outage'
+            AND h.net_flow_mw IS NOT NULL AND h.price_a_eur_mwh IS NOT NULL AND h.price_b_eur_mwh IS NOT NULL
+          GROUP BY 1, 2, 3) g
+    JOIN ${oriented(borders)} ON w.border_id = g.border_id
+    GROUP BY 1, 2, 3, 4
+    ORDER BY 1, 2, 3, 4`;
 }
 
 /**
@@ -93,12 +114,9 @@ export async function findScatter(
   bins: { flowBinMw: number; priceBin: number },
   tz?: BorderTimeZones,
 ): Promise<ScatterPoint[]> {
-  const obs =
-    resolution === 'native' || resolution === '1H'
-      ? hourlyObservations(f, borders)
-      : tz
-        ? localBucketObservations(f, borders, resolution, tz)
-        : bucketObservations(f, borders, resolution);
+  if (resolution === 'native' || resolution === '1H')
+    return read<ScatterPoint>(db, 'findScatter', hourlyScatter(f, borders, bins));
+  const obs = tz ? localBucketObservations(f, borders, resolution, tz) : bucketObservations(f, borders, resolution);
   return read<ScatterPoint>(
     db,
     'findScatter',
