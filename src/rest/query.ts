@@ -12,6 +12,11 @@ function isArrayParam(schema: z.ZodType): boolean {
   return unwrapped(schema).def.type === 'array';
 }
 
+/** The schema of an array parameter's elements (under optional/default wrappers). */
+function elementOf(schema: z.ZodType): z.ZodType {
+  return (unwrapped(schema) as z.ZodArray).element as z.ZodType;
+}
+
 /** `int` or `float` for a numeric parameter, null for any other. */
 function numberKind(schema: z.ZodType | undefined): 'int' | 'float' | null {
   if (!schema) return null;
@@ -36,17 +41,34 @@ const NUMBER_TEXT = {
 const RESOLUTION_SPELLINGS: Readonly<Record<string, string>> = { '1h': '1H', '1d': '1D', '1w': '1W' };
 
 /**
+ * The declared value of an enum parameter equal to `value` (the schema's own string), else `value`.
+ * A value read from the URL is a fresh string; Node 22.23's optimising compiler (V8 12.4) has been
+ * seen to take such a `'1H'` for unequal to the literal `'1H'` once the code comparing them was hot
+ * (an hourly export row got the covered hours of a week); the declared strings compare as they should.
+ */
+function declaredValue(schema: z.ZodType, value: string): string {
+  const s = unwrapped(schema);
+  if (s.def.type !== 'enum') return value;
+  const declared = (s as z.ZodEnum).options.find((option) => option === value);
+  return typeof declared === 'string' ? declared : value;
+}
+
+/**
  * Reads query parameters into a plain object: declared arrays take every value, scalars the last
  * one, unknown parameters are ignored (FastAPI behaviour; the response names them, see
- * ignored-params.ts). `resolution=1h` reads as `1H` (and `1d`, `1w` alike).
+ * ignored-params.ts). `resolution=1h` reads as `1H` (and `1d`, `1w` alike); a value of an enum
+ * parameter is its declared string ({@link declaredValue}).
  */
 export function readQuery(schema: z.ZodObject, params: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.shape)) {
     const values = params.getAll(name);
     if (values.length === 0) continue;
-    const value = isArrayParam(field as z.ZodType) ? values : values[values.length - 1];
-    out[name] = name === 'resolution' && typeof value === 'string' ? (RESOLUTION_SPELLINGS[value] ?? value) : value;
+    const value = isArrayParam(field as z.ZodType) ? values : values[values.length - 1]!;
+    const schema = field as z.ZodType;
+    out[name] = Array.isArray(value)
+      ? value.map((v) => declaredValue(elementOf(schema), v))
+      : declaredValue(schema, name === 'resolution' ? (RESOLUTION_SPELLINGS[value] ?? value) : value);
   }
   return out;
 }

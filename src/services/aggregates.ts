@@ -108,8 +108,8 @@ const HOURLY_SCATTER_STATEMENTS = 4;
 /**
  * Flow/price scatter bins (MW, EUR/MWh) per written border, in batches of whole borders of about
  * {@link AGGREGATE_BATCH_ROWS} rows, counting a bin per observation at most (an observation an
- * hour at native/1H, a day at 1D, a week at 1W), but at native/1H in
- * {@link HOURLY_SCATTER_STATEMENTS} batches at most, read as they are written.
+ * hour at native/1H, a day at 1D, a week at 1W), read as they are written; at native/1H over
+ * more hours than that a border, in {@link HOURLY_SCATTER_STATEMENTS} batches.
  */
 export async function getFlowPriceScatter(
   deps: ServiceDeps,
@@ -117,11 +117,11 @@ export async function getFlowPriceScatter(
 ) {
   const sel = resolveFlowSelection(deps, { ...input, zones: [], flowTypes: [] });
   const borders = orientedBorders(deps, sel, true);
-  const hourly = sel.resolution === 'native' || sel.resolution === '1H';
-  const size = Math.max(
-    Math.floor(AGGREGATE_BATCH_ROWS / Math.max(1, observationsPerBorder(sel.range, sel.resolution))),
-    hourly ? Math.ceil(borders.length / HOURLY_SCATTER_STATEMENTS) : 1,
-  );
+  const observations = observationsPerBorder(sel.range, sel.resolution);
+  const longHourly = (sel.resolution === 'native' || sel.resolution === '1H') && observations > AGGREGATE_BATCH_ROWS;
+  const size = longHourly
+    ? Math.ceil(borders.length / HOURLY_SCATTER_STATEMENTS)
+    : Math.floor(AGGREGATE_BATCH_ROWS / Math.max(1, observations));
   const rows = scatterBatches(deps.db, sel.filter, borders, sel.resolution, input, size, sel.borderTimeZones);
   const meta = await derivedMeta(deps, sel, sel.resolution);
   return { meta, rows };

@@ -150,7 +150,10 @@ describe.each(TEST_BACKENDS)('scatter bins read in batches (%s)', (kind) => {
   });
 
   it('bin hourly observations as binning each observation in its written orientation does, ties and -0 included', async () => {
-    const borders = await written();
+    const once = await written();
+    const reversed = once[1]!;
+    const [a, b] = reversed.name.split('->');
+    const borders = [...once, { borderId: reversed.borderId, flip: !reversed.flip, name: `${b}->${a}` }];
     const tied = { flowBinMw: 25, priceBin: 0.5 };
     const f = { ...RANGE, borderIds: null, flowTypes: [] };
     const rows = await findScatter(db(), f, borders, '1H', tied);

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { timeoutError, untilAborted, withRequestSignal } from '../../deadline.js';
@@ -64,18 +65,8 @@ function exportTag(version: number, url: URL, range: TimeRange): string {
   return `"x${INSTANCE}-${version}-${hash}"`;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+/** Waits `ms`, or less when `signal` aborts first; leaves no listener on the signal either way. */
+const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => undefined);
 
 /** The rows of `rows`, counting each batch into `count` as it is taken. */
 function counted<R>(rows: RowBatches<R>, count: (n: number) => void): RowBatches<R> {
