@@ -74,15 +74,18 @@ export async function download(
     const reader = res.body!.getReader();
     let first = 0;
     let bytes = 0;
+    let head = '';
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!first) first = performance.now() - start;
+      if (!first) {
+        first = performance.now() - start;
+        head = new TextDecoder().decode(value.subarray(0, 65_536));
+      }
       bytes += value.byteLength;
     }
     if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    if (graphql && first && bytes < 4096)
-      throw new Error(`${url}: a short GraphQL answer (${bytes} bytes), errors likely`);
+    if (graphql && head.includes('"errors":')) throw new Error(`${url}: GraphQL errors: ${head.slice(0, 300)}`);
     return { ms: performance.now() - start, firstByteMs: first, bytes, rssGrowthMb: (peak - rss0) / 2 ** 20 };
   } finally {
     clearInterval(sampler);

@@ -41,34 +41,17 @@ const NUMBER_TEXT = {
 const RESOLUTION_SPELLINGS: Readonly<Record<string, string>> = { '1h': '1H', '1d': '1D', '1w': '1W' };
 
 /**
- * The declared value of an enum parameter equal to `value` (the schema's own string), else `value`.
- * A value read from the URL is a fresh string; Node 22.23's optimising compiler (V8 12.4) has been
- * seen to take such a `'1H'` for unequal to the literal `'1H'` once the code comparing them was hot
- * (an hourly export row got the covered hours of a week); the declared strings compare as they should.
- */
-function declaredValue(schema: z.ZodType, value: string): string {
-  const s = unwrapped(schema);
-  if (s.def.type !== 'enum') return value;
-  const declared = (s as z.ZodEnum).options.find((option) => option === value);
-  return typeof declared === 'string' ? declared : value;
-}
-
-/**
  * Reads query parameters into a plain object: declared arrays take every value, scalars the last
  * one, unknown parameters are ignored (FastAPI behaviour; the response names them, see
- * ignored-params.ts). `resolution=1h` reads as `1H` (and `1d`, `1w` alike); a value of an enum
- * parameter is its declared string ({@link declaredValue}).
+ * ignored-params.ts). `resolution=1h` reads as `1H` (and `1d`, `1w` alike).
  */
 export function readQuery(schema: z.ZodObject, params: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.shape)) {
     const values = params.getAll(name);
     if (values.length === 0) continue;
-    const value = isArrayParam(field as z.ZodType) ? values : values[values.length - 1]!;
-    const schema = field as z.ZodType;
-    out[name] = Array.isArray(value)
-      ? value.map((v) => declaredValue(elementOf(schema), v))
-      : declaredValue(schema, name === 'resolution' ? (RESOLUTION_SPELLINGS[value] ?? value) : value);
+    const value = isArrayParam(field as z.ZodType) ? values : values[values.length - 1];
+    out[name] = name === 'resolution' && typeof value === 'string' ? (RESOLUTION_SPELLINGS[value] ?? value) : value;
   }
   return out;
 }
@@ -115,6 +98,33 @@ function numberTextIssues(schema: z.ZodObject, raw: Record<string, unknown>): In
   });
 }
 
+/** The declared string of an enum schema equal to `value`, else `value`. */
+function declaredValue(schema: z.ZodType, value: unknown): unknown {
+  const s = unwrapped(schema);
+  if (s.def.type !== 'enum') return value;
+  return (s as z.ZodEnum).options.find((option) => option === value) ?? value;
+}
+
+/**
+ * `data` with each value of an enum parameter (or list element) replaced by the schema's declared
+ * string. A value read from a URL is a fresh string; Node 22.23's optimising compiler (V8 12.4)
+ * has been seen to take such a `'1H'` for unequal to the literal `'1H'` once the code comparing
+ * them was hot (an hourly export row got the covered hours of a week); declared strings compare
+ * as they should.
+ */
+function withDeclaredValues<T extends Record<string, unknown>>(schema: z.ZodObject, data: T): T {
+  const out: Record<string, unknown> = { ...data };
+  for (const [name, value] of Object.entries(data)) {
+    const field = schema.shape[name] as z.ZodType | undefined;
+    if (!field) continue;
+    out[name] =
+      Array.isArray(value) && isArrayParam(field)
+        ? value.map((v) => declaredValue(elementOf(field), v))
+        : declaredValue(field, value);
+  }
+  return out as T;
+}
+
 /**
  * Validates a query object; every invalid parameter becomes a FastAPI-style {@link InputIssue},
  * in the order the schema declares the parameters. @throws InputError
@@ -123,7 +133,7 @@ export function parseQuery<Q extends z.ZodObject>(schema: Q, raw: Record<string,
   const unreadable = numberTextIssues(schema, raw);
   const rest = Object.fromEntries(Object.entries(raw).filter(([k]) => !unreadable.some((i) => i.param === k)));
   const result = schema.safeParse(rest);
-  if (result.success && unreadable.length === 0) return result.data;
+  if (result.success && unreadable.length === 0) return withDeclaredValues(schema, result.data);
   const issues: InputIssue[] = (result.error?.issues ?? []).map((i) => {
     const param = String(i.path[0] ?? 'query');
     const kind = numberKind(schema.shape[param] as z.ZodType | undefined);

@@ -1,21 +1,14 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parse } from 'csv-parse/sync';
 import { tableFromIPC } from 'apache-arrow';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectGarbage } from '../support/gc.js';
 import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { loadPrices, type PricePointRow } from '../../src/repositories/ingest/load.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const HOUR = 3_600_000;
-
-/** A full garbage collection (V8's `gc`, exposed for this test process). */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
 
 type Row = Record<string, string>;
 

@@ -1,7 +1,6 @@
 import { getEventListeners } from 'node:events';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { collectGarbage } from '../support/gc.js';
 import { requestLife, untilAborted, withDeadline } from '../../src/deadline.js';
 import { AppError } from '../../src/errors.js';
 
@@ -54,12 +53,6 @@ describe('a request time limit names the limit, whichever side notices it first'
     await expect(withDeadline(60_000, undefined, () => Promise.reject(other))).rejects.toBe(other);
   });
 });
-
-/** A full garbage collection (V8's `gc`, exposed for this test process). */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
 
 describe('a streamed response keeps no batch it has written', () => {
   /** Runs 200 steps that each give a fresh 64 KiB batch, then counts how many batches are still reachable. */

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { flowsEndpoint } from '../../src/rest/endpoints/flows.js';
 import { flowsExport } from '../../src/rest/export/endpoints.js';
-import { readQuery } from '../../src/rest/query.js';
+import { parseQuery, readQuery } from '../../src/rest/query.js';
 
 /** V8's own answer to whether `s` is an internalized string (the kind a source literal is). */
 function isInternalized(s: string): boolean {
@@ -15,12 +15,15 @@ describe('query parameter values read from the URL', () => {
     expect(isInternalized(new URLSearchParams('resolution=1H').get('resolution')!)).toBe(false);
   });
 
-  it('give an enum parameter its declared string, scalars and list elements alike', () => {
-    const query = readQuery(
+  it('are parsed into an enum parameter’s declared string, scalars and list elements alike', () => {
+    const query = parseQuery(
       flowsExport.query,
-      new URLSearchParams('resolution=1H&format=ndjson&flow_type=congestion&flow_type=outage'),
+      readQuery(
+        flowsExport.query,
+        new URLSearchParams('resolution=1H&format=ndjson&flow_type=congestion&flow_type=outage'),
+      ),
     );
-    expect(query).toEqual({
+    expect(query).toMatchObject({
       resolution: '1H',
       format: 'ndjson',
       flow_type: ['congestion', 'outage'],
