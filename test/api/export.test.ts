@@ -408,9 +408,15 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
         const reader = res.body!.getReader();
         await reader.read();
         await reader.cancel();
+        // None twice in a row, 100 ms apart: a part started just as the client left is seen too
+        // (it runs until its connection is discarded), and other files' statements come and go.
         const until = Date.now() + 5_000;
-        while ((await active()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-        expect(await active(), `${name} ${format}`).toBe(0);
+        let quiet = 0;
+        while (quiet < 2 && Date.now() < until) {
+          quiet = (await active()) === 0 ? quiet + 1 : 0;
+          if (quiet < 2) await new Promise((r) => setTimeout(r, quiet ? 100 : 50));
+        }
+        expect(quiet, `${name} ${format}: an export statement still active 5 s after the client left`).toBe(2);
       }
     },
   );
