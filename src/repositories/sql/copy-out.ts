@@ -1,5 +1,7 @@
 /** Statements written out by PostgreSQL itself (`COPY (query) TO STDOUT ...`) in turn on one pooled connection. */
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PoolClient } from 'pg';
 import type { Database } from '../../db/client.js';
 import { cancelRequest } from '../../db/pooler.js';
 import { currentRequestSignal } from '../../deadline.js';
@@ -17,8 +19,10 @@ export const COPY_END = Symbol('copy end');
  * The bytes of each `COPY ... TO STDOUT` statement in turn (named `name`), one pooled connection
  * for all, as PostgreSQL writes them (back-pressured), each statement's followed by
  * {@link COPY_END}. The request signal current at the first read (the export's) cancels the
- * running COPY; a connection left mid-COPY is discarded, not pooled (its late errors, a
- * termination, still heard here).
+ * running COPY: a cancel request is sent again every {@link CANCEL_RETRY_MS} until the statement
+ * has ended (one sent in the instant before the server started the statement finds nothing to
+ * cancel). A connection left mid-COPY is discarded, not pooled (its late errors, a termination,
+ * still heard here).
  */
 export async function* copyEach(db: Database, name: string, statements: readonly string[]): AsyncGenerator<CopyChunk> {
   if (db.kind !== 'postgres' || !db.pool) throw new Error('COPY TO STDOUT needs a PostgreSQL pool');
@@ -26,9 +30,10 @@ export async function* copyEach(db: Database, name: string, statements: readonly
   signal?.throwIfAborted();
   const client = await db.pool.connect();
   let finished = false;
+  let settled = false;
   let cancelling: Promise<void> | undefined;
   const cancel = () => {
-    cancelling ??= cancelRequest(client).catch(() => undefined);
+    cancelling ??= cancelUntil(client, () => settled);
   };
   let copying: Readable | undefined;
   let broken: Error | undefined;
@@ -48,11 +53,26 @@ export async function* copyEach(db: Database, name: string, statements: readonly
     }
     finished = true;
   } finally {
+    settled = true;
     signal?.removeEventListener('abort', cancel);
     if (finished) client.off('error', onError);
-    if (!finished) cancel();
+    if (!finished) await cancelRequest(client).catch(() => undefined);
     if (cancelling) await cancelling;
     client.release(!finished);
+  }
+}
+
+/** Milliseconds between the cancel requests of an aborted COPY (ms). */
+export const CANCEL_RETRY_MS = 200;
+
+/** Cancel requests sent at most for one aborted COPY (then its connection's discarding, or the statement time limit, ends it). */
+const CANCEL_TRIES = 50;
+
+/** Sends a cancel request for `client`'s statement, then again every {@link CANCEL_RETRY_MS} until `ended()`. */
+async function cancelUntil(client: PoolClient, ended: () => boolean): Promise<void> {
+  for (let tries = 0; tries < CANCEL_TRIES && !ended(); tries++) {
+    await cancelRequest(client).catch(() => undefined);
+    if (!ended()) await sleep(CANCEL_RETRY_MS);
   }
 }
 
