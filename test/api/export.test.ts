@@ -46,6 +46,14 @@ async function typedRows(
   };
 }
 
+/** Hours of the UTC bucket starting at `start` (1H, 1D or 1W long) inside [from, to). */
+function coveredHours(resolution: string, start: string, from: string, to: string): number {
+  const hours = { '1H': 1, '1D': 24, '1W': 168 }[resolution] as number;
+  const begin = Date.parse(start);
+  const end = Math.min(begin + hours * 3_600_000, Date.parse(to));
+  return (end - Math.max(begin, Date.parse(from))) / 3_600_000;
+}
+
 describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
   let t: TestApp;
   const text = async (path: string, init?: RequestInit) => {
@@ -169,7 +177,7 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
     ['1D', '2025-10-03T06:30Z', '2025-10-29T12:00Z'],
     ['1W', '2025-08-13T06:30Z', '2025-10-29T00:00Z'],
   ])(
-    'writes %s flows as CSV byte for byte as the /api/v1/flows CSV pages, covered_hours as the NDJSON rows give it',
+    'writes %s flows as CSV byte for byte as the /api/v1/flows CSV pages, with the covered hours counted by hand',
     async (resolution, from, to) => {
       const range = `resolution=${resolution}&datetime_from=${from}&datetime_to=${to}`;
       const { res, body } = await text(`/api/v1/export/flows?${range}`);
@@ -188,17 +196,42 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
       let twin: string;
       if (resolution === 'native') twin = [header, ...lines].map((l) => `${l}\r\n`).join('');
       else {
-        const covered = (await text(`/api/v1/export/flows?${range}&format=ndjson`)).body
-          .trim()
-          .split('\n')
-          .map((l) => (JSON.parse(l) as { covered_hours: number }).covered_hours);
-        expect(covered).toHaveLength(lines.length);
+        const covered = lines.map((l) => coveredHours(resolution, l.slice(0, l.indexOf(',')), from, to));
         expect(new Set(covered).size).toBeGreaterThan(1);
         twin = [`${header},covered_hours`, ...lines.map((l, i) => `${l},${covered[i]}`)]
           .map((l) => `${l}\r\n`)
           .join('');
       }
       expect(body).toBe(twin);
+    },
+  );
+
+  it.each([
+    ['native', '2025-10-20T00:00Z', '2025-10-22T00:00Z'],
+    ['1H', '2025-10-20T06:30Z', '2025-10-23T12:30Z'],
+    ['1D', '2025-10-03T06:30Z', '2025-10-29T12:00Z'],
+    ['1W', '2025-08-13T06:30Z', '2025-10-29T00:00Z'],
+  ])(
+    'writes %s flows as NDJSON byte for byte as the /api/v1/flows JSON rows, with the covered hours counted by hand',
+    async (resolution, from, to) => {
+      const range = `resolution=${resolution}&datetime_from=${from}&datetime_to=${to}`;
+      const { res, body } = await text(`/api/v1/export/flows?${range}&format=ndjson`);
+      expect(res.status, body).toBe(200);
+      const twin: string[] = [];
+      for (let offset = 0; ; offset += 1_000) {
+        const page = (await (await t.get(`/api/v1/flows?${range}&limit=1000&offset=${offset}`)).json()) as any;
+        for (const row of page.data as { datetime: string }[])
+          twin.push(
+            JSON.stringify(
+              resolution === 'native'
+                ? row
+                : { ...row, covered_hours: coveredHours(resolution, row.datetime, from, to) },
+            ),
+          );
+        if (page.meta.pagination.next_offset === null) break;
+      }
+      expect(twin.length).toBeGreaterThan(100);
+      expect(body).toBe(twin.map((l) => `${l}\n`).join(''));
     },
   );
 
@@ -542,6 +575,17 @@ describe.each(TEST_BACKENDS)('export price text on %s', (backend) => {
     expect(lines[3]).toBe('2025-01-06T02:00:00Z,FR,0.0001,false,2025');
     expect(lines[10]).toBe('2025-01-06T09:00:00Z,FR,100000,true,2025');
     expect(exported).toBe(twin);
+  });
+
+  it('writes each price as NDJSON byte for byte as the /api/v1 JSON rows', async () => {
+    const q = 'resolution=native&zone=FR&datetime_from=2025-01-06T00:00Z&datetime_to=2025-01-07T00:00Z';
+    const exported = await (await t.get(`/api/v1/export/prices?${q}&format=ndjson`)).text();
+    const twin = (await (await t.get(`/api/v1/prices?${q}`)).json()) as { data: unknown[] };
+    expect(twin.data).toHaveLength(PRICES.length);
+    expect(exported).toBe(twin.data.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    expect(exported.split('\n')[9]).toBe(
+      '{"datetime":"2025-01-06T09:00:00Z","bidding_zone":"FR","price_mwh":100000,"interpolated":true,"year":2025}',
+    );
   });
 
   it('writes each price to Arrow and Parquet as the number the CSV text reads back to (a rounded tiny negative as -0)', async () => {

@@ -18,10 +18,19 @@ import { arrowColumnWriter } from '../arrow.js';
 import { type Chunks, writeRows } from '../chunks.js';
 import { csvColumns, csvHeader } from '../csv.js';
 import { metaHeaders } from '../meta-headers.js';
+import { ndjsonOfCsv } from './ndjson-of-csv.js';
 import { parseQuery, readQuery } from '../query.js';
 import { metaToWire } from '../schemas.js';
 import { EXPORTS, type ExportEndpoint } from './endpoints.js';
-import { EXPORT_CONTENT_TYPES, EXPORT_EXTENSIONS, type ExportFormat, typedContract, exportWriter } from './formats.js';
+import {
+  EXPORT_CONTENT_TYPES,
+  EXPORT_EXTENSIONS,
+  type ExportFormat,
+  type ExportWriter,
+  exportWriter,
+  typedContract,
+} from './formats.js';
+import type { Covered, ExportRows } from '../../services/export.js';
 import { parquetChunks, parquetOfColumns } from './parquet.js';
 
 /** Fair-use settings of the exports. */
@@ -97,6 +106,42 @@ async function* copiedCsv(
     count(linesIn(chunk));
     yield chunk;
   }
+}
+
+/** An NDJSON body of the database's CSV lines, each chunk written by `ndjson` as it comes, counted into `count`. */
+async function* copiedNdjson(
+  ndjson: (chunk: Uint8Array) => string,
+  lines: AsyncIterable<Uint8Array>,
+  count: (n: number) => void,
+): AsyncGenerator<string> {
+  for await (const chunk of lines) {
+    count(linesIn(chunk));
+    yield ndjson(chunk);
+  }
+}
+
+/**
+ * The chunks of an export's body: the database's CSV lines where it writes them (CSV, and NDJSON
+ * made of them), its column batches for Arrow and Parquet where it gives them, else the rows
+ * written by `out` (Parquet: from the row batches). Rows taken by the database's paths are counted into `count`.
+ */
+function exportBody(
+  format: ExportFormat,
+  contract: RowContract<Covered<unknown>>,
+  exported: ExportRows<unknown>,
+  rows: RowBatches<Covered<unknown>>,
+  out: ExportWriter<Covered<unknown>> | undefined,
+  count: (n: number) => void,
+): Chunks<string | Uint8Array> {
+  const lines = exported.csvLines;
+  if (format === 'csv' && lines) return copiedCsv(csvHeader(csvColumns(contract)), lines(), count);
+  const ndjson = format === 'ndjson' && lines ? ndjsonOfCsv(contract) : undefined;
+  if (ndjson && lines) return copiedNdjson(ndjson, lines(), count);
+  const typed = typedContract(contract, exported.rowTimeZone);
+  const columns = (format === 'arrow' || format === 'parquet') && exported.columns;
+  if (columns)
+    return format === 'arrow' ? arrowOfColumns(typed, columns(), count) : parquetOfColumns(typed, columns(), count);
+  return out ? writeRows(rows, out.writer) : parquetChunks(typed, rows, exported.rowTimeZone);
 }
 
 /** An Arrow IPC body of column batches, each counted into `count` as it is taken; the end marker after the last. */
@@ -232,19 +277,7 @@ export function exportPlugin(opts: {
         return new Response(null, { status, headers });
       }
       const out = format === 'parquet' ? undefined : exportWriter(format, contract, exported.rowTimeZone);
-      const typed = typedContract(contract, exported.rowTimeZone);
-      const count = (n: number) => void (rowsWritten += n);
-      const columns = (format === 'arrow' || format === 'parquet') && exported.columns;
-      const written: Chunks<string | Uint8Array> =
-        format === 'csv' && exported.csvLines
-          ? copiedCsv(csvHeader(csvColumns(contract)), exported.csvLines(), count)
-          : columns
-            ? format === 'arrow'
-              ? arrowOfColumns(typed, columns(), count)
-              : parquetOfColumns(typed, columns(), count)
-            : out
-              ? writeRows(rows, out.writer)
-              : parquetChunks(typed, rows, exported.rowTimeZone);
+      const written = exportBody(format, contract, exported, rows, out, (n) => void (rowsWritten += n));
       chunks = written;
       let pending: IteratorResult<string | Uint8Array> | null = await step(() => Promise.resolve(written.next()));
       const encoder = new TextEncoder();

@@ -1,0 +1,60 @@
+/**
+ * NDJSON lines made from the CSV lines the database writes for an export (`COPY ... WITH CSV`):
+ * the same bytes as the NDJSON row writer gives for the same rows, without a row object per row
+ * (an export of ten million rows then keeps its memory as the CSV one does).
+ */
+import { type FieldKind, restFields, type RowContract } from '../../contract/fields.js';
+
+/** How the CSV text of each kind is a JSON value: a string, or the text itself (numbers, booleans). */
+const JSON_OF_KIND: Partial<Readonly<Record<FieldKind, 'string' | 'bare'>>> = {
+  string: 'string',
+  datetime: 'string',
+  day: 'string',
+  zone: 'string',
+  enum: 'string',
+  int: 'bare',
+  year: 'bare',
+  float: 'bare',
+  boolean: 'bare',
+};
+
+/** What JSON would escape in a string (a quote, a backslash, a control character): never in the codes, instants and labels of the exported rows. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
+const NEEDS_ESCAPING = /["\\\u0000-\u001f]/;
+
+/**
+ * The converter of a chunk of whole CSV lines (CRLF, no header, the contract's REST fields in
+ * order, NULL an empty cell) into NDJSON lines (`{"field":value,...}` and LF), or undefined when a
+ * field's kind has text the CSV cell does not carry as JSON (lists, nested rows). A cell JSON
+ * would escape ends the export with an error (its body then says it was cut), never a wrong line.
+ * Numbers pass as written: the database's shortest round-trip text, JavaScript's in the ranges
+ * the CSV copy path writes (see repositories/flows/csv-copy.ts).
+ */
+export function ndjsonOfCsv<R>(contract: RowContract<R>): ((chunk: Uint8Array) => string) | undefined {
+  const fields = restFields(contract);
+  const kinds = fields.map((f) => JSON_OF_KIND[f.kind]);
+  if (kinds.some((k) => k === undefined)) return undefined;
+  const keys = fields.map((f, i) => `${i === 0 ? '{' : ','}${JSON.stringify(f.rest)}:`);
+  const line = (text: string): string => {
+    const cells = text.split(',');
+    if (cells.length !== keys.length) throw new Error(`a CSV line of ${cells.length} cells for ${keys.length} fields`);
+    let out = '';
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i] as string;
+      if (NEEDS_ESCAPING.test(cell)) throw new Error('a CSV cell that JSON would escape');
+      out += keys[i] + (cell === '' ? 'null' : kinds[i] === 'string' ? `"${cell}"` : cell);
+    }
+    return `${out}}\n`;
+  };
+  return (chunk) => {
+    const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+    let out = '';
+    let from = 0;
+    for (let at = text.indexOf('\r\n'); at !== -1; at = text.indexOf('\r\n', from)) {
+      out += line(text.slice(from, at));
+      from = at + 2;
+    }
+    if (from !== text.length) throw new Error('a CSV chunk that does not end a line');
+    return out;
+  };
+}
