@@ -135,6 +135,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   };
 
   const server = createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

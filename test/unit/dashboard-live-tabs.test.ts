@@ -2,7 +2,7 @@
  * Dashboard tabs of one browser share one set of live streams (the server allows a few per client):
  * the tab holding the lock opens them and relays changes to the others; a refusal for the limit says so.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { followLive, type Live, type LiveKind } from '../../src/dashboard/live.js';
 
 /** A Web Locks stand-in: one holder per name, the others queued in order. */
@@ -44,6 +44,8 @@ async function fakeFetch(): Promise<Response> {
 }
 
 const settle = (ms = 50) => new Promise((r) => setTimeout(r, ms));
+/** Waits until `check` passes (a loaded machine delays the tabs' hand-overs), at most 10 s. */
+const until = (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 20 });
 const indicator = () => ({ dataset: {} as Record<string, string>, textContent: '' }) as unknown as HTMLElement;
 
 beforeAll(() => {
@@ -63,17 +65,16 @@ describe('live updates shared by the tabs of a browser', () => {
     const seen: Set<LiveKind>[][] = [[], [], []];
     const indicators = [indicator(), indicator(), indicator()];
     const tabs: Live[] = indicators.map((el, i) => followLive(el, (kinds) => seen[i]!.push(kinds)));
-    await settle();
+    await until(() => expect(indicators.map((el) => el.dataset.live)).toEqual(['on', 'on', 'on']));
     expect(opened).toHaveLength(2);
-    expect(indicators.map((el) => el.dataset.live)).toEqual(['on', 'on', 'on']);
     expect(indicators[2]!.textContent).toBe('Live updates on (shared with another tab)');
     opened[0]!.enqueue(encoder.encode('event: next\ndata: {"data":{"pricesPublished":{"zones":["ES"]}}}\n\n'));
-    await settle(500);
-    expect(seen.map((calls) => calls.map((kinds) => [...kinds]))).toEqual([[['prices']], [['prices']], [['prices']]]);
+    await until(() =>
+      expect(seen.map((calls) => calls.map((kinds) => [...kinds]))).toEqual([[['prices']], [['prices']], [['prices']]]),
+    );
     tabs[0]!.stop();
-    await settle();
-    expect(opened).toHaveLength(4);
-    expect(indicators[1]!.dataset.live).toBe('on');
+    await until(() => expect(opened).toHaveLength(4));
+    await until(() => expect(indicators[1]!.dataset.live).toBe('on'));
     for (const tab of tabs.slice(1)) tab.stop();
     await settle();
   });
@@ -82,8 +83,7 @@ describe('live updates shared by the tabs of a browser', () => {
     refuse = true;
     const el = indicator();
     const tab = followLive(el, () => {});
-    await settle();
-    expect(el.dataset.live).toBe('off');
+    await until(() => expect(el.dataset.live).toBe('off'));
     expect(el.textContent).toMatch(
       /^Live updates off: too many live streams from this address \(SUBSCRIPTIONS_PER_CLIENT\)/,
     );
