@@ -36,6 +36,9 @@ const declaredDefault = (p: ParamDecl): unknown => ('default' in p ? p.default :
 const declaredBounds = (p: ParamDecl) =>
   p.kind === 'int' || p.kind === 'float' ? { min: p.min, max: p.max } : { min: undefined, max: undefined };
 
+/** The page arguments a connection field adds to its declared ones. */
+const PAGE_ARGS = ['first', 'after', 'last', 'before'];
+
 /** An argument's default: a GraphQL enum value is its REST spelling inside. */
 const argDefault = (a: GraphQLArgument): unknown => a.defaultValue;
 
@@ -68,10 +71,12 @@ function expectOnEverySurface(op: Operation, doc: OpenApiDoc, gql: GraphQLSchema
   const field = gql.getQueryType()!.getFields()[op.graphql.field];
   expect(field, `GraphQL field ${op.graphql.field}`).toBeDefined();
   expect(field!.args.map((a) => a.name).sort()).toEqual(
-    graphqlParams(op)
-      .map((p) => p.graphql!)
-      .sort(),
+    [...graphqlParams(op).map((p) => p.graphql!), ...(op.graphql.kind === 'connection' ? PAGE_ARGS : [])].sort(),
   );
+  if (op.graphql.kind === 'connection') {
+    const declaredOrder = op.graphql.argOrder ?? graphqlParams(op).map((p) => p.graphql!);
+    expect(field!.args.map((a) => a.name).filter((a) => !PAGE_ARGS.includes(a))).toEqual(declaredOrder);
+  }
   for (const p of graphqlParams(op)) {
     const arg = field!.args.find((a) => a.name === p.graphql)!;
     expect({ name: p.graphql, default: argDefault(arg), required: arg.type instanceof GraphQLNonNull }).toEqual({
@@ -97,7 +102,9 @@ describe('declared operations', () => {
   it('an export takes exactly its twin operation’s parameters, without the page', () => {
     for (const e of EXPORTS) {
       const twin = ENDPOINTS.find((x) => x.path === e.twin)!;
-      const names = (twin.params ?? []).map((r) => declOf(r).rest).filter((n) => n !== 'limit' && n !== 'offset');
+      const names = (twin.params ?? [])
+        .map((r) => declOf(r).rest)
+        .filter((n) => n !== undefined && n !== 'limit' && n !== 'offset');
       expect(openApiParams(doc, e.path).map((p) => p.name)).toEqual([...names, 'format']);
     }
   });
@@ -140,6 +147,7 @@ describe('an operation declared once in a test', () => {
       rows: (input.zones ?? []).map((zone) => ({ zone, count: input.times })),
     }),
     graphql: {
+      kind: 'rows',
       field: 'echoTest',
       description: 'Repeats the zones (test only).',
       result: { name: 'EchoTestResult', description: 'Echoed zones.' },
