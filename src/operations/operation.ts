@@ -55,8 +55,8 @@ export type GraphqlField<P extends readonly ParamRef[] = readonly ParamRef[]> =
 /**
  * One operation, declared once: its parameters (with each surface's own note), row contract,
  * service, cache tags and the texts of each surface. The REST endpoint, its OpenAPI operation
- * and MCP tool (rest/endpoints/index.ts) and the GraphQL field (graphql/schema/operations.ts)
- * are derived from it.
+ * and MCP tool (rest/endpoints/index.ts) and the GraphQL field (graphql/schema/: aggregates.ts for
+ * `rows`, prices.ts and flows.ts for `connection`, zones.ts for `list`) are derived from it.
  */
 export interface Operation<P extends readonly ParamRef[] = readonly ParamRef[], R = any>
   extends RowsEndpointSpec<P, R> {

@@ -1,10 +1,11 @@
-import { type GraphQLArgument, GraphQLNonNull, type GraphQLSchema } from 'graphql';
+import { type GraphQLArgument, GraphQLNonNull, type GraphQLSchema, graphql } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { defineRow, fieldsOf } from '../../src/contract/fields.js';
 import { declOf, type ParamDecl, RANGE, TIME_ZONE, use, ZONES } from '../../src/contract/params.js';
 import { builder } from '../../src/graphql/builder.js';
 import { addOperationFields } from '../../src/graphql/schema/aggregates.js';
 import { schema } from '../../src/graphql/schema/index.js';
+import { listField } from '../../src/graphql/schema/operation-fields.js';
 import { toolName, toolsOf } from '../../src/mcp/tools.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { defineOperation, type Operation } from '../../src/operations/operation.js';
@@ -154,12 +155,44 @@ describe('an operation declared once in a test', () => {
     },
   });
 
-  it('is on REST, OpenAPI, MCP and GraphQL with its names and bounds', () => {
+  /** The same operation shown on GraphQL as a list of objects (the kind of zones and borders). */
+  const echoList = defineOperation({
+    ...echo,
+    path: '/api/v1/echo-list-test',
+    graphql: {
+      kind: 'list',
+      field: 'echoListTest',
+      description: 'The zones as objects (test only).',
+      items: async (_deps, input) => (input.zones ?? []).map((zone) => ({ zone, count: input.times })),
+    },
+  });
+  const EchoObject = builder.objectRef<EchoRow>('EchoObject').implement({
+    description: 'An echoed zone (test only).',
+    fields: (t) => ({ zone: t.exposeString('zone'), count: t.exposeInt('count') }),
+  });
+
+  it('is on REST, OpenAPI, MCP and GraphQL with its names and bounds', async () => {
     const endpoint = operationEndpoint(echo);
-    const doc = buildOpenApi([endpoint]) as OpenApiDoc;
+    const listEndpoint = operationEndpoint(echoList);
+    const doc = buildOpenApi([endpoint, listEndpoint]) as OpenApiDoc;
     addOperationFields([echo]);
+    builder.queryFields((t) => ({ [echoList.graphql.field]: listField(t, echoList, EchoObject) }));
     const gql = builder.toSchema({ sortSchema: false });
     expectOnEverySurface(echo, doc, gql, toolsOf([endpoint]));
+    expectOnEverySurface(echoList, doc, gql, toolsOf([listEndpoint]));
+    const answer = await graphql({
+      schema: gql,
+      source: '{ echoListTest(zones: ["DE_LU", "FR"], times: 5) { zone count } }',
+      contextValue: { deps: {} },
+    });
+    expect(answer).toEqual({
+      data: {
+        echoListTest: [
+          { zone: 'DE_LU', count: 5 },
+          { zone: 'FR', count: 5 },
+        ],
+      },
+    });
     const times = valueSchema(openApiParams(doc, echo.path).find((p) => p.name === 'times')!.schema);
     expect([times.minimum, times.maximum, times.default]).toEqual([2, 7, 3]);
     expect(endpoint.query.safeParse({ times: '8' }).success).toBe(false);
