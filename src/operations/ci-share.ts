@@ -29,6 +29,7 @@ export const ciShare = defineOperation({
   example: CI_SHARE_EXAMPLE,
   rows: getCiShare,
   graphql: {
+    kind: 'rows',
     field: 'ciShare',
     description: 'Counter-intuitive flow share per zone and bucket (REST /api/v1/ci-share).',
     result: {

@@ -30,6 +30,7 @@ export const flowDuration = defineOperation({
   example: DURATION_EXAMPLE,
   rows: getFlowDuration,
   graphql: {
+    kind: 'rows',
     field: 'flowDuration',
     description:
       'Flow duration curves of hourly flows per border and zone net position (REST /api/v1/flow-duration); takes no resolution, meta.resolution is null.',

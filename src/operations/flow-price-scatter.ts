@@ -31,6 +31,7 @@ export const flowPriceScatter = defineOperation({
   example: SCATTER_EXAMPLE,
   rows: getFlowPriceScatter,
   graphql: {
+    kind: 'rows',
     field: 'flowPriceScatter',
     description:
       'Flow versus price difference per border, binned (REST /api/v1/flow-price-scatter); outage hours are left out.',

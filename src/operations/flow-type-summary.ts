@@ -29,6 +29,7 @@ export const flowTypeSummary = defineOperation({
   example: FLOW_TYPE_SUMMARY_EXAMPLE,
   rows: getFlowTypeSummary,
   graphql: {
+    kind: 'rows',
     field: 'flowTypeSummary',
     description: 'Daily (or weekly) flow-type breakdown per border (REST /api/v1/flow-type-summary).',
     result: {

@@ -24,6 +24,7 @@ export const priceKpis = defineOperation({
   example: PRICE_KPIS_EXAMPLE,
   rows: getPriceKpis,
   graphql: {
+    kind: 'rows',
     field: 'priceKpis',
     description:
       'Statistics of day-ahead prices per zone over the whole range (REST /api/v1/price-kpis): of the hourly means (basis HOURLY, default) or of the published periods weighted by duration (NATIVE); takes no resolution, meta.resolution is null.',

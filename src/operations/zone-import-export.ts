@@ -22,6 +22,7 @@ export const zoneImportExport = defineOperation({
   example: ZONE_IMPORT_EXPORT_EXAMPLE,
   rows: getZoneImportExport,
   graphql: {
+    kind: 'rows',
     field: 'zoneImportExport',
     description:
       'Imports and exports per zone over the whole range from its hourly border flows (REST /api/v1/zone-import-export); takes no resolution, meta.resolution is null.',

@@ -94,15 +94,31 @@ function catalogueMeta(coverages: readonly (Coverage | null)[]): Meta {
   return { provenance: 'derived', upstreamSources: sources, range: null, resolution: null, pagination: null };
 }
 
+/** The codes of the zones asked for (all when none is given: current and historical), sorted; no coverage read. */
+export function selectZones(deps: ServiceDeps, input: { zones?: readonly string[] | undefined }): string[] {
+  const codes = input.zones?.length
+    ? deps.catalogue.resolveZones(input.zones)
+    : deps.catalogue.zones.map((z) => z.code);
+  return [...codes].sort();
+}
+
+/**
+ * The borders written `A->B` in either orientation (all when none is given), each once in stored
+ * orientation, ordered by key; no coverage read.
+ */
+export function selectBorders(deps: ServiceDeps, input: { borders?: readonly string[] | undefined }) {
+  const keys = input.borders?.length
+    ? deps.catalogue.resolveBorders(input.borders).map((b) => b.key)
+    : deps.catalogue.borders.map((b) => b.key);
+  return [...new Set(keys)].sort().map((key) => deps.catalogue.border(key)!);
+}
+
 /**
  * Zones by code (all when none is given: current and historical), each with its neighbours,
  * coverage and period, ordered by code.
  */
 export async function getZones(deps: ServiceDeps, input: { zones?: readonly string[] | undefined }) {
-  const codes = input.zones?.length
-    ? deps.catalogue.resolveZones(input.zones)
-    : deps.catalogue.zones.map((z) => z.code);
-  const sorted = [...codes].sort();
+  const sorted = selectZones(deps, input);
   const coverage = await getZoneCoverage(deps, sorted);
   const rows: ZoneCatalogueRow[] = sorted.map((code, i) => {
     const zone = deps.catalogue.zone(code)!;
@@ -124,14 +140,17 @@ export async function getZones(deps: ServiceDeps, input: { zones?: readonly stri
  * orientation with its coverage, ordered by key.
  */
 export async function getBorders(deps: ServiceDeps, input: { borders?: readonly string[] | undefined }) {
-  const keys = input.borders?.length
-    ? deps.catalogue.resolveBorders(input.borders).map((b) => b.key)
-    : deps.catalogue.borders.map((b) => b.key);
-  const sorted = [...new Set(keys)].sort();
-  const coverage = await getBorderCoverage(deps, sorted);
-  const rows: BorderCatalogueRow[] = sorted.map((key, i) => {
-    const border = deps.catalogue.border(key)!;
-    return { key, a: border.a, b: border.b, coverage: coverage[i]!, ...borderValidity(border.a, border.b) };
-  });
+  const selected = selectBorders(deps, input);
+  const coverage = await getBorderCoverage(
+    deps,
+    selected.map((b) => b.key),
+  );
+  const rows: BorderCatalogueRow[] = selected.map(({ key, a, b }, i) => ({
+    key,
+    a,
+    b,
+    coverage: coverage[i]!,
+    ...borderValidity(a, b),
+  }));
   return { meta: catalogueMeta(coverage.flatMap((c) => [c.physicalFlows, c.scheduledFlows, c.ntc, c.outages])), rows };
 }

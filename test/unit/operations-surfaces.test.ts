@@ -1,10 +1,11 @@
-import { type GraphQLArgument, GraphQLNonNull, type GraphQLSchema } from 'graphql';
+import { type GraphQLArgument, GraphQLNonNull, type GraphQLSchema, graphql } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { defineRow, fieldsOf } from '../../src/contract/fields.js';
 import { declOf, type ParamDecl, RANGE, TIME_ZONE, use, ZONES } from '../../src/contract/params.js';
 import { builder } from '../../src/graphql/builder.js';
 import { addOperationFields } from '../../src/graphql/schema/aggregates.js';
 import { schema } from '../../src/graphql/schema/index.js';
+import { listField } from '../../src/graphql/schema/operation-fields.js';
 import { toolName, toolsOf } from '../../src/mcp/tools.js';
 import { OPERATIONS } from '../../src/operations/index.js';
 import { defineOperation, type Operation } from '../../src/operations/operation.js';
@@ -35,6 +36,9 @@ const graphqlParams = (op: Operation): ParamDecl[] => op.params.map(declOf).filt
 const declaredDefault = (p: ParamDecl): unknown => ('default' in p ? p.default : undefined);
 const declaredBounds = (p: ParamDecl) =>
   p.kind === 'int' || p.kind === 'float' ? { min: p.min, max: p.max } : { min: undefined, max: undefined };
+
+/** The page arguments a connection field adds to its declared ones. */
+const PAGE_ARGS = ['first', 'after', 'last', 'before'];
 
 /** An argument's default: a GraphQL enum value is its REST spelling inside. */
 const argDefault = (a: GraphQLArgument): unknown => a.defaultValue;
@@ -68,10 +72,12 @@ function expectOnEverySurface(op: Operation, doc: OpenApiDoc, gql: GraphQLSchema
   const field = gql.getQueryType()!.getFields()[op.graphql.field];
   expect(field, `GraphQL field ${op.graphql.field}`).toBeDefined();
   expect(field!.args.map((a) => a.name).sort()).toEqual(
-    graphqlParams(op)
-      .map((p) => p.graphql!)
-      .sort(),
+    [...graphqlParams(op).map((p) => p.graphql!), ...(op.graphql.kind === 'connection' ? PAGE_ARGS : [])].sort(),
   );
+  if (op.graphql.kind === 'connection') {
+    const declaredOrder = op.graphql.argOrder ?? graphqlParams(op).map((p) => p.graphql!);
+    expect(field!.args.map((a) => a.name).filter((a) => !PAGE_ARGS.includes(a))).toEqual(declaredOrder);
+  }
   for (const p of graphqlParams(op)) {
     const arg = field!.args.find((a) => a.name === p.graphql)!;
     expect({ name: p.graphql, default: argDefault(arg), required: arg.type instanceof GraphQLNonNull }).toEqual({
@@ -97,7 +103,9 @@ describe('declared operations', () => {
   it('an export takes exactly its twin operation’s parameters, without the page', () => {
     for (const e of EXPORTS) {
       const twin = ENDPOINTS.find((x) => x.path === e.twin)!;
-      const names = (twin.params ?? []).map((r) => declOf(r).rest).filter((n) => n !== 'limit' && n !== 'offset');
+      const names = (twin.params ?? [])
+        .map((r) => declOf(r).rest)
+        .filter((n) => n !== undefined && n !== 'limit' && n !== 'offset');
       expect(openApiParams(doc, e.path).map((p) => p.name)).toEqual([...names, 'format']);
     }
   });
@@ -140,18 +148,51 @@ describe('an operation declared once in a test', () => {
       rows: (input.zones ?? []).map((zone) => ({ zone, count: input.times })),
     }),
     graphql: {
+      kind: 'rows',
       field: 'echoTest',
       description: 'Repeats the zones (test only).',
       result: { name: 'EchoTestResult', description: 'Echoed zones.' },
     },
   });
 
-  it('is on REST, OpenAPI, MCP and GraphQL with its names and bounds', () => {
+  /** The same operation shown on GraphQL as a list of objects (the kind of zones and borders). */
+  const echoList = defineOperation({
+    ...echo,
+    path: '/api/v1/echo-list-test',
+    graphql: {
+      kind: 'list',
+      field: 'echoListTest',
+      description: 'The zones as objects (test only).',
+      items: async (_deps, input) => (input.zones ?? []).map((zone) => ({ zone, count: input.times })),
+    },
+  });
+  const EchoObject = builder.objectRef<EchoRow>('EchoObject').implement({
+    description: 'An echoed zone (test only).',
+    fields: (t) => ({ zone: t.exposeString('zone'), count: t.exposeInt('count') }),
+  });
+
+  it('is on REST, OpenAPI, MCP and GraphQL with its names and bounds', async () => {
     const endpoint = operationEndpoint(echo);
-    const doc = buildOpenApi([endpoint]) as OpenApiDoc;
+    const listEndpoint = operationEndpoint(echoList);
+    const doc = buildOpenApi([endpoint, listEndpoint]) as OpenApiDoc;
     addOperationFields([echo]);
+    builder.queryFields((t) => ({ [echoList.graphql.field]: listField(t, echoList, EchoObject) }));
     const gql = builder.toSchema({ sortSchema: false });
     expectOnEverySurface(echo, doc, gql, toolsOf([endpoint]));
+    expectOnEverySurface(echoList, doc, gql, toolsOf([listEndpoint]));
+    const answer = await graphql({
+      schema: gql,
+      source: '{ echoListTest(zones: ["DE_LU", "FR"], times: 5) { zone count } }',
+      contextValue: { deps: {} },
+    });
+    expect(answer).toEqual({
+      data: {
+        echoListTest: [
+          { zone: 'DE_LU', count: 5 },
+          { zone: 'FR', count: 5 },
+        ],
+      },
+    });
     const times = valueSchema(openApiParams(doc, echo.path).find((p) => p.name === 'times')!.schema);
     expect([times.minimum, times.maximum, times.default]).toEqual([2, 7, 3]);
     expect(endpoint.query.safeParse({ times: '8' }).success).toBe(false);

@@ -9,7 +9,7 @@ import type { RowTimeZone } from '../../contract/json.js';
 import { inTimeZone } from '../rows/zoned.js';
 import { allRows, type Rows } from '../../domain/row-batches.js';
 import { OPERATIONS } from '../../operations/index.js';
-import type { Operation } from '../../operations/operation.js';
+import type { Operation, RowsField } from '../../operations/operation.js';
 
 /** A service result as GraphQL parent: rows tagged with their time zone under `timeZone`. */
 async function zoned<R>(
@@ -37,10 +37,17 @@ function resultType<R>(name: string, description: string, row: ObjectRef<any, R>
 /** What the price KPIs are statistics of: hourly means (default) or the published periods. */
 export const PriceBasisEnum = enumType(PRICE_BASIS);
 
-/** The row object type of each declared operation, made in declaration order (the schema's type order). */
-const rowTypes = new Map(OPERATIONS.map((op) => [op, rowObjectType(op.contract)]));
+/** An operation whose GraphQL field returns `{ meta, rows }` (the others are connections and lists: prices.ts, flows.ts, zones.ts). */
+type RowsOperation = Operation & { readonly graphql: RowsField };
+const isRows = (op: Operation): op is RowsOperation => op.graphql.kind === 'rows';
 
-function rowTypeOf(op: Operation): ObjectRef<any, any> {
+/** The declared operations with a `{ meta, rows }` field. */
+const ROWS_OPERATIONS = OPERATIONS.filter(isRows);
+
+/** The row object type of each of them, made in declaration order (the schema's type order). */
+const rowTypes = new Map(ROWS_OPERATIONS.map((op) => [op, rowObjectType(op.contract)]));
+
+function rowTypeOf(op: RowsOperation): ObjectRef<any, any> {
   let ref = rowTypes.get(op);
   if (!ref) {
     ref = rowObjectType(op.contract);
@@ -49,11 +56,19 @@ function rowTypeOf(op: Operation): ObjectRef<any, any> {
   return ref;
 }
 
-/** Adds the GraphQL query field of each declared operation: its arguments, description and service from the declaration. */
+/**
+ * Adds the `{ meta, rows }` GraphQL query field of each declared operation: its arguments, description and
+ * service from the declaration.
+ * @throws Error for an operation declared with another GraphQL kind
+ */
 export function addOperationFields(ops: readonly Operation[]): void {
+  const rowsOps = ops.map((op) => {
+    if (!isRows(op)) throw new Error(`${op.path}: its GraphQL field is a ${op.graphql.kind}, not { meta, rows }`);
+    return op;
+  });
   builder.queryFields((t) =>
     Object.fromEntries(
-      ops.map((op) => [
+      rowsOps.map((op) => [
         op.graphql.field,
         t.field({
           description: op.graphql.description,
@@ -69,4 +84,4 @@ export function addOperationFields(ops: readonly Operation[]): void {
   );
 }
 
-addOperationFields(OPERATIONS);
+addOperationFields(ROWS_OPERATIONS);

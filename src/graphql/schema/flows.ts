@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { FLOW_ROW } from '../../contract/rows/flows.js';
 import type { FlowRecord } from '../../domain/records.js';
 import type { ResolvedFlowSelection } from '../../services/flow-filter.js';
 import {
@@ -12,22 +11,13 @@ import {
 import { builder, type GraphQLContext } from '../builder.js';
 import { connectionArgs, enumType } from './args.js';
 import { enumValues, FLOW_BASIS, FLOW_TYPE } from '../../contract/enums.js';
-import {
-  BASIS,
-  BORDERS,
-  FLOW_TYPES_PARAM,
-  type InputOf,
-  RANGE,
-  RESOLUTION,
-  TIME_ZONE,
-  use,
-  ZONES,
-} from '../../contract/params.js';
-import { PAGE_LIMITS } from '../../limits.js';
+import type { InputOf } from '../../contract/params.js';
+import { flows } from '../../operations/flows.js';
 import { inTimeZone } from '../rows/zoned.js';
 import { MetaRef } from './common.js';
 import { assertForward, cursorCode, cursorInstant, keysetPage, type Page, type PageArgs } from '../connection.js';
 import { type RowView, rowViewType } from '../rows/view-type.js';
+import { connectionOf } from './operation-fields.js';
 
 /** The four flow types (REST flow_type). */
 export const FlowTypeEnum = enumType(FLOW_TYPE);
@@ -35,29 +25,10 @@ export const FlowTypeEnum = enumType(FLOW_TYPE);
 /** Which flow is classified: physical (default) or scheduled. */
 export const FlowBasisEnum = enumType(FLOW_BASIS);
 
-/** The arguments of `flows` besides the page. */
-const FLOWS_PARAMS = [
-  ...RANGE,
-  use(RESOLUTION, {
-    graphql:
-      'Aggregation, as REST /flows: NATIVE and HOURLY give one row per border-hour (flows are hourly); DAILY (UTC days) and WEEKLY (ISO weeks from Monday 00:00 UTC) one row per bucket, border direction and flow type with the hour count and means; AUTO picks by range width.',
-  }),
-  use(BORDERS, {
-    graphql:
-      'Each selects its border whatever the direction of flow; rows keep the direction of their flow. Omitted: every border.',
-  }),
-  use(ZONES, {
-    graphql: 'Selects the borders with the zone on either side; combined with borders by AND. Omitted: every zone.',
-  }),
-  FLOW_TYPES_PARAM,
-  use(TIME_ZONE, {
-    graphql:
-      'Hourly, daily and weekly buckets are local; datetime carries the offset. With local, a border is in the zone of its zone A (codes sorted).',
-  }),
-  BASIS,
-] as const;
+const FlowRow = rowViewType(flows.contract, { FlowType: FlowTypeEnum });
 
-const FlowRow = rowViewType(FLOW_ROW, { FlowType: FlowTypeEnum });
+/** The `flows` connection as declared (operations/flows.ts). */
+const FLOWS = connectionOf(flows);
 
 /** A flow cursor: [datetime (RFC 3339 UTC), exporter zone, importer zone, flow type]. */
 const FLOW_CURSOR = {
@@ -77,7 +48,7 @@ interface FlowConnection extends Page<RowView<FlowRecord>> {
 async function resolveFlows(
   ctx: GraphQLContext,
   page: PageArgs,
-  args: InputOf<typeof FLOWS_PARAMS>,
+  args: InputOf<typeof flows.params>,
 ): Promise<FlowConnection> {
   assertForward(page);
   const { sel, query } = resolveFlowQuery(ctx.deps, { ...args, anyRange: true });
@@ -93,16 +64,14 @@ async function resolveFlows(
 }
 
 builder.queryFields((t) => ({
-  flows: t.connection(
+  [FLOWS.field]: t.connection(
     {
       type: FlowRow.ref,
-      description:
-        'Classified border-hours ordered by datetime, from, to, flow type (REST /api/v1/flows) with opaque keyset cursors: stable under inserts, no OFFSET scans.',
-      ...connectionArgs(t.arg, FLOWS_PARAMS, PAGE_LIMITS.flows, resolveFlows),
+      description: FLOWS.description,
+      ...connectionArgs(t.arg, FLOWS.params, FLOWS.maxPage, resolveFlows),
     },
     {
-      name: 'FlowConnection',
-      description: 'A page of flow rows with the total row count and the response meta.',
+      ...FLOWS.connection,
       fields: (c) => ({
         totalCount: c.int({
           description: 'Rows in the whole selection (all pages).',

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { PRICE_ROW } from '../../contract/rows/prices.js';
-import { PAGE_LIMITS } from '../../limits.js';
 import type { PriceRecord } from '../../domain/records.js';
 import type { Meta } from '../../services/meta.js';
 import {
@@ -12,14 +10,19 @@ import {
 } from '../../services/prices.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { connectionArgs } from './args.js';
-import { type InputOf, LINEAGE, RANGE, RESOLUTION, TIME_ZONE, use, ZONES } from '../../contract/params.js';
+import type { InputOf } from '../../contract/params.js';
+import { prices } from '../../operations/prices.js';
 import { MetaRef } from './common.js';
 import { assertForward, cursorCode, cursorInstant, keysetPage, type Page, type PageArgs } from '../connection.js';
 import { type RowView, rowViewType } from '../rows/view-type.js';
 import { rowZoneOf } from '../../services/time-zone.js';
 import { inTimeZone } from '../rows/zoned.js';
+import { connectionOf } from './operation-fields.js';
 
-const PricePoint = rowViewType(PRICE_ROW);
+const PricePoint = rowViewType(prices.contract);
+
+/** The `prices` connection as declared (operations/prices.ts). */
+const PRICES = connectionOf(prices);
 
 /** A price cursor: [datetime (RFC 3339 UTC), zone code], with lineage also the series' code. */
 const PRICE_CURSOR = {
@@ -33,25 +36,10 @@ interface PriceConnection extends Page<RowView<PriceRecord>> {
   readonly meta: Promise<Meta>;
 }
 
-/** The arguments of `prices` besides the page. */
-const PRICES_PARAMS = [
-  use(ZONES, { graphql: 'Omitted means all zones.' }),
-  ...RANGE,
-  use(RESOLUTION, {
-    graphql:
-      'Aggregation: time-weighted means of the native prices per UTC hour, day or ISO week (local ones with timeZone); AUTO picks by range width.',
-  }),
-  use(TIME_ZONE, {
-    graphql:
-      'Hourly, daily and weekly means are of local hours, days and weeks; datetime carries the offset (2026-03-29T00:00:00+01:00).',
-  }),
-  use(LINEAGE, { graphql: 'Rows keep their actual zone in biddingZone and the requested one in series.' }),
-] as const;
-
 async function resolvePrices(
   ctx: GraphQLContext,
   page: PageArgs,
-  input: InputOf<typeof PRICES_PARAMS>,
+  input: InputOf<typeof prices.params>,
 ): Promise<PriceConnection> {
   assertForward(page);
   const query = resolvePriceQuery(ctx.deps, { ...input, anyRange: true });
@@ -68,16 +56,14 @@ async function resolvePrices(
 }
 
 builder.queryFields((t) => ({
-  prices: t.connection(
+  [PRICES.field]: t.connection(
     {
       type: PricePoint.ref,
-      description:
-        'Day-ahead prices in EUR/MWh, ordered by datetime then zone; the same rows as REST /api/v1/prices. Forward keyset pagination (first/after).',
-      ...connectionArgs(t.arg, PRICES_PARAMS, PAGE_LIMITS.prices, resolvePrices),
+      description: PRICES.description,
+      ...connectionArgs(t.arg, PRICES.params, PRICES.maxPage, resolvePrices),
     },
     {
-      name: 'PriceConnection',
-      description: 'A page of prices with the total row count and the response meta.',
+      ...PRICES.connection,
       fields: (c) => ({
         totalCount: c.int({
           description: 'Rows in the whole range (all pages).',

@@ -1,28 +1,13 @@
 import { z } from 'zod';
 import { builder } from '../builder.js';
-import { BORDERS, use, ZONES } from '../../contract/params.js';
 import { ARG_LIMITS } from '../../limits.js';
+import { borders } from '../../operations/borders.js';
+import { zones } from '../../operations/zones.js';
 import { BorderRef, ZoneRef } from '../rows/zones.js';
-import { graphqlArgs, withArgs } from './args.js';
-
-const ZONE_PARAMS = [use(ZONES, { graphql: 'Omitted means all zones.' })] as const;
-const BORDER_PARAMS = [
-  use(BORDERS, { graphql: 'Either orientation selects the border. Omitted means all borders.' }),
-] as const;
+import { listField } from './operation-fields.js';
 
 builder.queryFields((t) => ({
-  zones: t.field({
-    type: [ZoneRef],
-    description: 'Bidding zones, ordered by code (REST /api/v1/zones).',
-    args: graphqlArgs(t.arg, ZONE_PARAMS),
-    resolve: (_root, args, ctx) =>
-      withArgs(ZONE_PARAMS, args, async (input) =>
-        (input.zones?.length
-          ? ctx.deps.catalogue.resolveZones(input.zones)
-          : ctx.deps.catalogue.zones.map((z) => z.code)
-        ).sort(),
-      ),
-  }),
+  [zones.graphql.field]: listField(t, zones, ZoneRef),
   zone: t.field({
     type: ZoneRef,
     nullable: true,
@@ -36,18 +21,5 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => ctx.deps.catalogue.findZone(args.code)?.code ?? null,
   }),
-  borders: t.field({
-    type: [BorderRef],
-    description: 'Borders in stored orientation, each once, ordered by key (REST /api/v1/borders).',
-    args: graphqlArgs(t.arg, BORDER_PARAMS),
-    resolve: (_root, args, ctx) =>
-      withArgs(BORDER_PARAMS, args, async (input) => {
-        const keys = input.borders?.length
-          ? new Set(ctx.deps.catalogue.resolveBorders(input.borders).map((b) => b.key))
-          : null;
-        return ctx.deps.catalogue.borders
-          .filter((b) => !keys || keys.has(b.key))
-          .sort((x, y) => (x.key < y.key ? -1 : 1));
-      }),
-  }),
+  [borders.graphql.field]: listField(t, borders, BorderRef),
 }));
