@@ -3,24 +3,28 @@
  * listener's state make an instance unready; the follower's failing cycles are reported only.
  */
 import { createSchema, createYoga } from 'graphql-yoga';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Database } from '../../src/db/client.js';
 import { testConfig } from '../../src/config.js';
 import type { ListenerState } from '../../src/db/listener.js';
 import { EVENTS_DOWN_UNREADY_MS, healthPlugin, type ReadySources } from '../../src/ops/health.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const NOW = Date.parse('2025-10-01T12:00:00Z');
 
 describe('/readyz', () => {
   let t: TestApp;
-  let bare: TestDatabase;
+  let bare!: Database;
   beforeAll(async () => {
-    [t, bare] = await Promise.all([createTestApp('pglite', 'empty'), createTestDatabase('pglite', { seed: 'empty' })]);
+    t = await createTestApp('pglite', 'empty');
   });
   afterAll(async () => {
-    await Promise.all([t?.close(), bare?.close()]);
+    await t?.close();
+  });
+  it.beforeEach(({ fileDb }) => {
+    bare = fileDb;
   });
 
   const readyz = async (sources: ReadySources) => {
@@ -28,7 +32,7 @@ describe('/readyz', () => {
     const yoga = createYoga({
       schema,
       logging: false,
-      plugins: [healthPlugin(bare.db, createLogger(testConfig()), { now: () => NOW, ...sources })],
+      plugins: [healthPlugin(bare, createLogger(testConfig()), { now: () => NOW, ...sources })],
     });
     const res = await yoga.fetch('http://test/readyz');
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };

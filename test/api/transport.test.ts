@@ -3,14 +3,15 @@
  * by range, and response caches (REST and GraphQL) that run no SQL on a repeat until data changes.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { PricesQuery } from '../../src/dashboard/queries.js';
 import { dashboardDocumentText } from '../support/dashboard.js';
 import type { Database } from '../../src/db/client.js';
 import { dataEventsChannel } from '../../src/domain/data-events.js';
-import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
+import { DEMO_TEST_NOW } from '../support/db.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 /** A database that counts the statements run through its query API. */
@@ -32,11 +33,11 @@ const DASHBOARD_PRICES = {
 };
 
 describe.each(TEST_BACKENDS)('transport on %s', (backend) => {
-  let t: TestDatabase;
+  let db!: Database;
   let app: App;
   let sql: () => number;
   const startApp = async (config: Partial<Config> = {}) => {
-    const rec = counting(t.db);
+    const rec = counting(db);
     sql = rec.count;
     return createApp({ config: testConfig(config), db: rec.db, now: () => DEMO_TEST_NOW.getTime() });
   };
@@ -53,26 +54,28 @@ describe.each(TEST_BACKENDS)('transport on %s', (backend) => {
   const dataEvent = async () => {
     const before = app.version.current;
     const payload = {
-      schema: t.db.schema,
+      schema: db.schema,
       kind: 'prices',
       item: 'prices',
       areas: ['DE_LU'],
       from: '2025-10-01T00:00:00Z',
       to: '2025-10-02T00:00:00Z',
     };
-    await t.db.rawQuery('select pg_notify($1, $2)', [dataEventsChannel(t.db.schema), JSON.stringify(payload)]);
+    await db.rawQuery('select pg_notify($1, $2)', [dataEventsChannel(db.schema), JSON.stringify(payload)]);
     for (let i = 0; i < 100 && app.version.current === before; i++) await new Promise((r) => setTimeout(r, 20));
     expect(app.version.current).toBeGreaterThan(before);
   };
 
-  beforeAll(async () => {
-    t = await createTestDatabase(backend, { seed: 'demo' });
-    app = await startApp();
-  });
-  afterAll(async () => {
+  it.override({ backend, seed: 'demo' });
+  const block = blockSetup(async () => {
     await app?.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb }) =>
+    block.run(async () => {
+      db = fileDb;
+      app = await startApp();
+    }),
+  );
 
   it('answers a repeated REST request from the cache without SQL, byte for byte', async () => {
     const first = await get(PAST);
@@ -95,7 +98,7 @@ describe.each(TEST_BACKENDS)('transport on %s', (backend) => {
     ];
     const uncached = await createApp({
       config: testConfig({ RESPONSE_CACHE: false }),
-      db: t.db,
+      db,
       now: () => DEMO_TEST_NOW.getTime(),
     });
     try {
@@ -269,20 +272,22 @@ describe.each(TEST_BACKENDS)('transport on %s', (backend) => {
 });
 
 describe('cached answers still cost rate-limit tokens', () => {
-  let t: TestDatabase;
+  let db!: Database;
   let app: App;
-  beforeAll(async () => {
-    t = await createTestDatabase('pglite', { seed: 'demo' });
-    app = await createApp({
-      config: testConfig({ RATE_LIMIT_CAPACITY: 3, RATE_LIMIT_REFILL_PER_SECOND: 0.001 }),
-      db: t.db,
-      now: () => DEMO_TEST_NOW.getTime(),
-    });
-  });
-  afterAll(async () => {
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const block = blockSetup(async () => {
     await app?.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb }) =>
+    block.run(async () => {
+      db = fileDb;
+      app = await createApp({
+        config: testConfig({ RATE_LIMIT_CAPACITY: 3, RATE_LIMIT_REFILL_PER_SECOND: 0.001 }),
+        db,
+        now: () => DEMO_TEST_NOW.getTime(),
+      });
+    }),
+  );
 
   it('refuses the fourth identical GraphQL request with 429 though the last two are cache hits', async () => {
     const post = () =>

@@ -3,13 +3,15 @@
  * the same ETag for the same answer, whatever events it saw; changed data gets a new tag on every
  * instance, including one that never heard of the change.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { type Config, testConfig } from '../../src/config.js';
 import { PricesQuery } from '../../src/dashboard/queries.js';
 import { dashboardDocumentText } from '../support/dashboard.js';
 import { loadPrices } from '../../src/repositories/ingest/load.js';
-import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
+import { DEMO_TEST_NOW } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const PAST = '/api/v1/prices?zone=DE_LU&datetime_from=2025-10-01&datetime_to=2025-10-08';
@@ -18,10 +20,10 @@ const URLS = [PAST, `${PAST}&format=csv`, FLOWS, `${FLOWS}&format=csv`, `${FLOWS
 const GRAPHQL_PRICES = `/graphql?query=${encodeURIComponent(dashboardDocumentText(PricesQuery))}&variables=${encodeURIComponent(JSON.stringify({ zones: ['DE_LU'], from: '2025-10-01', to: '2025-10-08', resolution: 'HOURLY', first: 500 }))}`;
 
 describe.each(TEST_BACKENDS)('validators on %s', (backend) => {
-  let t: TestDatabase;
+  let db!: Database;
   const apps: App[] = [];
   const start = async (config: Partial<Config> = {}) => {
-    const app = await createApp({ config: testConfig(config), db: t.db, now: () => DEMO_TEST_NOW.getTime() });
+    const app = await createApp({ config: testConfig(config), db, now: () => DEMO_TEST_NOW.getTime() });
     apps.push(app);
     return app;
   };
@@ -38,13 +40,15 @@ describe.each(TEST_BACKENDS)('validators on %s', (backend) => {
     return res.headers.get('etag');
   };
 
-  beforeAll(async () => {
-    t = await createTestDatabase(backend, { seed: 'demo' });
-  });
-  afterAll(async () => {
+  it.override({ backend, seed: 'demo' });
+  const block = blockSetup(async () => {
     for (const app of apps) await app.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb }) =>
+    block.run(async () => {
+      db = fileDb;
+    }),
+  );
 
   it('two instances, one having seen events, send the same ETag for the same REST and GraphQL answers, and a restart too', async () => {
     const seasoned = await start();
@@ -65,9 +69,9 @@ describe.each(TEST_BACKENDS)('validators on %s', (backend) => {
     const told = await start();
     const untold = await start({ RESPONSE_CACHE: false });
     const before = await etagOf(told, PAST);
-    const zoneId = (await t.db.rawQuery<{ id: number }>('SELECT id FROM zone WHERE code = $1', ['DE_LU']))[0]!.id;
+    const zoneId = (await db.rawQuery<{ id: number }>('SELECT id FROM zone WHERE code = $1', ['DE_LU']))[0]!.id;
     const bumped = told.version.current;
-    await loadPrices(t.db, [
+    await loadPrices(db, [
       {
         zoneId,
         ts: new Date('2025-10-02T10:00:00Z'),

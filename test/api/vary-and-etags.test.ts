@@ -4,13 +4,15 @@
  * GraphQL responses; every parameter validated before a cached answer is sent; Cache-Control that
  * never lets a shared cache keep an answer to a keyed request.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { PricesQuery } from '../../src/dashboard/queries.js';
 import { dashboardDocumentText } from '../support/dashboard.js';
 import { createApiKey } from '../../src/security/api-keys.js';
-import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
+import { DEMO_TEST_NOW } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 
 const PAST = '/api/v1/prices?zone=DE_LU&datetime_from=2025-10-01&datetime_to=2025-10-08';
 
@@ -22,19 +24,21 @@ const varyNames = (res: Response): string[] =>
     .filter(Boolean);
 
 describe('caching headers', () => {
-  let t: TestDatabase;
+  let db!: Database;
   let app: App;
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
     Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), { method, headers }));
 
-  beforeAll(async () => {
-    t = await createTestDatabase('pglite', { seed: 'demo' });
-    app = await createApp({ config: testConfig(), db: t.db, now: () => DEMO_TEST_NOW.getTime() });
-  });
-  afterAll(async () => {
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const block = blockSetup(async () => {
     await app?.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb }) =>
+    block.run(async () => {
+      db = fileDb;
+      app = await createApp({ config: testConfig(), db, now: () => DEMO_TEST_NOW.getTime() });
+    }),
+  );
 
   const QUERY = {
     query: dashboardDocumentText(PricesQuery),
@@ -122,7 +126,7 @@ describe('caching headers', () => {
 
   it('REST: an answer to a request with an x-api-key is private and its 304 too; the anonymous one is public and varies by x-api-key', async () => {
     const path = '/api/v1/prices?zone=NL&datetime_from=2025-09-01&datetime_to=2025-09-03';
-    const { key } = await createApiKey(t.db, 'vary test');
+    const { key } = await createApiKey(db, 'vary test');
     const anonymous = await get(path);
     await anonymous.arrayBuffer();
     expect(anonymous.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
@@ -232,7 +236,7 @@ describe('caching headers', () => {
     });
 
     it('an answer to a request with an x-api-key is private', async () => {
-      const { key } = await createApiKey(t.db, 'graphql vary test');
+      const { key } = await createApiKey(db, 'graphql vary test');
       const res = await get(url(), { 'x-api-key': key });
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);

@@ -4,11 +4,13 @@
  * the two new days appended (to 2025-11-09T00:00Z) for every zone and border, no stored row
  * rewritten, and a third start on the same day appends nothing (no duplicates).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { prepareDatabase } from '../../src/bootstrap.js';
 import { testConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { DEMO_TEST_NOW, TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { DEMO_TEST_NOW, TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const LATER = new Date(DEMO_TEST_NOW.getTime() + 2 * 86_400_000);
 const OLD_END = '2025-11-07T00:00:00.000Z';
@@ -18,8 +20,12 @@ const start = (db: Parameters<typeof prepareDatabase>[0], now: Date) =>
   prepareDatabase(db, config, createLogger(config), now);
 
 describe.each(TEST_BACKENDS)('the demo appended on a later start (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
-  const q = <T>(sql: string) => db().rawQuery<T>(sql);
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
+  const q = <T>(sql: string) => db.rawQuery<T>(sql);
   const fingerprint = () =>
     q<{ n: number; s: number; f: string }>(
       `SELECT count(*)::int AS n, round(sum(coalesce(scheduled_ab_mw, 0) - coalesce(scheduled_ba_mw, 0) + coalesce(physical_ab_mw, 0))::numeric, 1)::float8 AS s,
@@ -38,7 +44,7 @@ describe.each(TEST_BACKENDS)('the demo appended on a later start (%s)', (kind) =
     const zonesAtEnd = await q<{ n: number }>(
       `SELECT count(DISTINCT zone_id)::int AS n FROM price_point WHERE ts = '2025-11-06T23:45Z'`,
     );
-    await start(db(), LATER);
+    await start(db, LATER);
     expect(await window()).toEqual([NEW_END]);
     expect(await fingerprint()).toEqual(before);
     const perBorder = await q<{ n: number; hours: number; first: Date; last: Date }>(
@@ -66,7 +72,7 @@ describe.each(TEST_BACKENDS)('the demo appended on a later start (%s)', (kind) =
     const counts = await q<{ h: number; p: number; o: number }>(
       `SELECT (SELECT count(*) FROM border_hour)::int AS h, (SELECT count(*) FROM price_point)::int AS p, (SELECT count(*) FROM border_outage)::int AS o`,
     );
-    await start(db(), new Date(LATER.getTime() + 3_600_000));
+    await start(db, new Date(LATER.getTime() + 3_600_000));
     expect(await window()).toEqual([NEW_END]);
     expect(
       await q<{ h: number; p: number; o: number }>(

@@ -3,21 +3,18 @@
  * the month and its rows, with elapsed time and ETA), and the rows reported add up to the load.
  */
 import { Writable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { seedDemo } from '../../src/demo/seed.js';
 import { createProgress } from '../../src/ingest/progress.js';
-import { DEMO_TEST_FROM, DEMO_TEST_NOW, type TestDatabase, createTestDatabase } from '../support/db.js';
+import { DEMO_TEST_FROM, DEMO_TEST_NOW } from '../support/db.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 describe('progress of the demo load', () => {
-  let t: TestDatabase | undefined;
-  afterAll(() => t?.close());
-
-  it('prints a line per calendar month with its rows, elapsed time and ETA', async () => {
-    t = await createTestDatabase('pglite', { seed: 'empty' });
+  it('prints a line per calendar month with its rows, elapsed time and ETA', async ({ db }) => {
     let text = '';
     const stream = Object.assign(new Writable({ write: (c, _e, cb) => ((text += String(c)), cb()) }), { isTTY: false });
     const progress = createProgress({ stream, startLine: (n) => `loading ${n} month(s)` });
-    const result = await seedDemo(t.db, { now: DEMO_TEST_NOW, from: DEMO_TEST_FROM, progress });
+    const result = await seedDemo(db, { now: DEMO_TEST_NOW, from: DEMO_TEST_FROM, progress });
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe('loading 3 month(s)');
     expect(lines.slice(1).map((l) => l.replace(/\d+ row.*$/, ''))).toEqual([

@@ -1,23 +1,22 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ZONES } from '../../src/domain/catalogue-data.js';
 import { DEMO_ZONE_CODES } from '../../src/demo/profiles.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import { deleteDemoData } from '../../src/repositories/ingest/demo-data.js';
 import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
-import {
-  DEMO_TEST_FROM,
-  DEMO_TEST_NOW,
-  TEST_BACKENDS,
-  type TestDatabase,
-  createTestDatabase,
-  useTestDatabase,
-} from '../support/db.js';
+import { DEMO_TEST_FROM, DEMO_TEST_NOW, TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
 
   it('stores the 30 demo zones with their real EIC codes and time zones', async () => {
-    const rows = await db().rawQuery<{ code: string; eic: string; time_zone: string }>(
+    const rows = await db.rawQuery<{ code: string; eic: string; time_zone: string }>(
       `SELECT z.code, z.eic, z.time_zone FROM zone z WHERE EXISTS (SELECT 1 FROM price_point p WHERE p.zone_id = z.id) ORDER BY z.code`,
     );
     expect(rows.map((r) => r.code)).toEqual([...DEMO_ZONE_CODES].sort());
@@ -30,7 +29,7 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
   });
 
   it('stores 15-minute prices from 2025-10-01 and hourly prices before, with source demo', async () => {
-    const rows = await db().rawQuery<{ quarter: boolean; period_minutes: number; n: number; sources: string }>(
+    const rows = await db.rawQuery<{ quarter: boolean; period_minutes: number; n: number; sources: string }>(
       `SELECT ts >= '2025-10-01T00:00Z' AS quarter, period_minutes, count(*)::int AS n,
               string_agg(DISTINCT source::text, ',') AS sources
        FROM price_point GROUP BY 1, 2 ORDER BY 1, 2`,
@@ -45,7 +44,7 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
   });
 
   it('covers the UTC day of the 2025-10-26 DST change with 96 quarter-hours per zone', async () => {
-    const rows = await db().rawQuery<{ minutes: number; n: number }>(
+    const rows = await db.rawQuery<{ minutes: number; n: number }>(
       `SELECT minutes, count(*)::int AS n FROM price_daily WHERE day = '2025-10-26' GROUP BY minutes`,
     );
     expect(rows).toEqual([{ minutes: 1440, n: 30 }]);
@@ -53,7 +52,7 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
 
   it('stores the daily price rollup that recomputing it from the stored prices gives, bit for bit', async () => {
     const read = () =>
-      db().rawQuery<{
+      db.rawQuery<{
         zone_id: number;
         day: string;
         w: string;
@@ -64,18 +63,18 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
         `SELECT zone_id, day::text, float8send(weighted_sum)::text AS w, minutes, interpolated, sources::text FROM price_daily ORDER BY 1, 2`,
       );
     const loaded = await read();
-    const [span] = await db().rawQuery<{ first: Date; last: Date }>(
+    const [span] = await db.rawQuery<{ first: Date; last: Date }>(
       'SELECT min(ts) AS first, max(ts) AS last FROM price_point',
     );
     expect(loaded.length).toBeGreaterThan(30 * 28);
-    expect(await refreshPriceDaily(db(), { from: span!.first, to: new Date(span!.last.getTime() + 1) })).toBe(
+    expect(await refreshPriceDaily(db, { from: span!.first, to: new Date(span!.last.getTime() + 1) })).toBe(
       loaded.length,
     );
     expect(await read()).toEqual(loaded);
   });
 
   it('has every flow type in every ISO week of the test data', async () => {
-    const rows = await db().rawQuery<{ week: string; types: string }>(
+    const rows = await db.rawQuery<{ week: string; types: string }>(
       `SELECT to_char(date_trunc('week', ts AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS week,
               string_agg(DISTINCT flow_type::text, ',' ORDER BY flow_type::text) AS types
        FROM border_hour GROUP BY 1 ORDER BY 1`,
@@ -85,7 +84,7 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
   });
 
   it('lets coupled neighbours share one hourly price in most hours', async () => {
-    const rows = await db().rawQuery<{ key: string; share: number }>(
+    const rows = await db.rawQuery<{ key: string; share: number }>(
       `SELECT za.code || '->' || zb.code AS key, avg((h.price_a_eur_mwh = h.price_b_eur_mwh)::int)::float8 AS share
        FROM border_hour h JOIN border b ON b.id = h.border_id
        JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id GROUP BY 1`,
@@ -97,7 +96,7 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
   });
 
   it('has physical flows only for completed hours and derives later hours from schedules', async () => {
-    const rows = await db().rawQuery<{ future: boolean; physical: number; derived: number; n: number }>(
+    const rows = await db.rawQuery<{ future: boolean; physical: number; derived: number; n: number }>(
       `SELECT ts >= $1::timestamptz AS future, count(physical_source)::int AS physical,
               sum(flow_derived::int)::int AS derived, count(*)::int AS n
        FROM border_hour GROUP BY 1 ORDER BY 1`,
@@ -108,7 +107,7 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
   });
 
   it('builds the flow rollups of every classified border-hour', async () => {
-    const [row] = await db().rawQuery<{ rollup: number; hours: number }>(
+    const [row] = await db.rawQuery<{ rollup: number; hours: number }>(
       `SELECT (SELECT sum(hours)::int FROM border_daily) AS rollup,
               (SELECT count(*)::int FROM border_hour WHERE flow_type IS NOT NULL) AS hours`,
     );
@@ -117,17 +116,14 @@ describe.each(TEST_BACKENDS)('seeded demo database (%s)', (kind) => {
   });
 
   it('does not seed again into a database that holds prices', async () => {
-    expect(await seedDemo(db(), { now: DEMO_TEST_NOW, from: DEMO_TEST_FROM })).toBeNull();
+    expect(await seedDemo(db, { now: DEMO_TEST_NOW, from: DEMO_TEST_FROM })).toBeNull();
   });
 });
 
 describe.each(TEST_BACKENDS)('reseeding the demo data (%s)', (kind) => {
-  let t: TestDatabase | undefined;
-  afterAll(() => t?.close());
+  it.override({ backend: kind, seed: 'demo' });
 
-  it('deletes the demo rows and their rollups, then loads the same data set again', async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    const db = t.db;
+  it('deletes the demo rows and their rollups, then loads the same data set again', async ({ db }) => {
     const tables = [
       'price_point',
       'price_daily',

@@ -5,12 +5,14 @@
  * delivery day (2025-11-06, [2025-11-05T23:00Z, 2025-11-06T23:00Z)) when the clock passes 12:45 CET
  * (11:45Z in November).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { auctionOf, type DemoLive, startDemoLive } from '../../src/demo/live.js';
 import { DEFAULT_THRESHOLDS } from '../../src/domain/classification.js';
-import { createTestDatabase, DEMO_TEST_NOW, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
+import { DEMO_TEST_NOW, TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { type Fetcher, subscribe } from './sse.js';
 
 const FLOWS = 'subscription ($borders: [String!]) { flowsUpdated(borders: $borders) { borders item from to } }';
@@ -39,27 +41,29 @@ describe('the auction hour of the demo live feed', () => {
 });
 
 describe.each(TEST_BACKENDS)('the demo live feed on %s', (kind) => {
-  let t: TestDatabase;
+  let db!: Database;
   let app: App;
   let live: DemoLive | undefined;
   let clock = new Date(DEMO_TEST_NOW.getTime() - 30 * 60_000 + 60 * 60_000);
   const fetcher: Fetcher = async (url, init) => app.yoga.fetch(new URL(url, 'http://test'), init);
 
-  beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed: 'demo' });
-    app = await createApp({ config: testConfig(), db: t.db });
-  });
-  afterAll(async () => {
+  it.override({ backend: kind, seed: 'demo' });
+  const block = blockSetup(async () => {
     live?.stop();
     await app?.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb }) =>
+    block.run(async () => {
+      db = fileDb;
+      app = await createApp({ config: testConfig(), db });
+    }),
+  );
 
   it('delivers the completed hour to a flows subscriber within a minute, then the auction to a prices subscriber', async () => {
     const flows = await subscribe(fetcher, FLOWS, { borders: ['FR->DE_LU'] });
     const prices = await subscribe(fetcher, PRICES, { zones: ['FR'] });
     clock = new Date('2025-11-05T11:40:00Z');
-    live = startDemoLive(t.db, { now: () => clock, intervalMs: 100, thresholds: DEFAULT_THRESHOLDS });
+    live = startDemoLive(db, { now: () => clock, intervalMs: 100, thresholds: DEFAULT_THRESHOLDS });
     expect(await flows.next(60_000)).toEqual({
       data: {
         flowsUpdated: {

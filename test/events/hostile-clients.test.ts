@@ -4,12 +4,14 @@
  * (which any session of the database may write to).
  */
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
 import { dataEventsChannel } from '../../src/domain/data-events.js';
-import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { type Fetcher, subscribe } from './sse.js';
 
 const PRICES = 'subscription ($zones: [String!]) { pricesPublished(zones: $zones) { zones from to } }';
@@ -19,12 +21,12 @@ const fetcherOf =
     app.yoga.fetch(new URL(url, 'http://test'), init);
 
 describe.each(TEST_BACKENDS)('live events on %s, against hostile notifications and slow clients', (kind) => {
-  let t: TestDatabase;
+  let db!: Database;
   let app: App;
   const logged: { msg: string; reason?: string; dropped?: number }[] = [];
   const event = (area: string, day = 1) =>
     JSON.stringify({
-      schema: t.db.schema,
+      schema: db.schema,
       kind: 'prices',
       item: 'prices',
       areas: [area],
@@ -32,18 +34,20 @@ describe.each(TEST_BACKENDS)('live events on %s, against hostile notifications a
       to: `2025-10-0${day + 1}T00:00:00Z`,
     });
   const notify = (payload: string | null) =>
-    t.db.rawQuery('SELECT pg_notify($1, $2)', [dataEventsChannel(t.db.schema), payload]);
+    db.rawQuery('SELECT pg_notify($1, $2)', [dataEventsChannel(db.schema), payload]);
   const healthy = async () => (await app.yoga.fetch(new URL('/healthz', 'http://test'))).status;
 
-  beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
-    app = await createApp({ config: testConfig(), db: t.db, logger });
-  });
-  afterAll(async () => {
+  it.override({ backend: kind, seed: 'empty' });
+  const block = blockSetup(async () => {
     await app?.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb }) =>
+    block.run(async () => {
+      db = fileDb;
+      const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+      app = await createApp({ config: testConfig(), db, logger });
+    }),
+  );
 
   it('drops every payload that is not a data event of its schema with one warning line, and keeps serving and delivering', async () => {
     const stream = await subscribe(fetcherOf(app), PRICES, { zones: ['ES'] });
@@ -59,9 +63,9 @@ describe.each(TEST_BACKENDS)('live events on %s, against hostile notifications a
       '{"schema":null}',
       'x'.repeat(7_900),
       `{"schema":"${'é'.repeat(3_900)}"}`,
-      JSON.stringify({ schema: t.db.schema, kind: 'prices', item: 'prices', areas: 'ES', from: 1, to: null }),
+      JSON.stringify({ schema: db.schema, kind: 'prices', item: 'prices', areas: 'ES', from: 1, to: null }),
       JSON.stringify({
-        schema: t.db.schema,
+        schema: db.schema,
         kind: ['prices'],
         item: {},
         areas: [{}],
@@ -69,7 +73,7 @@ describe.each(TEST_BACKENDS)('live events on %s, against hostile notifications a
         to: '2025-10-02',
       }),
       JSON.stringify({ table: 'users', action: 'INSERT', id: 7 }),
-      event('ES').replace(`"${t.db.schema}"`, '"another_schema"'),
+      event('ES').replace(`"${db.schema}"`, '"another_schema"'),
     ];
     for (const payload of [...junk, null]) await notify(payload);
     await notify(event('ES'));
@@ -91,12 +95,12 @@ describe.each(TEST_BACKENDS)('live events on %s, against hostile notifications a
     const version = app.version.current;
     // Pairs of catalogue zones (areas outside the catalogue are dropped): far more distinct events than a queue holds.
     const zones = DATA_CATALOGUE.zones.map((z) => z.code).filter((code) => code !== 'FR');
-    await t.db.rawQuery(
+    await db.rawQuery(
       `SELECT pg_notify($1, json_build_object('schema', $2::text, 'kind', 'prices', 'item', 'prices',
          'areas', json_build_array(($3::text[])[1 + i % cardinality($3::text[])], ($3::text[])[1 + (i / cardinality($3::text[])) % cardinality($3::text[])]),
          'from', to_char(timestamp '2025-10-01' + i * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
          'to', '2026-10-01T00:00:00Z')::text) FROM generate_series(1, 16000) AS i`,
-      [dataEventsChannel(t.db.schema), t.db.schema, zones],
+      [dataEventsChannel(db.schema), db.schema, zones],
     );
     await notify(event('FR'));
     expect(await watching.next(5_000)).toMatchObject({ data: { pricesPublished: { zones: ['FR'] } } });

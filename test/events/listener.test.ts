@@ -1,10 +1,10 @@
 /** The PostgreSQL listener survives the loss of its connection: it reconnects and delivers again. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import type { DataEvent } from '../../src/domain/data-events.js';
 import { type DataEventListener, listenForDataEvents } from '../../src/db/listener.js';
 import { notifyWindowCommitted } from '../../src/repositories/ingest/events.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 
 const WINDOW = {
@@ -15,22 +15,24 @@ const WINDOW = {
 };
 
 describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () => {
-  let t: TestDatabase;
+  let db!: Database;
   let listener: DataEventListener;
   const events: DataEvent[] = [];
   let reconnections = 0;
 
-  beforeAll(async () => {
-    t = await createTestDatabase('postgres', { seed: 'empty' });
-    listener = await listenForDataEvents(t.db, (e) => events.push(e), {
-      reconnectMs: 50,
-      onReconnect: () => reconnections++,
-    });
-  });
-  afterAll(async () => {
+  it.override({ backend: 'postgres', seed: 'empty' });
+  const block = blockSetup(async () => {
     await listener?.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb }) =>
+    block.run(async () => {
+      db = fileDb;
+      listener = await listenForDataEvents(db, (e) => events.push(e), {
+        reconnectMs: 50,
+        onReconnect: () => reconnections++,
+      });
+    }),
+  );
 
   const waitFor = async (n: number) => {
     for (let i = 0; i < 100 && events.length < n; i++) await new Promise((r) => setTimeout(r, 20));
@@ -38,19 +40,19 @@ describe.runIf(TEST_DATABASE_URL)('the data events listener on PostgreSQL', () =
   };
 
   it('reconnects after its session is terminated, says so (caches drop what they hold) and delivers the next event', async () => {
-    await notifyWindowCommitted(t.db, WINDOW);
+    await notifyWindowCommitted(db, WINDOW);
     expect(await waitFor(1)).toBe(1);
     expect(reconnections).toBe(0);
     expect(listener.state().state).toBe('listening');
-    const killed = await t.db.rawQuery<{ ok: boolean }>(
+    const killed = await db.rawQuery<{ ok: boolean }>(
       `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1`,
-      [`emk_events:${t.db.schema}`],
+      [`emk_events:${db.schema}`],
     );
     expect(killed).toEqual([{ ok: true }]);
     let delivered = 1;
     for (let i = 0; i < 20 && delivered < 2; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      await notifyWindowCommitted(t.db, WINDOW);
+      await notifyWindowCommitted(db, WINDOW);
       delivered = await waitFor(2);
     }
     expect(delivered).toBeGreaterThanOrEqual(2);

@@ -2,13 +2,14 @@
  * End to end: a subscriber is connected over SSE, an ingestion against the fake upstream commits,
  * and the event arrives within a second, on every server instance sharing the database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
-import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import { blockSetup, upstreamTest as it } from '../support/fixtures.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
-import { type FakeUpstream, fixture, startFakeUpstream } from '../ingest-job/fake-upstream.js';
+import { type FakeUpstream, fixture } from '../ingest-job/fake-upstream.js';
 import { a11, EIC, fakeClient, ingest, key } from '../ingest-job/helpers.js';
 import { subscribe, type Fetcher } from './sse.js';
 
@@ -21,28 +22,29 @@ const fetcherOf =
     app.yoga.fetch(new URL(url, 'http://test'), init);
 
 describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
-  let t: TestDatabase;
+  let db!: Database;
   let fake: FakeUpstream;
   let app: App;
 
-  beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    fake = await startFakeUpstream();
-    fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
-    fake.serve(key('A11', EIC.FR, EIC.ES), { body: a11(EIC.ES, EIC.FR, '2025-09-30T00:00Z', Array(24).fill(500)) });
-    app = await createApp({ config: testConfig(), db: t.db });
-  });
-  afterAll(async () => {
+  it.override({ backend: kind, seed: 'empty' });
+  const block = blockSetup(async () => {
     await app?.close();
-    await fake?.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb, fileUpstream }) =>
+    block.run(async () => {
+      db = fileDb;
+      fake = fileUpstream;
+      fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
+      fake.serve(key('A11', EIC.FR, EIC.ES), { body: a11(EIC.ES, EIC.FR, '2025-09-30T00:00Z', Array(24).fill(500)) });
+      app = await createApp({ config: testConfig(), db });
+    }),
+  );
 
   it('delivers pricesPublished within a second of the ingestion window committing', async () => {
     const stream = await subscribe(fetcherOf(app), PRICES, { zones: ['ES'] });
     expect(stream.response.headers.get('content-type')).toContain('text/event-stream');
     const { client } = fakeClient(fake);
-    const summary = await ingest(t.db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+    const summary = await ingest(db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
     const committed = performance.now();
     expect(summary.completed).toBeGreaterThan(0);
     const event = await stream.next(1_000);
@@ -66,7 +68,7 @@ describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
       { watch: ['FR->ES'] },
     );
     const { client } = fakeClient(fake);
-    await ingest(t.db, client, '2025-09-30', '2025-10-01', { what: ['flows'], borders: ['ES->FR'] });
+    await ingest(db, client, '2025-09-30', '2025-10-01', { what: ['flows'], borders: ['ES->FR'] });
     for (const s of [watching, renamed])
       expect(await s.next(1_000)).toMatchObject({ data: { flowsUpdated: { borders: ['ES->FR'], item: 'flows' } } });
     for (const s of [elsewhere, inlineElsewhere]) await expect(s.next(300)).rejects.toThrow(/no event/);
@@ -92,41 +94,29 @@ describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
 });
 
 describe.runIf(TEST_DATABASE_URL)('data events across instances on one PostgreSQL', () => {
-  let t: TestDatabase;
-  let second: Database;
-  let fake: FakeUpstream;
-  let apps: App[] = [];
+  it.override({ backend: 'postgres', seed: 'empty' });
 
-  beforeAll(async () => {
-    t = await createTestDatabase('postgres', { seed: 'empty' });
-    second = await openPostgres(
-      testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 2 }),
-      TEST_DATABASE_URL!,
-    );
-    fake = await startFakeUpstream();
+  it('both instances deliver the event of an ingestion run by a third connection', async ({ db, upstream: fake }) => {
+    const pool = (size: number) =>
+      openPostgres(testConfig({ DATABASE_SCHEMA: db.schema, DATABASE_POOL_SIZE: size }), TEST_DATABASE_URL!);
+    const second = await pool(2);
     fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
-    apps = [await createApp({ config: testConfig(), db: t.db }), await createApp({ config: testConfig(), db: second })];
-  });
-  afterAll(async () => {
-    await Promise.all(apps.map((a) => a.close()));
-    await second?.close();
-    await fake?.close();
-    await t?.close();
-  });
-
-  it('both instances deliver the event of an ingestion run by a third connection', async () => {
-    const streams = await Promise.all(apps.map((a) => subscribe(fetcherOf(a), PRICES, { zones: ['ES'] })));
-    const ingestDb = await openPostgres(
-      testConfig({ DATABASE_SCHEMA: t.db.schema, DATABASE_POOL_SIZE: 1 }),
-      TEST_DATABASE_URL!,
-    );
+    const apps: App[] = [];
     try {
-      await ingest(ingestDb, fakeClient(fake).client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+      apps.push(await createApp({ config: testConfig(), db }), await createApp({ config: testConfig(), db: second }));
+      const streams = await Promise.all(apps.map((a) => subscribe(fetcherOf(a), PRICES, { zones: ['ES'] })));
+      const ingestDb = await pool(1);
+      try {
+        await ingest(ingestDb, fakeClient(fake).client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+      } finally {
+        await ingestDb.close();
+      }
+      const events = await Promise.all(streams.map((s) => s.next(1_000)));
+      for (const e of events) expect(e).toMatchObject({ data: { pricesPublished: { zones: ['ES'] } } });
+      for (const s of streams) s.close();
     } finally {
-      await ingestDb.close();
+      await Promise.all(apps.map((a) => a.close()));
+      await second.close();
     }
-    const events = await Promise.all(streams.map((s) => s.next(1_000)));
-    for (const e of events) expect(e).toMatchObject({ data: { pricesPublished: { zones: ['ES'] } } });
-    for (const s of streams) s.close();
   });
 });

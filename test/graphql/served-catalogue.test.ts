@@ -3,10 +3,11 @@
  * its database, on both surfaces alike: a zone stored there beyond the source data (a newer
  * release's catalogue on a shared database) is served, and suggestions come from what is served.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { createTestDatabase, DEMO_TEST_NOW } from '../support/db.js';
+import { DEMO_TEST_NOW } from '../support/db.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 interface Answer {
@@ -16,23 +17,21 @@ interface Answer {
 
 describe.each(TEST_BACKENDS)('the served catalogue on %s', (kind) => {
   let app: App;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    const t = await createTestDatabase(kind, { seed: 'empty' });
-    await t.db.rawQuery(
-      `INSERT INTO zone (code, eic, name, time_zone) VALUES ('ZZ_NEW', '10Y-TEST-NEW---Z', 'Later zone', 'Europe/Paris')`,
-    );
-    await t.db.rawQuery(
-      `INSERT INTO border (zone_a_id, zone_b_id) SELECT a.id, b.id FROM zone a, zone b WHERE a.code = 'FR' AND b.code = 'ZZ_NEW'`,
-    );
-    app = await createApp({ config: testConfig(), db: t.db, now: () => DEMO_TEST_NOW.getTime() });
-    close = async () => {
-      await app.close();
-      await t.close();
-    };
+  it.override({ backend: kind, seed: 'empty' });
+  const block = blockSetup(async () => {
+    await app?.close();
   });
-  afterAll(() => close());
+  it.beforeEach(({ fileDb: db }) =>
+    block.run(async () => {
+      await db.rawQuery(
+        `INSERT INTO zone (code, eic, name, time_zone) VALUES ('ZZ_NEW', '10Y-TEST-NEW---Z', 'Later zone', 'Europe/Paris')`,
+      );
+      await db.rawQuery(
+        `INSERT INTO border (zone_a_id, zone_b_id) SELECT a.id, b.id FROM zone a, zone b WHERE a.code = 'FR' AND b.code = 'ZZ_NEW'`,
+      );
+      app = await createApp({ config: testConfig(), db, now: () => DEMO_TEST_NOW.getTime() });
+    }),
+  );
 
   async function askGraphql(query: string): Promise<Answer> {
     const res = await app.yoga.fetch(new URL('/graphql', 'http://test'), {

@@ -5,7 +5,7 @@
  * values read by hand from the fixtures (positions and quantities quoted in the comments).
  */
 import { zipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import {
   findBorderSpans,
@@ -13,8 +13,10 @@ import {
   readBorderSpans,
   readPriceSpans,
 } from '../../src/repositories/catalogue/coverage.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
-import { fixture, useFakeUpstream } from './fake-upstream.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { upstreamTest as it } from '../support/fixtures.js';
+import { type FakeUpstream, fixture } from './fake-upstream.js';
 import { a11, a44, EIC, fakeClient, ingest, iso, key, rows } from './helpers.js';
 
 interface HourRow {
@@ -38,12 +40,17 @@ interface HourRow {
 }
 
 describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
-  const db = useTestDatabase(kind, 'empty');
-  const fake = useFakeUpstream();
+  it.override({ backend: kind, seed: 'empty' });
+  let db!: Database;
+  let fake!: FakeUpstream;
+  it.beforeEach(({ fileDb, fileUpstream }) => {
+    db = fileDb;
+    fake = fileUpstream;
+  });
 
   const hours = (border: string) =>
     rows<HourRow>(
-      db(),
+      db,
       `SELECT h.*, h.physical_source::text AS physical_source, h.scheduled_source::text AS scheduled_source,
               h.flow_type::text AS flow_type, h.scheduled_flow_type::text AS scheduled_flow_type
        FROM border_hour h JOIN border b ON b.id = h.border_id JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
@@ -59,7 +66,7 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
     });
     fake.serve(key('A11', EIC.DK_1, EIC.GB), { body: fixture('A11_in-DK1_out-GB_2023-12-20_22_PT60M.xml') });
     const { client } = fakeClient(fake);
-    const s = await ingest(db(), client, '2023-12-20', '2023-12-23', { what: ['flows'], borders: ['DK_1->GB'] });
+    const s = await ingest(db, client, '2023-12-20', '2023-12-23', { what: ['flows'], borders: ['DK_1->GB'] });
     expect(s).toMatchObject({ completed: 1, rows: 47, requests: 2, failed: [] });
     expect(fake.requests.slice(-2).map((r) => r.params)).toEqual([
       {
@@ -102,7 +109,7 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
   it('stores A09 schedules as scheduled flows and classifies them as derived once prices arrive', async () => {
     fake.serve(key('A09', EIC.SE_4, EIC.DK_2), { body: fixture('A09_in-SE4_out-DK2_2023-12-21_24_PT60M.xml') });
     const { client } = fakeClient(fake);
-    const s = await ingest(db(), client, '2023-12-21', '2023-12-25', { what: ['schedules'], borders: ['DK_2->SE_4'] });
+    const s = await ingest(db, client, '2023-12-21', '2023-12-25', { what: ['schedules'], borders: ['DK_2->SE_4'] });
     expect(s).toMatchObject({ completed: 1, rows: 96, failed: [] });
     expect(fake.requests.at(-2)!.params).toEqual({
       documentType: 'A09',
@@ -127,7 +134,7 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
     fake.serve(key('A44', EIC.SE_4, EIC.SE_4), {
       body: a44(EIC.SE_4, '2023-12-20T23:00Z', [...Array(24).fill(80), ...Array(72).fill(20)]),
     });
-    await ingest(db(), client, '2023-12-21', '2023-12-25', { what: ['prices'], zones: ['DK_2', 'SE_4'] });
+    await ingest(db, client, '2023-12-21', '2023-12-25', { what: ['prices'], zones: ['DK_2', 'SE_4'] });
     expect(await hourAt('DK_2->SE_4', '2023-12-20T23:00:00.000Z')).toMatchObject({
       flow_type: 'convergence',
       scheduled_flow_type: 'convergence',
@@ -156,7 +163,7 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
       body: fixture('A61_in-ES_out-FR_day_ahead_NTC_2026-03-19_20_PT60M_A03.xml'),
     });
     const { client } = fakeClient(fake);
-    const s = await ingest(db(), client, '2026-03-19', '2026-03-21', { what: ['ntc'], borders: ['ES->FR'] });
+    const s = await ingest(db, client, '2026-03-19', '2026-03-21', { what: ['ntc'], borders: ['ES->FR'] });
     expect(s).toMatchObject({ completed: 1, rows: 41, failed: [] });
     expect(fake.requests.at(-1)!.params).toMatchObject({ documentType: 'A61', 'contract_MarketAgreement.type': 'A01' });
     // FR -> ES is B -> A; position 1 (06:00Z) = 3006 MW, position 5 (10:00Z) = 2914 MW.
@@ -167,7 +174,7 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
   it('stores the real A78 outage of BE->NL from its zip', async () => {
     fake.serve(key('A78', EIC.NL, EIC.BE), { body: fixture('A78_OUTAGES_A78_202011180000-202011190000.zip') });
     const { client } = fakeClient(fake);
-    const s = await ingest(db(), client, '2020-11-18', '2020-11-19', { what: ['outages'], borders: ['BE->NL'] });
+    const s = await ingest(db, client, '2020-11-18', '2020-11-19', { what: ['outages'], borders: ['BE->NL'] });
     expect(s).toMatchObject({ completed: 1, rows: 1, requests: 2, failed: [] });
     expect(fake.requests.slice(-2).map((r) => r.params.documentType)).toEqual(['A78', 'A78']);
     const stored = await rows<{
@@ -177,10 +184,7 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
       reason: string;
       mrid: string;
       source: string;
-    }>(
-      db(),
-      `SELECT o.starts_at, o.ends_at, o.planned, o.reason, o.mrid, o.source::text AS source FROM border_outage o`,
-    );
+    }>(db, `SELECT o.starts_at, o.ends_at, o.planned, o.reason, o.mrid, o.source::text AS source FROM border_outage o`);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({
       planned: true,
@@ -209,7 +213,7 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
     });
     const { client } = fakeClient(fake);
     const opts = { what: ['flows', 'outages'] as const, borders: ['DE_LU->DK_1'] };
-    const first = await ingest(db(), client, '2024-02-10', '2024-02-11', {
+    const first = await ingest(db, client, '2024-02-10', '2024-02-11', {
       ...opts,
       what: [...opts.what],
       now: () => new Date('2024-02-01T00:00Z'),
@@ -217,7 +221,7 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
     expect(first).toMatchObject({ failed: [], fatal: null });
     const read = () =>
       rows<{ mrid: string; starts_at: Date; ends_at: Date; planned: boolean }>(
-        db(),
+        db,
         `SELECT mrid, starts_at, ends_at, planned FROM border_outage WHERE mrid LIKE 'HANDMADE%'`,
       );
     expect((await read()).map((o) => [o.mrid, iso(o.ends_at), o.planned])).toEqual([
@@ -228,7 +232,7 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
     expect(await outageHours()).toEqual(['08:00', '09:00', '10:00', '11:00']);
 
     fake.serve(outages, { body: zip({ '001.xml': xml('HANDMADE_A78_unplanned_rev2.xml') }) });
-    await ingest(db(), client, '2024-02-10', '2024-02-11', {
+    await ingest(db, client, '2024-02-10', '2024-02-11', {
       ...opts,
       what: ['outages'],
       now: () => new Date('2024-02-05T00:00Z'),
@@ -240,18 +244,18 @@ describe.each(TEST_BACKENDS)('border items on %s', (kind) => {
   });
 
   it('leaves the coverage rollup equal to the coverage computed from the stored facts after the loads and reloads above', async () => {
-    const catalogue = await readCatalogue(db());
+    const catalogue = await readCatalogue(db);
     const [zones, borders] = [catalogue.zones.map((z) => z.id), catalogue.borders.map((b) => b.id)];
     const byBorder = <T extends { border: string }>(spans: T[]) =>
       [...spans].sort((x, y) => x.border.localeCompare(y.border));
-    const facts = byBorder(await findBorderSpans(db(), borders));
+    const facts = byBorder(await findBorderSpans(db, borders));
     expect(
       facts.some((s) => s.physical) &&
         facts.some((s) => s.scheduled) &&
         facts.some((s) => s.ntc) &&
         facts.some((s) => s.outages),
     ).toBe(true);
-    expect(byBorder(await readBorderSpans(db(), borders))).toEqual(facts);
-    expect(await readPriceSpans(db(), zones)).toEqual(await findPriceSpans(db(), zones));
+    expect(byBorder(await readBorderSpans(db, borders))).toEqual(facts);
+    expect(await readPriceSpans(db, zones)).toEqual(await findPriceSpans(db, zones));
   });
 });

@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/entsoe/', import.meta.url));
 export const TOKEN = '0f3c2a9e-1111-4d2b-9c3e-5a6b7c8d9e0f';
@@ -151,23 +150,4 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         server.close(() => resolve());
       }),
   };
-}
-
-/**
- * The fake for the enclosing `describe` block: started before its tests, closed after them. The
- * returned object stands for it (use it inside a test or hook).
- */
-export function useFakeUpstream(): FakeUpstream {
-  let started: FakeUpstream | undefined;
-  beforeAll(async () => {
-    started = await startFakeUpstream();
-  });
-  afterAll(() => started?.close());
-  return new Proxy({} as FakeUpstream, {
-    get(_, prop) {
-      if (!started) throw new Error('the fake upstream is not started yet (use it inside a test or hook)');
-      const value: unknown = Reflect.get(started, prop);
-      return typeof value === 'function' ? value.bind(started) : value;
-    },
-  });
 }

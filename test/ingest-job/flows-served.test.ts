@@ -6,56 +6,59 @@
  * DK_2->SE_4: real A09 (A05 position 1 = 1264 MW, second day position 1 = 1301 MW, DK2 -> SE4) and
  * a synthetic A11 for the first day only. EE->FI: HANDMADE A09 with a 2-hour gap, no A11 at all.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { findFlowRows } from '../../src/repositories/flows/read-rows.js';
-import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
-import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { blockSetup, upstreamTest as it } from '../support/fixtures.js';
+import { type FakeUpstream, fixture } from './fake-upstream.js';
 import { a11, a44, EIC, fakeClient, ingest, key, rows } from './helpers.js';
 
 const DAY1 = '2023-12-20T23:00Z';
 
 describe.each(TEST_BACKENDS)('ingested flows served by /api/v1/flows on %s', (kind) => {
-  let t: TestDatabase;
+  let db!: Database;
   let fake: FakeUpstream;
   let app: App;
   const get = async (path: string) => (await (await app.yoga.fetch(new URL(path, 'http://test'), {})).json()) as any;
   const flows = (border: string, query: string) => get(`/api/v1/flows?border=${encodeURIComponent(border)}&${query}`);
 
-  beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    fake = await startFakeUpstream();
-    // DK_2 -> SE_4: physical 600 MW DK2 -> SE4 for 12 hours, then 300 MW SE4 -> DK2 for 12 hours; no A11 after.
-    fake.serve(key('A11', EIC.SE_4, EIC.DK_2), {
-      body: a11(EIC.DK_2, EIC.SE_4, DAY1, [...Array(12).fill(600), ...Array(12).fill(0)]),
-    });
-    fake.serve(key('A11', EIC.DK_2, EIC.SE_4), {
-      body: a11(EIC.SE_4, EIC.DK_2, DAY1, [...Array(12).fill(0), ...Array(12).fill(300)]),
-    });
-    fake.serve(key('A09', EIC.SE_4, EIC.DK_2), { body: fixture('A09_in-SE4_out-DK2_2023-12-21_24_PT60M.xml') });
-    fake.serve(key('A44', EIC.DK_2, EIC.DK_2), { body: a44(EIC.DK_2, DAY1, Array(96).fill(50)) });
-    fake.serve(key('A44', EIC.SE_4, EIC.SE_4), {
-      body: a44(EIC.SE_4, DAY1, [...Array(24).fill(80), ...Array(72).fill(20)]),
-    });
-    // EE -> FI: schedules only (the A11 requests get "No matching data"), EE 40 and FI 60 EUR/MWh.
-    fake.serve(key('A09', EIC.FI, EIC.EE), {
-      body: fixture('HANDMADE_A09_in-FI_out-EE_2024-03-24_PT60M_A05_gap_2h.xml'),
-    });
-    fake.serve(key('A44', EIC.EE, EIC.EE), { body: a44(EIC.EE, '2024-03-23T23:00Z', Array(24).fill(40)) });
-    fake.serve(key('A44', EIC.FI, EIC.FI), { body: a44(EIC.FI, '2024-03-23T23:00Z', Array(24).fill(60)) });
-    const { client } = fakeClient(fake);
-    const what = ['flows', 'schedules', 'prices'] as const;
-    const dk = await ingest(t.db, client, '2023-12-21', '2023-12-25', { what: [...what], borders: ['DK_2->SE_4'] });
-    const ee = await ingest(t.db, client, '2024-03-24', '2024-03-25', { what: [...what], borders: ['EE->FI'] });
-    expect([dk.failed, ee.failed]).toEqual([[], []]);
-    app = await createApp({ config: testConfig(), db: t.db, now: () => Date.parse('2024-06-01T00:00:00Z') });
-  });
-  afterAll(async () => {
+  it.override({ backend: kind, seed: 'empty' });
+  const block = blockSetup(async () => {
     await app?.close();
-    await fake?.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb, fileUpstream }) =>
+    block.run(async () => {
+      db = fileDb;
+      fake = fileUpstream;
+      // DK_2 -> SE_4: physical 600 MW DK2 -> SE4 for 12 hours, then 300 MW SE4 -> DK2 for 12 hours; no A11 after.
+      fake.serve(key('A11', EIC.SE_4, EIC.DK_2), {
+        body: a11(EIC.DK_2, EIC.SE_4, DAY1, [...Array(12).fill(600), ...Array(12).fill(0)]),
+      });
+      fake.serve(key('A11', EIC.DK_2, EIC.SE_4), {
+        body: a11(EIC.SE_4, EIC.DK_2, DAY1, [...Array(12).fill(0), ...Array(12).fill(300)]),
+      });
+      fake.serve(key('A09', EIC.SE_4, EIC.DK_2), { body: fixture('A09_in-SE4_out-DK2_2023-12-21_24_PT60M.xml') });
+      fake.serve(key('A44', EIC.DK_2, EIC.DK_2), { body: a44(EIC.DK_2, DAY1, Array(96).fill(50)) });
+      fake.serve(key('A44', EIC.SE_4, EIC.SE_4), {
+        body: a44(EIC.SE_4, DAY1, [...Array(24).fill(80), ...Array(72).fill(20)]),
+      });
+      // EE -> FI: schedules only (the A11 requests get "No matching data"), EE 40 and FI 60 EUR/MWh.
+      fake.serve(key('A09', EIC.FI, EIC.EE), {
+        body: fixture('HANDMADE_A09_in-FI_out-EE_2024-03-24_PT60M_A05_gap_2h.xml'),
+      });
+      fake.serve(key('A44', EIC.EE, EIC.EE), { body: a44(EIC.EE, '2024-03-23T23:00Z', Array(24).fill(40)) });
+      fake.serve(key('A44', EIC.FI, EIC.FI), { body: a44(EIC.FI, '2024-03-23T23:00Z', Array(24).fill(60)) });
+      const { client } = fakeClient(fake);
+      const what = ['flows', 'schedules', 'prices'] as const;
+      const dk = await ingest(db, client, '2023-12-21', '2023-12-25', { what: [...what], borders: ['DK_2->SE_4'] });
+      const ee = await ingest(db, client, '2024-03-24', '2024-03-25', { what: [...what], borders: ['EE->FI'] });
+      expect([dk.failed, ee.failed]).toEqual([[], []]);
+      app = await createApp({ config: testConfig(), db, now: () => Date.parse('2024-06-01T00:00:00Z') });
+    }),
+  );
 
   it('serves the measured physical flow, in its own direction, where the A11 has the hour', async () => {
     const body = await flows(
@@ -130,7 +133,7 @@ describe.each(TEST_BACKENDS)('ingested flows served by /api/v1/flows on %s', (ki
       ['2024-03-24T09:00:00Z', 500],
     ]);
     const stored = await rows<{ n: number }>(
-      t.db,
+      db,
       'SELECT count(*)::int AS n FROM border_hour WHERE scheduled_interpolated AND physical_ab_mw IS NULL AND physical_ba_mw IS NULL',
     );
     expect(stored[0]!.n).toBe(2);
@@ -143,10 +146,10 @@ describe.each(TEST_BACKENDS)('ingested flows served by /api/v1/flows on %s', (ki
       ['2024-03-24T00:00:00Z', 23, true],
     ]);
     const borders = await rows<{ id: number }>(
-      t.db,
+      db,
       `SELECT b.id FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id WHERE za.code = 'EE' AND zb.code = 'FI'`,
     );
-    const scheduled = await findFlowRows(t.db, {
+    const scheduled = await findFlowRows(db, {
       from: new Date('2024-03-24T07:00Z'),
       to: new Date('2024-03-24T11:00Z'),
       borderIds: borders.map((b) => b.id),

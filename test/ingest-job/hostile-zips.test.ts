@@ -3,10 +3,12 @@
  * XML, a damaged one. Each fails its window with the reason recorded, writes no outage, and leaves
  * the window to a later run, which stores the outage once the platform serves a sound zip.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { describe, expect } from 'vitest';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { upstreamTest as it } from '../support/fixtures.js';
 import { corruptedZip, realOutageZip, zipBomb, zipOfSpaces, zipWithoutXml } from '../ingest/hostile-zips.js';
-import { useFakeUpstream } from './fake-upstream.js';
+import type { FakeUpstream } from './fake-upstream.js';
 import { EIC, fakeClient, ingest, key, rows } from './helpers.js';
 
 const OUTAGES = key('A78', EIC.NL, EIC.BE);
@@ -32,15 +34,20 @@ const CASES: readonly { name: string; body: () => Uint8Array; error: string | Re
 ];
 
 describe.each(TEST_BACKENDS)('hostile outage zips on %s', (kind) => {
-  const db = useTestDatabase(kind, 'empty');
-  const fake = useFakeUpstream();
+  it.override({ backend: kind, seed: 'empty' });
+  let db!: Database;
+  let fake!: FakeUpstream;
+  it.beforeEach(({ fileDb, fileUpstream }) => {
+    db = fileDb;
+    fake = fileUpstream;
+  });
   const run = (client: ReturnType<typeof fakeClient>['client']) =>
-    ingest(db(), client, '2020-11-18', '2020-11-19', { what: ['outages'], borders: ['BE->NL'] });
+    ingest(db, client, '2020-11-18', '2020-11-19', { what: ['outages'], borders: ['BE->NL'] });
   const count = async (table: string) =>
-    (await rows<{ n: number }>(db(), `SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+    (await rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
 
-  beforeEach(async () => {
-    await db().execScript('DELETE FROM border_outage; DELETE FROM ingestion_window; DELETE FROM ingestion_run;');
+  it.beforeEach(async () => {
+    await db.execScript('DELETE FROM border_outage; DELETE FROM ingestion_window; DELETE FROM ingestion_run;');
   });
 
   it.each(CASES)(
@@ -59,12 +66,12 @@ describe.each(TEST_BACKENDS)('hostile outage zips on %s', (kind) => {
         },
       ]);
       const windows = await rows<{ status: string; error: string; rows: number }>(
-        db(),
+        db,
         `SELECT status::text AS status, error, rows FROM ingestion_window`,
       );
       expect(windows).toEqual([{ status: 'failed', error: first.failed[0]!.error, rows: 0 }]);
       const runs = await rows<{ status: string; error: string }>(
-        db(),
+        db,
         `SELECT status::text AS status, error FROM ingestion_run`,
       );
       expect(runs).toEqual([

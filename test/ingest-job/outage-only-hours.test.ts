@@ -5,41 +5,44 @@
  * schedule, NTC or price was published. Every hour becomes an `outage` row on both bases, served
  * by /api/v1/flows and counted by the daily summary (100 % outage on each day).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { createTestDatabase, TEST_BACKENDS, type TestDatabase } from '../support/db.js';
-import { type FakeUpstream, fixture, startFakeUpstream } from './fake-upstream.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { blockSetup, upstreamTest as it } from '../support/fixtures.js';
+import { type FakeUpstream, fixture } from './fake-upstream.js';
 import { EIC, fakeClient, ingest, iso, key, rows } from './helpers.js';
 
 const hoursFrom = (start: string, n: number) =>
   Array.from({ length: n }, (_, i) => new Date(Date.parse(start) + i * 3_600_000).toISOString());
 
 describe.each(TEST_BACKENDS)('outage-only hours on %s', (kind) => {
-  let t: TestDatabase;
+  let db!: Database;
   let fake: FakeUpstream;
   let app: App;
   const get = async (path: string) => (await (await app.yoga.fetch(new URL(path, 'http://test'), {})).json()) as any;
   const range = 'datetime_from=2020-11-18T00:00Z&datetime_to=2020-11-20T00:00Z';
 
-  beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    fake = await startFakeUpstream();
-    fake.serve(key('A78', EIC.NL, EIC.BE), { body: fixture('A78_OUTAGES_A78_202011180000-202011190000.zip') });
-    const { client } = fakeClient(fake);
-    const s = await ingest(t.db, client, '2020-11-18', '2020-11-20', { what: ['outages'], borders: ['BE->NL'] });
-    expect(s).toMatchObject({ failed: [], fatal: null });
-    app = await createApp({ config: testConfig(), db: t.db, now: () => Date.parse('2021-01-01T00:00:00Z') });
-  });
-  afterAll(async () => {
+  it.override({ backend: kind, seed: 'empty' });
+  const block = blockSetup(async () => {
     await app?.close();
-    await fake?.close();
-    await t?.close();
   });
+  it.beforeEach(({ fileDb, fileUpstream }) =>
+    block.run(async () => {
+      db = fileDb;
+      fake = fileUpstream;
+      fake.serve(key('A78', EIC.NL, EIC.BE), { body: fixture('A78_OUTAGES_A78_202011180000-202011190000.zip') });
+      const { client } = fakeClient(fake);
+      const s = await ingest(db, client, '2020-11-18', '2020-11-20', { what: ['outages'], borders: ['BE->NL'] });
+      expect(s).toMatchObject({ failed: [], fatal: null });
+      app = await createApp({ config: testConfig(), db, now: () => Date.parse('2021-01-01T00:00:00Z') });
+    }),
+  );
 
   it('stores one row per hour of the two days, outage on both bases, with no facts', async () => {
     const stored = await rows<Record<string, unknown>>(
-      t.db,
+      db,
       `SELECT h.ts, h.flow_type::text AS flow_type, h.scheduled_flow_type::text AS scheduled_flow_type,
               h.export_from_a, h.net_flow_mw, h.physical_ab_mw, h.physical_ba_mw, h.scheduled_ab_mw,
               h.scheduled_ba_mw, h.ntc_ab_mw, h.ntc_ba_mw, h.flow_derived

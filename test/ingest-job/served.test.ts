@@ -3,28 +3,27 @@
  * serves exactly those values, labelled as ENTSO-E data. Values read by hand from
  * test/fixtures/entsoe/A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
-import { fixture, useFakeUpstream } from './fake-upstream.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import { blockSetup, upstreamTest as it } from '../support/fixtures.js';
+import { fixture } from './fake-upstream.js';
 import { EIC, fakeClient, ingest, key } from './helpers.js';
 
 describe.each(TEST_BACKENDS)('ingested ES prices served by /api/v1 on %s', (kind) => {
-  const db = useTestDatabase(kind, 'empty');
-  const fake = useFakeUpstream();
-  let app: App;
-  const get = async (path: string) => (await (await app.yoga.fetch(new URL(path, 'http://test'), {})).json()) as any;
-
-  beforeAll(async () => {
-    fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
-    const { client } = fakeClient(fake);
-    await ingest(db(), client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
-    app = await createApp({ config: testConfig(), db: db(), now: () => Date.parse('2025-10-03T00:00:00Z') });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  it.override({ backend: kind, seed: 'empty' });
+  const app = blockSetup<App>((app) => app?.close());
+  it.beforeEach(({ fileDb: db, fileUpstream: fake }) =>
+    app.run(async () => {
+      fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
+      const { client } = fakeClient(fake);
+      await ingest(db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
+      return createApp({ config: testConfig(), db, now: () => Date.parse('2025-10-03T00:00:00Z') });
+    }),
+  );
+  const get = async (path: string) =>
+    (await (await app.value.yoga.fetch(new URL(path, 'http://test'), {})).json()) as any;
 
   it('serves the upstream values at native resolution, hourly then 15-minute, as ENTSO-E data', async () => {
     const body = await get(

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { VACUUM_MIN_ROWS, tablesWritten, vacuumAfterRun } from '../../src/ingest/vacuum.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 describe('tables an ingestion run writes', () => {
   it('are the flow tables and coverage for border items, plus the price tables for prices, each once', () => {
@@ -30,13 +32,17 @@ describe('tables an ingestion run writes', () => {
 });
 
 describe.each(TEST_BACKENDS)('VACUUM (ANALYZE) after an ingestion run (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
 
   /** Vacuums and analyzes of border_hour and price_point so far (PostgreSQL's statistics views). */
   async function counts(): Promise<Record<string, number>> {
     if (kind !== 'postgres') return {};
-    await db().rawQuery('SELECT pg_stat_clear_snapshot()');
-    const rows = await db().rawQuery<{ relname: string; vacuums: number; analyzes: number }>(
+    await db.rawQuery('SELECT pg_stat_clear_snapshot()');
+    const rows = await db.rawQuery<{ relname: string; vacuums: number; analyzes: number }>(
       `SELECT relname, vacuum_count::int AS vacuums, analyze_count::int AS analyzes FROM pg_stat_user_tables
         WHERE schemaname = current_schema() AND relname IN ('border_hour', 'price_point')`,
     );
@@ -52,10 +58,10 @@ describe.each(TEST_BACKENDS)('VACUUM (ANALYZE) after an ingestion run (%s)', (ki
     const lines: string[] = [];
     const before = await counts();
     expect(
-      await vacuumAfterRun(db(), { rows: VACUUM_MIN_ROWS - 1, interrupted: false }, ['flows'], (l) => lines.push(l)),
+      await vacuumAfterRun(db, { rows: VACUUM_MIN_ROWS - 1, interrupted: false }, ['flows'], (l) => lines.push(l)),
     ).toBeNull();
     expect(
-      await vacuumAfterRun(db(), { rows: 10 * VACUUM_MIN_ROWS, interrupted: true }, ['flows'], (l) => lines.push(l)),
+      await vacuumAfterRun(db, { rows: 10 * VACUUM_MIN_ROWS, interrupted: true }, ['flows'], (l) => lines.push(l)),
     ).toBeNull();
     expect(lines).toEqual([]);
     expect(await counts()).toEqual(before);
@@ -64,7 +70,7 @@ describe.each(TEST_BACKENDS)('VACUUM (ANALYZE) after an ingestion run (%s)', (ki
   it('vacuums and analyzes the tables the run wrote, logged with its duration, from the threshold on', async () => {
     const lines: string[] = [];
     const before = await counts();
-    const seconds = await vacuumAfterRun(db(), { rows: VACUUM_MIN_ROWS, interrupted: false }, ['flows'], (l) =>
+    const seconds = await vacuumAfterRun(db, { rows: VACUUM_MIN_ROWS, interrupted: false }, ['flows'], (l) =>
       lines.push(l),
     );
     expect(seconds).toBeGreaterThanOrEqual(0);

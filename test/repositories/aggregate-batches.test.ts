@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Resolution } from '../../src/domain/resolution.js';
 import {
   ciCountBatches,
@@ -7,14 +7,20 @@ import {
   flowTypeCountBatches,
 } from '../../src/repositories/flows/aggregates.js';
 import { findScatter, type OrientedBorder, scatterBatches } from '../../src/repositories/flows/stats.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 /** Partial first and last days and weeks, across the end of summer time (2025-10-26). */
 const RANGE = { from: new Date('2025-09-23T05:00:00Z'), to: new Date('2025-11-04T07:00:00Z') };
 const NAMES: Record<string, string> = { DE_LU: 'Europe/Berlin', FI: 'Europe/Helsinki', PT: 'Europe/Lisbon' };
 
 describe.each(TEST_BACKENDS)('flow-type counts read in batches (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
 
   // 43 days (2025-09-23 to 2025-11-04) in 43 or 11 batches; 7 ISO weeks (from 2025-09-22) in 7 or 4.
   it.each([
@@ -26,10 +32,10 @@ describe.each(TEST_BACKENDS)('flow-type counts read in batches (%s)', (kind) => 
     'equal the counts read at once at %s, %i bucket(s) a batch',
     async (resolution, size, count) => {
       const f = { ...RANGE, borderIds: null, flowTypes: [] };
-      const whole = await findFlowTypeCounts(db(), f, resolution);
+      const whole = await findFlowTypeCounts(db, f, resolution);
       const batches: number[] = [];
       const rows = [];
-      for await (const batch of flowTypeCountBatches(db(), f, resolution, size)) {
+      for await (const batch of flowTypeCountBatches(db, f, resolution, size)) {
         batches.push(batch.length);
         rows.push(...batch);
       }
@@ -47,13 +53,13 @@ describe.each(TEST_BACKENDS)('flow-type counts read in batches (%s)', (kind) => 
   ] as [Resolution, number][])(
     'equal the counts read at once in local days or weeks at %s, %i bucket(s) a batch',
     async (resolution, size) => {
-      const b = await db().rawQuery<{ id: number; code: string }>(
+      const b = await db.rawQuery<{ id: number; code: string }>(
         `SELECT b.id, za.code FROM border b JOIN zone za ON za.id = b.zone_a_id WHERE za.code IN ('DE_LU', 'FI', 'PT') ORDER BY b.id`,
       );
       const tz = { borderIds: b.map((r) => r.id), names: b.map((r) => NAMES[r.code]!) };
       const f = { ...RANGE, borderIds: tz.borderIds, flowTypes: [] };
-      const whole = await findFlowTypeCounts(db(), f, resolution, tz);
-      const rows = await flowTypeCountBatches(db(), f, resolution, size, tz).all();
+      const whole = await findFlowTypeCounts(db, f, resolution, tz);
+      const rows = await flowTypeCountBatches(db, f, resolution, size, tz).all();
       expect(whole.length).toBeGreaterThan(b.length * 6);
       expect(rows).toEqual(whole);
     },
@@ -61,9 +67,13 @@ describe.each(TEST_BACKENDS)('flow-type counts read in batches (%s)', (kind) => 
 });
 
 describe.each(TEST_BACKENDS)('counter-intuitive counts read in batches (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
   const zones = async (codes: readonly string[]) =>
-    db().rawQuery<{ id: number; code: string }>(`SELECT id, code FROM zone WHERE code = ANY($1) ORDER BY id`, [codes]);
+    db.rawQuery<{ id: number; code: string }>(`SELECT id, code FROM zone WHERE code = ANY($1) ORDER BY id`, [codes]);
 
   // 43 days in 43, 11 or 2 batches; 7 ISO weeks in 7 or 4; hours in batches of whole UTC days.
   it.each([
@@ -76,10 +86,10 @@ describe.each(TEST_BACKENDS)('counter-intuitive counts read in batches (%s)', (k
   ] as [Resolution, number, number][])(
     'equal the counts read at once at %s, %i day(s) or week(s) a batch',
     async (resolution, size, count) => {
-      const whole = await findCiCounts(db(), RANGE, null, resolution);
+      const whole = await findCiCounts(db, RANGE, null, resolution);
       const batches: number[] = [];
       const rows = [];
-      for await (const batch of ciCountBatches(db(), RANGE, null, resolution, size)) {
+      for await (const batch of ciCountBatches(db, RANGE, null, resolution, size)) {
         batches.push(batch.length);
         rows.push(...batch);
       }
@@ -100,8 +110,8 @@ describe.each(TEST_BACKENDS)('counter-intuitive counts read in batches (%s)', (k
       const z = await zones(Object.keys(NAMES));
       const tz = { zoneIds: z.map((r) => r.id), names: z.map((r) => NAMES[r.code]!) };
       const ids = z.map((r) => r.id);
-      const whole = await findCiCounts(db(), RANGE, ids, resolution, tz);
-      const rows = await ciCountBatches(db(), RANGE, ids, resolution, size, tz).all();
+      const whole = await findCiCounts(db, RANGE, ids, resolution, tz);
+      const rows = await ciCountBatches(db, RANGE, ids, resolution, size, tz).all();
       // Helsinki's days start at 21:00 or 22:00 UTC, Lisbon's at 23:00 or 00:00: they straddle the cuts.
       expect(whole.filter((r) => r.day.getUTCHours() !== 0).length).toBeGreaterThan(0);
       expect(whole.length).toBeGreaterThan(ids.length * 6);
@@ -111,12 +121,16 @@ describe.each(TEST_BACKENDS)('counter-intuitive counts read in batches (%s)', (k
 });
 
 describe.each(TEST_BACKENDS)('scatter bins read in batches (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
   const bins = { flowBinMw: 250, priceBin: 5 };
 
   /** Every border in stored orientation, a few written B->A, one written twice, in no particular order. */
   async function written(): Promise<OrientedBorder[]> {
-    const b = await db().rawQuery<{ id: number; a: string; b: string }>(
+    const b = await db.rawQuery<{ id: number; a: string; b: string }>(
       `SELECT b.id, za.code AS a, zb.code AS b FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id ORDER BY b.id DESC`,
     );
     const borders = b.map((r, i) =>
@@ -135,10 +149,10 @@ describe.each(TEST_BACKENDS)('scatter bins read in batches (%s)', (kind) => {
   ] as [Resolution, number][])('equal the bins read at once at %s, %i border(s) a batch', async (resolution, size) => {
     const borders = await written();
     const f = { ...RANGE, borderIds: null, flowTypes: [] };
-    const whole = await findScatter(db(), f, borders, resolution, bins);
+    const whole = await findScatter(db, f, borders, resolution, bins);
     const batches: number[] = [];
     const rows = [];
-    for await (const batch of scatterBatches(db(), f, borders, resolution, bins, size)) {
+    for await (const batch of scatterBatches(db, f, borders, resolution, bins, size)) {
       batches.push(batch.length);
       rows.push(...batch);
     }
@@ -156,8 +170,8 @@ describe.each(TEST_BACKENDS)('scatter bins read in batches (%s)', (kind) => {
     const borders = [...once, { borderId: reversed.borderId, flip: !reversed.flip, name: `${b}->${a}` }];
     const tied = { flowBinMw: 25, priceBin: 0.5 };
     const f = { ...RANGE, borderIds: null, flowTypes: [] };
-    const rows = await findScatter(db(), f, borders, '1H', tied);
-    const oracle = await db().rawQuery<{
+    const rows = await findScatter(db, f, borders, '1H', tied);
+    const oracle = await db.rawQuery<{
       zoneFrom: string;
       zoneTo: string;
       netFlowMw: number;
@@ -190,13 +204,13 @@ describe.each(TEST_BACKENDS)('scatter bins read in batches (%s)', (kind) => {
     'equal the bins read at once in local days or weeks at %s, %i border(s) a batch',
     async (resolution, size) => {
       const borders = await written();
-      const zonesA = await db().rawQuery<{ id: number; code: string }>(
+      const zonesA = await db.rawQuery<{ id: number; code: string }>(
         `SELECT b.id, za.code FROM border b JOIN zone za ON za.id = b.zone_a_id ORDER BY b.id`,
       );
       const tz = { borderIds: zonesA.map((r) => r.id), names: zonesA.map((r) => NAMES[r.code] ?? 'Europe/Helsinki') };
       const f = { ...RANGE, borderIds: null, flowTypes: [] };
-      const whole = await findScatter(db(), f, borders, resolution, bins, tz);
-      const rows = await scatterBatches(db(), f, borders, resolution, bins, size, tz).all();
+      const whole = await findScatter(db, f, borders, resolution, bins, tz);
+      const rows = await scatterBatches(db, f, borders, resolution, bins, size, tz).all();
       expect(whole.length).toBeGreaterThan(borders.length);
       expect(rows).toEqual(whole);
     },

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { findBorderSpans } from '../../src/repositories/catalogue/coverage.js';
 import { read } from '../../src/db/executor.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 /** The statement findBorderSpans ran before its sources came from `bool_or` (array_agg DISTINCT per kind). */
@@ -43,24 +43,27 @@ const span = (r: Record<string, unknown>, kind: string, periodMinutes: number | 
     : null;
 
 describe.each(TEST_BACKENDS)('border coverage on %s', (backend) => {
-  let t: TestDatabase;
+  let db!: Database;
   let ids: number[];
-  beforeAll(async () => {
-    t = await createTestDatabase(backend, { seed: 'demo' });
-    ids = (await read<{ id: number }>(t.db, 'testBorderIds', Prisma.sql`SELECT id FROM border ORDER BY id`)).map((r) =>
-      Number(r.id),
-    );
-    const [a, b, c] = ids as [number, number, number];
-    await t.db.execScript(`
-      UPDATE border_hour SET physical_source = 'entsoe' WHERE border_id = ${a} AND ts < '2025-10-01';
-      UPDATE border_hour SET scheduled_source = NULL WHERE border_id = ${b};
-      UPDATE border_hour SET ntc_ab_mw = NULL, ntc_ba_mw = NULL WHERE border_id = ${c};`);
-  });
-  afterAll(() => t?.close());
+  it.override({ backend, seed: 'demo' });
+  const block = blockSetup();
+  it.beforeEach(({ fileDb }) =>
+    block.run(async () => {
+      db = fileDb;
+      ids = (await read<{ id: number }>(db, 'testBorderIds', Prisma.sql`SELECT id FROM border ORDER BY id`)).map((r) =>
+        Number(r.id),
+      );
+      const [a, b, c] = ids as [number, number, number];
+      await db.execScript(`
+          UPDATE border_hour SET physical_source = 'entsoe' WHERE border_id = ${a} AND ts < '2025-10-01';
+          UPDATE border_hour SET scheduled_source = NULL WHERE border_id = ${b};
+          UPDATE border_hour SET ntc_ab_mw = NULL, ntc_ba_mw = NULL WHERE border_id = ${c};`);
+    }),
+  );
 
   it('gives the spans and sources the previous statement gave, on the demo data with mixed, missing and absent sources', async () => {
-    const now = await findBorderSpans(t.db, ids);
-    const before = (await previousBorderSpans(t.db, ids)).map((r) => ({
+    const now = await findBorderSpans(db, ids);
+    const before = (await previousBorderSpans(db, ids)).map((r) => ({
       border: r.border,
       physical: span(r, 'physical', 60),
       scheduled: span(r, 'scheduled', 60),

@@ -2,12 +2,13 @@
  * Indexes dropped around a bulk load come back exactly as the migrations defined them, a key
  * broken by the loaded rows fails the rebuild, and a rolled-back load leaves the indexes in place.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { dropIndexes, restoreIndexes } from '../../src/repositories/ingest/deferred-indexes.js';
 import { appendPrices } from '../../src/repositories/ingest/load.js';
 import { inTransaction } from '../../src/db/executor.js';
-import { TEST_BACKENDS, type TestDatabase, createTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const INDEXES_SQL = `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('price_point', 'border_hour') ORDER BY indexname`;
 
@@ -19,12 +20,11 @@ async function zoneId(db: Database): Promise<number> {
 }
 
 describe.each(TEST_BACKENDS)('deferred index builds (%s)', (kind) => {
-  let t: TestDatabase | undefined;
-  afterAll(() => t?.close());
+  it.override({ backend: kind, seed: 'empty' });
 
-  it('rebuilds the primary keys and indexes of the tables as they were, and the rows load in between', async () => {
-    t = await createTestDatabase(kind, { seed: 'empty' });
-    const db = t.db;
+  it('rebuilds the primary keys and indexes of the tables as they were, and the rows load in between', async ({
+    fileDb: db,
+  }) => {
     const before = await indexes(db);
     expect(before.map((r) => r.indexname)).toEqual([
       'border_hour_border_id_signed_ab_mw_ts_idx',
@@ -57,8 +57,7 @@ describe.each(TEST_BACKENDS)('deferred index builds (%s)', (kind) => {
     await db.rawQuery('DELETE FROM price_point');
   });
 
-  it('fails the rebuild on a duplicate key and the rollback keeps the indexes and no row', async () => {
-    const db = t!.db;
+  it('fails the rebuild on a duplicate key and the rollback keeps the indexes and no row', async ({ fileDb: db }) => {
     const before = await indexes(db);
     const zone = await zoneId(db);
     const row = {

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { findDurationCurves, type OrientedBorder } from '../../src/repositories/flows/stats.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 /**
  * The duration curves as computed before the per-border index path: every series' signed flows
@@ -28,13 +30,17 @@ const REFERENCE = `
   ORDER BY c.series_type, c.series COLLATE "C", c.fraction`;
 
 describe.each(TEST_BACKENDS)('flow duration curves (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
   const range = { from: new Date('2025-09-29T05:00:00Z'), to: new Date('2025-11-03T17:00:00Z') };
   const points = 11;
   const fractions = Array.from({ length: points }, (_, i) => i / (points - 1));
 
   async function border(a: string, b: string): Promise<OrientedBorder> {
-    const [row] = await db().rawQuery<{ id: number; za: string; zb: string }>(
+    const [row] = await db.rawQuery<{ id: number; za: string; zb: string }>(
       `SELECT b.id, za.code AS za, zb.code AS zb FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id
        WHERE (za.code, zb.code) IN (($1, $2), ($2, $1))`,
       [a, b],
@@ -43,7 +49,7 @@ describe.each(TEST_BACKENDS)('flow duration curves (%s)', (kind) => {
   }
 
   async function reference(borders: readonly OrientedBorder[], zoneIds: readonly number[]) {
-    return db().rawQuery(REFERENCE, [
+    return db.rawQuery(REFERENCE, [
       borders.map((b) => b.borderId),
       borders.map((b) => b.flip),
       borders.map((b) => b.name),
@@ -59,27 +65,27 @@ describe.each(TEST_BACKENDS)('flow duration curves (%s)', (kind) => {
     const flipped = await border('FR', 'DE_LU');
     expect(straight.flip).not.toBe(flipped.flip);
     for (const borders of [[straight], [flipped], [straight, flipped]]) {
-      const curves = await findDurationCurves(db(), range, borders, [], points);
+      const curves = await findDurationCurves(db, range, borders, [], points);
       expect(curves).toHaveLength(points * borders.length);
       expect(curves).toEqual(await reference(borders, []));
     }
   });
 
   it('equals the grouped percentiles for every border and zone net positions together', async () => {
-    const all = await db().rawQuery<{ id: number; name: string }>(
+    const all = await db.rawQuery<{ id: number; name: string }>(
       `SELECT b.id, za.code || '->' || zb.code AS name FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id ORDER BY b.id`,
     );
     const borders = all.map((b) => ({ borderId: b.id, flip: false, name: b.name }));
-    const zones = (await db().rawQuery<{ id: number }>(`SELECT id FROM zone WHERE code IN ('DE_LU', 'PL')`)).map(
+    const zones = (await db.rawQuery<{ id: number }>(`SELECT id FROM zone WHERE code IN ('DE_LU', 'PL')`)).map(
       (z) => z.id,
     );
-    const curves = await findDurationCurves(db(), range, borders, zones, points);
+    const curves = await findDurationCurves(db, range, borders, zones, points);
     expect(curves.filter((c) => c.seriesType === 'zone_net')).toHaveLength(2 * points);
     expect(curves).toEqual(await reference(borders, zones));
   });
 
   it('equals the grouped percentiles for every border with every other one flipped, the borders dealt into parts', async () => {
-    const all = await db().rawQuery<{ id: number; za: string; zb: string }>(
+    const all = await db.rawQuery<{ id: number; za: string; zb: string }>(
       `SELECT b.id, za.code AS za, zb.code AS zb FROM border b JOIN zone za ON za.id = b.zone_a_id JOIN zone zb ON zb.id = b.zone_b_id ORDER BY b.id`,
     );
     const borders = all.map((b, i) =>
@@ -87,7 +93,7 @@ describe.each(TEST_BACKENDS)('flow duration curves (%s)', (kind) => {
         ? { borderId: b.id, flip: true, name: `${b.zb}->${b.za}` }
         : { borderId: b.id, flip: false, name: `${b.za}->${b.zb}` },
     );
-    const curves = await findDurationCurves(db(), range, borders, [], points);
+    const curves = await findDurationCurves(db, range, borders, [], points);
     expect(new Set(curves.map((c) => c.series)).size).toBeGreaterThan(12);
     expect(curves).toEqual(await reference(borders, []));
   });
@@ -95,22 +101,22 @@ describe.each(TEST_BACKENDS)('flow duration curves (%s)', (kind) => {
   it('reads signed flows that follow each stored and each rewritten classification', async () => {
     const mismatches = `SELECT count(*)::int AS n FROM border_hour
       WHERE signed_ab_mw IS DISTINCT FROM (CASE WHEN coalesce(export_from_a, true) THEN net_flow_mw ELSE -net_flow_mw END)`;
-    const [loaded] = await db().rawQuery<{ n: number }>(mismatches);
+    const [loaded] = await db.rawQuery<{ n: number }>(mismatches);
     expect(loaded!.n).toBe(0);
-    const [hour] = await db().rawQuery<{ border_id: number; ts: Date; signed: number }>(
+    const [hour] = await db.rawQuery<{ border_id: number; ts: Date; signed: number }>(
       `SELECT border_id, ts, signed_ab_mw AS signed FROM border_hour WHERE net_flow_mw > 0 AND export_from_a IS NOT NULL ORDER BY border_id, ts LIMIT 1`,
     );
-    const rewritten = await db().rawQuery<{ signed: number }>(
+    const rewritten = await db.rawQuery<{ signed: number }>(
       `UPDATE border_hour SET export_from_a = NOT export_from_a, net_flow_mw = net_flow_mw + 1
        WHERE border_id = $1 AND ts = $2 RETURNING signed_ab_mw AS signed`,
       [hour!.border_id, hour!.ts],
     );
     try {
       expect(rewritten[0]!.signed).toBe(-Math.sign(hour!.signed) * (Math.abs(hour!.signed) + 1));
-      const [after] = await db().rawQuery<{ n: number }>(mismatches);
+      const [after] = await db.rawQuery<{ n: number }>(mismatches);
       expect(after!.n).toBe(0);
     } finally {
-      await db().rawQuery(
+      await db.rawQuery(
         `UPDATE border_hour SET export_from_a = NOT export_from_a, net_flow_mw = net_flow_mw - 1 WHERE border_id = $1 AND ts = $2`,
         [hour!.border_id, hour!.ts],
       );
@@ -119,6 +125,6 @@ describe.each(TEST_BACKENDS)('flow duration curves (%s)', (kind) => {
 
   it('leaves out a border without flows in the range', async () => {
     const quiet = { from: new Date('2030-01-01T00:00:00Z'), to: new Date('2030-01-02T00:00:00Z') };
-    expect(await findDurationCurves(db(), quiet, [await border('ES', 'FR')], [], points)).toEqual([]);
+    expect(await findDurationCurves(db, quiet, [await border('ES', 'FR')], [], points)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import type { FlowRecord } from '../../src/domain/records.js';
 import type { Resolution } from '../../src/domain/resolution.js';
@@ -16,7 +16,8 @@ import { findFlowOffsetPage, summarizeFlows } from '../../src/repositories/flows
 import { refreshFlowRollups } from '../../src/repositories/flows/rollup.js';
 import type { FlowQuery } from '../../src/repositories/flows/row-query.js';
 import { findFlowRows } from '../../src/repositories/flows/read-rows.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 
 const FIRST_HOUR = '2023-12-14T00:00:00Z';
 const END_HOUR = '2026-02-11T00:00:00Z';
@@ -120,25 +121,34 @@ const offsetsOf = (total: number) =>
 const WHOLE = { from: new Date('2023-12-14T05:00:00Z'), to: new Date('2026-02-10T19:00:00Z') };
 
 describe.each(TEST_BACKENDS)('offset pages by the count rollups (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'empty');
-  let borders: number[] = [];
-
-  beforeAll(async () => {
-    borders = (await db().rawQuery<{ id: number }>('SELECT id FROM border ORDER BY id LIMIT 3')).map((r) => r.id);
-    await db().rawQuery(INSERT_HOURS, borders);
-    // As the loaders do: one window at a time, in time order.
-    for (let m = new Date('2023-12-01T00:00:00Z'); m < new Date(END_HOUR); ) {
-      const next = new Date(Date.UTC(m.getUTCFullYear(), m.getUTCMonth() + 1, 1));
-      await refreshFlowRollups(db(), { from: m, to: next });
-      m = next;
-    }
-  }, 120_000);
+  it.override({ backend: kind, seed: 'empty' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
+  /** Three borders' hours over two years and their rollups, stored once in the file's database. */
+  const borders = blockSetup<number[]>();
+  it.beforeEach(
+    ({ fileDb: db }) =>
+      borders.run(async () => {
+        const ids = (await db.rawQuery<{ id: number }>('SELECT id FROM border ORDER BY id LIMIT 3')).map((r) => r.id);
+        await db.rawQuery(INSERT_HOURS, ids);
+        // As the loaders do: one window at a time, in time order.
+        for (let m = new Date('2023-12-01T00:00:00Z'); m < new Date(END_HOUR); ) {
+          const next = new Date(Date.UTC(m.getUTCFullYear(), m.getUTCMonth() + 1, 1));
+          await refreshFlowRollups(db, { from: m, to: next });
+          m = next;
+        }
+        return ids;
+      }),
+    120_000,
+  );
 
   const filters = () => [
     { borderIds: null, flowTypes: [] },
-    { borderIds: [borders[0] as number, borders[2] as number], flowTypes: [] },
+    { borderIds: [borders.value[0] as number, borders.value[2] as number], flowTypes: [] },
     { borderIds: null, flowTypes: ['congestion', 'outage'] },
-    { borderIds: [borders[1] as number], flowTypes: ['counter_intuitive'] },
+    { borderIds: [borders.value[1] as number], flowTypes: ['counter_intuitive'] },
   ];
 
   /** Every offset page of `q` (limits 1,000 and 7) against the plain query's rows sliced by offset. */
@@ -169,7 +179,7 @@ describe.each(TEST_BACKENDS)('offset pages by the count rollups (%s)', (kind) =>
   it.each(CASES)(
     'at %s: every page and total equal the plain query sliced by offset',
     async (resolution, range) => {
-      for (const f of filters()) await expectPagesOfPlainRows(db(), { resolution, ...range, ...f });
+      for (const f of filters()) await expectPagesOfPlainRows(db, { resolution, ...range, ...f });
     },
     120_000,
   );
@@ -178,9 +188,9 @@ describe.each(TEST_BACKENDS)('offset pages by the count rollups (%s)', (kind) =>
     const statements: string[] = [];
     const record = <F extends (sql: string, params?: unknown[]) => Promise<unknown>>(run: F): F =>
       ((sql: string, params?: unknown[]) => (statements.push(sql), run(sql, params))) as F;
-    const rec = { ...db(), rawQuery: record(db().rawQuery), preparedQuery: record(db().preparedQuery) };
+    const rec = { ...db, rawQuery: record(db.rawQuery), preparedQuery: record(db.preparedQuery) };
     const q: FlowQuery = { resolution: '1D', ...WHOLE, borderIds: null, flowTypes: [] };
-    const all = await findFlowRows(db(), q);
+    const all = await findFlowRows(db, q);
     const page = await findFlowOffsetPage(rec, q, { offset: all.length - 50, limit: 50 });
     expect(wire(page.rows)).toEqual(wire(all.slice(-50)));
     expect(statements[0]).toMatch(/FROM border_period_count c\s+WHERE c\.span_months = 12/);
@@ -189,33 +199,33 @@ describe.each(TEST_BACKENDS)('offset pages by the count rollups (%s)', (kind) =>
 
   it('gives the scheduled basis and local buckets (no count rollup) the same pages as before', async () => {
     const range = { from: new Date('2025-09-20T05:00:00Z'), to: new Date('2025-12-02T07:00:00Z') };
-    const [a, b, c] = borders as [number, number, number];
+    const [a, b, c] = borders.value as [number, number, number];
     const timeZones = { borderIds: [a, b, c], names: ['Europe/Berlin', 'Europe/Lisbon', 'Europe/Helsinki'] };
-    await expectPagesOfPlainRows(db(), { resolution: '1D', basis: 'scheduled', ...range, ...filters()[1]! });
-    await expectPagesOfPlainRows(db(), { resolution: '1D', timeZones, ...range, borderIds: null, flowTypes: [] });
+    await expectPagesOfPlainRows(db, { resolution: '1D', basis: 'scheduled', ...range, ...filters()[1]! });
+    await expectPagesOfPlainRows(db, { resolution: '1D', timeZones, ...range, borderIds: null, flowTypes: [] });
   }, 120_000);
 
   it('keeps border_period_count equal to border_hour counted directly: loads, a reclassification, the backfill', async () => {
-    const direct = () => db().rawQuery(DIRECT_COUNTS);
-    const stored = () => db().rawQuery(STORED_COUNTS);
+    const direct = () => db.rawQuery(DIRECT_COUNTS);
+    const stored = () => db.rawQuery(STORED_COUNTS);
     const loaded = await stored();
     expect(loaded.length).toBeGreaterThan(3 * 26);
     expect(loaded).toEqual(await direct());
     const window = { from: new Date('2024-12-30T13:00:00Z'), to: new Date('2025-01-02T02:00:00Z') };
-    await db().rawQuery(
+    await db.rawQuery(
       `UPDATE border_hour SET flow_type = 'outage', flow_derived = true WHERE ts >= $1 AND ts < $2 AND border_id = $3`,
-      [window.from, window.to, borders[0]],
+      [window.from, window.to, borders.value[0]],
     );
-    await db().rawQuery('DELETE FROM border_hour WHERE ts >= $1 AND ts < $2 AND border_id = $3', [
+    await db.rawQuery('DELETE FROM border_hour WHERE ts >= $1 AND ts < $2 AND border_id = $3', [
       window.from,
       window.to,
-      borders[2],
+      borders.value[2],
     ]);
-    await refreshFlowRollups(db(), window);
+    await refreshFlowRollups(db, window);
     const after = await stored();
     expect(after).not.toEqual(loaded);
     expect(after).toEqual(await direct());
-    await db().execScript(`DELETE FROM border_period_count; ${BACKFILL}`);
+    await db.execScript(`DELETE FROM border_period_count; ${BACKFILL}`);
     expect(await stored()).toEqual(after);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { HOUR_MS } from '../../src/domain/calendar.js';
 import type { BorderRecord } from '../../src/domain/catalogue.js';
 import { DEFAULT_THRESHOLDS } from '../../src/domain/classification.js';
@@ -7,7 +7,9 @@ import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { refreshFlowRollups } from '../../src/repositories/flows/rollup.js';
 import type { BorderHourRow, PricePointRow } from '../../src/repositories/ingest/load.js';
 import { inTransaction } from '../../src/db/executor.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 /** Every flow rollup table as sorted text rows, sums rounded to 1e-6 (summation order may differ between plans). */
 const ROLLUPS_SQL = {
@@ -28,16 +30,20 @@ const hours = (from: string, n: number) =>
   Array.from({ length: n }, (_, i) => new Date(Date.parse(from) + i * HOUR_MS));
 
 describe.each(TEST_BACKENDS)('flow rollups refreshed for the loaded borders only (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
 
   async function rollups(): Promise<Record<string, unknown[]>> {
     const out: Record<string, unknown[]> = {};
-    for (const [table, sql] of Object.entries(ROLLUPS_SQL)) out[table] = await db().rawQuery(sql);
+    for (const [table, sql] of Object.entries(ROLLUPS_SQL)) out[table] = await db.rawQuery(sql);
     return out;
   }
 
   it('equal a full recomputation after flow windows of two borders of one zone and a price window', async () => {
-    const catalogue = await readCatalogue(db());
+    const catalogue = await readCatalogue(db);
     const ctx = { catalogue, thresholds: DEFAULT_THRESHOLDS };
     const before = await rollups();
     const assessed = new Set(before.border_daily!.map((r) => (r as { border_id: number }).border_id));
@@ -62,20 +68,20 @@ describe.each(TEST_BACKENDS)('flow rollups refreshed for the loaded borders only
       interpolated: false,
       source: 'entsoe',
     }));
-    await inTransaction(db(), (sql) =>
+    await inTransaction(db, (sql) =>
       loadBorderHourRows(sql, ctx, first.id, flows(first.id, '2025-09-27T13:00:00Z', 80), 'physical'),
     );
-    await inTransaction(db(), (sql) =>
+    await inTransaction(db, (sql) =>
       loadBorderHourRows(sql, ctx, second.id, flows(second.id, '2025-09-28T21:00:00Z', 50), 'physical'),
     );
-    await inTransaction(db(), (sql) => loadPriceRows(sql, ctx, zone, prices));
+    await inTransaction(db, (sql) => loadPriceRows(sql, ctx, zone, prices));
     const scoped = await rollups();
     for (const table of Object.keys(ROLLUPS_SQL)) expect(scoped[table]).not.toEqual(before[table]);
 
-    const [span] = await db().rawQuery<{ first: Date; last: Date }>(
+    const [span] = await db.rawQuery<{ first: Date; last: Date }>(
       'SELECT min(ts) AS first, max(ts) AS last FROM border_hour',
     );
-    await inTransaction(db(), (sql) =>
+    await inTransaction(db, (sql) =>
       refreshFlowRollups(sql, { from: span!.first, to: new Date(span!.last.getTime() + HOUR_MS) }),
     );
     const full = await rollups();

@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { HOUR_MS, MINUTE_MS } from '../../src/domain/calendar.js';
 import { deleteDemoData } from '../../src/repositories/ingest/demo-data.js';
 import { loadPrices, type PricePointRow } from '../../src/repositories/ingest/load.js';
 import { splitHours } from '../../src/repositories/prices/hourly.js';
 import { findPriceKpis } from '../../src/repositories/prices/zone-stats.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 interface HourRow {
   zone_id: number;
@@ -69,23 +71,27 @@ describe('splitHours', () => {
 });
 
 describe.each(TEST_BACKENDS)('price_hourly rollup (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
   const zoneId = async (code: string) =>
-    (await db().rawQuery<{ id: number }>('SELECT id FROM zone WHERE code = $1', [code]))[0]!.id;
+    (await db.rawQuery<{ id: number }>('SELECT id FROM zone WHERE code = $1', [code]))[0]!.id;
 
   it('holds, after the demo seed, every zone-hour of price_point with its mean, flags and peak', async () => {
-    const rollup = await db().rawQuery<HourRow>(ROLLUP_SQL);
+    const rollup = await db.rawQuery<HourRow>(ROLLUP_SQL);
     expect(rollup.length).toBe(30 * 46 * 24);
-    expect(rollup).toEqual(await db().rawQuery<HourRow>(DIRECT_SQL));
+    expect(rollup).toEqual(await db.rawQuery<HourRow>(DIRECT_SQL));
     expect(rollup.filter((r) => r.peak).length).toBeGreaterThan(30 * 30 * 12);
   });
 
   it('gives price KPIs equal to regrouping price_point, over a range cutting its first and last hour', async () => {
     const range = { from: new Date('2025-10-05T10:15:00Z'), to: new Date('2025-10-27T17:45:00Z') };
-    const ids = (await db().rawQuery<{ id: number }>('SELECT id FROM zone ORDER BY id')).map((r) => r.id);
-    const kpis = await findPriceKpis(db(), range, ids);
+    const ids = (await db.rawQuery<{ id: number }>('SELECT id FROM zone ORDER BY id')).map((r) => r.id);
+    const kpis = await findPriceKpis(db, range, ids);
     expect(kpis.length).toBe(30);
-    const reference = await db().rawQuery<Record<string, number | string>>(KPIS_FROM_POINTS, [
+    const reference = await db.rawQuery<Record<string, number | string>>(KPIS_FROM_POINTS, [
       range.from.toISOString(),
       range.to.toISOString(),
     ]);
@@ -109,7 +115,7 @@ describe.each(TEST_BACKENDS)('price_hourly rollup (%s)', (kind) => {
       interpolated: h === 3,
       source: 'entsoe',
     }));
-    await loadPrices(db(), hourly);
+    await loadPrices(db, hourly);
     const quarters: PricePointRow[] = Array.from({ length: 96 }, (_, q) => ({
       zoneId: fr,
       ts: new Date(day + HOUR_MS * 24 + q * 15 * MINUTE_MS),
@@ -118,8 +124,8 @@ describe.each(TEST_BACKENDS)('price_hourly rollup (%s)', (kind) => {
       interpolated: false,
       source: 'entsoe',
     }));
-    await loadPrices(db(), quarters);
-    const rows = await db().rawQuery<HourRow>(
+    await loadPrices(db, quarters);
+    const rows = await db.rawQuery<HourRow>(
       `${ROLLUP_SQL.replace('ORDER BY', `WHERE zone_id = ${fr} AND hour >= '2025-10-12' AND hour < '2025-10-14' ORDER BY`)}`,
     );
     expect(rows.map((r) => r.price)).toEqual([
@@ -127,12 +133,12 @@ describe.each(TEST_BACKENDS)('price_hourly rollup (%s)', (kind) => {
       ...Array.from({ length: 24 }, (_, h) => 100 + 4 * h + 1.5),
     ]);
     expect(rows.filter((r) => r.interpolated).map((r) => r.hour)).toEqual(['2025-10-12 03']);
-    expect(await db().rawQuery<HourRow>(ROLLUP_SQL)).toEqual(await db().rawQuery<HourRow>(DIRECT_SQL));
+    expect(await db.rawQuery<HourRow>(ROLLUP_SQL)).toEqual(await db.rawQuery<HourRow>(DIRECT_SQL));
   });
 
   it('loses the demo hours with the demo prices', async () => {
-    await deleteDemoData(db());
-    const left = await db().rawQuery<{ n: number; points: number }>(
+    await deleteDemoData(db);
+    const left = await db.rawQuery<{ n: number; points: number }>(
       "SELECT (SELECT count(*) FROM price_hourly)::int AS n, (SELECT count(DISTINCT (zone_id, date_trunc('hour', ts))) FROM price_point)::int AS points",
     );
     expect(left[0]!.n).toBe(left[0]!.points);

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { rollupSourcesStatement } from '../../src/repositories/sql/rollup-sources.js';
 import { read } from '../../src/db/executor.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 /** Zone (1-based rank by id), first and last day of January 2025, sources of those days. */
 const SPANS = [
@@ -16,17 +18,21 @@ const SPANS = [
 const day = (d: number) => `2025-01-${String(d).padStart(2, '0')}`;
 
 describe.each(TEST_BACKENDS)('distinct sources of a daily rollup (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'empty');
+  it.override({ backend: kind, seed: 'empty' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
 
   async function zoneIds(): Promise<number[]> {
-    const rows = await db().rawQuery<{ id: number }>('SELECT id FROM zone ORDER BY id LIMIT 3');
+    const rows = await db.rawQuery<{ id: number }>('SELECT id FROM zone ORDER BY id LIMIT 3');
     return rows.map((r) => r.id);
   }
 
   it('lists the sources of exactly the rows in the day range and key filter, as unnesting every row does', async () => {
     const ids = await zoneIds();
     for (const [rank, first, last, sources] of SPANS) {
-      await db().rawQuery(
+      await db.rawQuery(
         `INSERT INTO price_daily (zone_id, day, weighted_sum, minutes, interpolated, sources)
          SELECT $1, d::date, 60 * 50, 60, false, $2::"DataSource"[] FROM generate_series($3::date, $4::date, interval '1 day') d`,
         [ids[rank - 1], sources, day(first), day(last)],
@@ -40,11 +46,11 @@ describe.each(TEST_BACKENDS)('distinct sources of a daily rollup (%s)', (kind) =
           const keys = Prisma.sql`AND d.zone_id = ANY(${zones}::smallint[])`;
           const [fromDay, toDay] = [from, to].map((d) => (d === 0 ? '2024-12-31' : day(d))) as [string, string];
           const got = await read<{ source: string }>(
-            db(),
+            db,
             'testRollupSources',
             rollupSourcesStatement('price_daily', fromDay, toDay, keys),
           );
-          const expected = await db().rawQuery<{ source: string }>(
+          const expected = await db.rawQuery<{ source: string }>(
             `SELECT DISTINCT unnest(sources)::text AS source FROM price_daily
              WHERE zone_id = ANY($1::smallint[]) AND day >= $2::date AND day < $3::date ORDER BY 1`,
             [zones, fromDay, toDay],
@@ -61,9 +67,9 @@ describe.each(TEST_BACKENDS)('distinct sources of a daily rollup (%s)', (kind) =
   });
 
   it('finds no sources in an empty rollup', async () => {
-    await db().rawQuery('DELETE FROM price_daily');
+    await db.rawQuery('DELETE FROM price_daily');
     const rows = await read(
-      db(),
+      db,
       'testRollupSources',
       rollupSourcesStatement('price_daily', '2025-01-01', '2025-02-01', Prisma.empty),
     );

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { dayBucket, epochMs, utcBucket } from '../../src/repositories/sql/time.js';
 import { inTransaction, readWithSettings } from '../../src/db/executor.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 
 /** Instants every 7 minutes around both 2024 DST switches of Europe, a leap day and a year end. */
@@ -21,13 +22,17 @@ const INSTANTS = [
   .join(' UNION ALL ');
 
 describe.each(TEST_BACKENDS)('UTC buckets (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'empty');
+  it.override({ backend: kind, seed: 'empty' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
 
   it.each(['hour', 'day', 'week'] as const)(
     'puts every instant in the %s date_trunc gives in UTC, whatever the session time zone',
     async (unit) => {
       const bucket = utcBucket(unit, Prisma.sql`i.ts`).text;
-      const [row] = await inTransaction(db(), async (sql) => {
+      const [row] = await inTransaction(db, async (sql) => {
         await sql.query(`SET LOCAL TIME ZONE 'Europe/Berlin'`);
         return sql.query<{ n: number; differ: number }>(`
         SELECT count(*)::int AS n, count(*) FILTER (WHERE ${bucket} IS DISTINCT FROM date_trunc('${unit}', i.ts, 'UTC'))::int AS differ
@@ -43,7 +48,7 @@ describe.each(TEST_BACKENDS)('UTC buckets (%s)', (kind) => {
     ['1W', 'week'],
   ] as const)('puts every UTC date in the %s bucket date_trunc gives', async (resolution, unit) => {
     const bucket = dayBucket(resolution, Prisma.sql`d.day`).text;
-    const [row] = await db().rawQuery<{ n: number; differ: number }>(`
+    const [row] = await db.rawQuery<{ n: number; differ: number }>(`
       SELECT count(*)::int AS n, count(*) FILTER (WHERE ${bucket} IS DISTINCT FROM date_trunc('${unit}', d.day::timestamp))::int AS differ
       FROM (SELECT generate_series(date '1999-12-01', date '2031-01-31', interval '1 day')::date AS day) d`);
     expect(row?.n).toBeGreaterThan(11_000);
@@ -58,12 +63,12 @@ describe.each(TEST_BACKENDS)('UTC buckets (%s)', (kind) => {
       '2026-10-25T00:59:59.123Z',
       '2099-12-31T23:00:00.000Z',
     ];
-    const rows = await db().rawQuery<{ ms: number }>(
+    const rows = await db.rawQuery<{ ms: number }>(
       `SELECT ${epochMs(Prisma.sql`t.ts`).text} AS ms FROM unnest($1::timestamptz[]) WITH ORDINALITY AS t(ts, i) ORDER BY t.i`,
       [instants],
     );
     expect(rows.map((r) => r.ms)).toEqual(instants.map((t) => Date.parse(t)));
-    const [series] = await db().rawQuery<{ n: number; differ: number }>(`
+    const [series] = await db.rawQuery<{ n: number; differ: number }>(`
       SELECT count(*)::int AS n, count(*) FILTER (WHERE ${epochMs(Prisma.sql`s.ts`).text} <> (extract(epoch FROM s.ts) * 1000)::float8)::int AS differ
       FROM (SELECT generate_series(timestamptz '2024-03-30 00:00:00.001Z', timestamptz '2024-04-01 00:00Z', interval '61.007 seconds') AS ts) s`);
     expect(series?.n).toBeGreaterThan(2_800);

@@ -3,7 +3,7 @@
  * buckets and flow aggregates, snapshotted under __snapshots__/sql (files `tz-*`) beside a check of
  * their results on the demo data. The no-tz statements are in sql-snapshots.test.ts, unchanged.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import type { Resolution } from '../../src/domain/resolution.js';
 import { findCiCounts, findFlowTypeCounts } from '../../src/repositories/flows/aggregates.js';
@@ -12,7 +12,8 @@ import type { FlowRecord } from '../../src/domain/records.js';
 import { findFlowOffsetPage } from '../../src/repositories/flows/positions.js';
 import { findFlowRows } from '../../src/repositories/flows/read-rows.js';
 import { findPrices } from '../../src/repositories/prices/rows.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 function recording(db: Database): { db: Database; statements: string[] } {
   const statements: string[] = [];
@@ -36,18 +37,22 @@ const RANGE = { from: new Date('2025-10-20T00:00:00Z'), to: new Date('2025-11-03
 const NAMES: Record<string, string> = { DE_LU: 'Europe/Berlin', FI: 'Europe/Helsinki', PT: 'Europe/Lisbon' };
 
 describe.each(TEST_BACKENDS)('SQL of the local-time variants (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
   const zones = async () =>
-    db().rawQuery<{ id: number; code: string }>(
+    db.rawQuery<{ id: number; code: string }>(
       `SELECT id, code FROM zone WHERE code IN ('DE_LU', 'FI', 'PT') ORDER BY id`,
     );
   const borders = async () =>
-    db().rawQuery<{ id: number; code: string }>(
+    db.rawQuery<{ id: number; code: string }>(
       `SELECT b.id, za.code FROM border b JOIN zone za ON za.id = b.zone_a_id WHERE za.code IN ('DE_LU', 'FI') ORDER BY b.id`,
     );
 
   it.each(['1H', '1D', '1W'] as Resolution[])('prices at %s in local time: local buckets', async (resolution) => {
-    const { db: rec, statements } = recording(db());
+    const { db: rec, statements } = recording(db);
     const z = await zones();
     const timeZones = { zoneIds: z.map((r) => r.id), names: z.map((r) => NAMES[r.code]!) };
     const range =
@@ -68,7 +73,7 @@ describe.each(TEST_BACKENDS)('SQL of the local-time variants (%s)', (kind) => {
   it.each(['1D', '1W'] as Resolution[])(
     'flows at %s in local time: offset and keyset pages of the whole',
     async (resolution) => {
-      const { db: rec, statements } = recording(db());
+      const { db: rec, statements } = recording(db);
       const b = await borders();
       const timeZones = { borderIds: b.map((r) => r.id), names: b.map((r) => NAMES[r.code]!) };
       const q: FlowQuery = {
@@ -79,7 +84,7 @@ describe.each(TEST_BACKENDS)('SQL of the local-time variants (%s)', (kind) => {
         timeZones,
         ...RANGE,
       };
-      const all = await findFlowRows(db(), q);
+      const all = await findFlowRows(db, q);
       const page = await findFlowOffsetPage(rec, q, { offset: 7, limit: 20 });
       expect(keys(page.rows)).toEqual(keys(all.slice(7, 27)));
       const at = all[6]!;
@@ -97,7 +102,7 @@ describe.each(TEST_BACKENDS)('SQL of the local-time variants (%s)', (kind) => {
   );
 
   it.each(['1D', '1W'] as Resolution[])('flow aggregates at %s in local time', async (resolution) => {
-    const { db: rec, statements } = recording(db());
+    const { db: rec, statements } = recording(db);
     const [z, b] = [await zones(), await borders()];
     const ci = await findCiCounts(
       rec,

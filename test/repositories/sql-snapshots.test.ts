@@ -3,7 +3,7 @@
  * filters), snapshotted under __snapshots__/sql beside a check of its result on the demo data, so a
  * change to a shared fragment shows in review as the statements it changes.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import type { Resolution } from '../../src/domain/resolution.js';
 import { findCiCounts, findFlowTypeCounts } from '../../src/repositories/flows/aggregates.js';
@@ -16,7 +16,8 @@ import { WIRE_PRICE_DECIMALS, round } from '../../src/domain/rounding.js';
 import { countPrices, findPrices, findPriceSources } from '../../src/repositories/prices/rows.js';
 import type { PriceRecord } from '../../src/domain/records.js';
 import { findPriceKpis, findZoneExchange } from '../../src/repositories/prices/zone-stats.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 /** A database that records the text of every statement run through its query API. */
 function recording(db: Database): { db: Database; statements: string[] } {
@@ -50,12 +51,16 @@ const rangeOf = (r: Resolution) =>
 const iso = (d: Date) => d.toISOString();
 
 describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
   const ids = async (table: 'zone' | 'border', limit: number) =>
-    (await db().rawQuery<{ id: number }>(`SELECT id FROM ${table} ORDER BY id LIMIT ${limit}`)).map((r) => r.id);
+    (await db.rawQuery<{ id: number }>(`SELECT id FROM ${table} ORDER BY id LIMIT ${limit}`)).map((r) => r.id);
   const zoneIds = async () =>
     (
-      await db().rawQuery<{ id: number }>(`SELECT id FROM zone WHERE code IN ('DE_LU', 'FR', 'NL', 'PL') ORDER BY id`)
+      await db.rawQuery<{ id: number }>(`SELECT id FROM zone WHERE code IN ('DE_LU', 'FR', 'NL', 'PL') ORDER BY id`)
     ).map((r) => r.id);
   /** What identifies a flow row (its means differ in the last bits with the range they are summed over). */
   const keys = (rows: readonly FlowRecord[]) =>
@@ -63,9 +68,9 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
 
   describe.each(RESOLUTIONS)('prices at %s', (resolution) => {
     it.each(['unpaged', 'keyset'] as const)('%s: runs the snapshotted SQL and returns the rows', async (paging) => {
-      const { db: rec, statements } = recording(db());
+      const { db: rec, statements } = recording(db);
       const q = { zoneIds: (await zoneIds()).slice(0, 3), resolution, ...rangeOf(resolution) };
-      const all = await findPrices(db(), q);
+      const all = await findPrices(db, q);
       const start = all[2];
       const rows =
         paging === 'keyset' && start
@@ -84,10 +89,10 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
     });
 
     it('for every zone: runs the snapshotted SQL, scanning without a zone condition, and returns the rows of naming each zone', async () => {
-      const { db: rec, statements } = recording(db());
+      const { db: rec, statements } = recording(db);
       const named = { zoneIds: await ids('zone', 1_000), resolution, ...rangeOf(resolution) };
       const wire = (r: readonly PriceRecord[]) => r.map((p) => [iso(p.datetime), p.zone, p.price, p.interpolated]);
-      const expected = await findPrices(db(), named);
+      const expected = await findPrices(db, named);
       const rows = await findPrices(rec, { ...named, allZones: true });
       const total = await countPrices(rec, { ...named, allZones: true });
       expect(new Set(expected.map((r) => r.zone)).size).toBeGreaterThan(20);
@@ -111,11 +116,11 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
   it.each(variants)(
     'flows at %s on the %s basis, %s paging, %s borders: runs the snapshotted SQL',
     async (resolution, basis, paging, filter) => {
-      const { db: rec, statements } = recording(db());
+      const { db: rec, statements } = recording(db);
       const borderIds = filter === 'filtered' ? await ids('border', 4) : null;
       const flowTypes = filter === 'filtered' ? ['congestion', 'counter_intuitive'] : [];
       const q: FlowQuery = { resolution, basis, borderIds, flowTypes, ...rangeOf(resolution) };
-      const all = await findFlowRows(db(), q);
+      const all = await findFlowRows(db, q);
       let rows: typeof all;
       let total: number;
       if (paging === 'offset') {
@@ -150,7 +155,7 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
   );
 
   it.each(RESOLUTIONS)('flow aggregates at %s: run the snapshotted SQL', async (resolution) => {
-    const { db: rec, statements } = recording(db());
+    const { db: rec, statements } = recording(db);
     const range = rangeOf(resolution);
     const ci = await findCiCounts(rec, range, await zoneIds(), resolution);
     const types =
@@ -168,7 +173,7 @@ describe.each(TEST_BACKENDS)('SQL of the repositories (%s)', (kind) => {
   });
 
   it('zone statistics: run the snapshotted SQL', async () => {
-    const { db: rec, statements } = recording(db());
+    const { db: rec, statements } = recording(db);
     const range = rangeOf('1D');
     const zones = await zoneIds();
     const kpis = await findPriceKpis(rec, range, zones);

@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { isoWeekStart } from '../../src/domain/calendar.js';
 import { findFlowTypeCounts } from '../../src/repositories/flows/aggregates.js';
 import { refreshFlowRollups } from '../../src/repositories/flows/rollup.js';
 import { findFlowRows } from '../../src/repositories/flows/read-rows.js';
-import { TEST_BACKENDS, useTestDatabase } from '../support/db.js';
+import { TEST_BACKENDS } from '../support/db.js';
+import type { Database } from '../../src/db/client.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 interface WeekRow {
   border_id: number;
@@ -54,26 +56,30 @@ function expectSameWeeks(actual: WeekRow[], expected: WeekRow[]): void {
 }
 
 describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
-  const db = useTestDatabase(kind, 'demo');
+  it.override({ backend: kind, seed: 'demo' });
+  let db!: Database;
+  it.beforeEach(({ fileDb }) => {
+    db = fileDb;
+  });
 
   it('equals border_hour aggregated by ISO week after seeding', async () => {
-    const weekly = await db().rawQuery<WeekRow>(WEEKLY_SQL);
+    const weekly = await db.rawQuery<WeekRow>(WEEKLY_SQL);
     expect(weekly.length).toBeGreaterThan(59 * 7);
-    expectSameWeeks(weekly, await db().rawQuery<WeekRow>(DIRECT_SQL));
+    expectSameWeeks(weekly, await db.rawQuery<WeekRow>(DIRECT_SQL));
   });
 
   it('follows a reclassification and a deletion through refreshFlowRollups', async () => {
     const window = { from: new Date('2025-10-08T13:00:00Z'), to: new Date('2025-10-15T02:00:00Z') };
-    await db().rawQuery(
-      `UPDATE border_hour SET flow_type = 'outage' WHERE ts >= $1 AND ts < $2 AND border_id % 3 = 0`,
-      [window.from, window.to],
-    );
-    await db().rawQuery(`DELETE FROM border_hour WHERE ts >= $1 AND ts < $2 AND border_id % 5 = 0`, [
+    await db.rawQuery(`UPDATE border_hour SET flow_type = 'outage' WHERE ts >= $1 AND ts < $2 AND border_id % 3 = 0`, [
       window.from,
       window.to,
     ]);
-    await refreshFlowRollups(db(), window);
-    expectSameWeeks(await db().rawQuery<WeekRow>(WEEKLY_SQL), await db().rawQuery<WeekRow>(DIRECT_SQL));
+    await db.rawQuery(`DELETE FROM border_hour WHERE ts >= $1 AND ts < $2 AND border_id % 5 = 0`, [
+      window.from,
+      window.to,
+    ]);
+    await refreshFlowRollups(db, window);
+    expectSameWeeks(await db.rawQuery<WeekRow>(WEEKLY_SQL), await db.rawQuery<WeekRow>(DIRECT_SQL));
   });
 
   it('gives 1W answers equal to the 1D answers summed per week, over a range with partial weeks and days', async () => {
@@ -83,8 +89,8 @@ describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
       borderIds: null,
       flowTypes: [],
     };
-    const weekly = await findFlowTypeCounts(db(), f, '1W');
-    const daily = await findFlowTypeCounts(db(), f, '1D');
+    const weekly = await findFlowTypeCounts(db, f, '1W');
+    const daily = await findFlowTypeCounts(db, f, '1D');
     const monday = (d: Date) => new Date(isoWeekStart(d.getTime())).toISOString();
     const summed = new Map<string, number[]>();
     for (const r of daily) {
@@ -105,8 +111,8 @@ describe.each(TEST_BACKENDS)('border_weekly rollup (%s)', (kind) => {
         r.hours,
       ]);
     }
-    const hourly = await findFlowRows(db(), { ...f, resolution: '1H', to: new Date('2025-10-07T00:00:00Z') });
-    const weeklyFlows = await findFlowRows(db(), { ...f, resolution: '1W', to: new Date('2025-10-07T00:00:00Z') });
+    const hourly = await findFlowRows(db, { ...f, resolution: '1H', to: new Date('2025-10-07T00:00:00Z') });
+    const weeklyFlows = await findFlowRows(db, { ...f, resolution: '1W', to: new Date('2025-10-07T00:00:00Z') });
     expect(weeklyFlows.reduce((n, r) => n + r.hours, 0)).toBe(hourly.length);
   });
 });

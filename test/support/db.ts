@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
 import { startEngineThread } from '../../src/db/engine-thread.js';
@@ -135,22 +135,6 @@ export async function createTestDatabase(kind: TestBackend, opts: { seed: TestSe
   if (kind === 'wire') return createWire(opts.seed);
   const db = await openPglite('memory://', await dumpFor(opts.seed));
   return { db, close: () => db.close() };
-}
-
-/**
- * A {@link createTestDatabase} for the enclosing `describe` block: opened before its tests, closed
- * after them. Returns the accessor of the open database.
- */
-export function useTestDatabase(kind: TestBackend, seed: TestSeed): () => Database {
-  let t: TestDatabase | undefined;
-  beforeAll(async () => {
-    t = await createTestDatabase(kind, { seed });
-  });
-  afterAll(() => t?.close());
-  return () => {
-    if (!t) throw new Error('the test database is not open yet (use it inside a test or hook)');
-    return t.db;
-  };
 }
 
 /** Engines the database tests run on: the one list, test/support/env.ts. */

@@ -1,6 +1,8 @@
 /**
- * Vitest fixtures (`test.extend`) for the tests' databases and the fake ENTSO-E upstream, in place of
- * `createTestDatabase`/`startFakeUpstream` in hooks by hand. Two options pick what a test gets, set
+ * Vitest fixtures (`test.extend`) for the tests' databases and the fake ENTSO-E upstream: the one way a
+ * test opens a database (test/support/app.ts's `createTestApp` builds an app over one of its own;
+ * `createTestDatabase` by hand is left to the tests that need what the fixtures do not give, such as
+ * two databases at once or a pool of their own on PostgreSQL). Two options pick what a test gets, set
  * for a file or a `describe` block with `dbTest.override({ backend, seed })`:
  * - `backend`: the engine (default `pglite`); a `describe.each(TEST_BACKENDS)` block overrides it.
  * - `seed`: what the database holds besides schema and catalogue (default `empty`).
@@ -9,8 +11,9 @@
  * Per file (opened by the first test of the file that asks, shared by its later tests of the same
  * engine, closed after the file's last test): `fileDb`, `fileUpstream`. Each test file has its own
  * databases (its own PostgreSQL schema), as with one `createTestDatabase` per file and engine.
+ * What a block sets up once over them (rows, an app) goes in {@link blockSetup}, in place of `beforeAll`.
  */
-import { test } from 'vitest';
+import { afterAll, test } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { type FakeUpstream, startFakeUpstream } from '../ingest-job/fake-upstream.js';
 import { createTestDatabase, type TestBackend, type TestSeed } from './db.js';
@@ -82,3 +85,37 @@ export const upstreamTest = dbTest
     return opened.value;
   })
   .extend('fileUpstream', ({ upstreams, backend }) => upstreams.get(backend, openUpstream));
+
+/** What the tests of one `describe` block share: see {@link blockSetup}. */
+export interface BlockSetup<T> {
+  /** Runs `setup` for the block's first test, later tests get the same value (or the same failure). */
+  run(setup: () => Promise<T>): Promise<T>;
+  /** The value `setup` gave (inside a test or hook, after `run`). */
+  readonly value: T;
+}
+
+/**
+ * What the tests of one `describe` block share over the file's fixtures (rows written once, an app
+ * over `fileDb`), in place of a `beforeAll`, which sees no test-scoped fixtures. Call `run` from the
+ * block's `it.beforeEach(({ fileDb }) => setup.run(async () => ...))` (vitest opens the fixtures the
+ * hook destructures); `teardown` runs after the block's last test once `run` started, with the value
+ * (undefined if `setup` failed: close what it opened, as an `afterAll` would).
+ */
+export function blockSetup<T = void>(teardown?: (value: T | undefined) => unknown): BlockSetup<T> {
+  let pending: Promise<T> | undefined;
+  let ready: { value: T } | undefined;
+  afterAll(async () => {
+    if (pending && teardown) await teardown(ready?.value);
+  });
+  return {
+    async run(setup) {
+      pending ??= setup();
+      ready = { value: await pending };
+      return ready.value;
+    },
+    get value() {
+      if (!ready) throw new Error('the block setup has not run yet (use it inside a test or hook)');
+      return ready.value;
+    },
+  };
+}
