@@ -3,8 +3,13 @@
  * object per row. Pure.
  */
 
+/** Which rows hold a value: 1 a value, 0 null; absent, every row holds one. */
+interface Nullable {
+  readonly valid?: Uint8Array;
+}
+
 /** UTF-8 strings: row i is `bytes[offsets[i] .. offsets[i + 1])` (Arrow's utf8 layout). */
-export interface Utf8Column {
+export interface Utf8Column extends Nullable {
   readonly kind: 'utf8';
   readonly offsets: Int32Array;
   readonly bytes: Uint8Array;
@@ -13,11 +18,11 @@ export interface Utf8Column {
 /** One column of a {@link ColumnBatch}. */
 export type Column =
   /** Instants as UTC epoch milliseconds. */
-  | { readonly kind: 'timestamp'; readonly ms: Float64Array }
-  | { readonly kind: 'float'; readonly values: Float64Array }
-  | { readonly kind: 'int'; readonly values: Int32Array }
+  | ({ readonly kind: 'timestamp'; readonly ms: Float64Array } & Nullable)
+  | ({ readonly kind: 'float'; readonly values: Float64Array } & Nullable)
+  | ({ readonly kind: 'int'; readonly values: Int32Array } & Nullable)
   /** 1 for true, 0 for false. */
-  | { readonly kind: 'bool'; readonly values: Uint8Array }
+  | ({ readonly kind: 'bool'; readonly values: Uint8Array } & Nullable)
   | Utf8Column
   /** The same text in every row. */
   | { readonly kind: 'constant'; readonly value: string };

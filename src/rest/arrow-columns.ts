@@ -48,25 +48,34 @@ function repeated(value: string, length: number): { offsets: Int32Array; bytes: 
   return { offsets, bytes };
 }
 
+/** Arrow's validity bit map and null count of a column's `valid` bytes (none: no nulls). */
+function nullsOf(column: Column): { nullBitmap?: Uint8Array; nullCount: number } {
+  if (column.kind === 'constant' || !column.valid) return { nullCount: 0 };
+  let nulls = 0;
+  for (const v of column.valid) if (!v) nulls++;
+  return nulls ? { nullBitmap: bitsOf(column.valid), nullCount: nulls } : { nullCount: 0 };
+}
+
 /** The Arrow data of a column, typed as its schema field (a column of another kind is a programming error). */
 function dataOf(name: string, type: DataType, column: Column | undefined, length: number): Data {
   const wrong = () => new Error(`column ${name}: ${column?.kind ?? 'missing'} cannot be written as ${type}`);
   if (!column) throw wrong();
+  const nulls = nullsOf(column);
   if (DataType.isTimestamp(type)) {
     if (column.kind !== 'timestamp') throw wrong();
-    return makeData({ type: type as TimestampMillisecond, length, data: int64Of(column.ms) });
+    return makeData({ type: type as TimestampMillisecond, length, data: int64Of(column.ms), ...nulls });
   }
   if (DataType.isFloat(type)) {
     if (column.kind !== 'float') throw wrong();
-    return makeData({ type: type as Float64, length, data: column.values });
+    return makeData({ type: type as Float64, length, data: column.values, ...nulls });
   }
   if (DataType.isInt(type)) {
     if (column.kind !== 'int') throw wrong();
-    return makeData({ type: type as Int32, length, data: column.values });
+    return makeData({ type: type as Int32, length, data: column.values, ...nulls });
   }
   if (DataType.isBool(type)) {
     if (column.kind !== 'bool') throw wrong();
-    return makeData({ type: type as Bool, length, data: bitsOf(column.values) });
+    return makeData({ type: type as Bool, length, data: bitsOf(column.values), ...nulls });
   }
   if (DataType.isUtf8(type)) {
     if (column.kind === 'constant') {
@@ -74,12 +83,12 @@ function dataOf(name: string, type: DataType, column: Column | undefined, length
       return makeData({ type: type as Utf8, length, valueOffsets: offsets, data: bytes });
     }
     if (column.kind !== 'utf8') throw wrong();
-    return makeData({ type: type as Utf8, length, valueOffsets: column.offsets, data: column.bytes });
+    return makeData({ type: type as Utf8, length, valueOffsets: column.offsets, data: column.bytes, ...nulls });
   }
   throw wrong();
 }
 
-/** The record batch of a column batch under `schema` (fields matched by name; none nullable). */
+/** The record batch of a column batch under `schema` (fields matched by name; a column's `valid` bytes mark its nulls). */
 export function recordBatchOfColumns(schema: Schema, batch: ColumnBatch): RecordBatch {
   const children = schema.fields.map((f) => dataOf(f.name, f.type, batch.columns.get(f.name), batch.length));
   const data = makeData({ type: new Struct(schema.fields), length: batch.length, nullCount: 0, children });

@@ -168,7 +168,7 @@ function priceColumnBatch(c: PriceColumns): ColumnBatch {
 }
 
 /** Rows of the first column batch of an export (a day and a half of 30 zones' quarter hours): a first byte soon. */
-const FIRST_COLUMN_ROWS = 4_096;
+export const FIRST_COLUMN_ROWS = 4_096;
 
 /** Day-ahead prices (EUR/MWh) of an export: the rows of REST /prices over any range at any resolution. */
 export async function exportPrices(deps: ServiceDeps, input: PricesInput): Promise<ExportRows<PriceRecord>> {

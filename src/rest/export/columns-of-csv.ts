@@ -1,0 +1,160 @@
+/**
+ * Column batches (typed arrays) read from the CSV lines the database writes for an export
+ * (`COPY ... WITH CSV`), for the Arrow and Parquet writers: no object per row, so an export of
+ * millions of rows keeps its memory as the CSV one does.
+ */
+import { type Field, restFields, type RowContract } from '../../contract/fields.js';
+import type { Column, ColumnBatch } from '../../domain/columns.js';
+
+/** The column kind each field kind is read into (kinds absent here are not read from CSV). */
+const COLUMN_OF_KIND = {
+  datetime: 'timestamp',
+  float: 'float',
+  int: 'int',
+  year: 'int',
+  boolean: 'bool',
+  string: 'utf8',
+  zone: 'utf8',
+  enum: 'utf8',
+} as const;
+
+type ReadKind = (typeof COLUMN_OF_KIND)[keyof typeof COLUMN_OF_KIND];
+
+/** One column being filled: its cells read in turn, then the finished {@link Column}. */
+interface ColumnBuilder {
+  read(row: number, cell: string): void;
+  done(): Column;
+}
+
+function builderOf(kind: ReadKind, rows: number, nullable: boolean): ColumnBuilder {
+  const valid = nullable ? new Uint8Array(rows) : undefined;
+  const present = (row: number, cell: string) => {
+    if (cell !== '') {
+      if (valid) valid[row] = 1;
+      return true;
+    }
+    if (!valid) throw new Error('an empty CSV cell in a column that is never null');
+    return false;
+  };
+  const withValid = <C extends Column>(c: C): C => (valid ? { ...c, valid } : c);
+  switch (kind) {
+    case 'timestamp': {
+      const ms = new Float64Array(rows);
+      return { read: (r, c) => void (present(r, c) && (ms[r] = Date.parse(c))), done: () => withValid({ kind, ms }) };
+    }
+    case 'float': {
+      const values = new Float64Array(rows);
+      return {
+        read: (r, c) => void (present(r, c) && (values[r] = Number(c))),
+        done: () => withValid({ kind, values }),
+      };
+    }
+    case 'int': {
+      const values = new Int32Array(rows);
+      return {
+        read: (r, c) => void (present(r, c) && (values[r] = Number(c))),
+        done: () => withValid({ kind, values }),
+      };
+    }
+    case 'bool': {
+      const values = new Uint8Array(rows);
+      return {
+        read: (r, c) => void (present(r, c) && (values[r] = c === 'true' ? 1 : 0)),
+        done: () => withValid({ kind, values }),
+      };
+    }
+    case 'utf8': {
+      const texts: string[] = new Array<string>(rows).fill('');
+      return {
+        read: (r, c) => void (present(r, c) && (texts[r] = c)),
+        done: () => {
+          const offsets = new Int32Array(rows + 1);
+          for (let i = 0; i < rows; i++) offsets[i + 1] = offsets[i]! + Buffer.byteLength(texts[i]!);
+          return withValid({ kind, offsets, bytes: Buffer.from(texts.join(''), 'utf8') });
+        },
+      };
+    }
+  }
+}
+
+/** Where a CSV cell would not hold its value as written: a quoted cell (a quote, a comma or a line break inside). */
+const QUOTED = '"';
+
+/**
+ * The reader of whole CSV lines (CRLF, no header, the contract's REST fields in order, NULL an
+ * empty cell) into one column batch, with `extra` columns added (`time_zone`); undefined when a
+ * field's kind is not read from CSV (days, lists, nested rows). A quoted cell ends the export with
+ * an error (its body then has no footer), never a wrong value.
+ */
+export function columnsOfCsv<R>(
+  contract: RowContract<R>,
+  extra: ReadonlyMap<string, Column>,
+): ((text: string, rows: number) => ColumnBatch) | undefined {
+  const fields = restFields(contract) as (Field<R> & { rest: string })[];
+  const kinds = fields.map((f) => (COLUMN_OF_KIND as Partial<Record<string, ReadKind>>)[f.kind]);
+  if (kinds.some((k) => k === undefined)) return undefined;
+  return (text, rows) => {
+    const builders = fields.map((f, i) => builderOf(kinds[i] as ReadKind, rows, f.nullable ?? false));
+    let row = 0;
+    let from = 0;
+    for (let at = text.indexOf('\r\n'); at !== -1; at = text.indexOf('\r\n', from), row++) {
+      const cells = text.slice(from, at).split(',');
+      if (cells.length !== builders.length || row >= rows)
+        throw new Error('a CSV line that is not one row of the export');
+      for (let i = 0; i < cells.length; i++) {
+        const cell = cells[i] as string;
+        if (cell.includes(QUOTED)) throw new Error('a quoted CSV cell');
+        (builders[i] as ColumnBuilder).read(row, cell);
+      }
+      from = at + 2;
+    }
+    if (row !== rows || from !== text.length) throw new Error(`${row} CSV lines read of ${rows}`);
+    return {
+      length: rows,
+      columns: new Map<string, Column>([...fields.map((f, i) => [f.rest, builders[i]!.done()] as const), ...extra]),
+    };
+  };
+}
+
+/** LF bytes in a chunk: its lines (the database's CSV ends each with CRLF). */
+export function linesIn(chunk: Uint8Array): number {
+  let n = 0;
+  for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) n++;
+  return n;
+}
+
+/** The byte offset just past the `n`th LF of `bytes` (n >= 1; there are at least n). */
+function pastLine(bytes: Buffer, n: number): number {
+  let at = -1;
+  for (let i = 0; i < n; i++) at = bytes.indexOf(0x0a, at + 1);
+  return at + 1;
+}
+
+/**
+ * Column batches of the database's CSV lines, read by `read`: the first of `first` rows (a first
+ * byte soon), then `rows` each, the last what is left; chunks of whole lines are gathered and cut
+ * at line ends, so the batches (and a Parquet file's row groups) are the same whatever the chunks.
+ */
+export async function* csvColumnBatches(
+  lines: AsyncIterable<Uint8Array>,
+  read: (text: string, rows: number) => ColumnBatch,
+  first: number,
+  rows: number,
+): AsyncGenerator<ColumnBatch> {
+  let held: Uint8Array[] = [];
+  let count = 0;
+  let target = first;
+  for await (const chunk of lines) {
+    held.push(chunk);
+    count += linesIn(chunk);
+    while (count >= target) {
+      const bytes = Buffer.concat(held);
+      const cut = pastLine(bytes, target);
+      yield read(bytes.toString('utf8', 0, cut), target);
+      held = cut < bytes.length ? [bytes.subarray(cut)] : [];
+      count -= target;
+      target = rows;
+    }
+  }
+  if (count) yield read(Buffer.concat(held).toString('utf8'), count);
+}
