@@ -172,6 +172,9 @@ export async function runLargeExportBench(opts: LargeExportBenchOptions): Promis
       );
     }
     const aggregates = [
+      ['flows NDJSON', `${flowsUrl}&format=ndjson`, undefined],
+      ['flows Arrow', `${flowsUrl}&format=arrow`, undefined],
+      ['flows Parquet', `${flowsUrl}&format=parquet`, undefined],
       ['ci-share', `${origin}/api/v1/export/ci-share?resolution=1H&${range}`, undefined],
       ['flow-type-summary', `${origin}/api/v1/export/flow-type-summary?resolution=1H&${range}`, undefined],
       [

@@ -39,7 +39,7 @@ and compressed sizes, the embedded app against the PostgreSQL one in interleaved
                        (schemas <p><a>y and <p><b>y, default prefix bench_large_; 5 rounds; bench/large-compare.ts)
                        [--case <text>] only the cases whose name contains the text (e.g. price-kpis)
   --access [--keys <n>] [--redis-url <url>]   only the rate-limit load (default 20 keys)
-  --export --years <n> [--schema-prefix <p>] [--rounds <n>] [--case <text>]   issue 44 on <p><n>y: every border's hourly flows as CSV export against psql COPY of its SQL, an aborted export's statement, ci-share / flow-type summary / scatter at 1H over the span; the server is dist/src/main.js (npm run build:bench first; bench/export-large.ts; writes export-large.md)
+  --export --years <n> [--schema-prefix <p>] [--rounds <n>] [--case <text>]   issue 44 on <p><n>y: every border's hourly flows as CSV export against psql COPY of its SQL (and as NDJSON and Parquet, with the server's RSS growth), an aborted export's statement, ci-share / flow-type summary / scatter at 1H over the span; the server is dist/src/main.js (npm run build:bench first; bench/export-large.ts; writes export-large.md)
   --export [--rounds <n>]   only the export cases: a year of native prices of every zone as CSV and Parquet exports against psql COPY of the same SQL (bench/export.ts; bench_large when seeded, else the demo data in bench_export; writes export.md)
   --dashboard [--rounds <n>]   only the dashboard's first render in chromium: a cold and 3 warm loads per round over the demo data on PostgreSQL (npm run build first; bench/dashboard.ts; writes dashboard.md)
   --backends           only the embedded app against the PostgreSQL one, interleaved (writes backends.md)
