@@ -9,8 +9,9 @@
  *
  * Per test (opened for the test, closed after it): `db`, `upstream`.
  * Per file (opened by the first test of the file that asks, shared by its later tests of the same
- * engine, closed after the file's last test): `fileDb`, `fileUpstream`. Each test file has its own
- * databases (its own PostgreSQL schema), as with one `createTestDatabase` per file and engine.
+ * engine and seed, in every `describe` block of the file, closed after the file's last test): `fileDb`,
+ * `fileUpstream`. Each test file has its own databases (its own PostgreSQL schema); blocks that write
+ * what a sibling block reads take `db` (per test) or a seed of their own.
  * What a block sets up once over them (rows, an app) goes in {@link blockSetup}, in place of `beforeAll`.
  */
 import { afterAll, test } from 'vitest';

@@ -122,5 +122,9 @@ describe('columns read from the database CSV lines', () => {
     const read = columnsOfCsv(FLOW_ROW, UTC)!;
     expect(() => read(csvText([{ ...ROWS[0]!, bidding_zone_to: '"F,R"' }]), 1)).toThrow(/CSV/);
     expect(() => read(csvText([{ ...ROWS[0]!, hours: '' }]), 1)).toThrow(/never null/);
+    expect(() => read(csvText([{ ...ROWS[0]!, net_flow_mw: 'NaN' }]), 1)).toThrow(/no finite number/);
+    expect(() => read(csvText([{ ...ROWS[0]!, flow_interpolated: 't' }]), 1)).toThrow(/no boolean/);
+    const json = ndjsonOfCsv(FLOW_ROW)!;
+    expect(() => json(Buffer.from(csvText([{ ...ROWS[0]!, price_from: 'Infinity' }])))).toThrow(/no JSON number/);
   });
 });

@@ -74,9 +74,11 @@ describe('live updates shared by the tabs of a browser', () => {
     );
     tabs[0]!.stop();
     await until(() => expect(opened).toHaveLength(4));
-    await until(() => expect(indicators[1]!.dataset.live).toBe('on'));
+    await until(() => expect(indicators[1]!.textContent).toBe('Live updates on'));
+    expect(indicators[1]!.dataset.live).toBe('on');
     for (const tab of tabs.slice(1)) tab.stop();
     await settle();
+    expect(opened).toHaveLength(4);
   });
 
   it('says why when the server refuses a stream for the per-client limit', async () => {

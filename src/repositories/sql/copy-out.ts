@@ -58,7 +58,7 @@ export async function* copyEach(db: Database, name: string, statements: readonly
     if (finished) client.off('error', onError);
     if (!finished) await cancelRequest(client).catch(() => undefined);
     if (cancelling) await cancelling;
-    client.release(!finished);
+    client.release(!finished || cancelling !== undefined);
   }
 }
 

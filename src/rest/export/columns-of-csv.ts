@@ -26,6 +26,19 @@ interface ColumnBuilder {
   done(): Column;
 }
 
+/** `value` read from `cell`, unless the cell was no finite number (NaN and Infinity are refused, not written). */
+function numberOf(value: number, cell: string): number {
+  if (!Number.isFinite(value)) throw new Error(`a CSV cell that is no finite number: ${cell}`);
+  return value;
+}
+
+/** 1 for `true`, 0 for `false`; any other cell is refused. */
+function booleanOf(cell: string): number {
+  if (cell === 'true') return 1;
+  if (cell === 'false') return 0;
+  throw new Error(`a CSV cell that is no boolean: ${cell}`);
+}
+
 function builderOf(kind: ReadKind, rows: number, nullable: boolean): ColumnBuilder {
   const valid = nullable ? new Uint8Array(rows) : undefined;
   const present = (row: number, cell: string) => {
@@ -40,26 +53,29 @@ function builderOf(kind: ReadKind, rows: number, nullable: boolean): ColumnBuild
   switch (kind) {
     case 'timestamp': {
       const ms = new Float64Array(rows);
-      return { read: (r, c) => void (present(r, c) && (ms[r] = Date.parse(c))), done: () => withValid({ kind, ms }) };
+      return {
+        read: (r, c) => void (present(r, c) && (ms[r] = numberOf(Date.parse(c), c))),
+        done: () => withValid({ kind, ms }),
+      };
     }
     case 'float': {
       const values = new Float64Array(rows);
       return {
-        read: (r, c) => void (present(r, c) && (values[r] = Number(c))),
+        read: (r, c) => void (present(r, c) && (values[r] = numberOf(Number(c), c))),
         done: () => withValid({ kind, values }),
       };
     }
     case 'int': {
       const values = new Int32Array(rows);
       return {
-        read: (r, c) => void (present(r, c) && (values[r] = Number(c))),
+        read: (r, c) => void (present(r, c) && (values[r] = numberOf(Number(c), c))),
         done: () => withValid({ kind, values }),
       };
     }
     case 'bool': {
       const values = new Uint8Array(rows);
       return {
-        read: (r, c) => void (present(r, c) && (values[r] = c === 'true' ? 1 : 0)),
+        read: (r, c) => void (present(r, c) && (values[r] = booleanOf(c))),
         done: () => withValid({ kind, values }),
       };
     }
@@ -156,5 +172,7 @@ export async function* csvColumnBatches(
       target = rows;
     }
   }
-  if (count) yield read(Buffer.concat(held).toString('utf8'), count);
+  const rest = Buffer.concat(held);
+  if (rest.length && rest[rest.length - 1] !== 0x0a) throw new Error('CSV lines that end inside a line');
+  if (count) yield read(rest.toString('utf8'), count);
 }

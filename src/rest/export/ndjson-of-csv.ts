@@ -22,6 +22,9 @@ const JSON_OF_KIND: Partial<Readonly<Record<FieldKind, 'string' | 'bare'>>> = {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
 const NEEDS_ESCAPING = /["\\\u0000-\u001f]/;
 
+/** A JSON number or boolean as written (NaN and Infinity, which the database may write, are not JSON). */
+const JSON_BARE = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)$/;
+
 /**
  * The converter of a chunk of whole CSV lines (CRLF, no header, the contract's REST fields in
  * order, NULL an empty cell) into NDJSON lines (`{"field":value,...}` and LF), or undefined when a
@@ -41,8 +44,14 @@ export function ndjsonOfCsv<R>(contract: RowContract<R>): ((chunk: Uint8Array) =
     let out = '';
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i] as string;
-      if (NEEDS_ESCAPING.test(cell)) throw new Error('a CSV cell that JSON would escape');
-      out += keys[i] + (cell === '' ? 'null' : kinds[i] === 'string' ? `"${cell}"` : cell);
+      if (cell === '') out += `${keys[i]}null`;
+      else if (kinds[i] === 'string') {
+        if (NEEDS_ESCAPING.test(cell)) throw new Error('a CSV cell that JSON would escape');
+        out += `${keys[i]}"${cell}"`;
+      } else {
+        if (!JSON_BARE.test(cell)) throw new Error(`a CSV cell that is no JSON number or boolean: ${cell}`);
+        out += keys[i] + cell;
+      }
     }
     return `${out}}\n`;
   };
