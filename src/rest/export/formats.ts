@@ -12,7 +12,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** The `format` parameter of the exports. */
 export const exportFormatParam = z.enum(EXPORT_FORMATS).default('csv').meta({
   description:
-    'File format: `csv` (RFC 4180, header row, the JSON field names; default), `ndjson` (one JSON object a line), `arrow` (Arrow IPC stream: UTC millisecond timestamps, float64, int32, bool, utf8) or `parquet` (Snappy-compressed, one row group per batch, UTC timestamps). An error after the first byte ends a CSV body with a line starting `#error:`, an NDJSON body with a line `{"error":…}`; an Arrow or Parquet body is cut without its end marker or footer.',
+    'File format: `csv` (RFC 4180, header row, the JSON field names; default), `ndjson` (one JSON object a line), `arrow` (Arrow IPC stream: UTC millisecond timestamps, float64, int32, bool, utf8) or `parquet` (Snappy-compressed, row groups of 50,000 rows, UTC timestamps). An error after the first byte ends a CSV body with a line starting `#error:`, an NDJSON body with a line `{"error":…}`; an Arrow or Parquet body is cut without its end marker or footer.',
 });
 
 /** Media type of each export format. */
