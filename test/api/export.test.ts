@@ -58,6 +58,14 @@ async function typedRows(
   };
 }
 
+/** Flow export ranges per resolution, with partial first and last buckets: [resolution, from, to]. */
+const FLOW_RANGES: readonly [string, string, string][] = [
+  ['native', '2025-10-20T00:00Z', '2025-10-22T00:00Z'],
+  ['1H', '2025-10-20T06:30Z', '2025-10-24T12:30Z'],
+  ['1D', '2025-10-03T06:30Z', '2025-10-29T12:00Z'],
+  ['1W', '2025-08-13T06:30Z', '2025-10-29T00:00Z'],
+];
+
 /** Hours of the UTC bucket starting at `start` (1H, 1D or 1W long) inside [from, to). */
 function coveredHours(resolution: string, start: string, from: string, to: string): number {
   const hours = { '1H': 1, '1D': 24, '1W': 168 }[resolution] as number;
@@ -183,12 +191,7 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
     expect(rows.map(({ covered_hours: _c, ...r }) => r)).toEqual(twin);
   });
 
-  it.each([
-    ['native', '2025-10-20T00:00Z', '2025-10-22T00:00Z'],
-    ['1H', '2025-10-20T06:30Z', '2025-10-24T12:30Z'],
-    ['1D', '2025-10-03T06:30Z', '2025-10-29T12:00Z'],
-    ['1W', '2025-08-13T06:30Z', '2025-10-29T00:00Z'],
-  ])(
+  it.each(FLOW_RANGES)(
     'writes %s flows as CSV byte for byte as the /api/v1/flows CSV pages, with the covered hours counted by hand',
     async (resolution, from, to) => {
       const range = `resolution=${resolution}&datetime_from=${from}&datetime_to=${to}`;
@@ -218,12 +221,7 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
     },
   );
 
-  it.each([
-    ['native', '2025-10-20T00:00Z', '2025-10-22T00:00Z'],
-    ['1H', '2025-10-20T06:30Z', '2025-10-23T12:30Z'],
-    ['1D', '2025-10-03T06:30Z', '2025-10-29T12:00Z'],
-    ['1W', '2025-08-13T06:30Z', '2025-10-29T00:00Z'],
-  ])(
+  it.each(FLOW_RANGES)(
     'writes %s flows as NDJSON byte for byte as the /api/v1/flows JSON rows, with the covered hours counted by hand',
     async (resolution, from, to) => {
       const range = `resolution=${resolution}&datetime_from=${from}&datetime_to=${to}`;

@@ -3,22 +3,12 @@
  * (`COPY ... WITH CSV`), for the Arrow and Parquet writers: no object per row, so an export of
  * millions of rows keeps its memory as the CSV one does.
  */
-import { type Field, restFields, type RowContract } from '../../contract/fields.js';
+import type { RowContract } from '../../contract/fields.js';
 import type { Column, ColumnBatch } from '../../domain/columns.js';
+import { type CellKind, csvFieldsOf, eachCsvLine, linesIn } from './csv-lines.js';
 
-/** The column kind each field kind is read into (kinds absent here are not read from CSV). */
-const COLUMN_OF_KIND = {
-  datetime: 'timestamp',
-  float: 'float',
-  int: 'int',
-  year: 'int',
-  boolean: 'bool',
-  string: 'utf8',
-  zone: 'utf8',
-  enum: 'utf8',
-} as const;
-
-type ReadKind = (typeof COLUMN_OF_KIND)[keyof typeof COLUMN_OF_KIND];
+/** What a column is read from: every cell kind but dates (Arrow's dates are no column kind here). */
+type ReadKind = Exclude<CellKind, 'day'>;
 
 /** One column being filled: its cells read in turn, then the finished {@link Column}. */
 interface ColumnBuilder {
@@ -93,50 +83,33 @@ function builderOf(kind: ReadKind, rows: number, nullable: boolean): ColumnBuild
   }
 }
 
-/** Where a CSV cell would not hold its value as written: a quoted cell (a quote, a comma or a line break inside). */
-const QUOTED = '"';
-
 /**
- * The reader of whole CSV lines (CRLF, no header, the contract's REST fields in order, NULL an
- * empty cell) into one column batch, with `extra` columns added (`time_zone`); undefined when a
- * field's kind is not read from CSV (days, lists, nested rows). A quoted cell ends the export with
- * an error (its body then has no footer), never a wrong value.
+ * The reader of whole CSV lines into one column batch, with `extra` columns added (`time_zone`);
+ * undefined when a field is not read into a column (days, lists, nested rows). A quoted cell or a
+ * value a column cannot hold ends the export with an error (its body then has no footer), never a
+ * wrong value.
  */
 export function columnsOfCsv<R>(
   contract: RowContract<R>,
   extra: ReadonlyMap<string, Column>,
 ): ((text: string, rows: number) => ColumnBatch) | undefined {
-  const fields = restFields(contract) as (Field<R> & { rest: string })[];
-  const kinds = fields.map((f) => (COLUMN_OF_KIND as Partial<Record<string, ReadKind>>)[f.kind]);
-  if (kinds.some((k) => k === undefined)) return undefined;
+  const read = csvFieldsOf(contract);
+  if (!read || read.kinds.includes('day')) return undefined;
+  const { fields, kinds } = read;
   return (text, rows) => {
     const builders = fields.map((f, i) => builderOf(kinds[i] as ReadKind, rows, f.nullable ?? false));
     let row = 0;
-    let from = 0;
-    for (let at = text.indexOf('\r\n'); at !== -1; at = text.indexOf('\r\n', from), row++) {
-      const cells = text.slice(from, at).split(',');
-      if (cells.length !== builders.length || row >= rows)
-        throw new Error('a CSV line that is not one row of the export');
-      for (let i = 0; i < cells.length; i++) {
-        const cell = cells[i] as string;
-        if (cell.includes(QUOTED)) throw new Error('a quoted CSV cell');
-        (builders[i] as ColumnBuilder).read(row, cell);
-      }
-      from = at + 2;
-    }
-    if (row !== rows || from !== text.length) throw new Error(`${row} CSV lines read of ${rows}`);
+    const lines = eachCsvLine(text, builders.length, (cells) => {
+      if (row >= rows) throw new Error(`more CSV lines than the ${rows} of the batch`);
+      for (let i = 0; i < cells.length; i++) (builders[i] as ColumnBuilder).read(row, cells[i] as string);
+      row++;
+    });
+    if (lines !== rows) throw new Error(`${lines} CSV lines read of ${rows}`);
     return {
       length: rows,
       columns: new Map<string, Column>([...fields.map((f, i) => [f.rest, builders[i]!.done()] as const), ...extra]),
     };
   };
-}
-
-/** LF bytes in a chunk: its lines (the database's CSV ends each with CRLF). */
-export function linesIn(chunk: Uint8Array): number {
-  let n = 0;
-  for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) n++;
-  return n;
 }
 
 /** The byte offset just past the `n`th LF of `bytes` (n >= 1; there are at least n). */

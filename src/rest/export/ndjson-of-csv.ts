@@ -3,20 +3,8 @@
  * the same bytes as the NDJSON row writer gives for the same rows, without a row object per row
  * (an export of ten million rows then keeps its memory as the CSV one does).
  */
-import { type FieldKind, restFields, type RowContract } from '../../contract/fields.js';
-
-/** How the CSV text of each kind is a JSON value: a string, or the text itself (numbers, booleans). */
-const JSON_OF_KIND: Partial<Readonly<Record<FieldKind, 'string' | 'bare'>>> = {
-  string: 'string',
-  datetime: 'string',
-  day: 'string',
-  zone: 'string',
-  enum: 'string',
-  int: 'bare',
-  year: 'bare',
-  float: 'bare',
-  boolean: 'bare',
-};
+import type { RowContract } from '../../contract/fields.js';
+import { csvFieldsOf, eachCsvLine } from './csv-lines.js';
 
 /** What JSON would escape in a string (a quote, a backslash, a control character): never in the codes, instants and labels of the exported rows. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
@@ -34,36 +22,30 @@ const JSON_BARE = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false)$/
  * the CSV copy path writes (see repositories/flows/csv-copy.ts).
  */
 export function ndjsonOfCsv<R>(contract: RowContract<R>): ((chunk: Uint8Array) => string) | undefined {
-  const fields = restFields(contract);
-  const kinds = fields.map((f) => JSON_OF_KIND[f.kind]);
-  if (kinds.some((k) => k === undefined)) return undefined;
-  const keys = fields.map((f, i) => `${i === 0 ? '{' : ','}${JSON.stringify(f.rest)}:`);
-  const line = (text: string): string => {
-    const cells = text.split(',');
-    if (cells.length !== keys.length) throw new Error(`a CSV line of ${cells.length} cells for ${keys.length} fields`);
-    let out = '';
-    for (let i = 0; i < cells.length; i++) {
-      const cell = cells[i] as string;
-      if (cell === '') out += `${keys[i]}null`;
-      else if (kinds[i] === 'string') {
-        if (NEEDS_ESCAPING.test(cell)) throw new Error('a CSV cell that JSON would escape');
-        out += `${keys[i]}"${cell}"`;
-      } else {
-        if (!JSON_BARE.test(cell)) throw new Error(`a CSV cell that is no JSON number or boolean: ${cell}`);
-        out += keys[i] + cell;
-      }
-    }
-    return `${out}}\n`;
-  };
+  const read = csvFieldsOf(contract);
+  if (!read) return undefined;
+  const quoted = read.kinds.map((k) => k === 'timestamp' || k === 'day' || k === 'utf8');
+  const keys = read.fields.map((f, i) => `${i === 0 ? '{' : ','}${JSON.stringify(f.rest)}:`);
   return (chunk) => {
-    const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
     let out = '';
-    let from = 0;
-    for (let at = text.indexOf('\r\n'); at !== -1; at = text.indexOf('\r\n', from)) {
-      out += line(text.slice(from, at));
-      from = at + 2;
-    }
-    if (from !== text.length) throw new Error('a CSV chunk that does not end a line');
+    eachCsvLine(
+      Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8'),
+      keys.length,
+      (cells) => {
+        for (let i = 0; i < cells.length; i++) {
+          const cell = cells[i] as string;
+          if (cell === '') out += `${keys[i]}null`;
+          else if (quoted[i]) {
+            if (NEEDS_ESCAPING.test(cell)) throw new Error('a CSV cell that JSON would escape');
+            out += `${keys[i]}"${cell}"`;
+          } else {
+            if (!JSON_BARE.test(cell)) throw new Error(`a CSV cell that is no JSON number or boolean: ${cell}`);
+            out += keys[i] + cell;
+          }
+        }
+        out += '}\n';
+      },
+    );
     return out;
   };
 }

@@ -18,7 +18,8 @@ import { arrowColumnWriter } from '../arrow.js';
 import { type Chunks, writeRows } from '../chunks.js';
 import { csvColumns, csvHeader } from '../csv.js';
 import { metaHeaders } from '../meta-headers.js';
-import { columnsOfCsv, csvColumnBatches, linesIn } from './columns-of-csv.js';
+import { columnsOfCsv, csvColumnBatches } from './columns-of-csv.js';
+import { linesIn } from './csv-lines.js';
 import { ndjsonOfCsv } from './ndjson-of-csv.js';
 import { parseQuery, readQuery } from '../query.js';
 import { metaToWire } from '../schemas.js';
@@ -129,8 +130,8 @@ function exportBody(
 ): Chunks<string | Uint8Array> {
   const lines = exported.csvLines;
   if (format === 'csv' && lines) return copiedCsv(csvHeader(csvColumns(contract)), lines(), count);
-  const ndjson = format === 'ndjson' && lines ? ndjsonOfCsv(contract) : undefined;
-  if (ndjson && lines) return copiedNdjson(ndjson, lines(), count);
+  const ndjson = format === 'ndjson' && lines && ndjsonOfCsv(contract);
+  if (ndjson) return copiedNdjson(ndjson, lines(), count);
   const typed = typedContract(contract, exported.rowTimeZone);
   const columns =
     (format === 'arrow' || format === 'parquet') && (exported.columns ?? copiedColumns(contract, exported));
