@@ -76,6 +76,59 @@ describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance
   });
 });
 
+describe.each(TEST_BACKENDS)('pages weighed by the rows they ask for (%s)', (kind) => {
+  let t: TestApp;
+  let server: Server;
+  let base: string;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(kind, 'demo', {
+      INFLIGHT_PER_CLIENT: 5,
+      INFLIGHT_PER_INSTANCE: 100,
+      IDLE_WRITE_TIMEOUT_MS: 600_000,
+      TRUST_PROXY_HOPS: 1,
+    });
+    server = createServer(t.app.yoga);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    server?.closeAllConnections();
+    await new Promise((done) => server?.close(done));
+    await t?.close();
+  });
+
+  /** Asks for `path` as `address` and never reads; resolves with the status line's code once it came (or '' at close). */
+  function nonReader(path: string, address: string): Promise<string> {
+    const socket = connect(Number(new URL(base).port), '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\n\r\n`),
+    );
+    socket.on('error', () => undefined);
+    sockets.push(socket);
+    return new Promise((done) => {
+      socket.once('data', (chunk: Buffer) => {
+        socket.pause();
+        done(chunk.toString('latin1', 9, 12));
+      });
+      socket.once('close', () => done(''));
+    });
+  }
+
+  const status = async (path: string, address: string) => {
+    const res = await fetch(`${base}${path}`, { headers: { 'x-forwarded-for': address } });
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  it('counts a page of 20,000 rows as 5 requests from the moment it is accepted', async () => {
+    expect(await nonReader(BIG_PAGE, '192.0.2.30')).toBe('200');
+    // 5 slots held, this client's cap: even a small request waits; another client is served.
+    expect(await status('/api/v1/zones', '192.0.2.30')).toBe(429);
+    expect(await status('/api/v1/zones', '192.0.2.31')).toBe(200);
+  });
+});
+
 describe.each(TEST_BACKENDS)('responses whose client stops reading are ended (%s)', (kind) => {
   const IDLE_MS = 2_000;
   let t: TestApp;
@@ -132,7 +185,8 @@ describe.each(TEST_BACKENDS)('responses whose client stops reading are ended (%s
 
   it('ends the responses of a client that never reads and gives its slots back while it is still connected', async () => {
     const started = Date.now();
-    const readers = [0, 1, 2].map(() => client('192.0.2.20', 0));
+    // One page of 20,000 rows holds 5 slots, past this client's cap of 3.
+    const readers = [client('192.0.2.20', 0)];
     let left = false;
     for (const r of readers) void r.closed.then(() => (left = true));
     await sleep(500);
