@@ -8,33 +8,38 @@ import { TEST_BACKENDS } from '../support/env.js';
 const BIG_PAGE = '/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-11-03&resolution=1H&limit=20000';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance (%s)', (kind) => {
+/** The demo app of `kind` with `env`, served on a loopback port for the block; `sockets` are destroyed after it. */
+function servedApp(kind: (typeof TEST_BACKENDS)[number], env: Record<string, number>) {
+  const served = { base: '', port: 0, sockets: [] as Socket[] };
   let t: TestApp;
   let server: Server;
-  let base: string;
-  const sockets: Socket[] = [];
   beforeAll(async () => {
-    t = await createTestApp(kind, 'demo', {
-      INFLIGHT_PER_CLIENT: 3,
-      INFLIGHT_PER_INSTANCE: 5,
-      IDLE_WRITE_TIMEOUT_MS: 600_000,
-      TRUST_PROXY_HOPS: 1,
-    });
+    t = await createTestApp(kind, 'demo', { ...env, TRUST_PROXY_HOPS: 1 });
     server = createServer(t.app.yoga);
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    served.port = (server.address() as { port: number }).port;
+    served.base = `http://127.0.0.1:${served.port}`;
   });
   afterAll(async () => {
-    for (const s of sockets) s.destroy();
+    for (const s of served.sockets) s.destroy();
     server?.closeAllConnections();
     await new Promise((done) => server?.close(done));
     await t?.close();
   });
+  return served;
+}
+
+describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance (%s)', (kind) => {
+  const served = servedApp(kind, {
+    INFLIGHT_PER_CLIENT: 3,
+    INFLIGHT_PER_INSTANCE: 5,
+    IDLE_WRITE_TIMEOUT_MS: 600_000,
+  });
+  const sockets = served.sockets;
 
   /** Sends a request for the big page as `address` and never reads the answer. */
   function nonReader(address: string): void {
-    const port = Number(new URL(base).port);
-    const socket = connect(port, '127.0.0.1', () => {
+    const socket = connect(served.port, '127.0.0.1', () => {
       socket.write(`GET ${BIG_PAGE} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\n\r\n`);
       socket.pause();
     });
@@ -42,7 +47,8 @@ describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance
     sockets.push(socket);
   }
 
-  const get = (path: string, address: string) => fetch(`${base}${path}`, { headers: { 'x-forwarded-for': address } });
+  const get = (path: string, address: string) =>
+    fetch(`${served.base}${path}`, { headers: { 'x-forwarded-for': address } });
 
   it('refuses a client past its cap with 429 and the instance past its cap with 503, keeps /healthz fast, and frees the slots of clients that left', async () => {
     for (let i = 0; i < 3; i += 1) nonReader('192.0.2.1');
@@ -57,7 +63,7 @@ describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance
     expect(other.headers.get('retry-after')).toBe('1');
     await other.arrayBuffer();
     const started = performance.now();
-    const health = await fetch(`${base}/healthz`);
+    const health = await fetch(`${served.base}/healthz`);
     expect(health.status).toBe(200);
     expect(performance.now() - started).toBeLessThan(1_000);
     await health.arrayBuffer();
@@ -77,31 +83,16 @@ describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance
 });
 
 describe.each(TEST_BACKENDS)('pages weighed by the rows they ask for (%s)', (kind) => {
-  let t: TestApp;
-  let server: Server;
-  let base: string;
-  const sockets: Socket[] = [];
-  beforeAll(async () => {
-    t = await createTestApp(kind, 'demo', {
-      INFLIGHT_PER_CLIENT: 5,
-      INFLIGHT_PER_INSTANCE: 100,
-      IDLE_WRITE_TIMEOUT_MS: 600_000,
-      TRUST_PROXY_HOPS: 1,
-    });
-    server = createServer(t.app.yoga);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const served = servedApp(kind, {
+    INFLIGHT_PER_CLIENT: 5,
+    INFLIGHT_PER_INSTANCE: 100,
+    IDLE_WRITE_TIMEOUT_MS: 600_000,
   });
-  afterAll(async () => {
-    for (const s of sockets) s.destroy();
-    server?.closeAllConnections();
-    await new Promise((done) => server?.close(done));
-    await t?.close();
-  });
+  const sockets = served.sockets;
 
   /** Asks for `path` as `address` and never reads; resolves with the status line's code once it came (or '' at close). */
   function nonReader(path: string, address: string): Promise<string> {
-    const socket = connect(Number(new URL(base).port), '127.0.0.1', () =>
+    const socket = connect(served.port, '127.0.0.1', () =>
       socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\n\r\n`),
     );
     socket.on('error', () => undefined);
@@ -116,7 +107,7 @@ describe.each(TEST_BACKENDS)('pages weighed by the rows they ask for (%s)', (kin
   }
 
   const status = async (path: string, address: string) => {
-    const res = await fetch(`${base}${path}`, { headers: { 'x-forwarded-for': address } });
+    const res = await fetch(`${served.base}${path}`, { headers: { 'x-forwarded-for': address } });
     await res.arrayBuffer();
     return res.status;
   };
@@ -131,31 +122,16 @@ describe.each(TEST_BACKENDS)('pages weighed by the rows they ask for (%s)', (kin
 
 describe.each(TEST_BACKENDS)('responses whose client stops reading are ended (%s)', (kind) => {
   const IDLE_MS = 2_000;
-  let t: TestApp;
-  let server: Server;
-  let port: number;
-  const sockets: Socket[] = [];
-  beforeAll(async () => {
-    t = await createTestApp(kind, 'demo', {
-      INFLIGHT_PER_CLIENT: 3,
-      INFLIGHT_PER_INSTANCE: 50,
-      IDLE_WRITE_TIMEOUT_MS: IDLE_MS,
-      TRUST_PROXY_HOPS: 1,
-    });
-    server = createServer(t.app.yoga);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    port = (server.address() as { port: number }).port;
+  const served = servedApp(kind, {
+    INFLIGHT_PER_CLIENT: 3,
+    INFLIGHT_PER_INSTANCE: 50,
+    IDLE_WRITE_TIMEOUT_MS: IDLE_MS,
   });
-  afterAll(async () => {
-    for (const s of sockets) s.destroy();
-    server?.closeAllConnections();
-    await new Promise((done) => server?.close(done));
-    await t?.close();
-  });
+  const sockets = served.sockets;
 
   /** Requests the big page as `address`; `pauseMs` > 0 stops reading for `pauseMs` after every 16th chunk, 0 never reads. */
   function client(address: string, pauseMs: number): { closed: Promise<{ bytes: number; text: string }> } {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(served.port, '127.0.0.1');
     sockets.push(socket);
     let bytes = 0;
     let tail = '';
@@ -178,7 +154,7 @@ describe.each(TEST_BACKENDS)('responses whose client stops reading are ended (%s
   }
 
   const zonesStatus = async (address: string) => {
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/zones`, { headers: { 'x-forwarded-for': address } });
+    const res = await fetch(`${served.base}/api/v1/zones`, { headers: { 'x-forwarded-for': address } });
     await res.arrayBuffer();
     return res.status;
   };
