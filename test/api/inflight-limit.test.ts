@@ -29,6 +29,13 @@ function servedApp(kind: (typeof TEST_BACKENDS)[number], env: Record<string, num
   return served;
 }
 
+/** The status of `path` asked of `served` as `address`, its body read. */
+async function statusOf(served: { readonly base: string }, path: string, address: string): Promise<number> {
+  const res = await fetch(`${served.base}${path}`, { headers: { 'x-forwarded-for': address } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
 describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance (%s)', (kind) => {
   const served = servedApp(kind, {
     INFLIGHT_PER_CLIENT: 3,
@@ -106,17 +113,11 @@ describe.each(TEST_BACKENDS)('pages weighed by the rows they ask for (%s)', (kin
     });
   }
 
-  const status = async (path: string, address: string) => {
-    const res = await fetch(`${served.base}${path}`, { headers: { 'x-forwarded-for': address } });
-    await res.arrayBuffer();
-    return res.status;
-  };
-
   it('counts a page of 20,000 rows as 5 requests from the moment it is accepted', async () => {
     expect(await nonReader(BIG_PAGE, '192.0.2.30')).toBe('200');
     // 5 slots held, this client's cap: even a small request waits; another client is served.
-    expect(await status('/api/v1/zones', '192.0.2.30')).toBe(429);
-    expect(await status('/api/v1/zones', '192.0.2.31')).toBe(200);
+    expect(await statusOf(served, '/api/v1/zones', '192.0.2.30')).toBe(429);
+    expect(await statusOf(served, '/api/v1/zones', '192.0.2.31')).toBe(200);
   });
 });
 
@@ -153,12 +154,6 @@ describe.each(TEST_BACKENDS)('responses whose client stops reading are ended (%s
     return { closed: new Promise((done) => socket.once('close', () => done({ bytes, text: tail }))) };
   }
 
-  const zonesStatus = async (address: string) => {
-    const res = await fetch(`${served.base}/api/v1/zones`, { headers: { 'x-forwarded-for': address } });
-    await res.arrayBuffer();
-    return res.status;
-  };
-
   it('ends the responses of a client that never reads and gives its slots back while it is still connected', async () => {
     const started = Date.now();
     // One page of 20,000 rows holds 5 slots, past this client's cap of 3.
@@ -166,11 +161,11 @@ describe.each(TEST_BACKENDS)('responses whose client stops reading are ended (%s
     let left = false;
     for (const r of readers) void r.closed.then(() => (left = true));
     await sleep(500);
-    expect(await zonesStatus('192.0.2.20')).toBe(429);
+    expect(await statusOf(served, '/api/v1/zones', '192.0.2.20')).toBe(429);
     let status = 429;
     while (status !== 200 && Date.now() - started < 30_000) {
       await sleep(250);
-      status = await zonesStatus('192.0.2.20');
+      status = await statusOf(served, '/api/v1/zones', '192.0.2.20');
     }
     expect(status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_MS);
