@@ -74,7 +74,9 @@ export function parquetOfColumns<R>(
  * A Parquet file of Arrow IPC streams (one per batch), written as they are read (parquet-wasm's
  * streaming writer, one row group per {@link EXPORT_BATCH_ROWS} rows, each written out when
  * full: the writer's default, about a million rows, would hold a year of prices until the end;
- * Snappy-compressed). The footer comes last, after the last batch: a body cut by an error has
+ * Snappy-compressed). Each batch's table is freed in WebAssembly memory once its record batches are
+ * handed over (the writer owns those): left to the garbage collector, the tables of a long export
+ * piled up there, and WebAssembly memory never shrinks. The footer comes last, after the last batch: a body cut by an error has
  * none, so no reader takes it for a whole file (parquet-wasm ends a source that fails as one that
  * ended, footer included: nothing it writes after a failed read is passed on).
  */
@@ -93,7 +95,9 @@ async function* parquetOfStreams(streams: AsyncGenerator<Uint8Array>): AsyncGene
       }
       pending = null;
       if (next.done) return controller.close();
-      for (const batch of Table.fromIPCStream(next.value).recordBatches()) controller.enqueue(batch);
+      const table = Table.fromIPCStream(next.value);
+      for (const batch of table.recordBatches()) controller.enqueue(batch);
+      table.free();
     },
     async cancel() {
       await streams.return(undefined);
