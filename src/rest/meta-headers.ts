@@ -1,8 +1,5 @@
-import type { z } from 'zod';
 import { META_HEADERS } from '../http/headers.js';
-import type { MetaSchema } from './schemas.js';
-
-type WireMeta = z.infer<typeof MetaSchema>;
+import type { WireMeta } from './schemas.js';
 
 /** Header-safe text: characters outside printable ASCII percent-encoded. */
 const headerText = (text: string): string => text.replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c));

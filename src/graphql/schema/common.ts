@@ -1,7 +1,7 @@
 import { APPLIED_RESOLUTION, PROVENANCE, REQUESTED_RESOLUTION } from '../../contract/enums.js';
-import { META } from '../../contract/meta.js';
+import type { Meta } from '../../services/meta.js';
+import { builder } from '../builder.js';
 import { enumType } from './args.js';
-import { metaObjectType } from './meta.js';
 
 /** Requested resolution as a GraphQL enum; values map to the REST spelling. */
 export const ResolutionEnum = enumType(REQUESTED_RESOLUTION);
@@ -12,5 +12,46 @@ export const AppliedResolutionEnum = enumType(APPLIED_RESOLUTION);
 /** How the values of a result came to be (REST meta.provenance). */
 export const ProvenanceEnum = enumType(PROVENANCE);
 
-/** Response meta (REST meta, docs/contract.md#envelope-and-meta), from its declaration. */
-export const MetaRef = metaObjectType(META);
+/**
+ * Response meta: the values of the REST meta (rest/schemas.ts `MetaSchema`, docs/contract.md#envelope-and-meta)
+ * under GraphQL names; REST's `pagination` is the connections' own page info here.
+ */
+export const MetaRef = builder.objectRef<Meta>('Meta').implement({
+  description: 'Provenance, resolved UTC range and applied resolution of a result.',
+  fields: (t) => ({
+    provenance: t.field({
+      type: ProvenanceEnum,
+      description: 'measured or derived (derived also for the generated demo data set: upstreamSources demo).',
+      resolve: (m) => m.provenance,
+    }),
+    upstreamSources: t.stringList({
+      nullable: true,
+      description: 'Where the data came from ("ENTSO-E Transparency Platform", or "demo").',
+      resolve: (m) => m.upstreamSources,
+    }),
+    resolvedFrom: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Start of the range used, UTC.',
+      resolve: (m) => m.range?.from ?? null,
+    }),
+    resolvedTo: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'End of the range used (exclusive), UTC.',
+      resolve: (m) => m.range?.to ?? null,
+    }),
+    resolution: t.field({
+      type: AppliedResolutionEnum,
+      nullable: true,
+      description: 'Applied resolution; null where the field takes none.',
+      resolve: (m) => m.resolution,
+    }),
+    timeZone: t.string({
+      nullable: true,
+      description:
+        'The time zone applied (REST meta.time_zone): the canonical IANA name, UTC or local; null without timeZone.',
+      resolve: (m) => m.timeZone ?? null,
+    }),
+  }),
+});
