@@ -1,8 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
 import type { Meta } from '../../services/meta.js';
 import { builder } from '../builder.js';
-import { enumType, graphqlArgs, withArgs } from './args.js';
-import { PRICE_BASIS } from '../../contract/enums.js';
+import { graphqlArgs, withArgs } from './args.js';
 import { MetaRef } from './common.js';
 import { rowObjectType } from '../rows/object-type.js';
 import type { RowTimeZone } from '../../contract/json.js';
@@ -33,9 +32,6 @@ function resultType<R>(name: string, description: string, row: ObjectRef<any, R>
     }),
   });
 }
-
-/** What the price KPIs are statistics of: hourly means (default) or the published periods. */
-export const PriceBasisEnum = enumType(PRICE_BASIS);
 
 /** An operation whose GraphQL field returns `{ meta, rows }` (the others are connections and lists: prices.ts, flows.ts, zones.ts). */
 type RowsOperation = Operation & { readonly graphql: RowsField };

@@ -22,8 +22,13 @@ export type ArgBuilder = Parameters<Parameters<typeof builder.queryFields>[0]>[0
 
 const enumRefs = new Map<EnumDecl<string>, EnumRef<Types, string>>();
 
-/** The GraphQL enum type of a declared enum: its values by GraphQL name, each the REST spelling inside. */
+/**
+ * The GraphQL enum type of a declared enum, made on first use: its values by GraphQL name, each
+ * the REST spelling inside.
+ */
 export function enumType<V extends string>(e: EnumDecl<V>): EnumRef<Types, V> {
+  const made = enumRefs.get(e);
+  if (made) return made as EnumRef<Types, V>;
   const values = Object.fromEntries(
     Object.entries<{ graphql: string; description: string }>(e.values).map(([value, d]) => [
       d.graphql,
@@ -35,13 +40,6 @@ export function enumType<V extends string>(e: EnumDecl<V>): EnumRef<Types, V> {
     values: values as Record<string, { value: V; description: string }>,
   }) as EnumRef<Types, V>;
   enumRefs.set(e, ref as EnumRef<Types, string>);
-  return ref;
-}
-
-/** The GraphQL enum type {@link enumType} made of a declared enum. */
-export function enumRefOf(e: EnumDecl<string>): EnumRef<Types, string> {
-  const ref = enumRefs.get(e);
-  if (!ref) throw new Error(`GraphQL enum ${e.graphql} is not defined`);
   return ref;
 }
 
@@ -75,9 +73,9 @@ function argOf(t: ArgBuilder, p: ParamDecl, note: string) {
     case 'float':
       return t.float({ required: true, defaultValue: p.default, description, validate: numberCheck(p) });
     case 'enum':
-      return t({ type: enumRefOf(p.values), defaultValue: p.default, description });
+      return t({ type: enumType(p.values), defaultValue: p.default, description });
     case 'enums':
-      return t({ type: [enumRefOf(p.values)], description });
+      return t({ type: [enumType(p.values)], description });
     case 'boolean':
       return t.boolean({ required: true, defaultValue: p.default, description });
   }

@@ -1,16 +1,7 @@
-import { APPLIED_RESOLUTION, PROVENANCE, REQUESTED_RESOLUTION } from '../../contract/enums.js';
+import { APPLIED_RESOLUTION, PROVENANCE } from '../../contract/enums.js';
 import type { Meta } from '../../services/meta.js';
 import { builder } from '../builder.js';
 import { enumType } from './args.js';
-
-/** Requested resolution as a GraphQL enum; values map to the REST spelling. */
-export const ResolutionEnum = enumType(REQUESTED_RESOLUTION);
-
-/** Applied resolution as reported in meta. */
-export const AppliedResolutionEnum = enumType(APPLIED_RESOLUTION);
-
-/** How the values of a result came to be (REST meta.provenance). */
-export const ProvenanceEnum = enumType(PROVENANCE);
 
 /**
  * Response meta: the values of the REST meta (rest/schemas.ts `MetaSchema`, docs/contract.md#envelope-and-meta)
@@ -20,7 +11,7 @@ export const MetaRef = builder.objectRef<Meta>('Meta').implement({
   description: 'Provenance, resolved UTC range and applied resolution of a result.',
   fields: (t) => ({
     provenance: t.field({
-      type: ProvenanceEnum,
+      type: enumType(PROVENANCE),
       description: 'measured or derived (derived also for the generated demo data set: upstreamSources demo).',
       resolve: (m) => m.provenance,
     }),
@@ -42,7 +33,7 @@ export const MetaRef = builder.objectRef<Meta>('Meta').implement({
       resolve: (m) => m.range?.to ?? null,
     }),
     resolution: t.field({
-      type: AppliedResolutionEnum,
+      type: enumType(APPLIED_RESOLUTION),
       nullable: true,
       description: 'Applied resolution; null where the field takes none.',
       resolve: (m) => m.resolution,

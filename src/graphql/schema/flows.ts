@@ -10,7 +10,7 @@ import {
 } from '../../services/flows.js';
 import { builder, type GraphQLContext } from '../builder.js';
 import { connectionArgs, enumType } from './args.js';
-import { enumValues, FLOW_BASIS, FLOW_TYPE } from '../../contract/enums.js';
+import { enumValues, FLOW_TYPE } from '../../contract/enums.js';
 import type { InputOf } from '../../contract/params.js';
 import { flows } from '../../operations/flows.js';
 import { inTimeZone } from '../rows/zoned.js';
@@ -19,13 +19,7 @@ import { assertForward, cursorCode, cursorInstant, keysetPage, type Page, type P
 import { type RowView, rowViewType } from '../rows/view-type.js';
 import { connectionOf } from './operation-fields.js';
 
-/** The four flow types (REST flow_type). */
-export const FlowTypeEnum = enumType(FLOW_TYPE);
-
-/** Which flow is classified: physical (default) or scheduled. */
-export const FlowBasisEnum = enumType(FLOW_BASIS);
-
-const FlowRow = rowViewType(flows.contract, { FlowType: FlowTypeEnum });
+const FlowRow = rowViewType(flows.contract, { FlowType: enumType(FLOW_TYPE) });
 
 /** The `flows` connection as declared (operations/flows.ts). */
 const FLOWS = connectionOf(flows);
