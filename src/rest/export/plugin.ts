@@ -142,8 +142,8 @@ function exportBody(
 
 /**
  * Rows of a column batch read from CSV lines: 3 years of every border's hourly flows grew a fresh
- * server's RSS by 106-108 MB as Parquet and 26-27 MB as Arrow at 10,000 (174-181 and 122 MB at
- * 50,000; 100-110 and 27 MB at 4,096).
+ * server's RSS by 26-27 MB as Arrow at 10,000 (122 MB at 50,000, 27 at 4,096); as Parquet 67-76 MB
+ * at 10,000 and 72 at 4,096 (bench/README.md).
  */
 const COPIED_COLUMN_ROWS = 10_000;
 
