@@ -6,6 +6,7 @@ import { describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
+import { ARG_LIMITS } from '../../src/limits.js';
 import { TEST_BACKENDS } from '../support/db.js';
 import { blockSetup, upstreamTest as it } from '../support/fixtures.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
@@ -90,6 +91,18 @@ describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
     });
     const body = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
     expect(body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('refuses more zones than every zone list argument takes (the declared ZONES bound) before any stream starts', async () => {
+    const res = await app.yoga.fetch(new URL('/graphql', 'http://test'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: PRICES, variables: { zones: Array(ARG_LIMITS.listEntries + 1).fill('ES') } }),
+    });
+    const text = await res.text();
+    expect(text).toContain('BAD_USER_INPUT');
+    expect(text).toContain('zones');
+    expect(text).not.toContain('"pricesPublished":{');
   });
 });
 

@@ -1,13 +1,15 @@
-import { type GraphQLArgument, GraphQLNonNull, type GraphQLSchema, graphql } from 'graphql';
+import { type GraphQLArgument, GraphQLNonNull, type GraphQLSchema, graphql, parse, subscribe } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { defineRow, fieldsOf } from '../../src/contract/fields.js';
-import { declOf, type ParamDecl, RANGE, TIME_ZONE, use, ZONES } from '../../src/contract/params.js';
+import { declOf, type ParamDecl, RANGE, TIME_ZONE, use, useOf, ZONES } from '../../src/contract/params.js';
 import { builder } from '../../src/graphql/builder.js';
 import { addOperationFields } from '../../src/graphql/schema/aggregates.js';
 import { schema } from '../../src/graphql/schema/index.js';
 import { listField } from '../../src/graphql/schema/operation-fields.js';
 import { toolName, toolsOf } from '../../src/mcp/tools.js';
 import { OPERATIONS } from '../../src/operations/index.js';
+import { defineSubscription, SUBSCRIPTIONS } from '../../src/operations/subscriptions.js';
+import { addSubscriptionFields } from '../../src/graphql/schema/events.js';
 import { defineOperation, type Operation } from '../../src/operations/operation.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { operationEndpoint } from '../../src/rest/endpoints/operations.js';
@@ -111,6 +113,33 @@ describe('declared operations', () => {
   });
 });
 
+describe('declared subscriptions', () => {
+  it.each(SUBSCRIPTIONS.map((op) => [op.field, op] as const))(
+    '%s is a GraphQL subscription taking exactly its declared parameters, described as the query fields describe them',
+    (_field, op) => {
+      const field = schema.getSubscriptionType()!.getFields()[op.field];
+      expect(field, `subscription ${op.field}`).toBeDefined();
+      expect(field!.description).toBe(op.description);
+      const declared = op.params.map((ref) => {
+        const { param, graphql } = useOf(ref);
+        return { name: param.graphql, description: param.graphqlDescription?.(graphql ?? '') ?? param.description };
+      });
+      expect(field!.args.map((a) => ({ name: a.name, description: a.description }))).toEqual(declared);
+    },
+  );
+
+  it('watch the same zone and border parameters as the prices and flows queries', () => {
+    const query = schema.getQueryType()!.getFields();
+    const subscription = schema.getSubscriptionType()!.getFields();
+    expect(String(subscription.pricesPublished!.args[0]!.type)).toBe(
+      String(query.prices!.args.find((a) => a.name === 'zones')!.type),
+    );
+    expect(String(subscription.flowsUpdated!.args[0]!.type)).toBe(
+      String(query.flows!.args.find((a) => a.name === 'borders')!.type),
+    );
+  });
+});
+
 describe('an operation declared once in a test', () => {
   interface EchoRow {
     readonly zone: string;
@@ -171,13 +200,34 @@ describe('an operation declared once in a test', () => {
     fields: (t) => ({ zone: t.exposeString('zone'), count: t.exposeInt('count') }),
   });
 
+  /** A stream of the same parameters (the kind of pricesPublished and flowsUpdated). */
+  const echoPublished = defineSubscription({
+    field: 'echoPublished',
+    description: 'Price events of the zones, repeated (test only).',
+    event: 'prices',
+    params: [use(ZONES, { graphql: 'Watched.' }), TIMES],
+    watch: (_deps, input) => (e) => e.zones.length < input.times,
+  });
+
   it('is on REST, OpenAPI, MCP and GraphQL with its names and bounds', async () => {
     const endpoint = operationEndpoint(echo);
     const listEndpoint = operationEndpoint(echoList);
     const doc = buildOpenApi([endpoint, listEndpoint]) as OpenApiDoc;
     addOperationFields([echo]);
     builder.queryFields((t) => ({ [echoList.graphql.field]: listField(t, echoList, EchoObject) }));
+    addSubscriptionFields([echoPublished]);
     const gql = builder.toSchema({ sortSchema: false });
+    const stream = gql.getSubscriptionType()!.getFields().echoPublished!;
+    expect(stream.args.map((a) => [a.name, String(a.type), a.defaultValue])).toEqual([
+      ['zones', '[String!]', undefined],
+      ['times', 'Int!', 3],
+    ]);
+    const refused = await subscribe({
+      schema: gql,
+      document: parse('subscription { echoPublished(times: 8) { zones } }'),
+      contextValue: {},
+    });
+    expect('errors' in refused && refused.errors?.[0]?.message).toMatch(/times/);
     expectOnEverySurface(echo, doc, gql, toolsOf([endpoint]));
     expectOnEverySurface(echoList, doc, gql, toolsOf([listEndpoint]));
     const answer = await graphql({

@@ -1,10 +1,9 @@
-import { z } from 'zod';
-import { BORDERS, namedOn, ZONES } from '../../contract/params.js';
 import type { DataEvent } from '../../domain/data-events.js';
 import type { HubItem } from '../../events/hub.js';
 import { AppError } from '../../errors.js';
-import { ARG_LIMITS } from '../../limits.js';
+import { SUBSCRIPTIONS, type SubscriptionOperation } from '../../operations/subscriptions.js';
 import { builder, type GraphQLContext } from '../builder.js';
+import { graphqlArgs, withArgs } from './args.js';
 
 const PricesPublished = builder.objectRef<DataEvent>('PricesPublished').implement({
   description: 'Day-ahead prices of zones were stored (one committed ingestion window).',
@@ -37,9 +36,6 @@ const FlowsUpdated = builder.objectRef<DataEvent>('FlowsUpdated').implement({
   }),
 });
 
-/** Zone codes or border keys to watch: the bounds of every code list argument (limits.ts). */
-const codes = z.array(z.string().min(1).max(ARG_LIMITS.codeChars)).max(ARG_LIMITS.listEntries);
-
 async function stream(ctx: GraphQLContext, keep: (e: DataEvent) => boolean): Promise<AsyncIterable<HubItem>> {
   if (!ctx.live) throw new Error('subscriptions: live events are not running');
   const release = await ctx.live.gate.admit(ctx);
@@ -60,45 +56,30 @@ function eventOf(item: HubItem): DataEvent {
   );
 }
 
+/** The type of each kind of data event. */
+const EVENT_TYPES = { prices: PricesPublished, flows: FlowsUpdated } as const;
+
 builder.subscriptionType({
   description:
     "Live data events (Server-Sent Events: send the operation with `Accept: text/event-stream`). Starting a subscription spends one token from the caller's rate-limit bucket and takes one of the caller's open-stream slots (SUBSCRIPTIONS_PER_CLIENT; beyond it: SUBSCRIPTION_LIMIT). Events are sent when an ingestion window commits, on every server instance.",
-  fields: (t) => ({
-    pricesPublished: t.field({
-      type: PricesPublished,
-      description: 'Emits when day-ahead prices of one of `zones` (all zones when omitted) are stored.',
-      args: {
-        zones: t.arg.stringList({
-          required: false,
-          description: 'Zone codes or EICs to watch; all when omitted.',
-          validate: codes,
-        }),
-      },
-      subscribe: (_root, args, ctx) =>
-        namedOn('graphql', [ZONES], () => {
-          const zones = args.zones ? new Set(ctx.deps.catalogue.resolveZones(args.zones)) : null;
-          return stream(ctx, (e) => e.kind === 'prices' && (!zones || e.zones.some((z) => zones.has(z))));
-        }),
-      resolve: eventOf,
-    }),
-    flowsUpdated: t.field({
-      type: FlowsUpdated,
-      description: 'Emits when data of one of `borders` (all borders when omitted) is stored and reclassified.',
-      args: {
-        borders: t.arg.stringList({
-          required: false,
-          description: 'Borders A->B (either orientation) to watch; all when omitted.',
-          validate: codes,
-        }),
-      },
-      subscribe: (_root, args, ctx) =>
-        namedOn('graphql', [BORDERS], () => {
-          const borders = args.borders
-            ? new Set(ctx.deps.catalogue.resolveBorders(args.borders).map((b) => b.key))
-            : null;
-          return stream(ctx, (e) => e.kind === 'flows' && (!borders || e.borders.some((b) => borders.has(b))));
-        }),
-      resolve: eventOf,
-    }),
-  }),
 });
+
+/** Adds the subscription field of each declared stream: its arguments from its parameters, its events kept by `watch`. */
+export function addSubscriptionFields(ops: readonly SubscriptionOperation<any>[]): void {
+  builder.subscriptionFields((t) =>
+    Object.fromEntries(
+      ops.map((op) => [
+        op.field,
+        t.field({
+          type: EVENT_TYPES[op.event],
+          description: op.description,
+          args: graphqlArgs(t.arg, op.params),
+          subscribe: (_root, args, ctx) => withArgs(op.params, args, (input) => stream(ctx, op.watch(ctx.deps, input))),
+          resolve: eventOf,
+        }),
+      ]),
+    ),
+  );
+}
+
+addSubscriptionFields(SUBSCRIPTIONS);
