@@ -121,4 +121,9 @@ describe('citations in the code', () => {
     );
     expect(dangling).toEqual([]);
   });
+
+  it('keep the README a quick start of at most 400 lines (details live in docs/)', () => {
+    const lines = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8').split('\n').length - 1;
+    expect(lines).toBeLessThanOrEqual(400);
+  });
 });
