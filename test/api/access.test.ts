@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createApiKey } from '../../src/security/api-keys.js';
 import { graphql } from '../gql/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const TwoRootFields = graphql(`
   query TwoRootFields { zones { code } borders { key } }
 `);
 
 describe('access control of the real app: one token bucket for REST and GraphQL', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty', { RATE_LIMIT_CAPACITY: 5, RATE_LIMIT_REFILL_PER_SECOND: 0.001 });
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 5, RATE_LIMIT_REFILL_PER_SECOND: 0.001 } });
 
   it('spends one token per REST request and one per GraphQL root field from the same bucket, then answers 429', async () => {
     const first = await t.get('/api/v1/prices?datetime_from=2025-10-01&datetime_to=2025-10-02');
@@ -43,11 +41,8 @@ describe('access control of the real app: one token bucket for REST and GraphQL'
 });
 
 describe('API keys on the real app', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty', { API_KEY_REQUIRED: true });
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it, { config: { API_KEY_REQUIRED: true } });
 
   it('rejects a missing or unknown key with 401 and accepts a created one, bucketed per key', async () => {
     expect((await t.get('/api/v1/prices')).status).toBe(401);
@@ -63,11 +58,8 @@ describe('API keys on the real app', () => {
 });
 
 describe('GraphQL operation limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it);
   const post = async (body: unknown) => {
     const res = await t.get('/graphql', {
       method: 'POST',
@@ -137,11 +129,8 @@ describe('GraphQL operation limits', () => {
 });
 
 describe('production switches on the real app', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty', { GRAPHIQL: false, GRAPHQL_INTROSPECTION: false });
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it, { config: { GRAPHIQL: false, GRAPHQL_INTROSPECTION: false } });
 
   it('serve no GraphiQL page and answer no introspection, while operations still run', async () => {
     const page = await t.get('/graphql', { headers: { accept: 'text/html' } });

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const SUMMARY = '/api/v1/flow-type-summary';
@@ -45,11 +46,8 @@ const capIssue = (resolution: string, tail: string) =>
   );
 
 describe.each(TEST_BACKENDS)('aggregate endpoint contract on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it);
 
   async function detail(path: string): Promise<Issue[]> {
     const res = await t.get(path);

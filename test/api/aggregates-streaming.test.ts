@@ -1,6 +1,7 @@
 import { tableFromIPC } from 'apache-arrow';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, vi } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 /** Batch sizes the services ask for are replaced by these (Infinity: one batch, the one-statement answer). */
@@ -46,11 +47,8 @@ vi.mock('../../src/repositories/flows/stats.js', async (original) => {
 const RANGE = 'datetime_from=2025-09-23T05:00:00Z&datetime_to=2025-11-04T07:00:00Z';
 
 describe.each(TEST_BACKENDS)('whole-span aggregates written as their batches are read (%s)', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind, 'demo', { RESPONSE_CACHE: false });
-  });
-  afterAll(async () => t?.close());
+  it.override({ backend: kind, seed: 'demo' });
+  const t = blockApp(it, { config: { RESPONSE_CACHE: false } });
 
   /** How many batch reads had started when the body's first chunk came, the body's bytes and all reads. */
   async function streamed(path: string, accept: string) {

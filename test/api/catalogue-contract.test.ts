@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sourceLabels } from '../../src/services/meta.js';
 import { graphql } from '../gql/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 interface Span {
@@ -68,11 +69,8 @@ const restSpan = (
   };
 
 describe.each(TEST_BACKENDS)('catalogue endpoints on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo', { LOG_LEVEL: 'error' });
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it, { config: { LOG_LEVEL: 'error' } });
 
   async function ok<R>(path: string): Promise<Body<R>> {
     const res = await t.get(path);

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DataType, type Field as ArrowField, tableFromIPC } from 'apache-arrow';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 /** RFC 4180 reader: records of fields; quoted fields may hold commas, doubled quotes, CR and LF. */
@@ -69,11 +70,8 @@ const QUERIES: Record<string, string> = {
 const queryOf = (path: string) => QUERIES[path] ?? 'datetime_from=2025-10-20&datetime_to=2025-10-22';
 
 describe.each(TEST_BACKENDS)('CSV and Arrow responses on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it);
 
   it.each(ENDPOINTS.map((e) => [e.path] as const))(
     '%s as CSV holds the JSON rows field by field',

@@ -1,25 +1,30 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { ConfigError, testConfig } from '../../src/config.js';
 import { useOperationPolicy } from '../../src/graphql/plugins/use-operation-policy.js';
 import { schema } from '../../src/graphql/schema/index.js';
 import { DASHBOARD_OPERATIONS_FILE } from '../../src/http/paths.js';
 import { API_CSP, DASHBOARD_CSP } from '../../src/http/security-headers.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { appOver, blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { type BuiltDashboard, buildTestDashboard } from '../support/dashboard.js';
 
 describe('the dashboard route with a built bundle', () => {
+  it.override({ backend: 'pglite', seed: 'empty' });
   let bundle: BuiltDashboard;
-  let t: TestApp;
   beforeAll(async () => {
     bundle = await buildTestDashboard();
-    t = await createTestApp('pglite', 'empty', {}, { dashboardDir: bundle.dir });
   });
-  afterAll(async () => {
-    await t?.close();
+  afterAll(() => {
     bundle?.remove();
+  });
+  // The bundle's folder is read when the app is built, after the bundle above.
+  const t = blockApp(it, {
+    get dashboardDir() {
+      return bundle.dir;
+    },
   });
 
   it('answers / with the page, revalidated on every load, under a CSP that allows only this origin and no inline code', async () => {
@@ -84,8 +89,8 @@ describe('the dashboard route with a built bundle', () => {
 });
 
 describe("the dashboard's persisted GraphQL documents", () => {
+  it.override({ backend: 'pglite', seed: 'empty' });
   let bundle: BuiltDashboard;
-  let t: TestApp;
   let manifest: Record<string, string>;
   const other = join(mkdtempSync(join(tmpdir(), 'manifest-')), 'clients.json');
   const post = async (body: unknown) => {
@@ -103,16 +108,16 @@ describe("the dashboard's persisted GraphQL documents", () => {
     bundle = await buildTestDashboard();
     manifest = JSON.parse(readFileSync(join(bundle.dir, DASHBOARD_OPERATIONS_FILE), 'utf8')) as Record<string, string>;
     writeFileSync(other, JSON.stringify({ 'sha256:other': '{ zones { code } }' }));
-    t = await createTestApp(
-      'pglite',
-      'empty',
-      { PERSISTED_OPERATIONS_FILE: other, PERSISTED_OPERATIONS_ONLY: true },
-      { dashboardDir: bundle.dir },
-    );
   });
-  afterAll(async () => {
-    await t?.close();
+  afterAll(() => {
     bundle?.remove();
+  });
+  // The bundle's folder is read when the app is built, after the bundle above.
+  const t = blockApp(it, {
+    config: { PERSISTED_OPERATIONS_FILE: other, PERSISTED_OPERATIONS_ONLY: true },
+    get dashboardDir() {
+      return bundle.dir;
+    },
   });
 
   it('ships the manifest beside the bundle, never served, and no query text in the script', async () => {
@@ -155,15 +160,20 @@ describe("the dashboard's persisted GraphQL documents", () => {
 });
 
 describe('the dashboard with API_KEY_REQUIRED=true', () => {
+  it.override({ backend: 'pglite', seed: 'empty' });
   let bundle: BuiltDashboard;
-  let t: TestApp;
   beforeAll(async () => {
     bundle = await buildTestDashboard();
-    t = await createTestApp('pglite', 'empty', { API_KEY_REQUIRED: true }, { dashboardDir: bundle.dir });
   });
-  afterAll(async () => {
-    await t?.close();
+  afterAll(() => {
     bundle?.remove();
+  });
+  // The bundle's folder is read when the app is built, after the bundle above.
+  const t = blockApp(it, {
+    config: { API_KEY_REQUIRED: true },
+    get dashboardDir() {
+      return bundle.dir;
+    },
   });
 
   it('serves the page, its assets and the icon without a key, and still answers the API 401 without one', async () => {
@@ -185,9 +195,11 @@ describe('the dashboard with API_KEY_REQUIRED=true', () => {
 });
 
 describe('the dashboard route without a build', () => {
-  it('answers / with 503 and a short page saying how to build the dashboard', async () => {
+  it.override({ backend: 'pglite', seed: 'empty' });
+
+  it('answers / with 503 and a short page saying how to build the dashboard', async ({ db }) => {
     const empty = mkdtempSync(join(tmpdir(), 'eumarket-no-dashboard-'));
-    const t = await createTestApp('pglite', 'empty', {}, { dashboardDir: join(empty, 'absent') });
+    const t = await appOver(db, { dashboardDir: join(empty, 'absent') });
     try {
       const res = await t.get('/');
       expect(res.status).toBe(503);

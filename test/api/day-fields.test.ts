@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 interface Body {
   meta: { resolution: string };
@@ -14,11 +15,8 @@ const instants = (start: string, count: number, stepMs: number) =>
   Array.from({ length: count }, (_, i) => Date.parse(start) + i * stepMs);
 
 describe('the day field of ci-share (a date-time) and of flow-type-summary (a date)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const t = blockApp(it);
 
   const get = async (path: string) => {
     const res = await t.get(path);

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
 import { TEST_BACKENDS } from '../support/env.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const FLOWS = '/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-10-21&limit=100';
 
 describe.each(TEST_BACKENDS)('cached REST answers are built from declared parameters only (%s)', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind, 'demo', { RESPONSE_CACHE: true });
-  });
-  afterAll(async () => t?.close());
+  it.override({ backend: kind, seed: 'demo' });
+  const t = blockApp(it, { config: { RESPONSE_CACHE: true } });
 
   it("never replays one requester's undeclared parameters in the Link of another's page", async () => {
     const first = await t.get(`${FLOWS}&utm_source=mail&callback=evil`);

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 interface Detail {
   detail: { loc: string[]; msg: string; type: string }[];
 }
 
 describe('a 422 lists every invalid parameter, in the order the endpoint declares them', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty');
-  });
-  afterAll(() => t.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it);
 
   async function locs(path: string, params: [string, string][]): Promise<string[]> {
     const res = await t.get(`${path}?${new URLSearchParams(params)}`);

@@ -1,11 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import { tableFromIPC } from 'apache-arrow';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { collectGarbage } from '../support/gc.js';
 import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { loadPrices, type PricePointRow } from '../../src/repositories/ingest/load.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp, type TestApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const HOUR = 3_600_000;
@@ -75,7 +76,8 @@ function coveredHours(resolution: string, start: string, from: string, to: strin
 }
 
 describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
-  let t: TestApp;
+  it.override({ backend, seed: 'demo' });
+  const t = blockApp(it);
   const text = async (path: string, init?: RequestInit) => {
     const res = await t.get(path, init);
     return { res, body: await res.text() };
@@ -92,11 +94,6 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
     }
     return rows;
   };
-
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-  }, 180_000);
-  afterAll(() => t?.close());
 
   it('writes five days of native prices of every zone as the /api/v1 answers of 2-day pieces, row for row', async () => {
     const { res, body } = await text(
@@ -487,25 +484,30 @@ describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
 });
 
 describe.each(TEST_BACKENDS)('an export across the DE_AT_LU split with lineage, on %s', (backend) => {
-  let t: TestApp;
+  it.override({ backend, seed: 'empty' });
+  // Its own database: it loads prices, and so does the next block on the same engine and seed.
+  const t = blockApp(it, { own: true });
   const SPLIT = Date.UTC(2018, 8, 30, 22);
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'empty');
-    const catalogue = await readCatalogue(t.db);
-    const row = (code: string, ts: number, price: number): PricePointRow => ({
-      zoneId: catalogue.zone(code)!.id,
-      ts: new Date(ts),
-      periodMinutes: 60,
-      priceEurMwh: price,
-      interpolated: false,
-      source: 'entsoe',
-    });
-    await loadPrices(t.db, [
-      ...Array.from({ length: 48 }, (_, i) => row('DE_AT_LU', SPLIT - (48 - i) * HOUR, 10 + i)),
-      ...Array.from({ length: 48 }, (_, i) => row('DE_LU', SPLIT + i * HOUR, 100 + i)),
-    ]);
-  }, 120_000);
-  afterAll(() => t?.close());
+  const loaded = blockSetup();
+  it.beforeEach(
+    () =>
+      loaded.run(async () => {
+        const catalogue = await readCatalogue(t.db);
+        const row = (code: string, ts: number, price: number): PricePointRow => ({
+          zoneId: catalogue.zone(code)!.id,
+          ts: new Date(ts),
+          periodMinutes: 60,
+          priceEurMwh: price,
+          interpolated: false,
+          source: 'entsoe',
+        });
+        await loadPrices(t.db, [
+          ...Array.from({ length: 48 }, (_, i) => row('DE_AT_LU', SPLIT - (48 - i) * HOUR, 10 + i)),
+          ...Array.from({ length: 48 }, (_, i) => row('DE_LU', SPLIT + i * HOUR, 100 + i)),
+        ]);
+      }),
+    120_000,
+  );
 
   it('answers DE_LU with DE_AT_LU before the split, as the /api/v1 answers of its days', async () => {
     const q = 'zone=DE_LU&lineage=true&resolution=native';
@@ -553,7 +555,9 @@ describe.each(TEST_BACKENDS)('an export across the DE_AT_LU split with lineage, 
 });
 
 describe.each(TEST_BACKENDS)('export price text on %s', (backend) => {
-  let t: TestApp;
+  it.override({ backend, seed: 'empty' });
+  // Its own database: it loads prices, and so does the block before on the same engine and seed.
+  const t = blockApp(it, { own: true });
   /** Prices (EUR/MWh) at the edges of the 0.0001 rounding: ties either side of zero, tiny, long and large values. */
   const PRICES = [
     12.34,
@@ -580,22 +584,25 @@ describe.each(TEST_BACKENDS)('export price text on %s', (backend) => {
     -0.00004,
   ];
   const FROM = Date.UTC(2025, 0, 6);
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'empty');
-    const catalogue = await readCatalogue(t.db);
-    await loadPrices(
-      t.db,
-      PRICES.map((price, i) => ({
-        zoneId: catalogue.zone('FR')!.id,
-        ts: new Date(FROM + i * HOUR),
-        periodMinutes: 60,
-        priceEurMwh: price,
-        interpolated: i % 3 === 0,
-        source: 'entsoe',
-      })),
-    );
-  }, 120_000);
-  afterAll(() => t?.close());
+  const loaded = blockSetup();
+  it.beforeEach(
+    () =>
+      loaded.run(async () => {
+        const catalogue = await readCatalogue(t.db);
+        await loadPrices(
+          t.db,
+          PRICES.map((price, i) => ({
+            zoneId: catalogue.zone('FR')!.id,
+            ts: new Date(FROM + i * HOUR),
+            periodMinutes: 60,
+            priceEurMwh: price,
+            interpolated: i % 3 === 0,
+            source: 'entsoe',
+          })),
+        );
+      }),
+    120_000,
+  );
 
   it('writes each price as the /api/v1 CSV writes it, byte for byte', async () => {
     const q = 'resolution=native&zone=FR&datetime_from=2025-01-06T00:00Z&datetime_to=2025-01-07T00:00Z';

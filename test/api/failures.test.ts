@@ -1,5 +1,5 @@
 import { createYoga } from 'graphql-yoga';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { testConfig } from '../../src/config.js';
 import { openPostgres } from '../../src/db/client.js';
@@ -10,13 +10,16 @@ import { PRICE_ROW } from '../../src/contract/rows/prices.js';
 import { restPlugin } from '../../src/rest/router.js';
 import type { ServiceDeps } from '../../src/services/context.js';
 import { TEST_BACKENDS, TEST_DATABASE_URL } from '../support/env.js';
-import { createTestApp } from '../support/app.js';
+import { appOver } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 describe.each(TEST_BACKENDS)('failures answered as JSON, the server keeps serving, on %s', (backend) => {
+  it.override({ backend, seed: 'empty' });
+
   it.runIf(backend === 'pglite')(
     'answers 503 and fails readiness when the database is gone, with /healthz still up',
-    async () => {
-      const t = await createTestApp(backend, 'empty');
+    async ({ db }) => {
+      const t = await appOver(db);
       await t.db.pglite!.close();
       try {
         const rest = await t.get('/api/v1/prices');
@@ -100,8 +103,12 @@ describe('request time limit', () => {
 });
 
 describe('an internal error on the real app', () => {
-  it('is 500 with an error id and nothing of the SQL or the stack, on both surfaces, and the server keeps serving', async () => {
-    const t = await createTestApp('pglite', 'empty');
+  it.override({ backend: 'pglite', seed: 'empty' });
+
+  it('is 500 with an error id and nothing of the SQL or the stack, on both surfaces, and the server keeps serving', async ({
+    db,
+  }) => {
+    const t = await appOver(db);
     try {
       await t.db.rawQuery('ALTER TABLE price_point RENAME TO price_point_gone');
       const rest = await t.get(
@@ -138,8 +145,10 @@ describe('an internal error on the real app', () => {
 });
 
 describe('paths the server does not have', () => {
-  it('answer 404 with a JSON body outside /api/v1 too, and /graphql/ still serves GraphQL', async () => {
-    const t = await createTestApp('pglite', 'empty');
+  it.override({ backend: 'pglite', seed: 'empty' });
+
+  it('answer 404 with a JSON body outside /api/v1 too, and /graphql/ still serves GraphQL', async ({ db }) => {
+    const t = await appOver(db);
     try {
       for (const path of ['/nope', '/dashboard/missing-ABCDEFGH.js', '/api/v2/prices', '/graphqlx']) {
         const res = await t.get(path);

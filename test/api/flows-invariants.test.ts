@@ -1,18 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 type Row = Record<string, any>;
 const RANGE = 'datetime_from=2025-10-20&datetime_to=2025-10-27';
 
 describe.each(TEST_BACKENDS)('flow endpoints agree with the hourly /flows rows on %s', (backend) => {
-  let t: TestApp;
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it);
   let hourly: Row[];
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-    hourly = (await get(`/api/v1/flows?${RANGE}&resolution=1H`)).data;
-  });
-  afterAll(() => t?.close());
+  const readOnce = blockSetup();
+  it.beforeEach(() =>
+    readOnce.run(async () => {
+      hourly = (await get(`/api/v1/flows?${RANGE}&resolution=1H`)).data;
+    }),
+  );
 
   async function get(path: string): Promise<{ meta: Row; data: any[] }> {
     const res = await t.get(path);

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { schema } from '../../src/graphql/schema/index.js';
 import { graphql } from '../gql/index.js';
 import type { AggregatesQueryVariables, FlowRowsQueryVariables } from '../gql/graphql.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 import { unselectedFields } from '../support/graphql-selection.js';
 import { type AggregateField, REST_PATH, restQuery, WIRE, wireFlow, wireMeta } from './parity-wire.js';
@@ -71,11 +72,8 @@ describe('the parity documents', () => {
 });
 
 describe.each(TEST_BACKENDS)('GraphQL aggregates and flows equal REST on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 10_000 });
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 10_000 } });
   const rest = async (path: string) => (await (await t.get(path)).json()) as { data: any[]; meta: any };
 
   const aggregateCases: { name: string; vars: AggregatesQueryVariables }[] = [

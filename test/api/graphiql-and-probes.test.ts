@@ -1,15 +1,13 @@
 import { parse, validate } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { GRAPHIQL_DEFAULT_QUERY } from '../../src/graphql/graphiql.js';
 import { schema } from '../../src/graphql/schema/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 describe('GraphiQL default query and the probe paths', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const t = blockApp(it);
 
   it('opens GraphiQL on a default query that is valid against the schema', async () => {
     expect(validate(schema, parse(GRAPHIQL_DEFAULT_QUERY))).toEqual([]);

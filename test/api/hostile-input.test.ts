@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp, type TestApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const REST_PATHS = [
@@ -51,11 +52,8 @@ async function graphql(t: TestApp, query: string): Promise<GraphQLBody> {
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
 
 describe.each(TEST_BACKENDS)('hostile input answered as client errors, on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'empty', { RATE_LIMIT_CAPACITY: 10_000 });
-  });
-  afterAll(() => t.close());
+  it.override({ backend: backend, seed: 'empty' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 10_000 } });
 
   it('answers 422 naming the parameter when a datetime resolves outside the supported range, on every REST endpoint', async () => {
     for (const path of REST_PATHS) {

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { queryWithFormat } from '../../src/rest/formats.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { SWEEP_SEED, TEST_BACKENDS } from '../support/env.js';
 import { CLASSIC, hostileParam, leakIn, type ParamValue, queryText } from '../support/hostile.js';
 
@@ -30,11 +31,8 @@ function paramsOf(path: string): string[] {
 }
 
 describe.each(TEST_BACKENDS)('hostile REST parameters on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'empty', { RATE_LIMIT_CAPACITY: 1_000_000 });
-  });
-  afterAll(() => t.close());
+  it.override({ backend: backend, seed: 'empty' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 1_000_000 } });
 
   const ask = async (path: string, sent: ParamValue[]) => {
     const res = await t.get(`${path}?${queryText(sent)}`);

@@ -1,8 +1,9 @@
 import { getNamedType, type GraphQLField, type GraphQLOutputType, isLeafType, isObjectType } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { schema } from '../../src/graphql/schema/index.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 import { leakIn } from '../support/hostile.js';
 
@@ -42,11 +43,8 @@ function operation(field: GraphQLField<unknown, unknown>): string {
 }
 
 describe.each(TEST_BACKENDS)('time zones Intl knows but the database does not, on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 1_000_000 });
-  });
-  afterAll(() => t.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 1_000_000 } });
 
   it('are a 422 on tz from every REST endpoint that takes it', async () => {
     expect(TZ_ENDPOINTS.length).toBeGreaterThanOrEqual(8);

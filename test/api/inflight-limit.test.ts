@@ -1,31 +1,35 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 /** A large page: thousands of hourly flow rows (megabytes of JSON), more than loopback buffers hold. */
 const BIG_PAGE = '/api/v1/flows?datetime_from=2025-10-20&datetime_to=2025-11-03&resolution=1H&limit=20000';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The demo app of `kind` with `env`, served on a loopback port for the block; `sockets` are destroyed after it. */
-function servedApp(kind: (typeof TEST_BACKENDS)[number], env: Record<string, number>) {
+/**
+ * The block's app (engine and seed from its `it.override`) with `env`, served on a loopback port for
+ * the block; `sockets` are destroyed after it.
+ */
+function servedApp(env: Record<string, number>) {
   const served = { base: '', port: 0, sockets: [] as Socket[] };
-  let t: TestApp;
+  const t = blockApp(it, { config: { ...env, TRUST_PROXY_HOPS: 1 } });
   let server: Server;
-  beforeAll(async () => {
-    t = await createTestApp(kind, 'demo', { ...env, TRUST_PROXY_HOPS: 1 });
-    server = createServer(t.app.yoga);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    served.port = (server.address() as { port: number }).port;
-    served.base = `http://127.0.0.1:${served.port}`;
-  });
-  afterAll(async () => {
+  const listening = blockSetup(async () => {
     for (const s of served.sockets) s.destroy();
     server?.closeAllConnections();
     await new Promise((done) => server?.close(done));
-    await t?.close();
   });
+  it.beforeEach(() =>
+    listening.run(async () => {
+      server = createServer(t.app.yoga);
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      served.port = (server.address() as { port: number }).port;
+      served.base = `http://127.0.0.1:${served.port}`;
+    }),
+  );
   return served;
 }
 
@@ -37,7 +41,8 @@ async function statusOf(served: { readonly base: string }, path: string, address
 }
 
 describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance (%s)', (kind) => {
-  const served = servedApp(kind, {
+  it.override({ backend: kind, seed: 'demo' });
+  const served = servedApp({
     INFLIGHT_PER_CLIENT: 3,
     INFLIGHT_PER_INSTANCE: 5,
     IDLE_WRITE_TIMEOUT_MS: 600_000,
@@ -90,7 +95,8 @@ describe.each(TEST_BACKENDS)('work in flight bounded per client and per instance
 });
 
 describe.each(TEST_BACKENDS)('pages weighed by the rows they ask for (%s)', (kind) => {
-  const served = servedApp(kind, {
+  it.override({ backend: kind, seed: 'demo' });
+  const served = servedApp({
     INFLIGHT_PER_CLIENT: 5,
     INFLIGHT_PER_INSTANCE: 100,
     IDLE_WRITE_TIMEOUT_MS: 600_000,
@@ -122,8 +128,9 @@ describe.each(TEST_BACKENDS)('pages weighed by the rows they ask for (%s)', (kin
 });
 
 describe.each(TEST_BACKENDS)('responses whose client stops reading are ended (%s)', (kind) => {
+  it.override({ backend: kind, seed: 'demo' });
   const IDLE_MS = 2_000;
-  const served = servedApp(kind, {
+  const served = servedApp({
     INFLIGHT_PER_CLIENT: 3,
     INFLIGHT_PER_INSTANCE: 50,
     IDLE_WRITE_TIMEOUT_MS: IDLE_MS,

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 /** The test demo data holds the 2025-10-26 switch to winter time. */
@@ -13,11 +14,8 @@ const localDay = (ms: number, tz: string): string =>
   );
 
 describe.each(TEST_BACKENDS)('daily aggregates with a time zone on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-  }, 120_000);
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it);
 
   async function get<R>(
     path: string,

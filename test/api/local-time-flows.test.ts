@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 interface FlowRow {
@@ -25,11 +26,8 @@ const localDay = (ms: number, tz: string): string =>
   );
 
 describe.each(TEST_BACKENDS)('/flows with a time zone on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-  }, 120_000);
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it);
 
   async function flows(params: Record<string, string>): Promise<{ meta: Record<string, unknown>; data: FlowRow[] }> {
     const res = await t.get(`/api/v1/flows?${new URLSearchParams(params)}`);

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
 
@@ -51,27 +52,30 @@ function wall(ms: number, tz: string): { day: string; hour: number; weekday: str
 }
 
 describe.each(TEST_BACKENDS)('prices with a time zone on %s', (backend) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'empty');
-    const codes = Object.keys(ZONES);
-    const values: string[] = [];
-    codes.forEach((code, zi) => {
-      for (const w of WINDOWS) {
-        for (let ms = Date.parse(w.from); ms < Date.parse(w.to); ms += 900_000) {
-          const interpolated = (ms / 900_000) % 97 === 0;
-          values.push(`('${code}', '${new Date(ms).toISOString()}', ${priceAt(zi, ms)}, ${interpolated})`);
-        }
-      }
-    });
-    await t.db.execScript(`
-      INSERT INTO price_point (zone_id, ts, period_minutes, price_eur_mwh, interpolated, source)
-      SELECT z.id, v.ts::timestamptz, 15, v.price, v.interpolated, 'demo'
-      FROM (VALUES ${values.join(',')}) AS v(code, ts, price, interpolated) JOIN zone z ON z.code = v.code`);
-    for (const w of WINDOWS) await refreshPriceDaily(t.db, { from: new Date(w.from), to: new Date(w.to) });
-  }, 120_000);
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'empty' });
+  const t = blockApp(it);
+  const loaded = blockSetup();
+  it.beforeEach(
+    () =>
+      loaded.run(async () => {
+        const codes = Object.keys(ZONES);
+        const values: string[] = [];
+        codes.forEach((code, zi) => {
+          for (const w of WINDOWS) {
+            for (let ms = Date.parse(w.from); ms < Date.parse(w.to); ms += 900_000) {
+              const interpolated = (ms / 900_000) % 97 === 0;
+              values.push(`('${code}', '${new Date(ms).toISOString()}', ${priceAt(zi, ms)}, ${interpolated})`);
+            }
+          }
+        });
+        await t.db.execScript(`
+          INSERT INTO price_point (zone_id, ts, period_minutes, price_eur_mwh, interpolated, source)
+          SELECT z.id, v.ts::timestamptz, 15, v.price, v.interpolated, 'demo'
+          FROM (VALUES ${values.join(',')}) AS v(code, ts, price, interpolated) JOIN zone z ON z.code = v.code`);
+        for (const w of WINDOWS) await refreshPriceDaily(t.db, { from: new Date(w.from), to: new Date(w.to) });
+      }),
+    120_000,
+  );
 
   async function get(params: Record<string, string | string[]>): Promise<Response> {
     const qs = new URLSearchParams();

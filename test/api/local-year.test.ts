@@ -1,6 +1,7 @@
 import { tableFromIPC } from 'apache-arrow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 
 /** Hourly DE_LU prices across the 2025/2026 new year, in UTC: 23:00 UTC on 31 December is already 2026 in Berlin (00:00 local). */
 const HOURS = ['2025-12-31T21:00:00Z', '2025-12-31T22:00:00Z', '2025-12-31T23:00:00Z', '2026-01-01T00:00:00Z'];
@@ -11,16 +12,20 @@ const yearIn = (iso: string, tz: string): number =>
   Number(new Intl.DateTimeFormat('en-GB', { timeZone: tz, year: 'numeric' }).format(new Date(iso)));
 
 describe('price row year under a time zone', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty');
-    const values = HOURS.map((ts, i) => `('${ts}', ${50 + i})`).join(',');
-    await t.db.execScript(`
-      INSERT INTO price_point (zone_id, ts, period_minutes, price_eur_mwh, interpolated, source)
-      SELECT z.id, v.ts::timestamptz, 60, v.price, false, 'demo'
-      FROM (VALUES ${values}) AS v(ts, price) CROSS JOIN zone z WHERE z.code = 'DE_LU'`);
-  }, 120_000);
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it);
+  const loaded = blockSetup();
+  it.beforeEach(
+    () =>
+      loaded.run(async () => {
+        const values = HOURS.map((ts, i) => `('${ts}', ${50 + i})`).join(',');
+        await t.db.execScript(`
+          INSERT INTO price_point (zone_id, ts, period_minutes, price_eur_mwh, interpolated, source)
+          SELECT z.id, v.ts::timestamptz, 60, v.price, false, 'demo'
+          FROM (VALUES ${values}) AS v(ts, price) CROSS JOIN zone z WHERE z.code = 'DE_LU'`);
+      }),
+    120_000,
+  );
 
   it('is the local calendar year of the row in JSON: 2026 from 23:00 UTC on 31 December under Europe/Berlin', async () => {
     const res = await t.get(`/api/v1/prices?${QUERY}&tz=Europe/Berlin`);

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { z } from 'zod';
 import { EXPORTS } from '../../src/rest/export/endpoints.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { MetaSchema } from '../../src/rest/schemas.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 describe('the OpenAPI document and the reference page', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const t = blockApp(it);
 
   it('describes every endpoint at version 1.0.0 with its parameters', async () => {
     const doc = (await (await t.get('/api/v1/openapi.json')).json()) as any;

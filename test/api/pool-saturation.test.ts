@@ -1,11 +1,12 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { type Database, openPostgres } from '../../src/db/client.js';
 import { createTestDatabase, DEMO_TEST_NOW, type TestDatabase } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
-import { createTestApp } from '../support/app.js';
+import { appOver } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { createApiKey } from '../../src/security/api-keys.js';
 
 const POOL_SIZE = 2;
@@ -191,8 +192,10 @@ describe.runIf(TEST_DATABASE_URL)('readiness while PostgreSQL is slow to answer 
 });
 
 describe('readiness while the embedded database is busy', () => {
-  it('answers 200 once the running statement ends, not 503', async () => {
-    const t = await createTestApp('pglite', 'empty');
+  it.override({ backend: 'pglite', seed: 'empty' });
+
+  it('answers 200 once the running statement ends, not 503', async ({ db }) => {
+    const t = await appOver(db);
     try {
       const busy = t.db.pglite!.transaction(() => sleep(1_000));
       const ready = await t.get('/readyz');

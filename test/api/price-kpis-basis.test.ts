@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { refreshPriceDaily } from '../../src/repositories/prices/rollup.js';
 import { graphql } from '../gql/index.js';
 import { WIRE } from './parity-wire.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 /**
@@ -101,18 +102,21 @@ const KpisQuery = graphql(`
 `);
 
 describe.each(TEST_BACKENDS)('price KPIs on the hourly and the native basis on %s', (backend) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'empty');
-    const values = POINTS.map(([z, ts, m, p, i]) => `('${z}', '${ts}', ${m}, ${p}, ${i})`);
-    await t.db.execScript(`
-      INSERT INTO price_point (zone_id, ts, period_minutes, price_eur_mwh, interpolated, source)
-      SELECT z.id, v.ts::timestamptz, v.minutes, v.price, v.interpolated, 'demo'
-      FROM (VALUES ${values.join(',')}) AS v(code, ts, minutes, price, interpolated) JOIN zone z ON z.code = v.code`);
-    await refreshPriceDaily(t.db, { from: new Date(RANGE.datetime_from), to: new Date(RANGE.datetime_to) });
-  }, 120_000);
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'empty' });
+  const t = blockApp(it);
+  const loaded = blockSetup();
+  it.beforeEach(
+    () =>
+      loaded.run(async () => {
+        const values = POINTS.map(([z, ts, m, p, i]) => `('${z}', '${ts}', ${m}, ${p}, ${i})`);
+        await t.db.execScript(`
+          INSERT INTO price_point (zone_id, ts, period_minutes, price_eur_mwh, interpolated, source)
+          SELECT z.id, v.ts::timestamptz, v.minutes, v.price, v.interpolated, 'demo'
+          FROM (VALUES ${values.join(',')}) AS v(code, ts, minutes, price, interpolated) JOIN zone z ON z.code = v.code`);
+        await refreshPriceDaily(t.db, { from: new Date(RANGE.datetime_from), to: new Date(RANGE.datetime_to) });
+      }),
+    120_000,
+  );
 
   async function kpis(params: Record<string, string>): Promise<Record<string, unknown>[]> {
     const res = await t.get(`/api/v1/price-kpis?${new URLSearchParams({ ...RANGE, ...params })}`);

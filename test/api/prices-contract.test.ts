@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 describe.each(TEST_BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it);
 
   const body = async (path: string) => {
     const res = await t.get(path);
@@ -95,11 +93,8 @@ describe.each(TEST_BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
 });
 
 describe.each(TEST_BACKENDS)('GET /api/v1/prices errors on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'empty');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'empty' });
+  const t = blockApp(it);
 
   const detail = async (path: string, init?: RequestInit) => {
     const res = await t.get(path, init);

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DAY_MS as DAY, HOUR_MS as HOUR, isoWeekStart as isoWeekOf } from '../../src/domain/calendar.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 interface PriceRow {
@@ -45,7 +46,8 @@ function weightedMeans(rows: readonly PriceRow[], bucketOf: (ms: number) => numb
 }
 
 describe.each(TEST_BACKENDS)('aggregated demo prices are time-weighted means of the native prices on %s', (backend) => {
-  let t: TestApp;
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it);
   let native: PriceRow[];
 
   async function prices(from: number, to: number, resolution: string): Promise<PriceRow[]> {
@@ -69,13 +71,14 @@ describe.each(TEST_BACKENDS)('aggregated demo prices are time-weighted means of 
     }
   }
 
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-    native = [];
-    for (let from = FROM; from < TO; from += 2 * DAY)
-      native.push(...(await prices(from, Math.min(from + 2 * DAY, TO), 'native')));
-  });
-  afterAll(() => t?.close());
+  const readOnce = blockSetup();
+  it.beforeEach(() =>
+    readOnce.run(async () => {
+      native = [];
+      for (let from = FROM; from < TO; from += 2 * DAY)
+        native.push(...(await prices(from, Math.min(from + 2 * DAY, TO), 'native')));
+    }),
+  );
 
   it('reads hourly native rows before the switch and quarter-hours after it, interpolated ones in both eras', () => {
     const before = native.filter((r) => Date.parse(r.datetime) < SWITCH);

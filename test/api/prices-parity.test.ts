@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { graphql } from '../gql/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const PricesQuery = graphql(`
@@ -17,11 +18,8 @@ const PricesQuery = graphql(`
 const RESOLUTION_ENUM = { native: 'NATIVE', '1H': 'HOURLY', '1D': 'DAILY', '1W': 'WEEKLY' } as const;
 
 describe.each(TEST_BACKENDS)('prices through GraphQL on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it);
 
   const cases = [
     { zones: ['DE_LU', 'FR'], from: '2025-10-25', to: '2025-10-27', resolution: 'native' },

@@ -3,26 +3,21 @@
  * listener's state make an instance unready; the follower's failing cycles are reported only.
  */
 import { createSchema, createYoga } from 'graphql-yoga';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { testConfig } from '../../src/config.js';
 import type { ListenerState } from '../../src/db/listener.js';
 import { EVENTS_DOWN_UNREADY_MS, healthPlugin, type ReadySources } from '../../src/ops/health.js';
 import { createLogger } from '../../src/logger.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
 import { dbTest as it } from '../support/fixtures.js';
 
 const NOW = Date.parse('2025-10-01T12:00:00Z');
 
 describe('/readyz', () => {
-  let t: TestApp;
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it);
   let bare!: Database;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty');
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
   it.beforeEach(({ fileDb }) => {
     bare = fileDb;
   });

@@ -1,7 +1,8 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, vi } from 'vitest';
 import { TEST_DATABASE_URL } from '../support/env.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 /** Each batch read waits `delayMs` first (and each after an answer's first runs `slow` inside the request, if set); reads are counted. */
@@ -70,11 +71,8 @@ afterEach(() => {
 });
 
 describe.each(TEST_BACKENDS)('one time limit over every batch of a streamed answer (%s)', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind, 'demo', { REQUEST_TIMEOUT_MS: 400, RESPONSE_CACHE: true });
-  });
-  afterAll(async () => t?.close());
+  it.override({ backend: kind, seed: 'demo' });
+  const t = blockApp(it, { config: { REQUEST_TIMEOUT_MS: 400, RESPONSE_CACHE: true } });
 
   it('answers 504 when the batches read before the first byte (to tag the body) outlast the limit', async () => {
     batches.delayMs = 40;
@@ -99,11 +97,8 @@ describe.each(TEST_BACKENDS)('one time limit over every batch of a streamed answ
 });
 
 describe.each(TEST_BACKENDS)('a client that leaves a streamed answer (%s)', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind, 'demo', { REQUEST_TIMEOUT_MS: 30_000, RESPONSE_CACHE: true });
-  });
-  afterAll(async () => t?.close());
+  it.override({ backend: kind, seed: 'demo' });
+  const t = blockApp(it, { config: { REQUEST_TIMEOUT_MS: 30_000, RESPONSE_CACHE: true } });
 
   it('is served whole when its batches fit in the limit', async () => {
     const res = await t.get(CI_SHARE, { headers: CSV });

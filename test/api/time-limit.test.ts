@@ -1,7 +1,8 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { TEST_DATABASE_URL } from '../support/env.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp, type TestApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const LIMIT_MS = 300;
 const PRICES_REST = '/api/v1/prices?zone=FR&datetime_from=2025-10-01&datetime_to=2025-10-02&resolution=native';
@@ -28,11 +29,8 @@ async function expectTimeouts(t: TestApp): Promise<void> {
 }
 
 describe('the request time limit on the embedded database', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty', { REQUEST_TIMEOUT_MS: LIMIT_MS });
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it, { config: { REQUEST_TIMEOUT_MS: LIMIT_MS } });
 
   it('answers 504 on both surfaces while the engine is held past the limit, then serves again', async () => {
     const busy = t.db.pglite!.transaction(() => new Promise((r) => setTimeout(r, 1_500)));
@@ -46,16 +44,15 @@ describe('the request time limit on the embedded database', () => {
 });
 
 describe.runIf(TEST_DATABASE_URL)('the request time limit on PostgreSQL', () => {
-  let t: TestApp;
+  it.override({ backend: 'postgres', seed: 'empty' });
+  const t = blockApp(it, { config: { REQUEST_TIMEOUT_MS: LIMIT_MS } });
   let locker: pg.Client;
   beforeAll(async () => {
-    t = await createTestApp('postgres', 'empty', { REQUEST_TIMEOUT_MS: LIMIT_MS });
     locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await locker.connect();
   });
   afterAll(async () => {
     await locker?.end();
-    await t?.close();
   });
 
   const blockedBy = async (pid: number) => {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { routePath } from '../../src/http/paths.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const ROUTES = [
   '/healthz',
@@ -18,11 +19,8 @@ function withSlash(route: string, slashes = '/'): string {
 }
 
 describe('one trailing slash is ignored on every route', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo', { RATE_LIMIT_REFILL_PER_SECOND: 0.001 });
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const t = blockApp(it, { config: { RATE_LIMIT_REFILL_PER_SECOND: 0.001 } });
 
   it.each(ROUTES)('%s answers the same with a trailing slash', async (route) => {
     const plain = await t.get(route);

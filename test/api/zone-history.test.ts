@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { BORDERS, ZONES } from '../../src/domain/catalogue.js';
 import { readCatalogue } from '../../src/repositories/catalogue/catalogue.js';
 import { loadPrices, type PricePointRow } from '../../src/repositories/ingest/load.js';
 import { graphql } from '../gql/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const HOUR = 3_600_000;
@@ -52,27 +53,29 @@ interface Detail {
 }
 
 describe.each(TEST_BACKENDS)('zones that changed, on %s', (backend) => {
-  let t: TestApp;
+  it.override({ backend: backend, seed: 'empty' });
+  const t = blockApp(it);
   const get = async (path: string) => {
     const res = await t.get(path);
     return { status: res.status, body: (await res.json()) as any };
   };
 
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'empty');
-    const catalogue = await readCatalogue(t.db);
-    const row = (code: string) => (p: { ts: number; price: number }) =>
-      ({
-        zoneId: catalogue.zone(code)!.id,
-        ts: new Date(p.ts),
-        periodMinutes: 60,
-        priceEurMwh: p.price,
-        interpolated: false,
-        source: 'entsoe',
-      }) satisfies PricePointRow;
-    await loadPrices(t.db, [...AT_LU.map(row('DE_AT_LU')), ...DE_LU.map(row('DE_LU'))]);
-  });
-  afterAll(() => t?.close());
+  const loaded = blockSetup();
+  it.beforeEach(() =>
+    loaded.run(async () => {
+      const catalogue = await readCatalogue(t.db);
+      const row = (code: string) => (p: { ts: number; price: number }) =>
+        ({
+          zoneId: catalogue.zone(code)!.id,
+          ts: new Date(p.ts),
+          periodMinutes: 60,
+          priceEurMwh: p.price,
+          interpolated: false,
+          source: 'entsoe',
+        }) satisfies PricePointRow;
+      await loadPrices(t.db, [...AT_LU.map(row('DE_AT_LU')), ...DE_LU.map(row('DE_LU'))]);
+    }),
+  );
 
   describe('the catalogue', () => {
     it('lists the historical zones beside the current ones, each with its period, by code and by EIC', async () => {

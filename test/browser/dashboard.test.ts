@@ -10,9 +10,10 @@ import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM, launchChromium } from '../../bench/chromium.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { createApiKey } from '../../src/security/api-keys.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp, type TestApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { type BuiltDashboard, buildTestDashboard } from '../support/dashboard.js';
 import { CI } from '../support/env.js';
 import { type FakeUpstream, startFakeUpstream } from '../ingest-job/fake-upstream.js';
@@ -42,6 +43,18 @@ const CHARTS = [
 const WARM_LOADS = 3;
 /** A persisted document's id, as codegen's client preset writes it. */
 const DOCUMENT_ID = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * `it`'s `beforeEach` where chromium is; elsewhere the tests skip themselves and nothing (bundle,
+ * database, app, browser) is built for them.
+ */
+function hooksWhere(available: boolean): Pick<typeof it, 'beforeEach'> {
+  return {
+    beforeEach: ((fn, timeout) => {
+      if (available) it.beforeEach(fn, timeout);
+    }) as typeof it.beforeEach,
+  };
+}
 
 /** Serves the app on a loopback port; returns its origin. */
 async function listen(t: TestApp): Promise<{ server: Server; origin: string }> {
@@ -101,9 +114,10 @@ function recordSaves(): void {
 }
 
 describe('the dashboard in chromium', () => {
+  it.override({ backend: 'pglite', seed: 'demo' });
   const available = existsSync(CHROMIUM);
+  const hooks = hooksWhere(available);
   let bundle: BuiltDashboard;
-  let t: TestApp;
   let server: Server;
   let origin: string;
   let browser: Browser;
@@ -115,23 +129,37 @@ describe('the dashboard in chromium', () => {
       return;
     }
     bundle = await buildTestDashboard();
-    t = await createTestApp('pglite', 'demo', { RATE_LIMIT_CAPACITY: 10_000 }, { dashboardDir: bundle.dir });
-    ({ server, origin } = await listen(t));
-    browser = await launchChromium();
-    context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: 'en-GB',
-      timezoneId: 'Europe/Berlin',
-      acceptDownloads: true,
-    });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((done) => (server ? server.close(done) : done(undefined)));
-    await t?.close();
+  afterAll(() => {
     bundle?.remove();
   });
+
+  // A database of its own: the live update test ingests prices, which the next block's page shows.
+  const t = blockApp(hooks, {
+    config: { RATE_LIMIT_CAPACITY: 10_000 },
+    get dashboardDir() {
+      return bundle.dir;
+    },
+    own: true,
+  });
+
+  const served = blockSetup(async () => {
+    await browser?.close();
+    await new Promise((done) => (server ? server.close(done) : done(undefined)));
+  });
+  hooks.beforeEach(() =>
+    served.run(async () => {
+      ({ server, origin } = await listen(t));
+      browser = await launchChromium();
+      context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        locale: 'en-GB',
+        timezoneId: 'Europe/Berlin',
+        acceptDownloads: true,
+      });
+    }),
+  );
 
   const open = new Set<Page>();
   afterEach(async () => {
@@ -169,14 +197,17 @@ describe('the dashboard in chromium', () => {
     return page.evaluate(() => performance.getEntriesByName('dashboard:first-render')[0]?.startTime ?? Number.NaN);
   };
 
-  it("saves each chart's data as the API's CSV for the selection, and the charts as PNG and as SVG holding their series", async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it("saves each chart's data as the API's CSV for the selection, and the charts as PNG and as SVG holding their series", async ({
+    onTestFinished,
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const saving = await browser.newContext({
       viewport: { width: 1280, height: 900 },
       locale: 'en-GB',
       timezoneId: 'UTC',
     });
-    ctx.onTestFinished(() => saving.close());
+    onTestFinished(() => saving.close());
     await saving.addInitScript(recordSaves);
     const { page, errors } = await visit('/', saving);
     const range = 'datetime_from=2025-10-30T00:00:00&datetime_to=2025-11-06T00:00:00&tz=Europe/Berlin';
@@ -232,14 +263,17 @@ describe('the dashboard in chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('[needs the export endpoints] exports exactly what the panels show over every preset, as CSV, Arrow and Parquet', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('[needs the export endpoints] exports exactly what the panels show over every preset, as CSV, Arrow and Parquet', async ({
+    onTestFinished,
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const saving = await browser.newContext({
       viewport: { width: 1280, height: 900 },
       locale: 'en-GB',
       timezoneId: 'UTC',
     });
-    ctx.onTestFinished(() => saving.close());
+    onTestFinished(() => saving.close());
     await saving.addInitScript(recordSaves);
     const { page } = await visit('/?range=30&res=HOURLY', saving);
     const save = async (id: string, kind: string) => {
@@ -272,8 +306,10 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('clears the panels of a range before a zone existed and offers its first day, which then loads', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('clears the panels of a range before a zone existed and offers its first day, which then loads', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const { page } = await visit('/');
     await page.goto(`${origin}/?zones=DE_LU&range=custom&from=2018-09-20&to=2018-10-07`);
     await page.waitForSelector('body[data-state=error]');
@@ -299,8 +335,10 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('names the API reason of a failed export under its buttons, and clears it when the selection changes', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('names the API reason of a failed export under its buttons, and clears it when the selection changes', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const page = await context.newPage();
     open.add(page);
     await page.goto(`${origin}/?zones=DE_LU&range=custom&from=2018-01-01&to=2018-01-07`);
@@ -314,8 +352,8 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('renders the default view from two GraphQL requests and marks its first render', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('renders the default view from two GraphQL requests and marks its first render', async ({ skip }) => {
+    if (!available) return skip(MISSING);
     const cold = await visit();
     const figures = [await firstRenderMs(cold.page)];
     expect(cold.graphql.filter((o) => o.method === 'POST').length).toBe(2);
@@ -334,8 +372,10 @@ describe('the dashboard in chromium', () => {
     for (const ms of figures) expect(ms).toBeGreaterThan(0);
   });
 
-  it('sends every GraphQL operation, subscriptions included, as a persisted document id without query text', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('sends every GraphQL operation, subscriptions included, as a persisted document id without query text', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const { page, graphql, errors } = await visit();
     await page.waitForSelector('#live[data-live=on]');
     await page.check('input[name=range][value="30"]');
@@ -361,8 +401,10 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('loads with no console error and no request leaving the server, and renders every chart with data', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('loads with no console error and no request leaving the server, and renders every chart with data', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const { page, errors, hosts } = await visit();
     for (const id of CHARTS) {
       const size = await page.$eval(`#${id} canvas`, (c) => ({
@@ -392,8 +434,10 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('changes the data when a zone is toggled by keyboard or pointer, and when the border or the range changes', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('changes the data when a zone is toggled by keyboard or pointer, and when the border or the range changes', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const { page, errors } = await visit();
     const before = await page.textContent('#price-summary');
     await page.focus('#zone-list input[value=FR]');
@@ -442,8 +486,10 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it("places the map's zone labels apart, on desktop and phone: none covers another label or another zone's marker", async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it("places the map's zone labels apart, on desktop and phone: none covers another label or another zone's marker", async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const { page, errors } = await visit();
     type Rect = { code: string; x0: number; y0: number; x1: number; y1: number };
     const rects = (selector: string) =>
@@ -483,8 +529,10 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('draws every current catalogue zone and border on the map with a label naming its code, zones without data drawn as such', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('draws every current catalogue zone and border on the map with a label naming its code, zones without data drawn as such', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const { page, errors } = await visit();
     const zones = await page.$$eval('#map .zone', (gs) =>
       gs.map((g) => ({
@@ -575,8 +623,10 @@ describe('the dashboard in chromium', () => {
   const num = (v: unknown) => v as number;
   const extremes = (values: number[]) => [Math.min(...values), Math.max(...values)];
 
-  it("plots the API's numbers in every chart, the table and the map: extremes and every point compared with the API's answer", async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it("plots the API's numbers in every chart, the table and the map: extremes and every point compared with the API's answer", async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const { page, errors } = await visit('/?zones=DE_LU,ES,FR,NL,PL&border=DE_LU->FR&range=7&res=HOURLY&tz=UTC');
     const range = 'datetime_from=2025-10-30T00:00:00Z&datetime_to=2025-11-06T00:00:00Z';
     const zones = 'zone=DE_LU&zone=ES&zone=FR&zone=NL&zone=PL';
@@ -711,8 +761,10 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('reads market time (CET/CEST) by default: a DST week of 169 hours on wall-clock axes, the slider over exactly its hours, tomorrow the next delivery day', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('reads market time (CET/CEST) by default: a DST week of 169 hours on wall-clock axes, the slider over exactly its hours, tomorrow the next delivery day', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const home = await visit('/');
     expect(await home.page.isChecked('input[name=tz][value=market]')).toBe(true);
     expect(await home.page.textContent('#tomorrow-title')).toBe(
@@ -797,8 +849,10 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('defines each flow class where the map draws it, and flags Core borders as flow-based and groups the borders by stored flows in the list', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('defines each flow class where the map draws it, and flags Core borders as flow-based and groups the borders by stored flows in the list', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const { page, errors } = await visit();
     const drawn = await page.locator('.map-legend li:not(.lg-price)').allTextContents();
     expect(await page.locator('#class-definitions dt').allTextContents()).toEqual(drawn);
@@ -826,8 +880,8 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('shows the API numbers of the selection in every analytics panel', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('shows the API numbers of the selection in every analytics panel', async ({ skip }) => {
+    if (!available) return skip(MISSING);
     const { page, errors } = await visit();
     const range = 'datetime_from=2025-10-30T00:00:00&datetime_to=2025-11-06T00:00:00&tz=Europe/Berlin';
     const kpis = await api(`/api/v1/price-kpis?${range}&zone=DE_LU&zone=FR&zone=NL&zone=ES&zone=PL`);
@@ -863,8 +917,10 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('restores a view from its URL: zones, border, range, 15-minute resolution, local time and the map hour', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('restores a view from its URL: zones, border, range, 15-minute resolution, local time and the map hour', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const query =
       '?zones=AL,BE,NL&border=BE->NL&range=custom&from=2025-11-01&to=2025-11-03&res=NATIVE&tz=local&t=2025-11-02T13:00:00Z';
     const { page, errors } = await visit(`/${query}`);
@@ -914,8 +970,8 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('fits a 360 px wide phone screen without horizontal scrolling', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('fits a 360 px wide phone screen without horizontal scrolling', async ({ skip }) => {
+    if (!available) return skip(MISSING);
     await context.close();
     context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'en-GB', timezoneId: 'UTC' });
     const { page, errors } = await visit();
@@ -924,8 +980,11 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('fits a 390 px phone screen, every chart and the map drawn at its width, and keeps its screenshot', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('fits a 390 px phone screen, every chart and the map drawn at its width, and keeps its screenshot', async ({
+    onTestFinished,
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const phone = await browser.newContext({
       viewport: PHONE,
       deviceScaleFactor: 1,
@@ -934,7 +993,7 @@ describe('the dashboard in chromium', () => {
       locale: 'en-GB',
       timezoneId: 'UTC',
     });
-    ctx.onTestFinished(() => phone.close());
+    onTestFinished(() => phone.close());
     const { page, errors } = await visit('/', phone);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     for (const id of [...CHARTS, 'map']) {
@@ -951,8 +1010,8 @@ describe('the dashboard in chromium', () => {
     await page.close();
   });
 
-  it('updates the view live when an ingestion commits new prices', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  it('updates the view live when an ingestion commits new prices', async ({ skip }) => {
+    if (!available) return skip(MISSING);
     const { page, errors } = await visit();
     await page.waitForSelector('#live[data-live=on]');
     const frRow = () => page.locator('#kpi-table tbody tr[data-zone=FR]').textContent();
@@ -975,9 +1034,10 @@ describe('the dashboard in chromium', () => {
 });
 
 describe('the dashboard in chromium with API_KEY_REQUIRED=true', () => {
+  it.override({ backend: 'pglite', seed: 'demo' });
   const available = existsSync(CHROMIUM);
+  const hooks = hooksWhere(available);
   let bundle: BuiltDashboard;
-  let t: TestApp;
   let server: Server;
   let origin: string;
   let browser: Browser;
@@ -986,21 +1046,35 @@ describe('the dashboard in chromium with API_KEY_REQUIRED=true', () => {
   beforeAll(async () => {
     if (!available) return;
     bundle = await buildTestDashboard();
-    t = await createTestApp('pglite', 'demo', { API_KEY_REQUIRED: true }, { dashboardDir: bundle.dir });
-    key = (await createApiKey(t.db, 'dashboard')).key;
-    ({ server, origin } = await listen(t));
-    browser = await launchChromium();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((done) => (server ? server.close(done) : done(undefined)));
-    await t?.close();
+  afterAll(() => {
     bundle?.remove();
   });
 
-  it('asks for a key, keeps it in the browser, sends it as x-api-key and then shows the data, live updates included', async (ctx) => {
-    if (!available) return ctx.skip(MISSING);
+  const t = blockApp(hooks, {
+    config: { API_KEY_REQUIRED: true },
+    get dashboardDir() {
+      return bundle.dir;
+    },
+  });
+
+  const served = blockSetup(async () => {
+    await browser?.close();
+    await new Promise((done) => (server ? server.close(done) : done(undefined)));
+  });
+  hooks.beforeEach(() =>
+    served.run(async () => {
+      key = (await createApiKey(t.db, 'dashboard')).key;
+      ({ server, origin } = await listen(t));
+      browser = await launchChromium();
+    }),
+  );
+
+  it('asks for a key, keeps it in the browser, sends it as x-api-key and then shows the data, live updates included', async ({
+    skip,
+  }) => {
+    if (!available) return skip(MISSING);
     const context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
       locale: 'en-GB',

@@ -1,11 +1,12 @@
 /** Data events name only areas of the catalogue, and never make a cache tag that splits into several. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DATA_CATALOGUE } from '../../src/domain/catalogue.js';
 import { dataEventsChannel, readDataEvent } from '../../src/domain/data-events.js';
 import { eventTags, setCacheTags } from '../../src/http/cache-tags.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { appOver, type TestApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const FROM = '2025-10-01T00:00:00Z';
@@ -68,22 +69,28 @@ describe('cache tags', () => {
 });
 
 describe.each(TEST_BACKENDS)('a hostile NOTIFY on the running app (%s)', (kind) => {
+  it.override({ backend: kind, seed: 'empty' });
   let t: TestApp;
   let purger: Server;
   const purged: string[] = [];
-  beforeAll(async () => {
-    purger = createServer((req, res) => {
-      purged.push(String(req.headers['surrogate-key']));
-      res.end();
-    });
-    await new Promise<void>((resolve) => purger.listen(0, '127.0.0.1', resolve));
-    const { port } = purger.address() as AddressInfo;
-    t = await createTestApp(kind, 'empty', { CACHE_PURGE_URL: `http://127.0.0.1:${port}/` });
-  });
-  afterAll(async () => {
-    await t?.close();
+  // The app's purge URL names the purger's port, known once it listens: the app is built here, over the file's database.
+  const setup = blockSetup<TestApp & { close(): Promise<void> }>(async (app) => {
+    await app?.close();
     await new Promise((resolve) => purger?.close(resolve));
   });
+  it.beforeEach(({ fileDb }) =>
+    setup.run(async () => {
+      purger = createServer((req, res) => {
+        purged.push(String(req.headers['surrogate-key']));
+        res.end();
+      });
+      await new Promise<void>((resolve) => purger.listen(0, '127.0.0.1', resolve));
+      const { port } = purger.address() as AddressInfo;
+      const app = await appOver(fileDb, { config: { CACHE_PURGE_URL: `http://127.0.0.1:${port}/` } });
+      t = app;
+      return app;
+    }),
+  );
 
   const notify = (text: string) => t.db.rawQuery('SELECT pg_notify($1, $2)', [dataEventsChannel(t.db.schema), text]);
   const unknownAreas = async () => {

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { MAX_GRAPHQL_BODY_BYTES } from '../../src/limits.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const QUERY = JSON.stringify({ query: '{ zones { code } }' });
 
 describe('GraphQL request bodies', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it);
 
   const post = async (body: BodyInit, headers: Record<string, string> = {}) => {
     const res = await t.get('/graphql', {

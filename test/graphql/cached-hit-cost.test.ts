@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const THREE = '{ zones { code } borders { key } again: zones { code } }';
 const dir = mkdtempSync(join(tmpdir(), 'hit-cost-'));
@@ -10,16 +11,15 @@ const MANIFEST = join(dir, 'manifest.json');
 writeFileSync(MANIFEST, JSON.stringify({ three: THREE }));
 
 describe('a GraphQL response-cache hit is charged like its miss', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty', {
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it, {
+    config: {
       RATE_LIMIT_CAPACITY: 100,
       RATE_LIMIT_REFILL_PER_SECOND: 0.001,
       PERSISTED_OPERATIONS_FILE: MANIFEST,
       TRUST_PROXY_HOPS: 1,
-    });
+    },
   });
-  afterAll(() => t?.close());
 
   let client = 0;
   /** Tokens left after sending `body` from its own address (one bucket per case). */

@@ -1,8 +1,9 @@
 import { getNamedType, type GraphQLObjectType, isLeafType, isListType, isNonNullType } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { schema } from '../../src/graphql/schema/index.js';
 import { PAGE_LIMITS } from '../../src/limits.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const ZONE = 'code eic name timeZone validFrom validTo predecessors successors';
 const FLOW_ROW = `datetime from { ${ZONE} } to { ${ZONE} } biddingZoneFrom biddingZoneTo flowType flowInterpolated derived
@@ -22,11 +23,8 @@ function columnNames(typeName: string): string[] {
 }
 
 describe('the GraphQL complexity limit and the documented page maximum', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it);
 
   const codes = async (query: string) => {
     const res = await t.get('/graphql', {

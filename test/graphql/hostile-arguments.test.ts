@@ -11,9 +11,10 @@ import {
   isNonNullType,
   isObjectType,
 } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { schema } from '../../src/graphql/schema/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { SWEEP_SEED, TEST_BACKENDS } from '../support/env.js';
 import { hostileCursor, hostileText, leakIn } from '../support/hostile.js';
 
@@ -117,11 +118,8 @@ function verdict(
 const FIELDS = Object.values(schema.getQueryType()!.getFields()).filter((f) => f.args.length > 0);
 
 describe.each(TEST_BACKENDS)('hostile GraphQL arguments on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'empty', { RATE_LIMIT_CAPACITY: 1_000_000 });
-  });
-  afterAll(() => t.close());
+  it.override({ backend: backend, seed: 'empty' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 1_000_000 } });
 
   it.each(FIELDS.map((f) => [f.name, f] as const))(
     'answers hostile arguments of %s with data or a client error naming them',

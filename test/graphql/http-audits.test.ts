@@ -1,13 +1,11 @@
 import { serverAudits } from 'graphql-http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 describe('GraphQL over HTTP conformance (graphql-http server audits)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty', { RATE_LIMIT_CAPACITY: 1_000_000 });
-  });
-  afterAll(() => t.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 1_000_000 } });
 
   const audits = serverAudits({
     url: 'http://test/graphql',

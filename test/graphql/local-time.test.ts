@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { graphql } from '../gql/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 const ZonedPrices = graphql(`
@@ -40,11 +41,8 @@ interface RestFlow {
 const OFFSET_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
 describe.each(TEST_BACKENDS)('GraphQL timeZone on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 10_000 });
-  }, 120_000);
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 10_000 } });
 
   async function rest<R>(
     path: string,
@@ -172,11 +170,8 @@ const ZonedCiShare = graphql(`
 `);
 
 describe.each(TEST_BACKENDS)('GraphQL timeZone on aggregates on %s', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo', { RATE_LIMIT_CAPACITY: 10_000 });
-  }, 120_000);
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 10_000 } });
 
   it('writes ci-share buckets of Helsinki days with their offset, as REST tz does', async () => {
     const range = { from: '2025-10-25', to: '2025-10-28' };

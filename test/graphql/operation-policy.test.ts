@@ -2,12 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { print } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
 import { useOperationPolicy } from '../../src/graphql/plugins/use-operation-policy.js';
 import { schema } from '../../src/graphql/schema/index.js';
 import { graphql } from '../gql/index.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp, type TestApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 const ZoneCodes = graphql(`
   query ZoneCodes($first: Int) { prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-01T03:00", resolution: HOURLY, first: $first) { edges { node { datetime priceEurMwh } } } }
@@ -31,14 +32,13 @@ async function post(app: TestApp, body: unknown): Promise<{ status: number; body
 }
 
 describe('persisted operations only', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await createTestApp('pglite', 'demo', {
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const app = blockApp(it, {
+    config: {
       PERSISTED_OPERATIONS_FILE: MANIFEST,
       PERSISTED_OPERATIONS_ONLY: true,
-    });
+    },
   });
-  afterAll(() => app.close());
 
   it('runs a manifest operation sent by documentId, with its variables', async () => {
     const { status, body } = await post(app, { documentId, variables: { first: 2 } });
@@ -88,11 +88,8 @@ describe('persisted operations only', () => {
 });
 
 describe('persisted operations beside arbitrary ones, introspection off', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await createTestApp('pglite', 'demo', { PERSISTED_OPERATIONS_FILE: MANIFEST, GRAPHQL_INTROSPECTION: false });
-  });
-  afterAll(() => app.close());
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const app = blockApp(it, { config: { PERSISTED_OPERATIONS_FILE: MANIFEST, GRAPHQL_INTROSPECTION: false } });
 
   it('answers the same rows by id and by text', async () => {
     const byId = await post(app, { documentId, variables: { first: 3 } });
@@ -109,6 +106,7 @@ describe('persisted operations beside arbitrary ones, introspection off', () => 
 });
 
 describe('introspection off, whatever the source of the document', () => {
+  it.override({ backend: 'pglite', seed: 'empty' });
   const dir = mkdtempSync(join(tmpdir(), 'manifest-'));
   const manifest = join(dir, 'with-introspection.json');
   writeFileSync(
@@ -119,11 +117,7 @@ describe('introspection off, whatever the source of the document', () => {
       zones: '{ zones { code } }',
     }),
   );
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await createTestApp('pglite', 'empty', { PERSISTED_OPERATIONS_FILE: manifest, GRAPHQL_INTROSPECTION: false });
-  });
-  afterAll(() => app.close());
+  const app = blockApp(it, { config: { PERSISTED_OPERATIONS_FILE: manifest, GRAPHQL_INTROSPECTION: false } });
 
   it.each(['schema', 'type'])('refuses the introspection operation %s of the persisted manifest', async (id) => {
     const { body } = await post(app, { documentId: id });
@@ -146,11 +140,8 @@ describe('introspection off, whatever the source of the document', () => {
 });
 
 describe('default policy', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await createTestApp('pglite', 'empty', {}, { dashboardDir: join(tmpdir(), 'no-dashboard-built') });
-  });
-  afterAll(() => app.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const app = blockApp(it, { dashboardDir: join(tmpdir(), 'no-dashboard-built') });
 
   it('suggests close names in validation errors while introspection is on', async () => {
     const { body } = await post(app, { query: '{ zonez { code } }' });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { PARSE_LIMITS } from '../../src/limits.js';
 import { VARIABLE_LIMITS } from '../../src/limits.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 type GqlBody = { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
@@ -11,11 +12,8 @@ const PRICES_BY_RESOLUTION =
   'query Q($v: Resolution) { prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-01T02:00", resolution: $v) { edges { node { priceEurMwh } } } }';
 
 describe.each(TEST_BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo');
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it);
 
   const send = async (path: string, init: RequestInit = {}, accept = RESPONSE_JSON) => {
     const res = await t.get(path, { ...init, headers: { accept, ...init.headers } });

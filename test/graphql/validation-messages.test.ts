@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { shownInput } from '../../src/errors.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 
 interface Answer {
   errors?: { message: string; extensions?: { code?: string; issues?: { param: string }[] } }[];
@@ -18,11 +19,8 @@ describe('shownInput', () => {
 });
 
 describe('GraphQL argument validation messages', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty');
-  });
-  afterAll(() => t.close());
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it);
 
   async function errorOf(query: string, variables?: Record<string, unknown>) {
     const res = await t.get('/graphql', {

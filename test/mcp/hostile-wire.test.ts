@@ -3,10 +3,11 @@ import { connect, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { toolName } from '../../src/mcp/tools.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { hostileJson, hostileText } from '../support/hostile.js';
 
 /** A POST of `body` to /mcp over a raw socket; the socket is returned unread (paused). */
@@ -24,24 +25,25 @@ function rawPost(port: number, body: string): Promise<Socket> {
 }
 
 describe('/mcp on a listening server under hostile clients', () => {
-  let t: TestApp;
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const t = blockApp(it, { config: { LOG_LEVEL: 'silent', RATE_LIMIT_CAPACITY: 100_000 } });
   let server: Server;
   let port: number;
   let client: Client;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo', { LOG_LEVEL: 'silent', RATE_LIMIT_CAPACITY: 100_000 });
-    server = createServer(t.app.yoga);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as { port: number }).port;
-    client = new Client({ name: 'wire', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-  });
-  afterAll(async () => {
+  const wire = blockSetup(async () => {
     await client?.close();
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
-    await t?.close();
   });
+  it.beforeEach(() =>
+    wire.run(async () => {
+      server = createServer(t.app.yoga);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as { port: number }).port;
+      client = new Client({ name: 'wire', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    }),
+  );
 
   it('slow readers of large answers and a sender that stops mid-body do not hold up other clients', async () => {
     const call = JSON.stringify({

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { dbTest as it } from '../support/fixtures.js';
 import { mcpClient, rpcPost } from './support.js';
 
 const rpc = (method: string, params: unknown = {}, id: unknown = 1) =>
@@ -7,11 +8,8 @@ const rpc = (method: string, params: unknown = {}, id: unknown = 1) =>
 const INIT_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
 
 describe('a hostile pass over /mcp: 4xx or JSON-RPC errors, never a 5xx', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo', { LOG_LEVEL: 'silent', RATE_LIMIT_CAPACITY: 100_000 });
-  });
-  afterAll(() => t?.close());
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const t = blockApp(it, { config: { LOG_LEVEL: 'silent', RATE_LIMIT_CAPACITY: 100_000 } });
 
   it.each([
     ['not JSON', '{"jsonrpc":'],

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createApiKey } from '../../src/security/api-keys.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { mcpClient, rpcPost } from './support.js';
 
 const INIT = JSON.stringify({
@@ -11,19 +12,23 @@ const INIT = JSON.stringify({
 });
 
 describe('/mcp has the protection of the other surfaces', () => {
-  let t: TestApp;
-  let key: string;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo', {
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const t = blockApp(it, {
+    config: {
       LOG_LEVEL: 'silent',
       API_KEY_REQUIRED: true,
       RATE_LIMIT_CAPACITY: 4,
       RATE_LIMIT_REFILL_PER_SECOND: 0.001,
       MCP_REQUESTS_IN_FLIGHT_PER_CLIENT: 2,
-    });
-    ({ key } = await createApiKey(t.db, 'mcp test'));
+    },
   });
-  afterAll(() => t?.close());
+  let key: string;
+  const keyed = blockSetup();
+  it.beforeEach(() =>
+    keyed.run(async () => {
+      ({ key } = await createApiKey(t.db, 'mcp test'));
+    }),
+  );
 
   it('without a key or with a bad one: 401', async () => {
     expect((await rpcPost(t.app, INIT)).status).toBe(401);

@@ -1,19 +1,21 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { mcpClient } from './support.js';
 
 describe('MCP resources and prompts', () => {
-  let t: TestApp;
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const t = blockApp(it, { config: { LOG_LEVEL: 'silent', CLASSIFY_CONGESTION_SHARE: 0.95 } });
   let client: Client;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo', { LOG_LEVEL: 'silent', CLASSIFY_CONGESTION_SHARE: 0.95 });
-    client = await mcpClient(t.app);
-  });
-  afterAll(async () => {
+  const connected = blockSetup(async () => {
     await client?.close();
-    await t?.close();
   });
+  it.beforeEach(() =>
+    connected.run(async () => {
+      client = await mcpClient(t.app);
+    }),
+  );
 
   const read = async (uri: string) => {
     const { contents } = await client.readResource({ uri });

@@ -1,9 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { declOf } from '../../src/contract/params.js';
 import { ENDPOINTS } from '../../src/rest/endpoints/index.js';
 import { toolName } from '../../src/mcp/tools.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 import { DEMO_TEST_NOW } from '../support/db.js';
 import { mcpClient } from './support.js';
@@ -38,16 +39,17 @@ function restPath(path: string, args: Record<string, unknown>): string {
 }
 
 describe.each(TEST_BACKENDS)('MCP tools answer as their REST twins on %s', (backend) => {
-  let t: TestApp;
+  it.override({ backend: backend, seed: 'demo' });
+  const t = blockApp(it, { config: { LOG_LEVEL: 'error', RATE_LIMIT_CAPACITY: 10_000 } });
   let client: Client;
-  beforeAll(async () => {
-    t = await createTestApp(backend, 'demo', { LOG_LEVEL: 'error', RATE_LIMIT_CAPACITY: 10_000 });
-    client = await mcpClient(t.app);
-  });
-  afterAll(async () => {
+  const connected = blockSetup(async () => {
     await client?.close();
-    await t?.close();
   });
+  it.beforeEach(() =>
+    connected.run(async () => {
+      client = await mcpClient(t.app);
+    }),
+  );
 
   it('lists one tool per declared endpoint, read-only and idempotent, with the REST parameters', async () => {
     const { tools } = await client.listTools();

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { checkSameRows, FLOOR_ROUTES, referenceCases, TRIPLES } from '../../bench/floor.js';
 import { startFloor } from '../../bench/floor-server.js';
 import { graphqlCase } from '../../bench/load.js';
 import { type Loopback, listenOnLoopback } from '../../bench/loopback.js';
 import { startYogaReference } from '../../bench/yoga-reference.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { DEMO_TEST_NOW } from '../support/db.js';
 import { TEST_DATABASE_URL } from '../support/env.js';
 
@@ -28,23 +29,25 @@ const FLOW_KEYS = [
 ];
 
 describe.skipIf(!TEST_DATABASE_URL)("the latency bench's references (PostgreSQL)", () => {
-  let t: TestApp;
+  it.override({ backend: 'postgres', seed: 'demo' });
+  const t = blockApp(it);
   let app: Loopback;
   let floor: Loopback;
   let yoga: Loopback;
 
-  beforeAll(async () => {
-    t = await createTestApp('postgres', 'demo');
-    app = await listenOnLoopback(t.app.yoga);
-    const deps = { catalogue: t.app.deps.catalogue, now: () => DEMO_TEST_NOW.getTime() };
-    floor = await startFloor(TEST_DATABASE_URL!, t.db.schema, deps, FLOOR_ROUTES);
-    yoga = await startYogaReference(TEST_DATABASE_URL!, t.db.schema, deps, FLOOR_ROUTES);
-  }, 120_000);
-
-  afterAll(async () => {
+  const references = blockSetup(async () => {
     await Promise.all([yoga?.close(), floor?.close(), app?.close()]);
-    await t?.close();
   });
+  it.beforeEach(
+    () =>
+      references.run(async () => {
+        app = await listenOnLoopback(t.app.yoga);
+        const deps = { catalogue: t.app.deps.catalogue, now: () => DEMO_TEST_NOW.getTime() };
+        floor = await startFloor(TEST_DATABASE_URL!, t.db.schema, deps, FLOOR_ROUTES);
+        yoga = await startYogaReference(TEST_DATABASE_URL!, t.db.schema, deps, FLOOR_ROUTES);
+      }),
+    120_000,
+  );
 
   const graphqlOf = async (base: string, query: string) =>
     (await (

@@ -3,8 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 
 /** Debian's Python (python3-pandas lives there), else the python3 on PATH. */
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
@@ -27,19 +28,23 @@ const README_LINE = readFileSync(new URL('../../README.md', import.meta.url), 'u
 const run = hasPandas() || process.env.CI === 'true';
 
 describe.skipIf(!run)("the README's pandas line on a running server", () => {
-  let t: TestApp;
-  let server: Server;
+  it.override({ backend: 'pglite', seed: 'demo' });
+  const t = blockApp(it);
+  let server: Server | undefined;
   let origin: string;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'demo');
-    server = createServer(t.app.yoga);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }, 180_000);
-  afterAll(async () => {
-    await new Promise((done) => server?.close(done));
-    await t?.close();
+  const served = blockSetup(async () => {
+    await new Promise((done) => (server ? server.close(done) : done(undefined)));
   });
+  it.beforeEach(
+    () =>
+      served.run(async () => {
+        const listening = createServer(t.app.yoga);
+        server = listening;
+        await new Promise<void>((done) => listening.listen(0, '127.0.0.1', done));
+        origin = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+      }),
+    180_000,
+  );
 
   it('reads the CSV export into a frame of the export’s shape and values', async () => {
     expect(README_LINE).toBeDefined();

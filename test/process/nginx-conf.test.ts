@@ -10,8 +10,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect } from 'vitest';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { CI } from '../support/env.js';
 import { freePort } from '../support/ports.js';
 import { ROOT } from '../support/processes.js';
@@ -33,8 +34,9 @@ function deployedConf(dir: string, port: number, upstream: number): string {
 }
 
 describe('deploy/nginx.conf in front of the app', () => {
+  it.override({ backend: 'pglite', seed: 'demo' });
   const available = existsSync(NGINX);
-  let app: TestApp;
+  const app = blockApp(it);
   let server: Server;
   let nginx: ChildProcess | undefined;
   let dir: string;
@@ -50,38 +52,12 @@ describe('deploy/nginx.conf in front of the app', () => {
     };
   };
 
-  beforeAll(async () => {
-    if (!available) {
-      if (CI) throw new Error(`${MISSING.replace('skipped', 'cannot run')}; CI=true requires them`);
-      return;
-    }
-    app = await createTestApp('pglite', 'demo');
-    server = createServer(app.app.yoga);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    dir = mkdtempSync(join(tmpdir(), 'nginx-conf-'));
-    const port = await freePort();
-    writeFileSync(join(dir, 'nginx.conf'), deployedConf(dir, port, (server.address() as AddressInfo).port));
-    nginx = spawn(
-      NGINX,
-      ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off; master_process off;'],
-      { stdio: 'ignore' },
-    );
-    base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      if (nginx.exitCode !== null || i > 100)
-        throw new Error(`nginx did not start: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
-      if (
-        await fetch(`${base}/healthz`).then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }, 60_000);
+  beforeAll(() => {
+    if (!available && CI) throw new Error(`${MISSING.replace('skipped', 'cannot run')}; CI=true requires them`);
+  });
 
-  afterAll(async () => {
+  // nginx in front of the block's app (built before this, closed after it: the blocks' teardowns run in reverse).
+  const proxied = blockSetup(async () => {
     if (nginx && nginx.exitCode === null) {
       const exited = new Promise((done) => nginx!.once('exit', done));
       nginx.kill('SIGTERM');
@@ -89,9 +65,46 @@ describe('deploy/nginx.conf in front of the app', () => {
     }
     server?.closeAllConnections();
     await new Promise((done) => (server ? server.close(done) : done(undefined)));
-    await app?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+  it.beforeEach(
+    () =>
+      proxied.run(async () => {
+        server = createServer(app.app.yoga);
+        await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+        dir = mkdtempSync(join(tmpdir(), 'nginx-conf-'));
+        const port = await freePort();
+        writeFileSync(join(dir, 'nginx.conf'), deployedConf(dir, port, (server.address() as AddressInfo).port));
+        nginx = spawn(
+          NGINX,
+          [
+            '-p',
+            dir,
+            '-c',
+            join(dir, 'nginx.conf'),
+            '-e',
+            join(dir, 'error.log'),
+            '-g',
+            'daemon off; master_process off;',
+          ],
+          { stdio: 'ignore' },
+        );
+        base = `http://127.0.0.1:${port}`;
+        for (let i = 0; ; i++) {
+          if (nginx.exitCode !== null || i > 100)
+            throw new Error(`nginx did not start: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
+          if (
+            await fetch(`${base}/healthz`).then(
+              () => true,
+              () => false,
+            )
+          )
+            break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }),
+    60_000,
+  );
 
   it.runIf(available)("a miss carries the caller's RateLimit headers, a hit none", async () => {
     const miss = await get(PRICES);

@@ -13,11 +13,12 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { PricesQuery } from '../../src/dashboard/queries.js';
 import { dashboardDocumentText } from '../support/dashboard.js';
 import { createApiKey } from '../../src/security/api-keys.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 import { CI } from '../support/env.js';
 import { freePort } from '../support/ports.js';
 
@@ -80,9 +81,11 @@ async function waitUntilServing(base: string, nginx: ChildProcess, dir: string):
 }
 
 describe('the app behind a shared cache (nginx)', () => {
+  it.override({ backend: 'pglite', seed: 'demo' });
   const available = existsSync(NGINX);
-  let open: TestApp;
-  let keyed: TestApp;
+  const open = blockApp(it);
+  // Two apps over two databases: each holds the keys created for it.
+  const keyed = blockApp(it, { config: { API_KEY_REQUIRED: true }, own: true });
   const servers: Server[] = [];
   let nginx: ChildProcess | undefined;
   let dir: string;
@@ -96,25 +99,12 @@ describe('the app behind a shared cache (nginx)', () => {
     return { status: res.status, headers: res.headers, body, cache: res.headers.get('x-cache') };
   };
 
-  beforeAll(async () => {
-    if (!available) {
-      if (CI) throw new Error(`${MISSING.replace('skipped', 'cannot run')}; CI=true requires them`);
-      return;
-    }
-    open = await createTestApp('pglite', 'demo');
-    keyed = await createTestApp('pglite', 'demo', { API_KEY_REQUIRED: true });
-    key = (await createApiKey(keyed.db, 'shared cache')).key;
-    const [a, b] = await Promise.all([listen(open.app.yoga), listen(keyed.app.yoga)]);
-    servers.push(a.server, b.server);
-    dir = mkdtempSync(join(tmpdir(), 'shared-cache-'));
-    const port = await freePort();
-    writeFileSync(join(dir, 'nginx.conf'), nginxConf(dir, port, { open: a.port, keyed: b.port }));
-    nginx = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: 'ignore' });
-    base = `http://127.0.0.1:${port}`;
-    await waitUntilServing(base, nginx, dir);
+  beforeAll(() => {
+    if (!available && CI) throw new Error(`${MISSING.replace('skipped', 'cannot run')}; CI=true requires them`);
   });
 
-  afterAll(async () => {
+  // nginx in front of the block's two apps (built before this, closed after it).
+  const cached = blockSetup(async () => {
     if (nginx && nginx.exitCode === null) {
       const exited = new Promise((done) => nginx!.once('exit', done));
       nginx.kill('SIGTERM');
@@ -124,9 +114,23 @@ describe('the app behind a shared cache (nginx)', () => {
       server.closeAllConnections();
       await new Promise((done) => server.close(done));
     }
-    await Promise.all([open?.close(), keyed?.close()]);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+  it.beforeEach(() =>
+    cached.run(async () => {
+      key = (await createApiKey(keyed.db, 'shared cache')).key;
+      const [a, b] = await Promise.all([listen(open.app.yoga), listen(keyed.app.yoga)]);
+      servers.push(a.server, b.server);
+      dir = mkdtempSync(join(tmpdir(), 'shared-cache-'));
+      const port = await freePort();
+      writeFileSync(join(dir, 'nginx.conf'), nginxConf(dir, port, { open: a.port, keyed: b.port }));
+      nginx = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+        stdio: 'ignore',
+      });
+      base = `http://127.0.0.1:${port}`;
+      await waitUntilServing(base, nginx, dir);
+    }),
+  );
 
   const needsNginx = () => available;
 

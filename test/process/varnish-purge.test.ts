@@ -11,14 +11,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { cachePurger } from '../../src/events/cache-purge.js';
 import { runIngest } from '../../src/ingest/job.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, upstreamTest as it } from '../support/fixtures.js';
 import { CI } from '../support/env.js';
 import { freePort } from '../support/ports.js';
 import { ROOT } from '../support/processes.js';
-import { type FakeUpstream, startFakeUpstream } from '../ingest-job/fake-upstream.js';
+import type { FakeUpstream } from '../ingest-job/fake-upstream.js';
 import { a44Days, EIC, fakeClient, key } from '../ingest-job/helpers.js';
 
 const VARNISHD = '/usr/sbin/varnishd';
@@ -28,8 +29,9 @@ const ES = `/api/v1/prices?zone=ES&${RANGE}`;
 const DE = `/api/v1/prices?zone=DE_LU&${RANGE}`;
 
 describe('the app behind Varnish (deploy/varnish.vcl)', () => {
+  it.override({ backend: 'pglite', seed: 'demo' });
   const available = existsSync(VARNISHD);
-  let t: TestApp;
+  const t = blockApp(it);
   let fake: FakeUpstream;
   let server: Server;
   let varnish: ChildProcess | undefined;
@@ -41,46 +43,12 @@ describe('the app behind Varnish (deploy/varnish.vcl)', () => {
     return { status: res.status, headers: res.headers, body: await res.text(), cache: res.headers.get('x-cache') };
   };
 
-  beforeAll(async () => {
-    if (!available) {
-      if (CI) throw new Error(`${MISSING.replace('skipped', 'cannot run')}; CI=true requires them`);
-      return;
-    }
-    [t, fake] = await Promise.all([createTestApp('pglite', 'demo'), startFakeUpstream()]);
-    server = createServer(t.app.yoga);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    dir = mkdtempSync(join(tmpdir(), 'varnish-'));
-    chmodSync(dir, 0o755); // as root, varnishd reads the VCL as its unprivileged user
-    const vcl = readFileSync(join(ROOT, 'deploy/varnish.vcl'), 'utf8').replace(
-      '.port = "4000";',
-      `.port = "${(server.address() as AddressInfo).port}";`,
-    );
-    writeFileSync(join(dir, 'varnish.vcl'), vcl);
-    const port = await freePort();
-    varnish = spawn(
-      VARNISHD,
-      ['-F', '-n', join(dir, 'work'), '-a', `127.0.0.1:${port}`, '-f', join(dir, 'varnish.vcl'), '-s', 'malloc,32m'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let said = '';
-    varnish.stdout?.on('data', (d: Buffer) => (said += d.toString()));
-    varnish.stderr?.on('data', (d: Buffer) => (said += d.toString()));
-    base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 150; i++) {
-      if (varnish.exitCode !== null) throw new Error(`varnishd exited ${varnish.exitCode}: ${said}`);
-      if (
-        await fetch(`${base}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('varnishd did not start serving');
-  }, 60_000);
+  beforeAll(() => {
+    if (!available && CI) throw new Error(`${MISSING.replace('skipped', 'cannot run')}; CI=true requires them`);
+  });
 
-  afterAll(async () => {
+  // Varnish in front of the block's app (built before this, closed after it); the fake upstream is the file's.
+  const cached = blockSetup(async () => {
     if (varnish && varnish.exitCode === null) {
       const exited = new Promise((done) => varnish!.once('exit', done));
       varnish.kill('SIGTERM');
@@ -90,9 +58,56 @@ describe('the app behind Varnish (deploy/varnish.vcl)', () => {
       server.closeAllConnections();
       await new Promise((done) => server.close(done));
     }
-    await Promise.all([t?.close(), fake?.close()]);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+  it.beforeEach(
+    ({ fileUpstream }) =>
+      cached.run(async () => {
+        fake = fileUpstream;
+        server = createServer(t.app.yoga);
+        await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+        dir = mkdtempSync(join(tmpdir(), 'varnish-'));
+        chmodSync(dir, 0o755); // as root, varnishd reads the VCL as its unprivileged user
+        const vcl = readFileSync(join(ROOT, 'deploy/varnish.vcl'), 'utf8').replace(
+          '.port = "4000";',
+          `.port = "${(server.address() as AddressInfo).port}";`,
+        );
+        writeFileSync(join(dir, 'varnish.vcl'), vcl);
+        const port = await freePort();
+        varnish = spawn(
+          VARNISHD,
+          [
+            '-F',
+            '-n',
+            join(dir, 'work'),
+            '-a',
+            `127.0.0.1:${port}`,
+            '-f',
+            join(dir, 'varnish.vcl'),
+            '-s',
+            'malloc,32m',
+          ],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let said = '';
+        varnish.stdout?.on('data', (d: Buffer) => (said += d.toString()));
+        varnish.stderr?.on('data', (d: Buffer) => (said += d.toString()));
+        base = `http://127.0.0.1:${port}`;
+        for (let i = 0; i < 150; i++) {
+          if (varnish.exitCode !== null) throw new Error(`varnishd exited ${varnish.exitCode}: ${said}`);
+          if (
+            await fetch(`${base}/healthz`).then(
+              (r) => r.ok,
+              () => false,
+            )
+          )
+            return;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error('varnishd did not start serving');
+      }),
+    60_000,
+  );
 
   it.runIf(available || CI)(
     'tags answers, and a hit does not carry the rate limit headers of the client that filled it',

@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createApiKey } from '../../src/security/api-keys.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp, type TestApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 
 const PRICES =
   '{ prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-01T03:00", resolution: HOURLY, first: 2) { edges { node { priceEurMwh } } } }';
@@ -77,18 +78,20 @@ const CONFIGS = [
 describe.each(CONFIGS)(
   'keys required, GRAPHIQL=$GRAPHIQL, PERSISTED_OPERATIONS_ONLY=$PERSISTED_OPERATIONS_ONLY',
   (flags) => {
-    let app: TestApp;
-    let key: string;
-    beforeAll(async () => {
-      app = await createTestApp(
-        'pglite',
-        'empty',
-        { API_KEY_REQUIRED: true, PERSISTED_OPERATIONS_FILE: MANIFEST, RATE_LIMIT_CAPACITY: 100_000, ...flags },
-        { dashboardDir: join(dir, 'no-dashboard-built') },
-      );
-      ({ key } = await createApiKey(app.db, 'matrix'));
+    it.override({ backend: 'pglite', seed: 'empty' });
+    // A database of its own: each configuration creates its key there.
+    const app = blockApp(it, {
+      config: { API_KEY_REQUIRED: true, PERSISTED_OPERATIONS_FILE: MANIFEST, RATE_LIMIT_CAPACITY: 100_000, ...flags },
+      dashboardDir: join(dir, 'no-dashboard-built'),
+      own: true,
     });
-    afterAll(() => app?.close());
+    let key: string;
+    const keyed = blockSetup();
+    it.beforeEach(() =>
+      keyed.run(async () => {
+        ({ key } = await createApiKey(app.db, 'matrix'));
+      }),
+    );
 
     const cases = (['GET', 'POST'] as const).flatMap((method) =>
       (Object.keys(SOURCES) as Source[]).flatMap((source) =>

@@ -3,9 +3,10 @@
  * surface (a GraphQL error's own headers and the access plugin's both name it).
  */
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { listen } from '../events/sse.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { blockApp } from '../support/app.js';
+import { blockSetup, dbTest as it } from '../support/fixtures.js';
 
 /** Status and raw header fields (name, value) of one request on a fresh connection. */
 function rawExchange(
@@ -28,18 +29,19 @@ function rawExchange(
 }
 
 describe('a 429 on the wire', () => {
-  let t: TestApp;
-  let server: Awaited<ReturnType<typeof listen>>;
+  it.override({ backend: 'pglite', seed: 'empty' });
+  const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 1, RATE_LIMIT_REFILL_PER_SECOND: 0.001 } });
+  let server: Awaited<ReturnType<typeof listen>> | undefined;
   let port: string;
-  beforeAll(async () => {
-    t = await createTestApp('pglite', 'empty', { RATE_LIMIT_CAPACITY: 1, RATE_LIMIT_REFILL_PER_SECOND: 0.001 });
-    server = await listen(t.app.yoga);
-    port = new URL((await server.fetcher('/healthz', {})).url).port;
-  });
-  afterAll(async () => {
+  const wire = blockSetup(async () => {
     await server?.close();
-    await t?.close();
   });
+  it.beforeEach(() =>
+    wire.run(async () => {
+      server = await listen(t.app.yoga);
+      port = new URL((await server.fetcher('/healthz', {})).url).port;
+    }),
+  );
 
   it.each([
     ['GraphQL', '/graphql', 'POST', JSON.stringify({ query: '{ zones { code } }' })],

@@ -3,7 +3,8 @@ import { print } from 'graphql';
 import { type App, type AppOptions, createApp } from '../../src/app.js';
 import { type Config, testConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
-import { createTestDatabase, DEMO_TEST_NOW } from './db.js';
+import { DEMO_TEST_NOW } from './db.js';
+import { blockSetup, type dbTest, openDatabase } from './fixtures.js';
 
 /** An in-process server over a test database, with helpers for both surfaces. */
 export interface TestApp {
@@ -14,18 +15,28 @@ export interface TestApp {
     doc: TypedDocumentNode<R, V>,
     variables?: V,
   ): Promise<{ data?: R; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
-  close(): Promise<void>;
 }
 
-/** Builds the app over a fresh test database; the clock is pinned to DEMO_TEST_NOW. */
-export async function createTestApp(
-  kind: 'pglite' | 'postgres',
-  seed: 'demo' | 'empty',
-  config: Partial<Config> = {},
-  options: Pick<AppOptions, 'dashboardDir'> = {},
-): Promise<TestApp> {
-  const { db, close } = await createTestDatabase(kind, { seed });
-  const app = await createApp({ config: testConfig(config), db, now: () => DEMO_TEST_NOW.getTime(), ...options });
+/** What a test app is built with besides its database: configuration over `testConfig()` and the dashboard's folder. */
+export interface TestAppSettings {
+  readonly config?: Partial<Config>;
+  readonly dashboardDir?: AppOptions['dashboardDir'];
+}
+
+/**
+ * Builds the app over `db` (a fixture's database); the clock is pinned to DEMO_TEST_NOW. Close it
+ * with `close` (the database stays the fixture's).
+ */
+export async function appOver(
+  db: Database,
+  settings: TestAppSettings = {},
+): Promise<TestApp & { close(): Promise<void> }> {
+  const app = await createApp({
+    config: testConfig(settings.config ?? {}),
+    db,
+    now: () => DEMO_TEST_NOW.getTime(),
+    ...(settings.dashboardDir === undefined ? {} : { dashboardDir: settings.dashboardDir }),
+  });
   const fetch = (path: string, init?: RequestInit) =>
     Promise.resolve(app.yoga.fetch(new URL(path, 'http://test'), init ?? {}));
   return {
@@ -40,10 +51,46 @@ export async function createTestApp(
       });
       return res.json();
     },
-    async close() {
-      await app.close();
-      await close();
+    close: () => app.close(),
+  };
+}
+
+/**
+ * The app of a `describe` block, over the engine and seed the block's `it.override({ backend, seed })`
+ * sets: built before the block's first test, closed after its last. Its database is the file's
+ * (`fileDb`, shared with the file's other blocks of the same engine and seed), or with `own: true`
+ * one opened for the block alone and closed with it (for a block that writes what another reads).
+ * The value is usable inside tests and hooks only.
+ */
+export function blockApp(
+  it: Pick<typeof dbTest, 'beforeEach'>,
+  settings: TestAppSettings & { readonly own?: boolean } = {},
+): TestApp {
+  let closeOwn: (() => Promise<void>) | undefined;
+  const setup = blockSetup<TestApp & { close(): Promise<void> }>(async (t) => {
+    await t?.close();
+    await closeOwn?.();
+  });
+  if (settings.own) {
+    it.beforeEach(({ backend, seed }) =>
+      setup.run(async () => {
+        const opened = await openDatabase(backend, seed);
+        closeOwn = opened.close;
+        return appOver(opened.value, settings);
+      }),
+    );
+  } else {
+    it.beforeEach(({ fileDb }) => setup.run(() => appOver(fileDb, settings)));
+  }
+  return {
+    get app() {
+      return setup.value.app;
     },
+    get db() {
+      return setup.value.db;
+    },
+    get: (path, init) => setup.value.get(path, init),
+    graphql: (doc, variables) => setup.value.graphql(doc, variables),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * vitest globalSetup: builds the PGlite test dumps (uncompressed tarballs) once per run (schema + catalogue, then the small
  * demo data set on top) into a temporary directory and provides their paths to the workers
- * (`inject('pgliteEmptyDump')`, `inject('pgliteDemoDump')`). Removes the directory at teardown.
+ * (`inject('pgliteEmptyDump')`, `inject('pgliteDemoDump')`), once for all the run's projects (vitest.config.ts).
+ * Removes the directory when the last project tears down.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,10 +36,31 @@ export async function buildTestDumps(dir: string): Promise<{ empty: string; demo
   }
 }
 
+/** The dumps of this vitest process, shared by its projects (each runs the global setup). */
+interface SharedDumps {
+  readonly dir: string;
+  readonly paths: Promise<{ empty: string; demo: string }>;
+  users: number;
+}
+const SHARED = Symbol.for('eumarket-api.test-dumps');
+
 export default async function setup(project: TestProject): Promise<() => void> {
-  const dir = mkdtempSync(join(tmpdir(), 'eumarket-test-db-'));
-  const paths = await buildTestDumps(dir);
+  const holder = globalThis as { [SHARED]?: SharedDumps };
+  let shared = holder[SHARED];
+  if (!shared) {
+    const dir = mkdtempSync(join(tmpdir(), 'eumarket-test-db-'));
+    shared = { dir, paths: buildTestDumps(dir), users: 0 };
+    holder[SHARED] = shared;
+  }
+  shared.users += 1;
+  const paths = await shared.paths;
   project.provide('pgliteEmptyDump', paths.empty);
   project.provide('pgliteDemoDump', paths.demo);
-  return () => rmSync(dir, { recursive: true, force: true });
+  const mine = shared;
+  return () => {
+    mine.users -= 1;
+    if (mine.users > 0) return;
+    rmSync(mine.dir, { recursive: true, force: true });
+    if (holder[SHARED] === mine) delete holder[SHARED];
+  };
 }

@@ -1,7 +1,16 @@
 import { type GraphQLArgument, GraphQLNonNull, type GraphQLSchema, graphql, parse, subscribe } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { defineRow, fieldsOf } from '../../src/contract/fields.js';
-import { declOf, type ParamDecl, RANGE, TIME_ZONE, use, useOf, ZONES } from '../../src/contract/params.js';
+import {
+  declOf,
+  type ParamDecl,
+  type ParamRef,
+  RANGE,
+  TIME_ZONE,
+  use,
+  useOf,
+  ZONES,
+} from '../../src/contract/params.js';
 import { builder } from '../../src/graphql/builder.js';
 import { addOperationFields } from '../../src/graphql/schema/aggregates.js';
 import { schema } from '../../src/graphql/schema/index.js';
@@ -120,7 +129,7 @@ describe('declared subscriptions', () => {
       const field = schema.getSubscriptionType()!.getFields()[op.field];
       expect(field, `subscription ${op.field}`).toBeDefined();
       expect(field!.description).toBe(op.description);
-      const declared = op.params.map((ref) => {
+      const declared = op.params.map((ref: ParamRef) => {
         const { param, graphql } = useOf(ref);
         return { name: param.graphql, description: param.graphqlDescription?.(graphql ?? '') ?? param.description };
       });
