@@ -46,7 +46,7 @@ const capIssue = (resolution: string, tail: string) =>
   );
 
 describe.each(TEST_BACKENDS)('aggregate endpoint contract on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it);
 
   async function detail(path: string): Promise<Issue[]> {

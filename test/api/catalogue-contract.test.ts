@@ -69,7 +69,7 @@ const restSpan = (
   };
 
 describe.each(TEST_BACKENDS)('catalogue endpoints on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it, { config: { LOG_LEVEL: 'error' } });
 
   async function ok<R>(path: string): Promise<Body<R>> {

@@ -70,7 +70,7 @@ const QUERIES: Record<string, string> = {
 const queryOf = (path: string) => QUERIES[path] ?? 'datetime_from=2025-10-20&datetime_to=2025-10-22';
 
 describe.each(TEST_BACKENDS)('CSV and Arrow responses on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it);
 
   it.each(ENDPOINTS.map((e) => [e.path] as const))(

@@ -7,7 +7,7 @@ type Row = Record<string, any>;
 const RANGE = 'datetime_from=2025-10-20&datetime_to=2025-10-27';
 
 describe.each(TEST_BACKENDS)('flow endpoints agree with the hourly /flows rows on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it);
   let hourly: Row[];
   const readOnce = blockSetup();

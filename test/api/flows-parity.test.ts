@@ -72,7 +72,7 @@ describe('the parity documents', () => {
 });
 
 describe.each(TEST_BACKENDS)('GraphQL aggregates and flows equal REST on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 10_000 } });
   const rest = async (path: string) => (await (await t.get(path)).json()) as { data: any[]; meta: any };
 

@@ -52,7 +52,7 @@ async function graphql(t: TestApp, query: string): Promise<GraphQLBody> {
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
 
 describe.each(TEST_BACKENDS)('hostile input answered as client errors, on %s', (backend) => {
-  it.override({ backend: backend, seed: 'empty' });
+  it.override({ backend, seed: 'empty' });
   const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 10_000 } });
 
   it('answers 422 naming the parameter when a datetime resolves outside the supported range, on every REST endpoint', async () => {

@@ -31,7 +31,7 @@ function paramsOf(path: string): string[] {
 }
 
 describe.each(TEST_BACKENDS)('hostile REST parameters on %s', (backend) => {
-  it.override({ backend: backend, seed: 'empty' });
+  it.override({ backend, seed: 'empty' });
   const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 1_000_000 } });
 
   const ask = async (path: string, sent: ParamValue[]) => {

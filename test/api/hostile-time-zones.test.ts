@@ -43,7 +43,7 @@ function operation(field: GraphQLField<unknown, unknown>): string {
 }
 
 describe.each(TEST_BACKENDS)('time zones Intl knows but the database does not, on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 1_000_000 } });
 
   it('are a 422 on tz from every REST endpoint that takes it', async () => {

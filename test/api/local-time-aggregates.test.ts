@@ -14,7 +14,7 @@ const localDay = (ms: number, tz: string): string =>
   );
 
 describe.each(TEST_BACKENDS)('daily aggregates with a time zone on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it);
 
   async function get<R>(

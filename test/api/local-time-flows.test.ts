@@ -26,7 +26,7 @@ const localDay = (ms: number, tz: string): string =>
   );
 
 describe.each(TEST_BACKENDS)('/flows with a time zone on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it);
 
   async function flows(params: Record<string, string>): Promise<{ meta: Record<string, unknown>; data: FlowRow[] }> {

@@ -52,7 +52,7 @@ function wall(ms: number, tz: string): { day: string; hour: number; weekday: str
 }
 
 describe.each(TEST_BACKENDS)('prices with a time zone on %s', (backend) => {
-  it.override({ backend: backend, seed: 'empty' });
+  it.override({ backend, seed: 'empty' });
   const t = blockApp(it);
   const loaded = blockSetup();
   it.beforeEach(

@@ -102,7 +102,7 @@ const KpisQuery = graphql(`
 `);
 
 describe.each(TEST_BACKENDS)('price KPIs on the hourly and the native basis on %s', (backend) => {
-  it.override({ backend: backend, seed: 'empty' });
+  it.override({ backend, seed: 'empty' });
   const t = blockApp(it);
   const loaded = blockSetup();
   it.beforeEach(

@@ -4,7 +4,7 @@ import { dbTest as it } from '../support/fixtures.js';
 import { TEST_BACKENDS } from '../support/env.js';
 
 describe.each(TEST_BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it);
 
   const body = async (path: string) => {
@@ -93,7 +93,7 @@ describe.each(TEST_BACKENDS)('GET /api/v1/prices contract on %s', (backend) => {
 });
 
 describe.each(TEST_BACKENDS)('GET /api/v1/prices errors on %s', (backend) => {
-  it.override({ backend: backend, seed: 'empty' });
+  it.override({ backend, seed: 'empty' });
   const t = blockApp(it);
 
   const detail = async (path: string, init?: RequestInit) => {

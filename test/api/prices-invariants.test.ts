@@ -46,7 +46,7 @@ function weightedMeans(rows: readonly PriceRow[], bucketOf: (ms: number) => numb
 }
 
 describe.each(TEST_BACKENDS)('aggregated demo prices are time-weighted means of the native prices on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it);
   let native: PriceRow[];
 

@@ -18,7 +18,7 @@ const PricesQuery = graphql(`
 const RESOLUTION_ENUM = { native: 'NATIVE', '1H': 'HOURLY', '1D': 'DAILY', '1W': 'WEEKLY' } as const;
 
 describe.each(TEST_BACKENDS)('prices through GraphQL on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it);
 
   const cases = [

@@ -53,7 +53,7 @@ interface Detail {
 }
 
 describe.each(TEST_BACKENDS)('zones that changed, on %s', (backend) => {
-  it.override({ backend: backend, seed: 'empty' });
+  it.override({ backend, seed: 'empty' });
   const t = blockApp(it);
   const get = async (path: string) => {
     const res = await t.get(path);

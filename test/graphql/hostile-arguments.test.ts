@@ -118,7 +118,7 @@ function verdict(
 const FIELDS = Object.values(schema.getQueryType()!.getFields()).filter((f) => f.args.length > 0);
 
 describe.each(TEST_BACKENDS)('hostile GraphQL arguments on %s', (backend) => {
-  it.override({ backend: backend, seed: 'empty' });
+  it.override({ backend, seed: 'empty' });
   const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 1_000_000 } });
 
   it.each(FIELDS.map((f) => [f.name, f] as const))(

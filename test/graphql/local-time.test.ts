@@ -41,7 +41,7 @@ interface RestFlow {
 const OFFSET_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
 describe.each(TEST_BACKENDS)('GraphQL timeZone on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 10_000 } });
 
   async function rest<R>(
@@ -170,7 +170,7 @@ const ZonedCiShare = graphql(`
 `);
 
 describe.each(TEST_BACKENDS)('GraphQL timeZone on aggregates on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it, { config: { RATE_LIMIT_CAPACITY: 10_000 } });
 
   it('writes ci-share buckets of Helsinki days with their offset, as REST tz does', async () => {

@@ -12,7 +12,7 @@ const PRICES_BY_RESOLUTION =
   'query Q($v: Resolution) { prices(zones: ["DE_LU"], from: "2025-11-01T00:00", to: "2025-11-01T02:00", resolution: $v) { edges { node { priceEurMwh } } } }';
 
 describe.each(TEST_BACKENDS)('malformed GraphQL requests (%s)', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it);
 
   const send = async (path: string, init: RequestInit = {}, accept = RESPONSE_JSON) => {

@@ -39,7 +39,7 @@ function restPath(path: string, args: Record<string, unknown>): string {
 }
 
 describe.each(TEST_BACKENDS)('MCP tools answer as their REST twins on %s', (backend) => {
-  it.override({ backend: backend, seed: 'demo' });
+  it.override({ backend, seed: 'demo' });
   const t = blockApp(it, { config: { LOG_LEVEL: 'error', RATE_LIMIT_CAPACITY: 10_000 } });
   let client: Client;
   const connected = blockSetup(async () => {
