@@ -9,6 +9,7 @@ import type {
   TooltipComponentOption,
   VisualMapComponentOption,
 } from 'echarts/components';
+import { axisTooltip, fixedIn, mw } from './chart-format.js';
 import { zoneColour } from './colours.js';
 
 use([LineChart, ScatterChart, BarChart, GridComponent, LegendComponent, TooltipComponent, VisualMapComponent]);
@@ -29,7 +30,6 @@ const common = (): Option => ({
   legend: { type: 'scroll', top: 0 },
   grid: { left: 8, right: 16, top: 52, bottom: 8, containLabel: true },
 });
-const mw = (v: unknown): string => (typeof v === 'number' ? `${Math.round(v)} MW` : '-');
 
 /** Flow duration curve: signed flow (MW, + = A → B) against the percent of hours with at least that flow. */
 export function durationOption(
@@ -41,7 +41,7 @@ export function durationOption(
     ...common(),
     legend: { show: false },
     grid: { left: 8, right: 16, top: 32, bottom: 28, containLabel: true },
-    tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: mw },
+    tooltip: axisTooltip(mw),
     xAxis: { type: 'value', min: 0, max: 100, name: '% of hours', nameLocation: 'middle', nameGap: 22 },
     yAxis: { type: 'value', name: `MW, + = ${a} → ${b}`, nameTextStyle: { align: 'left' } },
     series: [
@@ -113,12 +113,7 @@ function scatterLabel(params: unknown, a: string, b: string): string {
 export function ciOption(series: Map<string, [string, number][]>): Option {
   return {
     ...common(),
-    tooltip: {
-      trigger: 'axis',
-      renderMode: 'richText',
-      confine: true,
-      valueFormatter: (v) => (typeof v === 'number' ? `${v.toFixed(1)} %` : '-'),
-    },
+    tooltip: axisTooltip(fixedIn('%', 1)),
     xAxis: { type: 'category', data: [...new Set([...series.values()].flatMap((s) => s.map((p) => p[0])))].sort() },
     yAxis: { type: 'value', name: '% counter-intuitive', nameTextStyle: { align: 'left' }, min: 0 },
     series: [...series].map(([zone, points]) => ({
@@ -138,12 +133,7 @@ export function tradeOption(
   const gwh = (v: number) => Math.round(v / 10) / 100;
   return {
     ...common(),
-    tooltip: {
-      trigger: 'axis',
-      renderMode: 'richText',
-      confine: true,
-      valueFormatter: (v) => (typeof v === 'number' ? `${v.toFixed(2)} GWh` : '-'),
-    },
+    tooltip: axisTooltip(fixedIn('GWh', 2)),
     xAxis: { type: 'category', data: rows.map((r) => r.biddingZone) },
     yAxis: { type: 'value', name: 'GWh', nameTextStyle: { align: 'left' } },
     series: [

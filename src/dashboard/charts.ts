@@ -9,6 +9,7 @@ import type {
   VisualMapComponentOption,
 } from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
+import { axisTooltip, eur, mw } from './chart-format.js';
 import { zoneColour } from './colours.js';
 import { type DenseFlows, FLOW_TYPE_NAMES, type FlowTypeName } from './data.js';
 
@@ -50,8 +51,6 @@ export const FLOW_LABELS: Record<FlowTypeName, string> = {
   OUTAGE: 'Outage',
 };
 
-const eur = (v: unknown): string => (typeof v === 'number' ? `${v.toFixed(2)} EUR/MWh` : '-');
-const mw = (v: unknown): string => (typeof v === 'number' ? `${Math.round(v)} MW` : '-');
 const percent = (v: unknown): string => (typeof v === 'number' ? `${v.toFixed(1)} %` : '-');
 
 /**
@@ -93,7 +92,7 @@ export function mountChart(el: HTMLElement): EChartsType {
 export function priceLinesOption(series: Map<string, [number, number][]>): Option {
   return {
     ...base(),
-    tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: eur },
+    tooltip: axisTooltip(eur),
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: 'EUR/MWh', nameTextStyle: { align: 'left' }, scale: true },
     series: [...series].map(([zone, points]) => ({
@@ -192,7 +191,7 @@ export function flowsOption(flows: DenseFlows, zoneA: string, zoneB: string, wid
   return {
     ...base(),
     ...flowLegend(width),
-    tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: mw },
+    tooltip: axisTooltip(mw),
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: `MW, + = ${zoneA} → ${zoneB}`, nameTextStyle: { align: 'left' } },
     series: FLOW_TYPE_NAMES.map((t) => ({

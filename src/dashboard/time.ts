@@ -4,6 +4,8 @@
  * chart reads in the chosen zone whatever the browser's own zone is.
  */
 
+import { offsetMinutesAt } from '../domain/zone-offset.js';
+
 /** Time zone of the view: UTC, the day-ahead market's (CET/CEST) or the browser's own. */
 export type ViewTz = 'UTC' | 'market' | 'local';
 
@@ -19,40 +21,9 @@ export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions()
 /** The IANA name of a view's zone (`UTC`, {@link MARKET_ZONE} or the browser's zone). */
 export const zoneName = (tz: ViewTz): string => (tz === 'UTC' ? 'UTC' : tz === 'market' ? MARKET_ZONE : browserZone());
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-const formatOf = (timeZone: string): Intl.DateTimeFormat => {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(timeZone, format);
-  }
-  return format;
-};
-
 /** The offset of `timeZone` from UTC at instant `ms`, ms (CET +3,600,000, CEST +7,200,000). */
-export function offsetMs(ms: number, timeZone: string): number {
-  if (timeZone === 'UTC') return 0;
-  const part: Record<string, number> = {};
-  for (const p of formatOf(timeZone).formatToParts(ms)) part[p.type] = Number(p.value);
-  const wall = Date.UTC(
-    part.year ?? 1970,
-    (part.month ?? 1) - 1,
-    part.day ?? 1,
-    part.hour ?? 0,
-    part.minute ?? 0,
-    part.second ?? 0,
-  );
-  return wall - Math.floor(ms / 1000) * 1000;
-}
+export const offsetMs = (ms: number, timeZone: string): number =>
+  timeZone === 'UTC' ? 0 : offsetMinutesAt(timeZone, ms) * 60_000;
 
 /** Wall-clock ms in `timeZone` of the instant `ms`. */
 export const toWall = (ms: number, timeZone: string): number => ms + offsetMs(ms, timeZone);

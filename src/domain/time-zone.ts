@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { closestCodes, didYouMean } from './suggest.js';
+import { offsetMinutesAt } from './zone-offset.js';
 
 /**
  * The time zone a request asked for with `tz` / `timeZone`: none (UTC, the contract's output), one
@@ -122,35 +123,6 @@ export function parseTimeZone(text: string | undefined, param = 'tz'): TimeZoneC
     );
   }
   return name === 'UTC' ? { kind: 'utc' } : { kind: 'zone', name };
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterOf(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
-}
-
-/** Offset of an IANA zone east of UTC at an instant, in minutes (whole seconds of the instant). */
-export function offsetMinutesAt(tz: string, ms: number): number {
-  const parts: Record<string, number> = {};
-  for (const p of formatterOf(tz).formatToParts(new Date(ms)))
-    if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-  return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0');

@@ -3,11 +3,11 @@ import { parseDateTime } from '../../src/domain/time.js';
 import {
   formatInZone,
   localDay,
-  offsetMinutesAt,
   parseTimeZone,
   restrictTimeZones,
   wallTimeToInstant,
 } from '../../src/domain/time-zone.js';
+import { offsetMinutesAt } from '../../src/domain/zone-offset.js';
 
 describe('time zones', () => {
   it('reads IANA names case-insensitively in their canonical spelling; UTC is the no-tz choice', () => {
