@@ -8,7 +8,8 @@ const require = createRequire(import.meta.url);
 
 /**
  * The test files that need a module registry of their own (project `isolated`): they replace modules
- * (`vi.mock`), change globals, or add fields to the app's schema builder. Every other file runs in
+ * (`vi.mock`), change globals, narrow module-level state of src/ that later files read (the accepted
+ * time zones, `restrictTimeZones`), or add fields to the app's schema builder. Every other file runs in
  * project `shared`, without isolation: each worker evaluates the app's modules once and runs file
  * after file over them (vitest's `isolate: false`), instead of importing the whole app again for each
  * of some 220 files. State a file leaves behind is its own to close (apps, databases, servers).
@@ -20,6 +21,7 @@ const ISOLATED = [
   'test/demo/thresholds.test.ts',
   'test/unit/operations-surfaces.test.ts',
   'test/unit/dashboard-live-tabs.test.ts',
+  'test/unit/time-zone.test.ts',
 ];
 
 /** TEST_ENGINES=postgres (CI's leg 2): only the files that reach PostgreSQL or Redis. */

@@ -18,8 +18,8 @@ export interface SubscriptionOperation<P extends readonly ParamRef[] = readonly 
   readonly event: DataEventKind;
   readonly params: P;
   /**
-   * Which events of its kind a subscriber with this input receives; resolves its codes at once, so
-   * an unknown one is an input error before the stream starts.
+   * Which events of its kind (`event`) a subscriber with this input receives; resolves its codes at
+   * once, so an unknown one is an input error before the stream starts.
    */
   readonly watch: (deps: ServiceDeps, input: InputOf<P>) => (e: DataEvent) => boolean;
 }
@@ -34,18 +34,18 @@ export function defineSubscription<const P extends readonly ParamRef[]>(
 /** Stored day-ahead prices of watched zones. */
 export const pricesPublished = defineSubscription({
   field: 'pricesPublished',
-  description: 'Emits when day-ahead prices of one of `zones` (all zones when omitted) are stored.',
+  description: 'Emits when day-ahead prices of one of `zones` (all zones when omitted or empty) are stored.',
   event: 'prices',
-  params: [use(ZONES, { graphql: 'Zones to watch; omitted means all zones.' })],
+  params: [use(ZONES, { graphql: 'Zones to watch; omitted or empty means all zones.' })],
   watch: watchZones,
 });
 
 /** Stored and reclassified border data of watched borders. */
 export const flowsUpdated = defineSubscription({
   field: 'flowsUpdated',
-  description: 'Emits when data of one of `borders` (all borders when omitted) is stored and reclassified.',
+  description: 'Emits when data of one of `borders` (all borders when omitted or empty) is stored and reclassified.',
   event: 'flows',
-  params: [use(BORDERS, { graphql: 'Borders to watch, either orientation; omitted means all borders.' })],
+  params: [use(BORDERS, { graphql: 'Borders to watch, either orientation; omitted or empty means all borders.' })],
   watch: watchBorders,
 });
 

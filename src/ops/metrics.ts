@@ -22,10 +22,31 @@ export interface ServiceMetrics extends AccessMetrics {
   dataEventAreasDropped(count: number): void;
 }
 
+let processMetrics: Registry | undefined;
+
+/**
+ * prom-client's process metrics (CPU, memory, event loop), made once per process: each set starts an
+ * event-loop delay monitor that nothing stops, so apps built one after another in one process (tests)
+ * share the one set.
+ */
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
 /** Builds the metrics; `defaultMetrics` adds prom-client's process metrics (CPU, memory, event loop). */
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): ServiceMetrics {
   const registry = new Registry();
-  if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  if (opts.defaultMetrics ?? true) {
+    const shared = processRegistry();
+    for (const { name } of shared.getMetricsAsArray()) {
+      const metric = shared.getSingleMetric(name);
+      if (metric) registry.registerMetric(metric);
+    }
+  }
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by route and status.',

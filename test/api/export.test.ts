@@ -77,7 +77,7 @@ function coveredHours(resolution: string, start: string, from: string, to: strin
 
 describe.each(TEST_BACKENDS)('exports on %s', (backend) => {
   it.override({ backend, seed: 'demo' });
-  const t = blockApp(it);
+  const t = blockApp(it, { timeout: 180_000 });
   const text = async (path: string, init?: RequestInit) => {
     const res = await t.get(path, init);
     return { res, body: await res.text() };

@@ -37,12 +37,14 @@ describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
       fake = fileUpstream;
       fake.serve(key('A44', EIC.ES, EIC.ES), { body: fixture('A44_ES_2025-09-29_to_10-02_PT60M_then_PT15M.xml') });
       fake.serve(key('A11', EIC.FR, EIC.ES), { body: a11(EIC.ES, EIC.FR, '2025-09-30T00:00Z', Array(24).fill(500)) });
-      app = await createApp({ config: testConfig(), db });
+      app = await createApp({ config: testConfig({ SUBSCRIPTIONS_PER_CLIENT: 20 }), db });
     }),
   );
 
-  it('delivers pricesPublished within a second of the ingestion window committing', async () => {
+  it('delivers pricesPublished within a second of the ingestion window committing, to subscribers of the zone and of an empty list (all zones)', async () => {
     const stream = await subscribe(fetcherOf(app), PRICES, { zones: ['ES'] });
+    const everyZone = await subscribe(fetcherOf(app), PRICES, { zones: [] });
+    const elsewhere = await subscribe(fetcherOf(app), PRICES, { zones: ['FR'] });
     expect(stream.response.headers.get('content-type')).toContain('text/event-stream');
     const { client } = fakeClient(fake);
     const summary = await ingest(db, client, '2025-09-29', '2025-10-03', { zones: ['ES'] });
@@ -53,7 +55,9 @@ describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
     expect(event).toEqual({
       data: { pricesPublished: { zones: ['ES'], from: expect.stringMatching(/^2025-09-29/), to: expect.any(String) } },
     });
-    stream.close();
+    expect(await everyZone.next(1_000)).toEqual(event);
+    await expect(elsewhere.next(300)).rejects.toThrow(/no event/);
+    for (const s of [stream, everyZone, elsewhere]) s.close();
   });
 
   it('delivers flowsUpdated only to subscribers of the border, in either orientation, its argument written inline or through any variable', async () => {
@@ -93,17 +97,23 @@ describe.each(TEST_BACKENDS)('data events on %s', (kind) => {
     expect(body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
-  it('refuses more zones than every zone list argument takes (the declared ZONES bound) before any stream starts', async () => {
-    const res = await app.yoga.fetch(new URL('/graphql', 'http://test'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: PRICES, variables: { zones: Array(ARG_LIMITS.listEntries + 1).fill('ES') } }),
-    });
-    const text = await res.text();
-    expect(text).toContain('BAD_USER_INPUT');
-    expect(text).toContain('zones');
-    expect(text).not.toContain('"pricesPublished":{');
-  });
+  it.for([
+    ['zones', PRICES, 'ES'],
+    ['borders', FLOWS, 'FR->ES'],
+  ] as const)(
+    'refuses more %s than every list argument takes (the declared bound) before any stream starts',
+    async ([name, query, code]) => {
+      const res = await app.yoga.fetch(new URL('/graphql', 'http://test'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query, variables: { [name]: Array(ARG_LIMITS.listEntries + 1).fill(code) } }),
+      });
+      const text = await res.text();
+      expect(text).toContain('BAD_USER_INPUT');
+      expect(text).toContain(name);
+      expect(text).not.toMatch(/"(pricesPublished|flowsUpdated)":\{/);
+    },
+  );
 });
 
 describe.runIf(TEST_DATABASE_URL)('data events across instances on one PostgreSQL', () => {

@@ -29,21 +29,19 @@ const run = hasPandas() || process.env.CI === 'true';
 
 describe.skipIf(!run)("the README's pandas line on a running server", () => {
   it.override({ backend: 'pglite', seed: 'demo' });
-  const t = blockApp(it);
+  const t = blockApp(it, { timeout: 180_000 });
   let server: Server | undefined;
   let origin: string;
   const served = blockSetup(async () => {
     await new Promise((done) => (server ? server.close(done) : done(undefined)));
   });
-  it.beforeEach(
-    () =>
-      served.run(async () => {
-        const listening = createServer(t.app.yoga);
-        server = listening;
-        await new Promise<void>((done) => listening.listen(0, '127.0.0.1', done));
-        origin = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
-      }),
-    180_000,
+  it.beforeEach(() =>
+    served.run(async () => {
+      const listening = createServer(t.app.yoga);
+      server = listening;
+      await new Promise<void>((done) => listening.listen(0, '127.0.0.1', done));
+      origin = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    }),
   );
 
   it('reads the CSV export into a frame of the export’s shape and values', async () => {

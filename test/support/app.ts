@@ -55,6 +55,14 @@ export async function appOver(
   };
 }
 
+/** What a block's app is built with: its settings, its own database or the file's, the time it may take to open. */
+export interface BlockAppSettings extends TestAppSettings {
+  /** A database of the block's own instead of the file's `fileDb`. */
+  readonly own?: boolean;
+  /** ms the database and app may take to open (default: the hook timeout). */
+  readonly timeout?: number;
+}
+
 /**
  * The app of a `describe` block, over the engine and seed the block's `it.override({ backend, seed })`
  * sets: built before the block's first test, closed after its last. Its database is the file's
@@ -62,25 +70,24 @@ export async function appOver(
  * one opened for the block alone and closed with it (for a block that writes what another reads).
  * The value is usable inside tests and hooks only.
  */
-export function blockApp(
-  it: Pick<typeof dbTest, 'beforeEach'>,
-  settings: TestAppSettings & { readonly own?: boolean } = {},
-): TestApp {
+export function blockApp(it: Pick<typeof dbTest, 'beforeEach'>, settings: BlockAppSettings = {}): TestApp {
   let closeOwn: (() => Promise<void>) | undefined;
   const setup = blockSetup<TestApp & { close(): Promise<void> }>(async (t) => {
     await t?.close();
     await closeOwn?.();
   });
   if (settings.own) {
-    it.beforeEach(({ backend, seed }) =>
-      setup.run(async () => {
-        const opened = await openDatabase(backend, seed);
-        closeOwn = opened.close;
-        return appOver(opened.value, settings);
-      }),
+    it.beforeEach(
+      ({ backend, seed }) =>
+        setup.run(async () => {
+          const opened = await openDatabase(backend, seed);
+          closeOwn = opened.close;
+          return appOver(opened.value, settings);
+        }),
+      settings.timeout,
     );
   } else {
-    it.beforeEach(({ fileDb }) => setup.run(() => appOver(fileDb, settings)));
+    it.beforeEach(({ fileDb }) => setup.run(() => appOver(fileDb, settings)), settings.timeout);
   }
   return {
     get app() {

@@ -11,7 +11,8 @@
  * Per file (opened by the first test of the file that asks, shared by its later tests of the same
  * engine and seed, in every `describe` block of the file, closed after the file's last test): `fileDb`,
  * `fileUpstream`. Each test file has its own databases (its own PostgreSQL schema); blocks that write
- * what a sibling block reads take `db` (per test) or a seed of their own.
+ * what a sibling block reads take `db` (per test), a seed of their own, or a block app of their own
+ * (`blockApp(it, { own: true })`, test/support/app.ts).
  * What a block sets up once over them (rows, an app) goes in {@link blockSetup}, in place of `beforeAll`.
  */
 import { afterAll, test } from 'vitest';

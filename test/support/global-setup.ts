@@ -53,14 +53,18 @@ export default async function setup(project: TestProject): Promise<() => void> {
     holder[SHARED] = shared;
   }
   shared.users += 1;
-  const paths = await shared.paths;
-  project.provide('pgliteEmptyDump', paths.empty);
-  project.provide('pgliteDemoDump', paths.demo);
   const mine = shared;
-  return () => {
+  const release = () => {
     mine.users -= 1;
     if (mine.users > 0) return;
     rmSync(mine.dir, { recursive: true, force: true });
     if (holder[SHARED] === mine) delete holder[SHARED];
   };
+  const paths = await mine.paths.catch((error: unknown) => {
+    release();
+    throw error;
+  });
+  project.provide('pgliteEmptyDump', paths.empty);
+  project.provide('pgliteDemoDump', paths.demo);
+  return release;
 }

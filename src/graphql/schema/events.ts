@@ -74,7 +74,11 @@ export function addSubscriptionFields(ops: readonly SubscriptionOperation<any>[]
           type: EVENT_TYPES[op.event],
           description: op.description,
           args: graphqlArgs(t.arg, op.params),
-          subscribe: (_root, args, ctx) => withArgs(op.params, args, (input) => stream(ctx, op.watch(ctx.deps, input))),
+          subscribe: (_root, args, ctx) =>
+            withArgs(op.params, args, (input) => {
+              const watched = op.watch(ctx.deps, input);
+              return stream(ctx, (e) => e.kind === op.event && watched(e));
+            }),
           resolve: eventOf,
         }),
       ]),
