@@ -9,7 +9,7 @@ import type {
   VisualMapComponentOption,
 } from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
-import { axisTooltip, eur, mw } from './chart-format.js';
+import { axisTooltip, eur, fixedIn, mw } from './chart-format.js';
 import { zoneColour } from './colours.js';
 import { type DenseFlows, FLOW_TYPE_NAMES, type FlowTypeName } from './data.js';
 
@@ -50,8 +50,6 @@ export const FLOW_LABELS: Record<FlowTypeName, string> = {
   COUNTER_INTUITIVE: 'Counter-intuitive',
   OUTAGE: 'Outage',
 };
-
-const percent = (v: unknown): string => (typeof v === 'number' ? `${v.toFixed(1)} %` : '-');
 
 /**
  * Shared settings: canvas rendering, tooltips drawn on the canvas (no HTML, so no inline styles
@@ -226,7 +224,7 @@ export function sharesOption(rows: readonly ShareRow[], width: number): Option {
   return {
     ...base(),
     ...flowLegend(width),
-    tooltip: { trigger: 'axis', renderMode: 'richText', confine: true, valueFormatter: percent },
+    tooltip: axisTooltip(fixedIn('%', 1)),
     xAxis: { type: 'category', data: rows.map((r) => r.day.slice(5)) },
     yAxis: { type: 'value', max: 100, name: '% of hours', nameTextStyle: { align: 'left' } },
     series: FLOW_TYPE_NAMES.map((t) => ({

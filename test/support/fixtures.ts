@@ -2,8 +2,9 @@
  * Vitest fixtures (`test.extend`) for the tests' databases and the fake ENTSO-E upstream: the one way a
  * test opens a database (test/support/app.ts's `blockApp` builds a block's app over `fileDb`, or over a
  * database opened here for the block; `createTestDatabase` by hand is left to the tests that need what
- * the fixtures do not give, such as two databases at once or a pool of their own on PostgreSQL). Two options pick what a test gets, set
- * for a file or a `describe` block with `dbTest.override({ backend, seed })`:
+ * the fixtures do not give, such as two databases at once or a pool of their own on PostgreSQL). Two
+ * options pick what a test gets, set for a file or a `describe` block with
+ * `dbTest.override({ backend, seed })`:
  * - `backend`: the engine (default `pglite`); a `describe.each(TEST_BACKENDS)` block overrides it.
  * - `seed`: what the database holds besides schema and catalogue (default `empty`).
  *
